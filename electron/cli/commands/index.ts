@@ -1,0 +1,5 @@
+import type { CliCommand } from '../command';
+
+// Each command file exports one CliCommand; add it here (one line each, keep alphabetical).
+export const commands: CliCommand[] = [
+];

@@ -1,0 +1,35 @@
+import { commands } from './commands/index';
+import { UsageError } from './command';
+
+function usage(): string {
+  const width = Math.max(...commands.map((c) => c.name.length), 8);
+  const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  return ['Usage: flipbook <command> [options]', '', 'Commands:', ...lines, '', 'Run `flipbook <command> --help` for the options of one command.'].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    console.log(usage());
+    return name ? 0 : 2;
+  }
+  const cmd = commands.find((c) => c.name === name);
+  if (!cmd) {
+    console.error(`flipbook: unknown command '${name}'\n\n${usage()}`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    console.log(cmd.help);
+    return 0;
+  }
+  try {
+    return await cmd.run(rest);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      console.error(`flipbook ${name}: ${err.message}\n\n${cmd.help}`);
+      return 2;
+    }
+    console.error(`flipbook ${name}: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+}

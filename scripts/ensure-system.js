@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+// Installs the system tools Flipbook needs when they are missing (ffmpeg/ffprobe for frames
+// and the sample project, chromium + xvfb for the browser tests), so that the README's two
+// commands work on a fresh machine. Uses apt-get where it exists and we are root; elsewhere
+// it prints what to install and exits non-zero.
+import { spawnSync } from 'node:child_process';
+
+const needed = [
+  { bin: 'ffmpeg', pkg: 'ffmpeg', why: 'frame extraction and the sample project' },
+  { bin: 'ffprobe', pkg: 'ffmpeg', why: 'video metadata' },
+  { bin: 'chromium', pkg: 'chromium', why: 'the browser (end-to-end) tests and the web mode' },
+  { bin: 'Xvfb', pkg: 'xvfb', why: 'a virtual display for Electron tests' },
+];
+const only = process.argv.slice(2);
+const has = (bin) => spawnSync('sh', ['-c', `command -v ${bin}`], { stdio: 'ignore' }).status === 0;
+const missing = needed.filter((n) => (only.length === 0 || only.includes(n.bin)) && !has(n.bin));
+if (missing.length === 0) process.exit(0);
+
+const pkgs = [...new Set(missing.map((m) => m.pkg))];
+const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+if (has('apt-get') && isRoot) {
+  console.error(`[flipbook] installing ${pkgs.join(', ')} with apt-get (needed for ${missing.map((m) => m.why).join('; ')})`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const upd = spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+  const inst = upd.status === 0 && spawnSync('apt-get', ['install', '-y', '-qq', ...pkgs], { stdio: 'inherit', env });
+  if (inst && inst.status === 0 && missing.every((m) => has(m.bin))) process.exit(0);
+  console.error('[flipbook] apt-get could not install: ' + pkgs.join(' '));
+  process.exit(1);
+}
+console.error(`[flipbook] missing system tools: ${missing.map((m) => `${m.bin} (${m.why})`).join(', ')}.`);
+console.error(`[flipbook] install them, e.g. on Debian/Ubuntu: sudo apt-get install -y ${pkgs.join(' ')}`);
+console.error('[flipbook] or point FLIPBOOK_FFMPEG / FLIPBOOK_FFPROBE at your binaries.');
+process.exit(1);

@@ -1,0 +1,132 @@
+/**
+ * Flipbook's domain types, shared by every layer. Definitions follow
+ * ../shared/docs/metrics.md (§1 the response matrix) and release-format.md.
+ */
+
+/** Sampling policies of metrics.md §8. */
+export const SAMPLING_POLICIES = [
+  'uniform-linspace',
+  'uniform-linspace-round',
+  'uniform-center',
+  'scalegrid-uniform',
+  'scalegrid-dense-start',
+  'scalegrid-random',
+  'random',
+  'explicit',
+] as const;
+export type SamplingPolicy = (typeof SAMPLING_POLICIES)[number];
+
+export interface SamplingSpec {
+  policy: SamplingPolicy | null;
+  seed: number | null;
+  /** Cache rate r for cached pipelines (frames come from ffmpeg's fps=r); null = native frames. */
+  fps: number | null;
+}
+
+/** A visual configuration (metrics.md §1). `key` is e.g. `textonly`, `16f_151k`, `128f_input224`. */
+export interface ConfigSpec {
+  key: string;
+  /** 0 for text only. */
+  frames: number;
+  /** Pixels per frame (width×height or the toolkit's max_pixels); null = unknown. Text only: 0. */
+  pixelCount: number | null;
+  width: number | null;
+  height: number | null;
+  sampling: SamplingSpec;
+  pipeline: 'raw' | 'cache' | null;
+  toolkit: string | null;
+  modelArgs: string | null;
+  notes: string | null;
+}
+
+export type TaskKind = 'mcqa' | 'open';
+
+/**
+ * The responses of one (model, split) on typed arrays: cell (item i, config c) is at
+ * index i * configs.length + c. Configs are in config order (metrics.md §1).
+ */
+export interface ResponseMatrix {
+  model: string;
+  split: string;
+  kind: TaskKind;
+  /** sample ids, one per row. */
+  itemIds: string[];
+  configs: ConfigSpec[];
+  /** MCQA: 1 correct, 0 wrong, -1 missing. For open-ended matrices all -1. */
+  correct: Int8Array;
+  /** Open-ended score in [0,1]; NaN = missing. */
+  score: Float64Array;
+  /** Probability of the chosen answer; NaN = not recorded. */
+  confidence: Float64Array;
+  /** Top-1 minus top-2 option probability; NaN = not recorded. */
+  margin: Float64Array;
+  /** NaN = not recorded. */
+  latencyMs: Float64Array;
+  /** Recorded frame indices per cell (sparse: undefined/null = not recorded). */
+  frameIndices: (Int32Array | null | undefined)[];
+}
+
+/** Benchmark metadata of one item, keyed by (split, sampleId). */
+export interface ItemMeta {
+  split: string;
+  sampleId: string;
+  question?: string | null;
+  /** Option texts in letter order (A, B, …). */
+  options?: string[] | null;
+  /** Ground-truth option letter (MCQA) or reference text(s) (open-ended). */
+  answer?: string | null;
+  references?: string[] | null;
+  taskType?: string | null;
+  durationS?: number | null;
+  /** Duration bucket or benchmark category (e.g. Video-MME `short`). */
+  durationBucket?: string | null;
+  domain?: string | null;
+  subCategory?: string | null;
+  /** Video id of the benchmark (e.g. Video-MME videoID) — used by scalegrid-random. */
+  videoId?: string | null;
+  /** Path of the video file relative to the project's media root. */
+  videoFile?: string | null;
+  kind?: TaskKind | null;
+}
+
+/** One response cell as an importer produces it. */
+export interface ResponseRow {
+  model: string;
+  split: string;
+  sampleId: string;
+  config: string;
+  /** Chosen option letter (MCQA) or the free-text answer (open-ended); null = none. */
+  pred: string | null;
+  /** MCQA correctness; null when not MCQA or not known yet (ground truth may arrive later). */
+  correct: boolean | null;
+  /** Open-ended score in [0,1]; null for MCQA. */
+  score: number | null;
+  /** Ground-truth letter as the source file states it, if it does. */
+  groundTruth: string | null;
+  confidence: number | null;
+  margin: number | null;
+  latencyMs: number | null;
+  frameIndices: number[] | null;
+  sourceTag: string | null;
+  protocolNote: string | null;
+  /** 1-based line (or row) in the source file, for error messages and provenance. */
+  line: number;
+}
+
+/** Provenance of one imported file. */
+export interface RunInfo {
+  sourcePath: string;
+  sha256: string;
+  format: string;
+  toolkit: string | null;
+  modelArgs: string | null;
+}
+
+/** Everything an importer read from one file, applied to a project in one transaction. */
+export interface ImportBatch {
+  run: RunInfo;
+  items: ItemMeta[];
+  responses: ResponseRow[];
+  configs: ConfigSpec[];
+  warnings: string[];
+}
