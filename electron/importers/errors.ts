@@ -1,0 +1,17 @@
+/**
+ * A rejected input. Every importer and the store throw this for bad data so the user sees
+ * `file:line: field: message`, and the import transaction is rolled back (nothing changes).
+ */
+export class ImportError extends Error {
+  constructor(
+    readonly file: string,
+    /** 1-based line (JSONL/CSV data rows count from the file's first line); 0 = whole file. */
+    readonly line: number,
+    /** The offending field or column, or '' when the problem is the whole line/file. */
+    readonly field: string,
+    readonly reason: string,
+  ) {
+    super(`${file}:${line}${field ? `: ${field}` : ''}: ${reason}`);
+    this.name = 'ImportError';
+  }
+}
