@@ -1,5 +1,7 @@
 import type { CliCommand } from '../command';
+import { sampleFramesCommand } from './sample-frames';
 
 // Each command file exports one CliCommand; add it here (one line each, keep alphabetical).
 export const commands: CliCommand[] = [
+  sampleFramesCommand,
 ];
