@@ -1,0 +1,52 @@
+/**
+ * The one place a request from a renderer becomes a service call: parse the unknown payload
+ * with the operation's zod schema, run the handler, and turn every outcome into a Result.
+ * Errors never cross a transport as thrown exceptions (architecture.md).
+ */
+import { isOpName, operations, type ApiError, type ErrorCode, type OpName, type Req, type Res, type Result } from '../../shared/api/contract';
+
+export type Handler<N extends OpName> = (req: z_out<N>) => Promise<Res<N>> | Res<N>;
+type z_out<N extends OpName> = import('zod').z.output<(typeof operations)[N]['request']>;
+export type Handlers = { [N in OpName]: Handler<N> };
+
+/** An error a service throws on purpose, with the code the renderer will see. */
+export class ServiceError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function toApiError(e: unknown): ApiError {
+  if (e instanceof ServiceError) return { code: e.code, message: e.message };
+  if (e instanceof Error) {
+    // ImportError (electron/importers/errors.ts) names file:line:field; keep its message whole.
+    if (e.name === 'ImportError') return { code: 'import-error', message: e.message };
+    const code = (e as { code?: unknown }).code;
+    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return { code: 'locked', message: e.message };
+    if (code === 'SQLITE_READONLY') return { code: 'read-only', message: e.message };
+    return { code: 'internal', message: e.message };
+  }
+  return { code: 'internal', message: String(e) };
+}
+
+export async function dispatch(handlers: Handlers, name: string, payload: unknown): Promise<Result<unknown>> {
+  if (!isOpName(name)) return { ok: false, error: { code: 'not-found', message: `unknown operation '${name}'` } };
+  const parsed = operations[name].request.safeParse(payload ?? {});
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    const where = first && first.path.length > 0 ? ` at ${first.path.join('.')}` : '';
+    return { ok: false, error: { code: 'bad-request', message: `${name}: ${first?.message ?? 'invalid request'}${where}` } };
+  }
+  try {
+    const handler = handlers[name] as (req: unknown) => Promise<unknown> | unknown;
+    const value = await handler(parsed.data);
+    return { ok: true, value };
+  } catch (e) {
+    return { ok: false, error: toApiError(e) };
+  }
+}
+
+export type TypedReq<N extends OpName> = Req<N>;

@@ -1,0 +1,370 @@
+/**
+ * The single list of operations between the renderer and the backend (architecture.md:
+ * "one contract, two transports"). Electron IPC and the web mode's HTTP bridge both
+ * register their handlers from this table and parse every request with its schema; the
+ * renderer's two clients are generated from the same table, so a name or a shape cannot
+ * drift between transports.
+ */
+import { z } from 'zod';
+import { annotationEditSchema } from '../domain/annotations';
+import { EVENT_NAME_LIST, IPC_EVENT_CHANNEL, IPC_PREFIX, OP_NAME_LIST } from './names';
+
+// ---------------------------------------------------------------- building blocks
+
+export const ItemRef = z.object({
+  model: z.string().min(1),
+  split: z.string().min(1),
+  sampleId: z.string().min(1),
+});
+export type ItemRef = z.infer<typeof ItemRef>;
+
+export const ANNOTATION_STATUSES = ['todo', 'in_progress', 'done', 'skipped', 'needs_review'] as const;
+export const AnnotationStatus = z.enum(ANNOTATION_STATUSES);
+export type AnnotationStatus = z.infer<typeof AnnotationStatus>;
+
+export const TRAJECTORY_CLASSES = [
+  'always_correct',
+  'always_wrong',
+  'monotonic_increasing',
+  'monotonic_decreasing',
+  'oscillating',
+] as const;
+
+export const ConfigInfo = z.object({
+  key: z.string(),
+  frames: z.number().int(),
+  pixelCount: z.number().nullable(),
+  /** Human name of the sampler that chose this config's frames (e.g. `uniform-linspace`). */
+  sampler: z.string().nullable(),
+});
+export type ConfigInfo = z.infer<typeof ConfigInfo>;
+
+export const GridInfo = z.object({
+  model: z.string(),
+  split: z.string(),
+  kind: z.enum(['mcqa', 'open']),
+  configs: z.array(ConfigInfo),
+  nItems: z.number().int(),
+});
+export type GridInfo = z.infer<typeof GridInfo>;
+
+export const ProjectInfo = z.object({
+  path: z.string(),
+  name: z.string(),
+  readOnly: z.boolean(),
+  /** Why the project is read-only (e.g. open in another Flipbook process). */
+  readOnlyReason: z.string().nullable(),
+  models: z.array(z.string()),
+  splits: z.array(z.string()),
+  grids: z.array(GridInfo),
+  nItems: z.number().int(),
+  mediaRoot: z.string().nullable(),
+  itemsWithVideo: z.number().int(),
+  codebookVersion: z.number().int().nullable(),
+});
+export type ProjectInfo = z.infer<typeof ProjectInfo>;
+
+export const ItemFlags = z.object({
+  visuallyConfused: z.boolean(),
+  textOverwritten: z.boolean(),
+  terminalRegression: z.boolean(),
+});
+export type ItemFlags = z.infer<typeof ItemFlags>;
+
+/** One row of the audit queue: a (model, split, item) and what the filters need. */
+export const QueueRow = ItemRef.extend({
+  taskType: z.string().nullable(),
+  trajectoryClass: z.string().nullable(),
+  pattern: z.string(),
+  flags: ItemFlags,
+  /** Harmed transitions (`a>b`, correct at a, wrong at b) over the item's configs. */
+  harmed: z.array(z.string()),
+  /** Rescued transitions (`a>b`). */
+  rescued: z.array(z.string()),
+  status: AnnotationStatus,
+  annotators: z.array(z.string()),
+  hasVideo: z.boolean(),
+  /** Lower-cased text searched by the queue's search box (id, question, task type). */
+  searchText: z.string(),
+});
+export type QueueRow = z.infer<typeof QueueRow>;
+
+export const ConfigOutcome = ConfigInfo.extend({
+  pred: z.string().nullable(),
+  correct: z.boolean().nullable(),
+  score: z.number().nullable(),
+  confidence: z.number().nullable(),
+  margin: z.number().nullable(),
+});
+export type ConfigOutcome = z.infer<typeof ConfigOutcome>;
+
+export const VideoInfo = z.object({
+  url: z.string(),
+  mime: z.string(),
+  fps: z.number().positive(),
+  frameCount: z.number().int().nonnegative(),
+  durationS: z.number().nonnegative(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  /** Stream start time: frame k is shown at startS + k / fps. */
+  startS: z.number(),
+});
+export type VideoInfo = z.infer<typeof VideoInfo>;
+
+export const StripFrames = z.object({
+  config: z.string(),
+  sampler: z.string().nullable(),
+  indices: z.array(z.number().int()),
+  timesS: z.array(z.number()),
+});
+export type StripFrames = z.infer<typeof StripFrames>;
+
+export const ItemDetail = ItemRef.extend({
+  kind: z.enum(['mcqa', 'open']),
+  question: z.string().nullable(),
+  options: z.array(z.string()),
+  groundTruth: z.string().nullable(),
+  taskType: z.string().nullable(),
+  durationS: z.number().nullable(),
+  configs: z.array(ConfigOutcome),
+  pattern: z.string(),
+  trajectoryClass: z.string().nullable(),
+  flags: ItemFlags,
+  bestConfig: z.string().nullable(),
+  terminalConfig: z.string().nullable(),
+  harmed: z.array(z.string()),
+  rescued: z.array(z.string()),
+  /** The transition to explain by default: the terminal regression, else the first harmed. */
+  defaultTransition: z.string().nullable(),
+  video: VideoInfo.nullable(),
+  /** Why there is no video or strip (missing file, unreadable, no media root). */
+  videoError: z.string().nullable(),
+  frames: z.array(StripFrames),
+});
+export type ItemDetail = z.infer<typeof ItemDetail>;
+
+export const Tile = z.object({
+  config: z.string(),
+  index: z.number().int(),
+  timeS: z.number(),
+  /** Opaque media URL of the thumbnail; null until something is extracted. */
+  url: z.string().nullable(),
+  /** True while the tile shows the nearest keyframe, not the frame the model saw. */
+  approximate: z.boolean(),
+});
+export type Tile = z.infer<typeof Tile>;
+
+export const Strip = StripFrames.extend({ tiles: z.array(Tile) });
+export type Strip = z.infer<typeof Strip>;
+
+export const EvidenceSpan = z.object({
+  id: z.string(),
+  startS: z.number().nonnegative(),
+  endS: z.number().nonnegative(),
+  label: z.string(),
+  coveredBy: z.array(z.string()),
+});
+export type EvidenceSpan = z.infer<typeof EvidenceSpan>;
+
+export const AnnotationState = ItemRef.extend({
+  annotator: z.string(),
+  status: AnnotationStatus,
+  primaryPathway: z.string().nullable(),
+  pathways: z.array(z.string()),
+  transition: z.string().nullable(),
+  notes: z.string(),
+  confidence: z.number().int().min(1).max(5).nullable(),
+  spans: z.array(EvidenceSpan),
+  codebookVersion: z.number().int().nullable(),
+  createdAt: z.string().nullable(),
+  updatedAt: z.string().nullable(),
+});
+export type AnnotationState = z.infer<typeof AnnotationState>;
+
+/** One edit (shared/domain/annotations.ts): one event, one SQLite transaction. Span coverage is recomputed by the backend. */
+export const AnnotationEdit = annotationEditSchema;
+
+export const Annotator = z.string().trim().min(1).max(100);
+
+export const Pathway = z.object({
+  id: z.string(),
+  label: z.string(),
+  description: z.string(),
+  applies_to: z.array(z.string()),
+  shortcut: z.string().length(1),
+});
+export const Codebook = z.object({
+  id: z.string(),
+  version: z.number().int(),
+  pathways: z.array(Pathway),
+});
+export type Codebook = z.infer<typeof Codebook>;
+
+export const ImportSummary = z.object({
+  path: z.string(),
+  format: z.string(),
+  items: z.number().int(),
+  responses: z.number().int(),
+  configs: z.number().int(),
+  warnings: z.array(z.string()),
+});
+export type ImportSummary = z.infer<typeof ImportSummary>;
+
+export const JobId = z.string().min(1).max(100);
+
+// ---------------------------------------------------------------- operations
+
+function op<Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res, doc: string) {
+  return { request, response, doc };
+}
+const Empty = z.object({}).strict();
+
+export const operations = {
+  'project:open': op(
+    z.object({ path: z.string().min(1), create: z.boolean().optional() }),
+    ProjectInfo,
+    'Open (or create) a project file; the previous one is closed.',
+  ),
+  'project:info': op(Empty, ProjectInfo.nullable(), 'The open project, or null.'),
+  'grids:list': op(Empty, z.array(GridInfo), 'Every (model, split) grid of the project.'),
+  'queue:list': op(
+    Empty,
+    z.object({ rows: z.array(QueueRow) }),
+    'All audit rows; filtering and sorting run client-side (shared/api/queue-filter.ts) so 30k rows filter in milliseconds.',
+  ),
+  'item:get': op(ItemRef, ItemDetail, 'Everything the item view shows except the tiles.'),
+  'frames:strips': op(
+    ItemRef.extend({ jobId: JobId, width: z.number().int().min(32).max(1920).optional() }),
+    z.object({ strips: z.array(Strip) }),
+    'Tiles per config; returns what is ready now (approximate or cached) and streams the rest as frames:tile events.',
+  ),
+  'frames:cancel': op(z.object({ jobId: JobId }), z.object({ cancelled: z.boolean() }), 'Stop extraction for an item the user left.'),
+  'annotation:state': op(
+    ItemRef.extend({ annotator: Annotator }),
+    AnnotationState,
+    'The annotator\'s current annotation of an item (empty todo state when none).',
+  ),
+  'annotation:apply': op(
+    z.object({ annotator: Annotator, edit: AnnotationEdit }),
+    AnnotationState,
+    'One edit = one SQLite transaction; the returned state is what is saved.',
+  ),
+  'annotation:undo': op(
+    z.object({ annotator: Annotator }),
+    z.object({ item: ItemRef, state: AnnotationState }).nullable(),
+    'Undo the annotator\'s last edit (any item); null when there is nothing to undo.',
+  ),
+  'annotation:redo': op(
+    z.object({ annotator: Annotator }),
+    z.object({ item: ItemRef, state: AnnotationState }).nullable(),
+    'Redo the annotator\'s last undone edit; null when there is nothing to redo.',
+  ),
+  'codebook:get': op(Empty, Codebook, 'The project\'s codebook.'),
+  'settings:get': op(z.object({ key: z.enum(['mediaRoot', 'matchedGrid']) }), z.string().nullable(), 'A project setting.'),
+  'settings:set': op(
+    z.object({ key: z.enum(['mediaRoot', 'matchedGrid']), value: z.string().nullable() }),
+    ProjectInfo,
+    'Change a project setting; returns the refreshed project info.',
+  ),
+  'import:run': op(
+    z.object({
+      jobId: JobId,
+      paths: z.array(z.string().min(1)).min(1),
+      format: z.string().optional(),
+      model: z.string().optional(),
+      split: z.string().optional(),
+      config: z.string().optional(),
+    }),
+    z.object({ files: z.array(ImportSummary) }),
+    'Import files into the open project (each file one transaction); progress as job:progress.',
+  ),
+  'export:run': op(
+    z.object({ jobId: JobId, outDir: z.string().min(1), includeText: z.boolean().optional(), zip: z.boolean().optional() }),
+    z.object({ outDir: z.string(), files: z.array(z.string()) }),
+    'Write the release layout (release-format.md) to a folder.',
+  ),
+  'dialog:pick': op(
+    z.object({ kind: z.enum(['open-project', 'new-project', 'import', 'export-dir', 'media-root']) }),
+    z.object({ paths: z.array(z.string()) }),
+    'Native file dialog (Electron only; the web mode answers `unsupported` and the UI shows a path field).',
+  ),
+  'recent:list': op(Empty, z.array(z.string()), 'Recently opened projects (Electron; web mode: the served project).'),
+  'annotator:get': op(Empty, z.string().nullable(), 'The annotator name of this machine.'),
+  'annotator:set': op(z.object({ name: Annotator }), z.string(), 'Remember the annotator name on this machine.'),
+} as const;
+
+export type Operations = typeof operations;
+export type OpName = keyof Operations;
+export const OP_NAMES = Object.keys(operations) as OpName[];
+export type Req<N extends OpName> = z.input<Operations[N]['request']>;
+export type Res<N extends OpName> = z.infer<Operations[N]['response']>;
+
+// ---------------------------------------------------------------- events
+
+export const events = {
+  'job:progress': z.object({
+    jobId: JobId,
+    kind: z.enum(['import', 'export', 'frames']),
+    done: z.number(),
+    total: z.number(),
+    message: z.string().nullable(),
+  }),
+  'frames:tile': ItemRef.extend({ jobId: JobId, tile: Tile }),
+  'data:changed': z.object({ scope: z.enum(['project', 'annotations', 'settings']), item: ItemRef.nullable() }),
+  /** Menu commands forwarded to the renderer (Electron). */
+  'menu:command': z.object({
+    command: z.enum(['new-project', 'open-project', 'import', 'export', 'undo', 'redo', 'shortcuts']),
+  }),
+} as const;
+export type Events = typeof events;
+export type EventName = keyof Events;
+export const EVENT_NAMES = Object.keys(events) as EventName[];
+export type EventPayload<E extends EventName> = z.infer<Events[E]>;
+
+// ---------------------------------------------------------------- results
+
+export const ERROR_CODES = [
+  'bad-request',
+  'not-found',
+  'no-project',
+  'read-only',
+  'locked',
+  'import-error',
+  'unsupported',
+  'cancelled',
+  'forbidden',
+  'internal',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+export interface ApiError {
+  code: ErrorCode;
+  message: string;
+}
+export type Result<T> = { ok: true; value: T } | { ok: false; error: ApiError };
+
+export const ResultSchema = z.union([
+  z.object({ ok: z.literal(true), value: z.unknown() }),
+  z.object({ ok: z.literal(false), error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }) }),
+]);
+
+export function ok<T>(value: T): Result<T> {
+  return { ok: true, value };
+}
+export function err(code: ErrorCode, message: string): Result<never> {
+  return { ok: false, error: { code, message } };
+}
+
+/** IPC channel names: one per operation, prefixed so nothing else on ipcMain can collide. */
+export const ipcChannel = (name: OpName): string => `${IPC_PREFIX}${name}`;
+export const ipcEventChannel = IPC_EVENT_CHANNEL;
+
+// Compile-time proof that names.ts (used by the preload) lists exactly these operations/events.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _opsMatch: Same<(typeof OP_NAME_LIST)[number], OpName> = true;
+const _eventsMatch: Same<(typeof EVENT_NAME_LIST)[number], EventName> = true;
+void _opsMatch;
+void _eventsMatch;
+
+export function isOpName(s: string): s is OpName {
+  return Object.prototype.hasOwnProperty.call(operations, s);
+}

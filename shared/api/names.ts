@@ -1,0 +1,32 @@
+/**
+ * Operation and event names without their schemas, so the sandboxed preload can expose one
+ * function per operation without bundling zod. contract.ts checks that these lists equal
+ * its tables' keys (a compile-time error when they drift).
+ */
+export const OP_NAME_LIST = [
+  'project:open',
+  'project:info',
+  'grids:list',
+  'queue:list',
+  'item:get',
+  'frames:strips',
+  'frames:cancel',
+  'annotation:state',
+  'annotation:apply',
+  'annotation:undo',
+  'annotation:redo',
+  'codebook:get',
+  'settings:get',
+  'settings:set',
+  'import:run',
+  'export:run',
+  'dialog:pick',
+  'recent:list',
+  'annotator:get',
+  'annotator:set',
+] as const;
+
+export const EVENT_NAME_LIST = ['job:progress', 'frames:tile', 'data:changed', 'menu:command'] as const;
+
+export const IPC_PREFIX = 'flipbook:';
+export const IPC_EVENT_CHANNEL = 'flipbook:event';
