@@ -1,0 +1,128 @@
+/**
+ * Byte-level writers of the release format (release-format.md "General rules"): RFC 4180 CSV
+ * with `\n` line ends, and JSON printed the way the release's own files are (Python's
+ * `json.dumps(indent=2)`), so that an export is deterministic and a re-export identical.
+ */
+import { stringify } from 'csv-stringify/sync';
+
+/** A CSV cell: strings as they are, numbers printed by {@link formatNumber}, null/undefined empty. */
+export type CsvCell = string | number | null | undefined;
+
+/**
+ * Formats a number for CSV output: integers without a decimal point, others as the shortest
+ * string that parses back to the same double (JS `String`), so export → import → export is
+ * byte-identical. Non-finite values are written empty (they mean "not recorded").
+ */
+export function formatNumber(x: number): string {
+  if (!Number.isFinite(x)) return '';
+  if (Object.is(x, -0)) return '0';
+  return String(x);
+}
+
+function cellText(v: CsvCell): string {
+  if (v === null || v === undefined) return '';
+  return typeof v === 'number' ? formatNumber(v) : v;
+}
+
+/**
+ * RFC 4180 text of a header and rows, `\n` line ends, a final newline. Quoting is
+ * csv-stringify's: only fields holding a comma, a quote or a line break are quoted.
+ */
+export function csvText(header: readonly string[], rows: Iterable<readonly CsvCell[]>): string {
+  const data: string[][] = [header.slice()];
+  for (const r of rows) data.push(r.map(cellText));
+  return stringify(data, { record_delimiter: '\n' });
+}
+
+/** Marks a number that the release prints as a Python float (`0.0`, `75.827`). */
+export class JsonFloat {
+  constructor(readonly value: number) {}
+}
+
+export type JsonValue = string | number | boolean | null | JsonFloat | JsonValue[] | { [key: string]: JsonValue };
+
+function floatText(x: number): string {
+  if (!Number.isFinite(x)) return 'null';
+  // Python's repr of a float always has a '.' or an exponent: 0.0, 12.0, 75.827.
+  if (Number.isInteger(x) && Math.abs(x) < 1e16) return `${Object.is(x, -0) ? '-0' : String(x)}.0`;
+  return String(x);
+}
+
+function stringText(s: string): string {
+  // Raw UTF-8 (the format's rule), not Python's default ASCII escapes: the release's own
+  // strings are ASCII, so both print its files identically.
+  return JSON.stringify(s);
+}
+
+function write(v: JsonValue, indent: string, out: string[]): void {
+  if (v === null) out.push('null');
+  else if (v instanceof JsonFloat) out.push(floatText(v.value));
+  else if (typeof v === 'number') out.push(Number.isFinite(v) ? formatNumber(v) : 'null');
+  else if (typeof v === 'boolean') out.push(v ? 'true' : 'false');
+  else if (typeof v === 'string') out.push(stringText(v));
+  else if (Array.isArray(v)) {
+    if (v.length === 0) {
+      out.push('[]');
+      return;
+    }
+    const inner = indent + '  ';
+    out.push('[');
+    v.forEach((x, i) => {
+      out.push(i === 0 ? '\n' : ',\n', inner);
+      write(x, inner, out);
+    });
+    out.push('\n', indent, ']');
+  } else {
+    const keys = Object.keys(v);
+    if (keys.length === 0) {
+      out.push('{}');
+      return;
+    }
+    const inner = indent + '  ';
+    out.push('{');
+    keys.forEach((k, i) => {
+      out.push(i === 0 ? '\n' : ',\n', inner, stringText(k), ': ');
+      write(v[k] as JsonValue, inner, out);
+    });
+    out.push('\n', indent, '}');
+  }
+}
+
+/**
+ * JSON text as Python's `json.dumps(value, indent=2)` prints it (the release's files: no
+ * trailing newline, `": "` and `","` separators). Key order is the
+ * insertion order of the objects given — callers build them in a fixed order.
+ */
+export function jsonText(value: JsonValue): string {
+  const out: string[] = [];
+  write(value, '', out);
+  return out.join('');
+}
+
+/** Code-point comparison (not locale, not UTF-16 code units: astral characters sort by code point). */
+export function compareCodePoints(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) {
+      // Surrogates (U+D800–DFFF) encode code points above U+FFFF, which must sort after
+      // U+E000–FFFF; plain UTF-16 comparison would put them before.
+      const sx = x >= 0xd800 && x <= 0xdfff;
+      const sy = y >= 0xd800 && y <= 0xdfff;
+      if (sx !== sy) return sx ? 1 : -1;
+      return x - y;
+    }
+  }
+  return a.length - b.length;
+}
+
+/** Compares key tuples column by column in code-point order. */
+export function compareKeys(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < a.length; i++) {
+    const c = compareCodePoints(a[i] ?? '', b[i] ?? '');
+    if (c !== 0) return c;
+  }
+  return 0;
+}
