@@ -87,6 +87,8 @@ export interface ItemMeta {
   /** Path of the video file relative to the project's media root. */
   videoFile?: string | null;
   kind?: TaskKind | null;
+  /** 1-based line (or row) in the source file, for error messages (optional). */
+  line?: number;
 }
 
 /** One response cell as an importer produces it. */

@@ -1,0 +1,506 @@
+/**
+ * Annotations as an append-only event log plus a current-state table (architecture.md, Data).
+ * Every edit is ONE transaction: the event is appended and the state of its
+ * (model, split, sample, annotator) key is recomputed by replaying that key's events in
+ * (at, uuid) order. Replaying, rather than patching the state, is what makes undo/redo,
+ * restarts and merges of other annotators' bundles all give the same answer.
+ */
+import { randomUUID } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import {
+  annotationEditSchema,
+  annotationEventSchema,
+  codebookSchema,
+  emptyAnnotationState,
+  EMPTY_CODEBOOK,
+  type AnnotationEdit,
+  type AnnotationEditParsed,
+  type AnnotationEvent,
+  type AnnotationFilter,
+  type AnnotationHistoryEntry,
+  type AnnotationState,
+  type AnnotationStatus,
+  type Codebook,
+  type EvidenceSpan,
+  type MergeSummary,
+  type UndoRedoResult,
+} from '../../shared/domain/annotations';
+
+interface Key {
+  model: string;
+  split: string;
+  sampleId: string;
+  annotator: string;
+}
+
+interface EventRow {
+  seq: number;
+  uuid: string;
+  at: string;
+  annotator: string;
+  model: string;
+  split: string;
+  sample_id: string;
+  kind: string;
+  payload: string;
+  codebook_version: number | null;
+  target_uuid: string | null;
+  origin: 'local' | 'merged';
+}
+
+interface StateRow {
+  model: string;
+  split: string;
+  sample_id: string;
+  annotator: string;
+  status: string;
+  primary_pathway: string | null;
+  pathways: string;
+  transition: string | null;
+  notes: string;
+  confidence: number | null;
+  codebook_version: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+interface SpanRow {
+  id: string;
+  model: string;
+  split: string;
+  sample_id: string;
+  annotator: string;
+  start_s: number;
+  end_s: number;
+  label: string;
+  covered_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AnnotationStore {
+  apply(edit: AnnotationEdit, annotator: string): AnnotationState;
+  undo(annotator: string): UndoRedoResult | null;
+  redo(annotator: string): UndoRedoResult | null;
+  canUndo(annotator: string): boolean;
+  canRedo(annotator: string): boolean;
+  /** Every annotator's state of one item. */
+  state(model: string, split: string, sampleId: string): AnnotationState[];
+  listStates(filter?: AnnotationFilter): AnnotationState[];
+  history(filter?: AnnotationFilter & { limit?: number }): AnnotationHistoryEntry[];
+  /** All events (for bundles), in (at, uuid) order. */
+  exportEvents(filter?: AnnotationFilter): AnnotationEvent[];
+  /** Merge another annotator's bundle by event uuid: idempotent, nothing lost. */
+  importEvents(events: unknown[]): MergeSummary;
+  listAnnotators(): string[];
+  getCodebook(): Codebook;
+  /** Stores the codebook; a changed definition bumps the version. Returns what is now current. */
+  setCodebook(cb: unknown): Codebook;
+  codebookVersions(): { version: number; createdAt: string }[];
+}
+
+const compareEvents = (a: { at: string; uuid: string }, b: { at: string; uuid: string }): number =>
+  a.at < b.at ? -1 : a.at > b.at ? 1 : a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0;
+
+function toEvent(r: EventRow): AnnotationEvent {
+  return {
+    uuid: r.uuid,
+    at: r.at,
+    annotator: r.annotator,
+    model: r.model,
+    split: r.split,
+    sampleId: r.sample_id,
+    kind: r.kind as AnnotationEvent['kind'],
+    payload: JSON.parse(r.payload) as Record<string, unknown>,
+    codebookVersion: r.codebook_version,
+    targetUuid: r.target_uuid,
+  };
+}
+
+function toSpan(r: SpanRow): EvidenceSpan {
+  return {
+    id: r.id,
+    startS: r.start_s,
+    endS: r.end_s,
+    label: r.label,
+    coveredBy: JSON.parse(r.covered_by) as string[],
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/** Which edit events take effect after the undo/redo events among `events` (sorted). */
+function activeSet(events: readonly AnnotationEvent[]): Map<string, boolean> {
+  const active = new Map<string, boolean>();
+  for (const e of events) if (e.kind !== 'undo' && e.kind !== 'redo') active.set(e.uuid, true);
+  for (const e of events) {
+    if ((e.kind === 'undo' || e.kind === 'redo') && e.targetUuid && active.has(e.targetUuid)) active.set(e.targetUuid, e.kind === 'redo');
+  }
+  return active;
+}
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** The state of one key from its events (sorted by (at, uuid)); null when no edit takes effect. */
+export function replay(key: Key, events: readonly AnnotationEvent[]): AnnotationState | null {
+  const active = activeSet(events);
+  let state: AnnotationState | null = null;
+  const pathways = new Set<string>();
+  const spans = new Map<string, EvidenceSpan>();
+  let lastAt: string | null = null;
+  for (const e of events) {
+    lastAt = e.at;
+    if (!active.get(e.uuid)) continue;
+    state ??= emptyAnnotationState(key, e.at);
+    state.updatedAt = e.at;
+    state.codebookVersion = e.codebookVersion;
+    const p = e.payload;
+    switch (e.kind) {
+      case 'setStatus':
+        state.status = (str(p.status) ?? 'todo') as AnnotationStatus;
+        break;
+      case 'setPathway': {
+        const id = str(p.pathway);
+        if (id === null) break;
+        if (p.on === true) pathways.add(id);
+        else {
+          pathways.delete(id);
+          if (state.primaryPathway === id) state.primaryPathway = null;
+        }
+        break;
+      }
+      case 'setPrimary': {
+        const id = str(p.pathway);
+        state.primaryPathway = id;
+        if (id !== null) pathways.add(id);
+        break;
+      }
+      case 'setTransition':
+        state.transition = str(p.transition);
+        break;
+      case 'setNotes':
+        state.notes = str(p.notes) ?? '';
+        break;
+      case 'setConfidence':
+        state.confidence = num(p.confidence);
+        break;
+      case 'addSpan': {
+        const s = (p.span ?? {}) as Record<string, unknown>;
+        const id = str(s.id);
+        if (id === null) break;
+        spans.set(id, {
+          id,
+          startS: num(s.startS) ?? 0,
+          endS: num(s.endS) ?? 0,
+          label: str(s.label) ?? '',
+          coveredBy: Array.isArray(s.coveredBy) ? s.coveredBy.filter((x): x is string => typeof x === 'string') : [],
+          createdAt: e.at,
+          updatedAt: e.at,
+        });
+        break;
+      }
+      case 'updateSpan': {
+        const span = spans.get(str(p.spanId) ?? '');
+        if (!span) break;
+        const patch = (p.patch ?? {}) as Record<string, unknown>;
+        if (num(patch.startS) !== null) span.startS = num(patch.startS)!;
+        if (num(patch.endS) !== null) span.endS = num(patch.endS)!;
+        if (str(patch.label) !== null) span.label = str(patch.label)!;
+        if (Array.isArray(patch.coveredBy)) span.coveredBy = patch.coveredBy.filter((x): x is string => typeof x === 'string');
+        span.updatedAt = e.at;
+        break;
+      }
+      case 'deleteSpan':
+        spans.delete(str(p.spanId) ?? '');
+        break;
+      default:
+        break;
+    }
+  }
+  if (!state) return null;
+  if (lastAt !== null && lastAt > state.updatedAt) state.updatedAt = lastAt;
+  state.pathways = [...pathways].sort();
+  state.spans = [...spans.values()].sort((a, b) => a.startS - b.startS || a.endS - b.endS || (a.id < b.id ? -1 : 1));
+  return state;
+}
+
+export interface AnnotationStoreOptions {
+  readOnly: boolean;
+  assertWritable: () => void;
+  defaultCodebook: () => Codebook | null;
+}
+
+export function createAnnotationStore(db: Database.Database, options: AnnotationStoreOptions): AnnotationStore {
+  const q = {
+    insertEvent: db.prepare(
+      `INSERT INTO annotation_events (uuid, at, annotator, model, split, sample_id, kind, payload, codebook_version, target_uuid, origin)
+       VALUES (@uuid, @at, @annotator, @model, @split, @sampleId, @kind, @payload, @codebookVersion, @targetUuid, @origin)
+       ON CONFLICT (uuid) DO NOTHING`,
+    ),
+    eventsOfKey: db.prepare<[string, string, string, string], EventRow>(
+      'SELECT * FROM annotation_events WHERE model = ? AND split = ? AND sample_id = ? AND annotator = ? ORDER BY at, uuid',
+    ),
+    eventByUuid: db.prepare<[string], EventRow>('SELECT * FROM annotation_events WHERE uuid = ?'),
+    localEventsOf: db.prepare<[string], { uuid: string; kind: string; target_uuid: string | null }>(
+      "SELECT uuid, kind, target_uuid FROM annotation_events WHERE annotator = ? AND origin = 'local' ORDER BY seq",
+    ),
+    maxAt: db.prepare<[], { at: string | null }>('SELECT max(at) AS at FROM annotation_events'),
+    deleteState: db.prepare('DELETE FROM annotation_state WHERE model = ? AND split = ? AND sample_id = ? AND annotator = ?'),
+    upsertState: db.prepare(
+      `INSERT INTO annotation_state (model, split, sample_id, annotator, status, primary_pathway, pathways, transition, notes, confidence,
+         codebook_version, created_at, updated_at)
+       VALUES (@model, @split, @sampleId, @annotator, @status, @primaryPathway, @pathways, @transition, @notes, @confidence,
+         @codebookVersion, @createdAt, @updatedAt)
+       ON CONFLICT (model, split, sample_id, annotator) DO UPDATE SET status = excluded.status, primary_pathway = excluded.primary_pathway,
+         pathways = excluded.pathways, transition = excluded.transition, notes = excluded.notes, confidence = excluded.confidence,
+         codebook_version = excluded.codebook_version, created_at = excluded.created_at, updated_at = excluded.updated_at`,
+    ),
+    deleteSpans: db.prepare('DELETE FROM evidence_spans WHERE model = ? AND split = ? AND sample_id = ? AND annotator = ?'),
+    insertSpan: db.prepare(
+      `INSERT OR REPLACE INTO evidence_spans (id, model, split, sample_id, annotator, start_s, end_s, label, covered_by, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    annotatorInsert: db.prepare('INSERT OR IGNORE INTO annotators (name, created_at) VALUES (?, ?)'),
+    annotators: db.prepare<[], { name: string }>('SELECT name FROM annotators ORDER BY name'),
+    codebookCurrent: db.prepare<[], { version: number; json: string }>('SELECT version, json FROM codebooks ORDER BY version DESC LIMIT 1'),
+    codebookInsert: db.prepare('INSERT INTO codebooks (version, codebook_id, json, created_at) VALUES (?, ?, ?, ?)'),
+    codebookVersions: db.prepare<[], { version: number; created_at: string }>('SELECT version, created_at FROM codebooks ORDER BY version'),
+  };
+
+  // `at` must increase strictly for local events so that replay order (at, uuid) equals the
+  // order the user made the edits in, even within one millisecond.
+  let lastAtMs = Date.parse(q.maxAt.get()?.at ?? '') || 0;
+  const nextAt = (): string => {
+    lastAtMs = Math.max(Date.now(), lastAtMs + 1);
+    return new Date(lastAtMs).toISOString();
+  };
+
+  const getCodebook = (): Codebook => {
+    const row = q.codebookCurrent.get();
+    if (row) return codebookSchema.parse(JSON.parse(row.json));
+    return options.defaultCodebook() ?? EMPTY_CODEBOOK;
+  };
+  const currentCodebookVersion = (): number | null => q.codebookCurrent.get()?.version ?? options.defaultCodebook()?.version ?? null;
+
+  const spansOf = (k: Key): EvidenceSpan[] =>
+    (db
+      .prepare('SELECT * FROM evidence_spans WHERE model = ? AND split = ? AND sample_id = ? AND annotator = ? ORDER BY start_s, end_s, id')
+      .all(k.model, k.split, k.sampleId, k.annotator) as SpanRow[]).map(toSpan);
+
+  const fromStateRow = (r: StateRow, spans: EvidenceSpan[]): AnnotationState => ({
+    model: r.model,
+    split: r.split,
+    sampleId: r.sample_id,
+    annotator: r.annotator,
+    status: r.status as AnnotationStatus,
+    primaryPathway: r.primary_pathway,
+    pathways: JSON.parse(r.pathways) as string[],
+    transition: r.transition,
+    notes: r.notes,
+    confidence: r.confidence,
+    codebookVersion: r.codebook_version,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    spans,
+  });
+
+  const recompute = (k: Key): AnnotationState | null => {
+    const events = q.eventsOfKey.all(k.model, k.split, k.sampleId, k.annotator).map(toEvent);
+    const state = replay(k, events);
+    q.deleteSpans.run(k.model, k.split, k.sampleId, k.annotator);
+    if (!state) {
+      q.deleteState.run(k.model, k.split, k.sampleId, k.annotator);
+      return null;
+    }
+    q.upsertState.run({ ...state, pathways: JSON.stringify(state.pathways) });
+    for (const s of state.spans) {
+      q.insertSpan.run(s.id, k.model, k.split, k.sampleId, k.annotator, s.startS, s.endS, s.label, JSON.stringify(s.coveredBy), s.createdAt, s.updatedAt);
+    }
+    return state;
+  };
+
+  const insert = (e: AnnotationEvent, origin: 'local' | 'merged'): boolean =>
+    q.insertEvent.run({ ...e, payload: JSON.stringify(e.payload), origin }).changes > 0;
+
+  /** The annotator's undo and redo stacks, rebuilt from the persisted log (survives restarts). */
+  const stacks = (annotator: string): { done: string[]; undone: string[] } => {
+    const done: string[] = [];
+    let undone: string[] = [];
+    for (const e of q.localEventsOf.iterate(annotator)) {
+      if (e.kind === 'undo') {
+        const t = done.pop();
+        if (t) undone.push(t);
+      } else if (e.kind === 'redo') {
+        const t = undone.pop();
+        if (t) done.push(t);
+      } else {
+        done.push(e.uuid);
+        undone = [];
+      }
+    }
+    return { done, undone };
+  };
+
+  const undoRedo = (annotator: string, kind: 'undo' | 'redo'): UndoRedoResult | null => {
+    options.assertWritable();
+    return db.transaction((): UndoRedoResult | null => {
+      const { done, undone } = stacks(annotator);
+      const targetUuid = kind === 'undo' ? done[done.length - 1] : undone[undone.length - 1];
+      if (!targetUuid) return null;
+      const target = toEvent(q.eventByUuid.get(targetUuid)!);
+      insert(
+        {
+          uuid: randomUUID(),
+          at: nextAt(),
+          annotator,
+          model: target.model,
+          split: target.split,
+          sampleId: target.sampleId,
+          kind,
+          payload: {},
+          codebookVersion: target.codebookVersion,
+          targetUuid,
+        },
+        'local',
+      );
+      const state = recompute({ model: target.model, split: target.split, sampleId: target.sampleId, annotator });
+      return { target, state };
+    })();
+  };
+
+  const whereOf = (f: AnnotationFilter, cols: { sampleId: string } = { sampleId: 'sample_id' }): { sql: string; args: string[] } => {
+    const parts: string[] = [];
+    const args: string[] = [];
+    if (f.model !== undefined) (parts.push('model = ?'), args.push(f.model));
+    if (f.split !== undefined) (parts.push('split = ?'), args.push(f.split));
+    if (f.sampleId !== undefined) (parts.push(`${cols.sampleId} = ?`), args.push(f.sampleId));
+    if (f.annotator !== undefined) (parts.push('annotator = ?'), args.push(f.annotator));
+    return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', args };
+  };
+
+  const listStates = (filter: AnnotationFilter = {}): AnnotationState[] => {
+    const w = whereOf(filter);
+    let sql = `SELECT * FROM annotation_state ${w.sql}`;
+    const args: string[] = [...w.args];
+    if (filter.status !== undefined) {
+      sql += `${w.sql ? ' AND' : ' WHERE'} status = ?`;
+      args.push(filter.status);
+    }
+    const rows = db.prepare(`${sql} ORDER BY model, split, sample_id, annotator`).all(...args) as StateRow[];
+    const spans = new Map<string, EvidenceSpan[]>();
+    for (const s of db.prepare(`SELECT * FROM evidence_spans ${w.sql} ORDER BY start_s, end_s, id`).all(...w.args) as SpanRow[]) {
+      const k = JSON.stringify([s.model, s.split, s.sample_id, s.annotator]);
+      let list = spans.get(k);
+      if (!list) spans.set(k, (list = []));
+      list.push(toSpan(s));
+    }
+    return rows.map((r) => fromStateRow(r, spans.get(JSON.stringify([r.model, r.split, r.sample_id, r.annotator])) ?? []));
+  };
+
+  return {
+    apply(edit: AnnotationEdit, annotator: string): AnnotationState {
+      options.assertWritable();
+      if (!annotator.trim()) throw new Error('an annotation needs an annotator name');
+      const parsed: AnnotationEditParsed = annotationEditSchema.parse(edit);
+      return db.transaction((): AnnotationState => {
+        const at = nextAt();
+        q.annotatorInsert.run(annotator, at);
+        const key: Key = { model: parsed.model, split: parsed.split, sampleId: parsed.sampleId, annotator };
+        let kind: AnnotationEvent['kind'];
+        let payload: Record<string, unknown>;
+        const { op: _op, model: _m, split: _s, sampleId: _id, ...rest } = parsed;
+        if (parsed.op === 'togglePathway') {
+          const current = recomputeFree(key);
+          kind = 'setPathway';
+          payload = { pathway: parsed.pathway, on: !(current?.pathways.includes(parsed.pathway) ?? false) };
+        } else if (parsed.op === 'addSpan') {
+          kind = 'addSpan';
+          payload = { span: { ...parsed.span, id: parsed.span.id ?? randomUUID() } };
+        } else {
+          kind = parsed.op;
+          payload = rest;
+        }
+        insert(
+          { uuid: randomUUID(), at, ...key, kind, payload, codebookVersion: currentCodebookVersion(), targetUuid: null },
+          'local',
+        );
+        return recompute(key) ?? emptyAnnotationState(key, at);
+      })();
+    },
+    undo: (annotator) => undoRedo(annotator, 'undo'),
+    redo: (annotator) => undoRedo(annotator, 'redo'),
+    canUndo: (annotator) => stacks(annotator).done.length > 0,
+    canRedo: (annotator) => stacks(annotator).undone.length > 0,
+    state: (model, split, sampleId) => listStates({ model, split, sampleId }),
+    listStates,
+    history(filter = {}) {
+      const w = whereOf(filter);
+      const limit = filter.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(filter.limit))}` : '';
+      const rows = db.prepare(`SELECT * FROM annotation_events ${w.sql} ORDER BY at DESC, uuid DESC${limit}`).all(...w.args) as EventRow[];
+      // Activity needs all events of each key, not just the listed ones.
+      const byKey = new Map<string, Map<string, boolean>>();
+      return rows.map((r) => {
+        const k = JSON.stringify([r.model, r.split, r.sample_id, r.annotator]);
+        let active = byKey.get(k);
+        if (!active) {
+          active = activeSet(q.eventsOfKey.all(r.model, r.split, r.sample_id, r.annotator).map(toEvent));
+          byKey.set(k, active);
+        }
+        return { ...toEvent(r), origin: r.origin, active: active.get(r.uuid) ?? true };
+      });
+    },
+    exportEvents(filter = {}) {
+      const w = whereOf(filter);
+      return (db.prepare(`SELECT * FROM annotation_events ${w.sql} ORDER BY at, uuid`).all(...w.args) as EventRow[]).map(toEvent);
+    },
+    importEvents(events: unknown[]): MergeSummary {
+      options.assertWritable();
+      // Validate everything before writing anything.
+      const parsed = events.map((e, i) => {
+        const r = annotationEventSchema.safeParse(e);
+        if (!r.success) throw new Error(`annotation event ${i + 1}: ${r.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`);
+        return r.data;
+      });
+      return db.transaction((): MergeSummary => {
+        let added = 0;
+        const keys = new Map<string, Key>();
+        for (const e of parsed) {
+          if (!insert(e, 'merged')) continue;
+          added++;
+          q.annotatorInsert.run(e.annotator, e.at);
+          const k: Key = { model: e.model, split: e.split, sampleId: e.sampleId, annotator: e.annotator };
+          keys.set(JSON.stringify([k.model, k.split, k.sampleId, k.annotator]), k);
+          const ms = Date.parse(e.at);
+          if (ms > lastAtMs) lastAtMs = ms;
+        }
+        for (const k of keys.values()) recompute(k);
+        return { added, skipped: parsed.length - added, keysRecomputed: keys.size };
+      })();
+    },
+    listAnnotators: () => q.annotators.all().map((r) => r.name),
+    getCodebook,
+    setCodebook(cb: unknown): Codebook {
+      options.assertWritable();
+      const next = codebookSchema.parse(cb);
+      return db.transaction((): Codebook => {
+        const row = q.codebookCurrent.get();
+        const current = row ? codebookSchema.parse(JSON.parse(row.json)) : options.defaultCodebook();
+        const definition = (c: Codebook): string => JSON.stringify({ ...c, version: 0 });
+        const same = current !== null && definition(current) === definition(next);
+        if (row && same) return current;
+        // The default codebook (assets/) is stored as-is on first save; any change bumps it.
+        const version = current ? (same ? current.version : Math.max(current.version + 1, next.version)) : next.version;
+        const stored = { ...next, version };
+        q.codebookInsert.run(version, stored.id, JSON.stringify(stored), new Date().toISOString());
+        return stored;
+      })();
+    },
+    codebookVersions: () => q.codebookVersions.all().map((r) => ({ version: r.version, createdAt: r.created_at })),
+  };
+
+  /** The key's state from its events, without writing (for toggles). */
+  function recomputeFree(k: Key): AnnotationState | null {
+    return replay(k, q.eventsOfKey.all(k.model, k.split, k.sampleId, k.annotator).map(toEvent));
+  }
+}

@@ -1,0 +1,468 @@
+/**
+ * A Flipbook project: one SQLite file (`*.flipbook`) opened by one process at a time.
+ * See architecture.md (Data) and issue 2 §3. Everything the app, the CLI and the web mode
+ * know about a project goes through this object.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { z } from 'zod';
+import { codebookSchema, type Codebook } from '../../shared/domain/annotations';
+import type { ConfigSpec, ImportBatch, ItemMeta, ResponseMatrix, TaskKind } from '../../shared/domain/types';
+import { configOrder } from '../../shared/engine/config';
+import { createAnnotationStore, type AnnotationStore } from './annotations';
+import { ProjectOpenError, ProjectReadOnlyError } from './errors';
+import { createImportApplier, type ImportOverrides, type ImportSummary } from './import-apply';
+import { acquireLock, type ProjectLock } from './lock';
+import { createMatrixLoader, GRID_CONFIGS_SQL, specFromRow, type GridConfigRow } from './matrix-load';
+import { checkVersion, latestVersion, migrate, type MigrationResult } from './migrate';
+
+export interface OpenProjectOptions {
+  /** Create the file when it does not exist. */
+  create?: boolean;
+  /** Open without the writer lock; every write throws ProjectReadOnlyError. */
+  readOnly?: boolean;
+}
+
+export interface GridInfo {
+  model: string;
+  split: string;
+  kind: TaskKind;
+  /** In config order. */
+  configs: ConfigSpec[];
+  /** Items with at least one response. */
+  nItems: number;
+  nCells: number;
+}
+
+export interface ItemFilter {
+  split?: string;
+  sampleIds?: string[];
+  taskType?: string;
+  hasVideo?: boolean;
+}
+
+/** One stored response with its provenance. */
+export interface ResponseRecord {
+  model: string;
+  split: string;
+  sampleId: string;
+  config: string;
+  pred: string | null;
+  correct: boolean | null;
+  score: number | null;
+  groundTruth: string | null;
+  confidence: number | null;
+  margin: number | null;
+  latencyMs: number | null;
+  frameIndices: number[] | null;
+  sourceTag: string | null;
+  protocolNote: string | null;
+  /** Source file of the run that wrote the cell, and its line there. */
+  source: string | null;
+  line: number | null;
+}
+
+export interface RunRecord {
+  id: number;
+  sourcePath: string;
+  sha256: string;
+  format: string;
+  toolkit: string | null;
+  modelArgs: string | null;
+  importedAt: string;
+  nItems: number;
+  nResponses: number;
+  nConfigs: number;
+}
+
+export interface SavedView {
+  id: number;
+  name: string;
+  value: unknown;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SavedViews {
+  list(): SavedView[];
+  /** Creates or replaces the view of that name. */
+  save(name: string, value: unknown): SavedView;
+  rename(id: number, name: string): void;
+  delete(id: number): void;
+}
+
+/** Video metadata cache row (frames engine): valid while size, mtime and the head/tail hash match. */
+export interface MediaEntry {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  headTailHash: string;
+  json: unknown;
+}
+
+export interface Project {
+  readonly path: string;
+  readonly readOnly: boolean;
+  /** Set when opening upgraded the schema. */
+  readonly migration: MigrationResult | null;
+  /** The underlying connection, for services that need their own queries (export, frames). */
+  readonly db: Database.Database;
+  close(): void;
+
+  applyImport(batch: ImportBatch, opts?: ImportOverrides): ImportSummary;
+  /** Several batches in ONE transaction: all of them or none. */
+  applyImports(batches: ImportBatch[], opts?: ImportOverrides): ImportSummary;
+
+  listGrids(): GridInfo[];
+  loadMatrix(model: string, split: string): ResponseMatrix;
+  /** Every config key known to the project, with its project-wide provenance (code-point order). */
+  listConfigs(): ConfigSpec[];
+  /** The configs of one (model, split) with per-grid provenance, in config order. */
+  gridConfigs(model: string, split: string): ConfigSpec[];
+  listModels(): string[];
+  listSplits(): string[];
+  listRuns(): RunRecord[];
+
+  getSetting<T>(key: string): T | undefined;
+  setSetting(key: string, value: unknown): void;
+  deleteSetting(key: string): void;
+
+  getItem(split: string, sampleId: string): ItemMeta | undefined;
+  listItems(filter?: ItemFilter): ItemMeta[];
+  /** The item's responses of one model, in config order. */
+  responsesForItem(model: string, split: string, sampleId: string): ResponseRecord[];
+  /** Every stored response (optionally of one model/split), ordered by model, split, sample_id, config key. */
+  iterateResponses(filter?: { model?: string; split?: string }): IterableIterator<ResponseRecord>;
+
+  readonly annotations: AnnotationStore;
+  readonly views: SavedViews;
+  getMedia(path: string): MediaEntry | undefined;
+  putMedia(entry: MediaEntry): void;
+}
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ASSETS_DIR = process.env.FLIPBOOK_ASSETS_DIR ?? path.resolve(HERE, '../../assets');
+
+/** assets/codebook.json when present and valid; otherwise null (an empty codebook). */
+export function loadDefaultCodebook(file = path.join(ASSETS_DIR, 'codebook.json')): Codebook | null {
+  try {
+    const parsed = codebookSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+const savedViewRow = z.object({ id: z.number(), name: z.string(), json: z.string(), created_at: z.string(), updated_at: z.string() });
+
+export function openProject(file: string, opts: OpenProjectOptions = {}): Project {
+  const abs = path.resolve(file);
+  const readOnly = opts.readOnly ?? false;
+  const exists = fs.existsSync(abs);
+  if (!exists && (!opts.create || readOnly)) throw new ProjectOpenError(abs, 'no such project file');
+  if (!exists) fs.mkdirSync(path.dirname(abs), { recursive: true });
+
+  const lock: ProjectLock | null = readOnly ? null : acquireLock(abs);
+  let db: Database.Database | null = null;
+  try {
+    try {
+      db = new Database(abs, { readonly: readOnly, fileMustExist: exists });
+      db.pragma('busy_timeout = 5000');
+      // Reading the header fails here (not later) for a file that is not SQLite.
+      db.pragma('user_version');
+    } catch (err) {
+      throw new ProjectOpenError(abs, `not a Flipbook project (${err instanceof Error ? err.message : String(err)})`);
+    }
+    let migration: MigrationResult | null = null;
+    if (readOnly) {
+      const v = checkVersion(db, abs);
+      if (v < latestVersion()) throw new ProjectOpenError(abs, `schema ${v} needs an upgrade to ${latestVersion()}: open it once read-write`);
+    } else {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = FULL');
+      migration = migrate(db, abs);
+      if (migration.from === migration.to) migration = null;
+    }
+    db.pragma('foreign_keys = ON');
+    return createProject(db, abs, readOnly, lock, migration);
+  } catch (err) {
+    db?.close();
+    lock?.release();
+    throw err;
+  }
+}
+
+function createProject(db: Database.Database, file: string, readOnly: boolean, lock: ProjectLock | null, migration: MigrationResult | null): Project {
+  const assertWritable = (): void => {
+    if (readOnly) throw new ProjectReadOnlyError(file);
+  };
+  const applier = createImportApplier(db);
+  const loadMatrix = createMatrixLoader(db);
+  const defaultCodebook = loadDefaultCodebook();
+  if (!readOnly && defaultCodebook && !db.prepare('SELECT 1 FROM codebooks LIMIT 1').get()) {
+    db.prepare('INSERT INTO codebooks (version, codebook_id, json, created_at) VALUES (?, ?, ?, ?)').run(
+      defaultCodebook.version,
+      defaultCodebook.id,
+      JSON.stringify(defaultCodebook),
+      new Date().toISOString(),
+    );
+  }
+  const annotations = createAnnotationStore(db, { readOnly, assertWritable, defaultCodebook: () => defaultCodebook });
+
+  const q = {
+    setting: db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?'),
+    settingPut: db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+    settingDelete: db.prepare('DELETE FROM settings WHERE key = ?'),
+    gridIds: db.prepare<[string, string], { model_id: number; split_id: number }>(
+      'SELECT m.id AS model_id, s.id AS split_id FROM models m, splits s WHERE m.name = ? AND s.name = ?',
+    ),
+    gridConfigs: db.prepare<[number, number], GridConfigRow>(GRID_CONFIGS_SQL),
+    item: db.prepare<[string, string], ItemRow>('SELECT i.*, s.name AS split FROM items i JOIN splits s ON s.id = i.split_id WHERE s.name = ? AND i.sample_id = ?'),
+    media: db.prepare<[string], { path: string; size: number; mtime_ms: number; head_tail_hash: string; json: string }>('SELECT * FROM media WHERE path = ?'),
+    mediaPut: db.prepare('INSERT OR REPLACE INTO media (path, size, mtime_ms, head_tail_hash, json) VALUES (?, ?, ?, ?, ?)'),
+  };
+
+  const responseSelect = `
+    SELECT m.name AS model, s.name AS split, i.sample_id, c.key AS config, r.pred, r.correct, r.score, r.ground_truth, r.confidence, r.margin,
+      r.latency_ms, r.frame_indices, r.source_tag, r.protocol_note, runs.source_path AS source, r.line
+    FROM responses r JOIN models m ON m.id = r.model_id JOIN splits s ON s.id = r.split_id JOIN items i ON i.id = r.item_id
+      JOIN configs c ON c.id = r.config_id LEFT JOIN runs ON runs.id = r.run_id`;
+
+  const project: Project = {
+    path: file,
+    readOnly,
+    migration,
+    db,
+    close() {
+      if (db.open) {
+        if (!readOnly) {
+          try {
+            // Fold the WAL back so the .flipbook file alone is the whole project after a clean close.
+            db.pragma('wal_checkpoint(TRUNCATE)');
+          } catch {
+            /* another reader holds the WAL; SQLite checkpoints later */
+          }
+        }
+        db.close();
+      }
+      lock?.release();
+    },
+
+    applyImport: (batch, opts) => project.applyImports([batch], opts),
+    applyImports(batches, opts) {
+      assertWritable();
+      return db.transaction(() => applier(batches, opts))();
+    },
+
+    listGrids() {
+      const rows = db
+        .prepare(
+          `SELECT m.name AS model, s.name AS split, g.model_id, g.split_id, g.n_cells, g.n_items, g.n_correct, g.n_score
+           FROM (SELECT model_id, split_id, count(*) AS n_cells, count(DISTINCT item_id) AS n_items,
+                   count(correct) AS n_correct, count(score) AS n_score FROM responses GROUP BY model_id, split_id) g
+           JOIN models m ON m.id = g.model_id JOIN splits s ON s.id = g.split_id ORDER BY m.name, s.name`,
+        )
+        .all() as { model: string; split: string; model_id: number; split_id: number; n_cells: number; n_items: number; n_correct: number; n_score: number }[];
+      return rows.map((r) => ({
+        model: r.model,
+        split: r.split,
+        kind: r.n_score > 0 && r.n_correct === 0 ? ('open' as const) : ('mcqa' as const),
+        configs: configOrder(q.gridConfigs.all(r.model_id, r.split_id).map(specFromRow)),
+        nItems: r.n_items,
+        nCells: r.n_cells,
+      }));
+    },
+    loadMatrix,
+    listConfigs() {
+      return (db.prepare('SELECT * FROM configs ORDER BY key').all() as GridConfigRow[]).map(specFromRow);
+    },
+    gridConfigs(model, split) {
+      const ids = q.gridIds.get(model, split);
+      return ids ? configOrder(q.gridConfigs.all(ids.model_id, ids.split_id).map(specFromRow)) : [];
+    },
+    listModels: () => (db.prepare('SELECT name FROM models ORDER BY name').pluck().all() as string[]),
+    listSplits: () => (db.prepare('SELECT name FROM splits ORDER BY name').pluck().all() as string[]),
+    listRuns() {
+      return (db.prepare('SELECT * FROM runs ORDER BY id').all() as Record<string, string | number | null>[]).map((r) => ({
+        id: Number(r.id),
+        sourcePath: String(r.source_path),
+        sha256: String(r.sha256),
+        format: String(r.format),
+        toolkit: r.toolkit === null ? null : String(r.toolkit),
+        modelArgs: r.model_args === null ? null : String(r.model_args),
+        importedAt: String(r.imported_at),
+        nItems: Number(r.n_items),
+        nResponses: Number(r.n_responses),
+        nConfigs: Number(r.n_configs),
+      }));
+    },
+
+    getSetting<T>(key: string): T | undefined {
+      const row = q.setting.get(key);
+      return row ? (JSON.parse(row.value) as T) : undefined;
+    },
+    setSetting(key, value) {
+      assertWritable();
+      if (value === undefined) throw new Error(`setting "${key}": undefined is not a value (use deleteSetting)`);
+      q.settingPut.run(key, JSON.stringify(value));
+    },
+    deleteSetting(key) {
+      assertWritable();
+      q.settingDelete.run(key);
+    },
+
+    getItem(split, sampleId) {
+      const row = q.item.get(split, sampleId);
+      return row ? itemFromRow(row) : undefined;
+    },
+    listItems(filter = {}) {
+      const where: string[] = [];
+      const args: (string | number)[] = [];
+      if (filter.split !== undefined) (where.push('s.name = ?'), args.push(filter.split));
+      if (filter.taskType !== undefined) (where.push('i.task_type = ?'), args.push(filter.taskType));
+      if (filter.hasVideo !== undefined) where.push(filter.hasVideo ? 'i.video_file IS NOT NULL' : 'i.video_file IS NULL');
+      if (filter.sampleIds !== undefined) {
+        if (filter.sampleIds.length === 0) return [];
+        where.push(`i.sample_id IN (SELECT value FROM json_each(?))`);
+        args.push(JSON.stringify(filter.sampleIds));
+      }
+      const sql = `SELECT i.*, s.name AS split FROM items i JOIN splits s ON s.id = i.split_id ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY s.name, i.sample_id`;
+      return (db.prepare(sql).all(...args) as ItemRow[]).map(itemFromRow);
+    },
+    responsesForItem(model, split, sampleId) {
+      const rows = (db.prepare(`${responseSelect} WHERE m.name = ? AND s.name = ? AND i.sample_id = ?`).all(model, split, sampleId) as ResponseRow[]).map(
+        responseFromRow,
+      );
+      const order = new Map(project.gridConfigs(model, split).map((c, i) => [c.key, i] as const));
+      return rows.sort((a, b) => (order.get(a.config) ?? 1e9) - (order.get(b.config) ?? 1e9));
+    },
+    *iterateResponses(filter = {}) {
+      const where: string[] = [];
+      const args: string[] = [];
+      if (filter.model !== undefined) (where.push('m.name = ?'), args.push(filter.model));
+      if (filter.split !== undefined) (where.push('s.name = ?'), args.push(filter.split));
+      const sql = `${responseSelect} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY m.name, s.name, i.sample_id, c.key`;
+      for (const row of db.prepare(sql).iterate(...args) as IterableIterator<ResponseRow>) yield responseFromRow(row);
+    },
+
+    annotations,
+    views: createSavedViews(db, assertWritable),
+    getMedia(p) {
+      const row = q.media.get(p);
+      return row ? { path: row.path, size: row.size, mtimeMs: row.mtime_ms, headTailHash: row.head_tail_hash, json: JSON.parse(row.json) as unknown } : undefined;
+    },
+    putMedia(e) {
+      assertWritable();
+      q.mediaPut.run(e.path, e.size, e.mtimeMs, e.headTailHash, JSON.stringify(e.json));
+    },
+  };
+  return project;
+}
+
+interface ItemRow {
+  split: string;
+  sample_id: string;
+  question: string | null;
+  options: string | null;
+  answer: string | null;
+  references_json: string | null;
+  task_type: string | null;
+  duration_s: number | null;
+  duration_bucket: string | null;
+  domain: string | null;
+  sub_category: string | null;
+  video_id: string | null;
+  video_file: string | null;
+  kind: string | null;
+}
+
+function itemFromRow(r: ItemRow): ItemMeta {
+  return {
+    split: r.split,
+    sampleId: r.sample_id,
+    question: r.question,
+    options: r.options === null ? null : (JSON.parse(r.options) as string[]),
+    answer: r.answer,
+    references: r.references_json === null ? null : (JSON.parse(r.references_json) as string[]),
+    taskType: r.task_type,
+    durationS: r.duration_s,
+    durationBucket: r.duration_bucket,
+    domain: r.domain,
+    subCategory: r.sub_category,
+    videoId: r.video_id,
+    videoFile: r.video_file,
+    kind: r.kind === 'mcqa' || r.kind === 'open' ? r.kind : null,
+  };
+}
+
+interface ResponseRow {
+  model: string;
+  split: string;
+  sample_id: string;
+  config: string;
+  pred: string | null;
+  correct: number | null;
+  score: number | null;
+  ground_truth: string | null;
+  confidence: number | null;
+  margin: number | null;
+  latency_ms: number | null;
+  frame_indices: Buffer | null;
+  source_tag: string | null;
+  protocol_note: string | null;
+  source: string | null;
+  line: number | null;
+}
+
+function responseFromRow(r: ResponseRow): ResponseRecord {
+  const fi = r.frame_indices;
+  return {
+    model: r.model,
+    split: r.split,
+    sampleId: r.sample_id,
+    config: r.config,
+    pred: r.pred,
+    correct: r.correct === null ? null : r.correct === 1,
+    score: r.score,
+    groundTruth: r.ground_truth,
+    confidence: r.confidence,
+    margin: r.margin,
+    latencyMs: r.latency_ms,
+    frameIndices: fi === null ? null : Array.from(new Int32Array(fi.buffer.slice(fi.byteOffset, fi.byteOffset + fi.byteLength))),
+    sourceTag: r.source_tag,
+    protocolNote: r.protocol_note,
+    source: r.source,
+    line: r.line,
+  };
+}
+
+function createSavedViews(db: Database.Database, assertWritable: () => void): SavedViews {
+  const toView = (r: unknown): SavedView => {
+    const row = savedViewRow.parse(r);
+    return { id: row.id, name: row.name, value: JSON.parse(row.json) as unknown, createdAt: row.created_at, updatedAt: row.updated_at };
+  };
+  return {
+    list: () => db.prepare('SELECT * FROM saved_views ORDER BY name').all().map(toView),
+    save(name, value) {
+      assertWritable();
+      if (!name.trim()) throw new Error('a saved view needs a name');
+      const now = new Date().toISOString();
+      db.prepare(
+        `INSERT INTO saved_views (name, json, created_at, updated_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (name) DO UPDATE SET json = excluded.json, updated_at = excluded.updated_at`,
+      ).run(name, JSON.stringify(value), now, now);
+      return toView(db.prepare('SELECT * FROM saved_views WHERE name = ?').get(name));
+    },
+    rename(id, name) {
+      assertWritable();
+      if (!name.trim()) throw new Error('a saved view needs a name');
+      db.prepare('UPDATE saved_views SET name = ?, updated_at = ? WHERE id = ?').run(name, new Date().toISOString(), id);
+    },
+    delete(id) {
+      assertWritable();
+      db.prepare('DELETE FROM saved_views WHERE id = ?').run(id);
+    },
+  };
+}
