@@ -1,0 +1,132 @@
+/**
+ * The default matched-grid proposal (release-format.md "matched grid"): the ladder configs that
+ * maximise (models having all of them on every split) × (configs), ties to more models.
+ *
+ * "Every split" means every split the model has a grid on: a model absent from a split has no
+ * items there to compare and is not penalised for it. The search is exact: the best config set
+ * for a set of models is the intersection of their ladder keys, so enumerating model subsets
+ * (≤ 2^16) finds the optimum; beyond 16 models a greedy pass (drop the model whose removal helps
+ * most) is used.
+ */
+import type { ConfigSpec } from '../domain/types';
+import { compareCodePoints, configOrder, ladder } from './config';
+
+export interface GridDescription {
+  model: string;
+  split: string;
+  configs: readonly ConfigSpec[];
+}
+
+export interface MatchedGridProposal {
+  /** Config keys in config order. */
+  configs: string[];
+  /** Models kept, code-point order. */
+  models: string[];
+  leftOut: { model: string; reason: string }[];
+}
+
+const EXACT_LIMIT = 16;
+
+export function proposeMatchedGrid(grids: readonly GridDescription[]): MatchedGridProposal {
+  const models = [...new Set(grids.map((g) => g.model))].sort(compareCodePoints);
+  const specByKey = new Map<string, ConfigSpec>();
+  const candidates = new Set<string>();
+  // Per model: keys present on every split it has, and per split the keys it has.
+  const perModel = new Map<string, { all: Set<string>; bySplit: Map<string, ConfigSpec[]> }>();
+  for (const g of grids) {
+    for (const c of g.configs) if (!specByKey.has(c.key)) specByKey.set(c.key, c);
+    for (const c of ladder(g.configs)) candidates.add(c.key);
+    let e = perModel.get(g.model);
+    if (!e) {
+      e = { all: new Set(), bySplit: new Map() };
+      perModel.set(g.model, e);
+    }
+    const prev = e.bySplit.get(g.split) ?? [];
+    e.bySplit.set(g.split, [...prev, ...g.configs]);
+  }
+  for (const e of perModel.values()) {
+    let inter: Set<string> | null = null;
+    for (const cs of e.bySplit.values()) inter = intersect(inter, new Set(cs.map((c) => c.key)));
+    e.all = new Set([...(inter ?? [])].filter((k) => candidates.has(k)));
+  }
+
+  const keysOf = (subset: readonly string[]): string[] => {
+    let inter: Set<string> | null = null;
+    for (const m of subset) inter = intersect(inter, perModel.get(m)!.all);
+    return [...(inter ?? [])];
+  };
+  const modelsHaving = (keys: readonly string[]): string[] =>
+    models.filter((m) => keys.every((k) => perModel.get(m)!.all.has(k)));
+
+  let best: { keys: string[]; models: string[] } = { keys: [], models: [] };
+  const better = (keys: string[], ms: string[]): boolean => {
+    const score = keys.length * ms.length;
+    const bestScore = best.keys.length * best.models.length;
+    if (score !== bestScore) return score > bestScore;
+    if (ms.length !== best.models.length) return ms.length > best.models.length;
+    // Deterministic last resort: the lexicographically first model list.
+    return ms.join('\u0000') < best.models.join('\u0000');
+  };
+  const consider = (subset: readonly string[]): void => {
+    const keys = keysOf(subset);
+    if (keys.length === 0) return;
+    const ms = modelsHaving(keys);
+    if (better(keys, ms)) best = { keys, models: ms };
+  };
+
+  if (models.length <= EXACT_LIMIT) {
+    for (let mask = 1; mask < 1 << models.length; mask++) {
+      consider(models.filter((_, i) => mask & (1 << i)));
+    }
+  } else {
+    let current = models.slice();
+    consider(current);
+    while (current.length > 1) {
+      let pick: string[] | null = null;
+      let pickScore = -1;
+      for (const drop of current) {
+        const rest = current.filter((m) => m !== drop);
+        const keys = keysOf(rest);
+        const score = keys.length * modelsHaving(keys).length;
+        if (score > pickScore) {
+          pickScore = score;
+          pick = rest;
+        }
+      }
+      if (!pick) break;
+      consider(pick);
+      current = pick;
+    }
+  }
+
+  const chosen = configOrder(best.keys.map((k) => specByKey.get(k)!)).map((c) => c.key);
+  const leftOut = models
+    .filter((m) => !best.models.includes(m))
+    .map((model) => ({ model, reason: reasonFor(model, chosen, perModel.get(model)!.bySplit, specByKey) }));
+  return { configs: chosen, models: best.models.slice(), leftOut };
+}
+
+function intersect(a: Set<string> | null, b: ReadonlySet<string>): Set<string> {
+  if (a === null) return new Set(b);
+  return new Set([...a].filter((k) => b.has(k)));
+}
+
+function reasonFor(
+  model: string,
+  chosen: readonly string[],
+  bySplit: Map<string, ConfigSpec[]>,
+  specByKey: Map<string, ConfigSpec>,
+): string {
+  if (chosen.length === 0) return `${model}: no matched grid could be formed`;
+  const parts: string[] = [];
+  for (const split of [...bySplit.keys()].sort(compareCodePoints)) {
+    const cs = bySplit.get(split)!;
+    const have = new Set(cs.map((c) => c.key));
+    const missing = chosen.filter((k) => !have.has(k));
+    if (missing.length === 0) continue;
+    const maxFrames = Math.max(0, ...cs.map((c) => c.frames));
+    const ceiling = missing.every((k) => (specByKey.get(k)?.frames ?? 0) > maxFrames);
+    parts.push(`lacks ${missing.join(', ')} on ${split}${ceiling ? ` (context ceiling? at most ${maxFrames} frames there)` : ''}`);
+  }
+  return parts.join('; ') || 'not chosen';
+}

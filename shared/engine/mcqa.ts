@@ -1,0 +1,248 @@
+/**
+ * MCQA metrics over a grid (metrics.md §2): accuracy, best fixed config, oracle and headroom,
+ * visual confusion (dominance), text overwrite, terminal regression, transitions with exact
+ * McNemar, pairwise wins. Items are the rows complete on the grid; the rest are `nExcluded`.
+ * With N = 0 every rate is NaN (there is nothing to average).
+ */
+import type { ResponseMatrix } from '../domain/types';
+import { ladder } from './config';
+import { anyHarm, assertKind, isTerminalRegression, isTextOverwritten, loadRow, planGrid, type GridPlan } from './grid-plan';
+import { completeRowsOfColumns } from './matrix';
+import { mcnemarExact } from './mcnemar';
+
+export { mcnemarExact } from './mcnemar';
+
+export interface McqaMetrics {
+  n: number;
+  nExcluded: number;
+  /** The grid's configs in config order. */
+  configs: string[];
+  /** Fraction correct per config. */
+  accuracy: Record<string, number>;
+  /** Items correct per config (the numerators of `accuracy`). */
+  correctCounts: Record<string, number>;
+  /** Highest accuracy; ties → earliest in config order. null for an empty grid. */
+  bestFixed: string | null;
+  oracleAccuracy: number;
+  oracleHeadroomPts: number;
+  visualConfusionRate: number;
+  visualConfusionRateVisualOnly: number;
+  /** null when text ∉ G. */
+  textOverwriteRate: number | null;
+  /** null when text ∉ G or no item is correct in text only. */
+  textOverwriteRateOfTextCorrect: number | null;
+  terminalConfig: string | null;
+  terminalRegressionRate: number;
+  /** Raw counts behind the rates. */
+  counts: {
+    oracle: number;
+    visuallyConfused: number;
+    visuallyConfusedVisualOnly: number;
+    textOverwritten: number;
+    textCorrect: number;
+    terminalRegressions: number;
+  };
+}
+
+/** Per-row flags of a grid (one byte per complete row, aligned with `rows`). */
+export interface GridFlags {
+  plan: GridPlan;
+  rows: Int32Array;
+  nExcluded: number;
+  /** Correct counts per grid position. */
+  correctCounts: Int32Array;
+  oracle: Uint8Array;
+  confused: Uint8Array;
+  confusedVisualOnly: Uint8Array;
+  textOverwritten: Uint8Array;
+  terminalRegression: Uint8Array;
+}
+
+/** Evaluates every per-item flag of §2 on the complete rows of a grid in one pass. */
+export function gridFlags(m: ResponseMatrix, grid?: readonly string[] | null): GridFlags {
+  assertKind(m, 'mcqa', 'MCQA metrics');
+  const plan = planGrid(m, grid);
+  const { rows, nExcluded } = completeRowsOfColumns(m, plan.cols);
+  const G = plan.cols.length;
+  const N = rows.length;
+  const y = new Int8Array(G);
+  const correctCounts = new Int32Array(G);
+  const oracle = new Uint8Array(N);
+  const confused = new Uint8Array(N);
+  const confusedVisualOnly = new Uint8Array(N);
+  const textOverwritten = new Uint8Array(N);
+  const terminalRegression = new Uint8Array(N);
+  for (let r = 0; r < N; r++) {
+    loadRow(m, plan, rows[r]!, y);
+    let any = 0;
+    for (let j = 0; j < G; j++) {
+      if (y[j] === 1) {
+        correctCounts[j]!++;
+        any = 1;
+      }
+    }
+    oracle[r] = any;
+    if (any) {
+      confused[r] = anyHarm(y, plan.lowerPairs) ? 1 : 0;
+      confusedVisualOnly[r] = confused[r] && anyHarm(y, plan.visualPairs) ? 1 : 0;
+      textOverwritten[r] = isTextOverwritten(y, plan) ? 1 : 0;
+      terminalRegression[r] = isTerminalRegression(y, plan) ? 1 : 0;
+    }
+  }
+  return { plan, rows, nExcluded, correctCounts, oracle, confused, confusedVisualOnly, textOverwritten, terminalRegression };
+}
+
+function sum(a: Uint8Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]!;
+  return s;
+}
+
+/** Position of the highest count; ties → earliest. -1 when empty. */
+export function argmaxFirst(counts: ArrayLike<number>): number {
+  let best = -1;
+  for (let j = 0; j < counts.length; j++) if (best < 0 || counts[j]! > counts[best]!) best = j;
+  return best;
+}
+
+export function mcqaMetrics(m: ResponseMatrix, grid?: readonly string[] | null): McqaMetrics {
+  const f = gridFlags(m, grid);
+  return metricsFromFlags(f);
+}
+
+/** The §2 numbers from precomputed flags (lets callers reuse one pass for several outputs). */
+export function metricsFromFlags(f: GridFlags): McqaMetrics {
+  const { plan, rows } = f;
+  const N = rows.length;
+  const accuracy: Record<string, number> = {};
+  const correctCounts: Record<string, number> = {};
+  plan.keys.forEach((k, j) => {
+    accuracy[k] = f.correctCounts[j]! / N;
+    correctCounts[k] = f.correctCounts[j]!;
+  });
+  const best = argmaxFirst(f.correctCounts);
+  const oracleCount = sum(f.oracle);
+  const confused = sum(f.confused);
+  const confusedVisual = sum(f.confusedVisualOnly);
+  const overwritten = sum(f.textOverwritten);
+  const termReg = sum(f.terminalRegression);
+  const textCorrect = plan.textPos >= 0 ? f.correctCounts[plan.textPos]! : 0;
+  const bestCount = best >= 0 ? f.correctCounts[best]! : 0;
+  return {
+    n: N,
+    nExcluded: f.nExcluded,
+    configs: plan.keys.slice(),
+    accuracy,
+    correctCounts,
+    bestFixed: best >= 0 ? plan.keys[best]! : null,
+    oracleAccuracy: oracleCount / N,
+    // From counts, not from two rounded accuracies: 100 × (oracle − best) / N.
+    oracleHeadroomPts: (100 * (oracleCount - bestCount)) / N,
+    visualConfusionRate: confused / N,
+    visualConfusionRateVisualOnly: confusedVisual / N,
+    textOverwriteRate: plan.textPos >= 0 ? overwritten / N : null,
+    textOverwriteRateOfTextCorrect: plan.textPos >= 0 && textCorrect > 0 ? overwritten / textCorrect : null,
+    terminalConfig: plan.terminalPos >= 0 ? plan.keys[plan.terminalPos]! : null,
+    terminalRegressionRate: termReg / N,
+    counts: {
+      oracle: oracleCount,
+      visuallyConfused: confused,
+      visuallyConfusedVisualOnly: confusedVisual,
+      textOverwritten: overwritten,
+      textCorrect,
+      terminalRegressions: termReg,
+    },
+  };
+}
+
+export interface Transition {
+  from: string;
+  to: string;
+  rescued: number;
+  harmed: number;
+  churn: number;
+  churnRate: number;
+  netPts: number;
+  mcnemarP: number;
+}
+
+/**
+ * The ordered pairs §2 lists: each adjacent pair of the grid's budget ladder (text first), then
+ * `text → c` for every other visual c in config order not already listed. Without text only the
+ * ladder pairs are listed.
+ */
+export function transitionPairs(plan: GridPlan): [number, number][] {
+  const rungs = ladder(plan.specs).map((c) => plan.specs.indexOf(c));
+  const out: [number, number][] = [];
+  const seen = new Set<string>();
+  for (let i = 0; i + 1 < rungs.length; i++) {
+    out.push([rungs[i]!, rungs[i + 1]!]);
+    seen.add(`${rungs[i]}>${rungs[i + 1]}`);
+  }
+  if (plan.textPos >= 0) {
+    for (let j = 0; j < plan.specs.length; j++) {
+      if (plan.specs[j]!.frames === 0) continue;
+      if (seen.has(`${plan.textPos}>${j}`)) continue;
+      out.push([plan.textPos, j]);
+    }
+  }
+  return out;
+}
+
+export function transitions(m: ResponseMatrix, grid?: readonly string[] | null): Transition[] {
+  assertKind(m, 'mcqa', 'transitions');
+  const plan = planGrid(m, grid);
+  const { rows } = completeRowsOfColumns(m, plan.cols);
+  const N = rows.length;
+  const C = m.configs.length;
+  return transitionPairs(plan).map(([a, b]) => {
+    const ca = plan.cols[a]!;
+    const cb = plan.cols[b]!;
+    let rescued = 0;
+    let harmed = 0;
+    for (let r = 0; r < N; r++) {
+      const base = rows[r]! * C;
+      const ya = m.correct[base + ca]!;
+      const yb = m.correct[base + cb]!;
+      if (ya === 0 && yb === 1) rescued++;
+      else if (ya === 1 && yb === 0) harmed++;
+    }
+    const churn = rescued + harmed;
+    return {
+      from: plan.keys[a]!,
+      to: plan.keys[b]!,
+      rescued,
+      harmed,
+      churn,
+      churnRate: churn / N,
+      netPts: (100 * (rescued - harmed)) / N,
+      mcnemarP: mcnemarExact(rescued, harmed),
+    };
+  });
+}
+
+export interface PairwiseWins {
+  configs: string[];
+  n: number;
+  /** wins[a][b] = items correct under a and wrong under b (grid positions, config order). */
+  wins: number[][];
+}
+
+export function pairwiseWins(m: ResponseMatrix, grid?: readonly string[] | null): PairwiseWins {
+  assertKind(m, 'mcqa', 'pairwise wins');
+  const plan = planGrid(m, grid);
+  const { rows } = completeRowsOfColumns(m, plan.cols);
+  const G = plan.cols.length;
+  const counts = new Int32Array(G * G);
+  const y = new Int8Array(G);
+  for (let r = 0; r < rows.length; r++) {
+    loadRow(m, plan, rows[r]!, y);
+    for (let a = 0; a < G; a++) {
+      if (y[a] !== 1) continue;
+      for (let b = 0; b < G; b++) if (y[b] === 0) counts[a * G + b]!++;
+    }
+  }
+  const wins: number[][] = [];
+  for (let a = 0; a < G; a++) wins.push(Array.from(counts.subarray(a * G, (a + 1) * G)));
+  return { configs: plan.keys.slice(), n: rows.length, wins };
+}

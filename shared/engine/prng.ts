@@ -1,0 +1,32 @@
+/**
+ * mulberry32, the common public-domain 32-bit generator (Tommy Ettinger): tiny, seedable and
+ * identical across implementations, so a seeded split of items is reproducible anywhere.
+ * Written here rather than imported from shared/samplers so the engine has no dependency on it.
+ */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * A seeded permutation of 0…n−1: Fisher–Yates from the top, j = floor(u × (i + 1)) with u the
+ * next mulberry32(seed) output.
+ */
+export function seededPermutation(n: number, seed: number): Int32Array {
+  const p = new Int32Array(n);
+  for (let i = 0; i < n; i++) p[i] = i;
+  const next = mulberry32(seed);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    const t = p[i]!;
+    p[i] = p[j]!;
+    p[j] = t;
+  }
+  return p;
+}
