@@ -1,0 +1,234 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { FlipbookClient } from '../shared/api/client';
+import type { Codebook, ItemRef, ProjectInfo, QueueRow } from '../shared/api/contract';
+import { EMPTY_FILTER, filterQueue, rowKey, type QueueFilter, type QueueSort } from '../shared/api/queue-filter';
+import { ClientContext } from './api/use-client';
+import { loadAnnotator, saveAnnotator } from './api/annotator';
+import { parseRoute, routeHash, type Route } from './route';
+import { OpenView } from './views/OpenView';
+import { QueueView } from './views/QueueView';
+import { ItemView } from './views/ItemView';
+import { AnnotatorPrompt } from './components/AnnotatorPrompt';
+import { ShortcutsDialog } from './components/ShortcutsDialog';
+import { keyOf } from './shortcuts';
+
+const FILTER_KEY = 'flipbook.queue.filter';
+const SORT_KEY = 'flipbook.queue.sort';
+
+function loadJson<T>(key: string, fallback: T): T {
+  try {
+    const s = window.localStorage.getItem(key);
+    return s ? { ...fallback, ...(JSON.parse(s) as T) } : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+export function isTyping(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  if (!el || !el.tagName) return false;
+  const tag = el.tagName.toLowerCase();
+  return tag === 'input' || tag === 'textarea' || tag === 'select' || el.isContentEditable;
+}
+
+export function App({ client }: { client: FlipbookClient }) {
+  const [project, setProject] = useState<ProjectInfo | null>(null);
+  const [loaded, setLoaded] = useState(false);
+  const [annotator, setAnnotator] = useState<string | null>(null);
+  const [annotatorLoaded, setAnnotatorLoaded] = useState(false);
+  const [route, setRoute] = useState<Route>(() => parseRoute(window.location.hash));
+  const [rows, setRows] = useState<QueueRow[]>([]);
+  const [codebook, setCodebook] = useState<Codebook | null>(null);
+  const [filter, setFilter] = useState<QueueFilter>(() => loadJson(FILTER_KEY, EMPTY_FILTER));
+  const [sort, setSort] = useState<QueueSort>(() => loadJson(SORT_KEY, { key: 'default', desc: false }));
+  const [showShortcuts, setShowShortcuts] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const refreshQueue = useCallback(async () => {
+    const r = await client.call('queue:list', {});
+    if (r.ok) setRows(r.value.rows);
+    else setError(r.error.message);
+  }, [client]);
+
+  const refreshProject = useCallback(async () => {
+    const r = await client.call('project:info', {});
+    if (r.ok) {
+      setProject(r.value);
+      if (r.value !== null) {
+        const cb = await client.call('codebook:get', {});
+        if (cb.ok) setCodebook(cb.value);
+        await refreshQueue();
+      }
+    } else setError(r.error.message);
+    setLoaded(true);
+  }, [client, refreshQueue]);
+
+  useEffect(() => {
+    void refreshProject();
+    void loadAnnotator(client).then((a) => {
+      setAnnotator(a);
+      setAnnotatorLoaded(true);
+    });
+  }, [client, refreshProject]);
+
+  useEffect(() => {
+    const onHash = () => setRoute(parseRoute(window.location.hash));
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+
+  useEffect(() => {
+    window.localStorage.setItem(FILTER_KEY, JSON.stringify(filter));
+    window.localStorage.setItem(SORT_KEY, JSON.stringify(sort));
+  }, [filter, sort]);
+
+  // Other windows/processes (or imports) change data: refresh what the views show.
+  useEffect(
+    () =>
+      client.on('data:changed', (p) => {
+        if (p.scope === 'project' || p.scope === 'settings') void refreshProject();
+      }),
+    [client, refreshProject],
+  );
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (isTyping(e.target)) return;
+      if (keyOf(e) === '?') {
+        e.preventDefault();
+        setShowShortcuts((s) => !s);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  useEffect(
+    () =>
+      client.on('menu:command', (p) => {
+        if (p.command === 'shortcuts') setShowShortcuts(true);
+        if (p.command === 'open-project' || p.command === 'new-project' || p.command === 'import' || p.command === 'export') {
+          window.location.hash = routeHash({ view: 'open' });
+        }
+      }),
+    [client],
+  );
+
+  const order = useMemo(() => filterQueue(rows, filter, sort), [rows, filter, sort]);
+
+  const navigate = useCallback((r: Route) => {
+    window.location.hash = routeHash(r);
+  }, []);
+
+  const neighbours = useCallback(
+    (item: ItemRef): { prev: ItemRef | null; next: ItemRef | null; position: number } => {
+      const key = rowKey(item);
+      const pos = order.findIndex((i) => {
+        const r = rows[i];
+        return r !== undefined && rowKey(r) === key;
+      });
+      const at = (k: number): ItemRef | null => {
+        const r = k >= 0 && k < order.length ? rows[order[k] as number] : undefined;
+        return r ? { model: r.model, split: r.split, sampleId: r.sampleId } : null;
+      };
+      return { prev: pos > 0 ? at(pos - 1) : null, next: pos >= 0 ? at(pos + 1) : at(0), position: pos };
+    },
+    [order, rows],
+  );
+
+  // A saved annotation changes the row's status/annotators without refetching 30k rows.
+  const patchRow = useCallback((item: ItemRef, status: QueueRow['status'], who: string) => {
+    setRows((old) =>
+      old.map((r) =>
+        r.model === item.model && r.split === item.split && r.sampleId === item.sampleId
+          ? { ...r, status, annotators: r.annotators.includes(who) ? r.annotators : [...r.annotators, who].sort() }
+          : r,
+      ),
+    );
+  }, []);
+
+  let body;
+  if (!loaded || !annotatorLoaded) body = <p role="status">Loading…</p>;
+  else if (project === null || route.view === 'open') {
+    body = (
+      <OpenView
+        project={project}
+        onProject={(p) => {
+          setProject(p);
+          void refreshProject();
+        }}
+        onImported={() => void refreshProject()}
+      />
+    );
+  } else if (route.view === 'item' && annotator !== null) {
+    body = (
+      <ItemView
+        key={rowKey(route.item)}
+        item={route.item}
+        annotator={annotator}
+        codebook={codebook}
+        neighbours={neighbours(route.item)}
+        queueLength={order.length}
+        onNavigate={navigate}
+        onSaved={patchRow}
+      />
+    );
+  } else {
+    body = (
+      <QueueView
+        project={project}
+        rows={rows}
+        order={order}
+        filter={filter}
+        sort={sort}
+        onFilter={setFilter}
+        onSort={setSort}
+        onOpen={(item) => navigate({ view: 'item', item })}
+      />
+    );
+  }
+
+  return (
+    <ClientContext.Provider value={client}>
+      <div className="app">
+        <header className="topbar">
+          <strong className="brand">Flipbook</strong>
+          <nav aria-label="Views">
+            <a href="#/open" aria-current={route.view === 'open' ? 'page' : undefined}>
+              Project
+            </a>
+            <a href="#/queue" aria-current={route.view === 'queue' ? 'page' : undefined}>
+              Queue
+            </a>
+          </nav>
+          <span className="project-name" aria-label="Open project">
+            {project ? `${project.name}${project.readOnly ? ' (read-only)' : ''}` : 'no project'}
+          </span>
+          <span className="annotator" aria-label="Annotator">
+            {annotator ?? ''}
+          </span>
+          <button type="button" aria-label="Keyboard shortcuts" onClick={() => setShowShortcuts(true)}>
+            ?
+          </button>
+        </header>
+        {error && (
+          <div role="alert" className="error">
+            {error}{' '}
+            <button type="button" aria-label="Dismiss error" onClick={() => setError(null)}>
+              ×
+            </button>
+          </div>
+        )}
+        <main>{body}</main>
+        {annotatorLoaded && annotator === null && (
+          <AnnotatorPrompt
+            onSave={async (name) => {
+              setAnnotator(await saveAnnotator(client, name));
+            }}
+          />
+        )}
+        {showShortcuts && <ShortcutsDialog pathways={codebook?.pathways ?? []} onClose={() => setShowShortcuts(false)} />}
+      </div>
+    </ClientContext.Provider>
+  );
+}

@@ -1,0 +1,149 @@
+import { useEffect, useState } from 'react';
+import { ANNOTATION_STATUSES, type AnnotationState, type AnnotationStatus, type Codebook } from '../../shared/api/contract';
+import type { Suggestion } from '../../shared/api/suggestions';
+
+export type SaveState = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved'; at: string } | { kind: 'error'; message: string };
+
+export interface TaggingActions {
+  togglePathway(id: string): void;
+  setPrimary(id: string | null): void;
+  setTransition(t: string | null): void;
+  setNotes(notes: string): void;
+  setConfidence(c: number | null): void;
+  setStatus(s: AnnotationStatus): void;
+  applySuggestion(id: string): void;
+}
+
+export function TaggingPanel({
+  codebook,
+  state,
+  transitions,
+  transition,
+  suggestions,
+  save,
+  readOnly,
+  actions,
+}: {
+  codebook: Codebook | null;
+  state: AnnotationState | null;
+  transitions: string[];
+  transition: string | null;
+  suggestions: Suggestion[];
+  save: SaveState;
+  readOnly: boolean;
+  actions: TaggingActions;
+}) {
+  const [notes, setNotes] = useState(state?.notes ?? '');
+  useEffect(() => setNotes(state?.notes ?? ''), [state?.notes]);
+  const pathways = codebook?.pathways ?? [];
+  const tagged = new Set(state?.pathways ?? []);
+  return (
+    <section className="tagging" aria-label="Tagging">
+      <div className="save-state" role="status" aria-label="Save state" data-state={save.kind}>
+        {save.kind === 'saving' && 'Saving…'}
+        {save.kind === 'saved' && `Saved ${new Date(save.at).toLocaleTimeString()}`}
+        {save.kind === 'error' && `Not saved: ${save.message}`}
+        {save.kind === 'idle' && (state?.updatedAt && state.status !== 'todo' ? 'Saved' : 'No edits yet')}
+      </div>
+      <h3>Evidence pathways</h3>
+      <div className="pathways" role="group" aria-label="Evidence pathways">
+        {pathways.map((p) => (
+          <button
+            type="button"
+            key={p.id}
+            aria-pressed={tagged.has(p.id)}
+            aria-label={`${p.label} (${p.shortcut ?? ''})`}
+            title={p.description}
+            className={`pathway${tagged.has(p.id) ? ' on' : ''}${state?.primaryPathway === p.id ? ' primary' : ''}`}
+            disabled={readOnly}
+            onClick={() => actions.togglePathway(p.id)}
+          >
+            <kbd>{p.shortcut}</kbd> {p.label}
+            {state?.primaryPathway === p.id && <span className="primary-mark"> ★</span>}
+          </button>
+        ))}
+      </div>
+      {suggestions.length > 0 && (
+        <div className="suggestions" aria-label="Suggestions">
+          <h4>Suggested (not applied)</h4>
+          <ul>
+            {suggestions.map((s) => (
+              <li key={s.pathway}>
+                {s.pathway}: {s.reason}{' '}
+                <button type="button" aria-label={`Apply suggestion ${s.pathway}`} disabled={readOnly} onClick={() => actions.applySuggestion(s.pathway)}>
+                  Apply
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <div className="row">
+        <label>
+          Primary pathway
+          <select aria-label="Primary pathway" value={state?.primaryPathway ?? ''} disabled={readOnly} onChange={(e) => actions.setPrimary(e.target.value || null)}>
+            <option value="">none</option>
+            {pathways.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Transition explained
+          <select aria-label="Transition explained" value={transition ?? ''} disabled={readOnly} onChange={(e) => actions.setTransition(e.target.value || null)}>
+            <option value="">none</option>
+            {transitions.map((t) => (
+              <option key={t} value={t}>
+                {t.replace('>', ' → ')}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Status
+          <select aria-label="Status" value={state?.status ?? 'todo'} disabled={readOnly} onChange={(e) => actions.setStatus(e.target.value as AnnotationStatus)}>
+            {ANNOTATION_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <div className="confidence" role="radiogroup" aria-label="Confidence">
+        Confidence:{' '}
+        {[1, 2, 3, 4, 5].map((c) => (
+          <button
+            type="button"
+            role="radio"
+            key={c}
+            aria-checked={state?.confidence === c}
+            aria-label={`Confidence ${c}`}
+            disabled={readOnly}
+            onClick={() => actions.setConfidence(state?.confidence === c ? null : c)}
+          >
+            {c}
+          </button>
+        ))}
+      </div>
+      <label className="notes">
+        Notes
+        <textarea
+          id="notes-input"
+          aria-label="Notes"
+          rows={3}
+          value={notes}
+          disabled={readOnly}
+          onChange={(e) => setNotes(e.target.value)}
+          onBlur={() => notes !== (state?.notes ?? '') && actions.setNotes(notes)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) actions.setNotes(notes);
+            if (e.key === 'Escape') (e.target as HTMLTextAreaElement).blur();
+          }}
+        />
+      </label>
+    </section>
+  );
+}

@@ -1,0 +1,413 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { AnnotationEdit } from '../../shared/domain/annotations';
+import type { AnnotationState, AnnotationStatus, Codebook, EvidenceSpan, ItemDetail, ItemRef, Strip } from '../../shared/api/contract';
+import { suggestPathways } from '../../shared/api/suggestions';
+import { useClient } from '../api/use-client';
+import { isTyping } from '../app';
+import type { Route } from '../route';
+import { keyOf } from '../shortcuts';
+import { VideoPlayer, type PlayerHandle } from '../components/VideoPlayer';
+import { Strips } from '../components/Strips';
+import { TaggingPanel, type SaveState } from '../components/TaggingPanel';
+import { SpansPanel } from '../components/SpansPanel';
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+type EditBody = DistributiveOmit<AnnotationEdit, 'model' | 'split' | 'sampleId'>;
+
+let jobSeq = 0;
+
+export function ItemView({
+  item,
+  annotator,
+  codebook,
+  neighbours,
+  queueLength,
+  onNavigate,
+  onSaved,
+}: {
+  item: ItemRef;
+  annotator: string;
+  codebook: Codebook | null;
+  neighbours: { prev: ItemRef | null; next: ItemRef | null; position: number };
+  queueLength: number;
+  onNavigate: (r: Route) => void;
+  onSaved: (item: ItemRef, status: AnnotationStatus, annotator: string) => void;
+}) {
+  const client = useClient();
+  const [detail, setDetail] = useState<ItemDetail | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [strips, setStrips] = useState<Strip[]>([]);
+  const [state, setState] = useState<AnnotationState | null>(null);
+  const [save, setSave] = useState<SaveState>({ kind: 'idle' });
+  const [time, setTime] = useState(0);
+  const [pendingIn, setPendingIn] = useState<number | null>(null);
+  const [selectedSpan, setSelectedSpan] = useState(0);
+  const [looping, setLooping] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const player = useRef<PlayerHandle>(null);
+  const queueRef = useRef<Promise<unknown>>(Promise.resolve());
+
+  useEffect(() => {
+    let live = true;
+    const jobId = `strips-${Date.now().toString(36)}-${(jobSeq++).toString(36)}`;
+    const off = client.on('frames:tile', (p) => {
+      if (p.jobId !== jobId) return;
+      setStrips((ss) =>
+        ss.map((s) => (s.config !== p.tile.config ? s : { ...s, tiles: s.tiles.map((t) => (t.index === p.tile.index ? p.tile : t)) })),
+      );
+    });
+    void (async () => {
+      const [d, st] = await Promise.all([client.call('item:get', item), client.call('annotation:state', { ...item, annotator })]);
+      if (!live) return;
+      if (!d.ok) return setLoadError(d.error.message);
+      setDetail(d.value);
+      if (st.ok) setState(st.value);
+      else setLoadError(st.error.message);
+      if (d.value.video) {
+        const s = await client.call('frames:strips', { ...item, jobId });
+        if (!live) return;
+        if (s.ok) setStrips(s.value.strips);
+        else setNotice(`Frames unavailable: ${s.error.message}`);
+      }
+    })();
+    return () => {
+      live = false;
+      off();
+      void client.call('frames:cancel', { jobId });
+    };
+  }, [client, item, annotator]);
+
+  const transition = state?.transition ?? detail?.defaultTransition ?? null;
+
+  /** Edits run one after another so their order is the order the annotator made them. */
+  const edit = useCallback(
+    (body: EditBody) => {
+      const run = async () => {
+        setSave({ kind: 'saving' });
+        // The preselected transition becomes part of the annotation with its first edit.
+        if (state !== null && state.transition === null && detail?.defaultTransition && !('transition' in body)) {
+          const t = await client.call('annotation:apply', { annotator, edit: { op: 'setTransition', ...item, transition: detail.defaultTransition } });
+          if (!t.ok) return setSave({ kind: 'error', message: t.error.message });
+        }
+        const r = await client.call('annotation:apply', { annotator, edit: { ...body, ...item } as AnnotationEdit });
+        if (!r.ok) return setSave({ kind: 'error', message: r.error.message });
+        setState(r.value);
+        setSave({ kind: 'saved', at: new Date().toISOString() });
+        onSaved(item, r.value.status, annotator);
+      };
+      queueRef.current = queueRef.current.then(run, run);
+    },
+    [client, annotator, item, state, detail, onSaved],
+  );
+
+  const undoRedo = useCallback(
+    async (which: 'annotation:undo' | 'annotation:redo') => {
+      setSave({ kind: 'saving' });
+      const r = await client.call(which, { annotator });
+      if (!r.ok) return setSave({ kind: 'error', message: r.error.message });
+      if (r.value === null) {
+        setSave({ kind: 'idle' });
+        return setNotice(which === 'annotation:undo' ? 'Nothing to undo' : 'Nothing to redo');
+      }
+      const it = r.value.item;
+      if (it.model === item.model && it.split === item.split && it.sampleId === item.sampleId) {
+        setState(r.value.state);
+        setNotice(null);
+      } else setNotice(`${which === 'annotation:undo' ? 'Undid' : 'Redid'} an edit on ${it.model} ${it.split} ${it.sampleId}`);
+      onSaved(it, r.value.state.status, annotator);
+      setSave({ kind: 'saved', at: new Date().toISOString() });
+    },
+    [client, annotator, item, onSaved],
+  );
+
+  const spans = state?.spans ?? [];
+  const fps = detail?.video?.fps ?? 30;
+  const configs = detail?.configs.map((c) => c.key) ?? [];
+
+  const nudge = useCallback(
+    (which: 'startS' | 'endS', dir: 1 | -1) => {
+      const s = spans[selectedSpan];
+      if (!s) return;
+      const v = Math.max(0, s[which] + dir / fps);
+      const patch = which === 'startS' ? { startS: Math.min(v, s.endS) } : { endS: Math.max(v, s.startS) };
+      edit({ op: 'updateSpan', spanId: s.id, patch });
+    },
+    [spans, selectedSpan, fps, edit],
+  );
+
+  const suggestions = useMemo(() => {
+    if (!detail) return [];
+    const tagged = new Set(state?.pathways ?? []);
+    const known = new Set((codebook?.pathways ?? []).map((p) => p.id));
+    return suggestPathways({ flags: detail.flags, taskType: detail.taskType, question: detail.question, transition, spans }).filter(
+      (s) => !tagged.has(s.pathway) && known.has(s.pathway),
+    );
+  }, [detail, state, codebook, transition, spans]);
+
+  const readOnly = false;
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (isTyping(e.target) || document.querySelector('[role="dialog"]')) return;
+      const k = keyOf(e);
+      const p = player.current;
+      const pathway = codebook?.pathways.find((pw) => pw.shortcut && pw.shortcut.toLowerCase() === k);
+      const primary = codebook?.pathways.find((pw) => pw.shortcut && `Shift+${pw.shortcut.toUpperCase()}` === k);
+      const handled = () => {
+        e.preventDefault();
+        e.stopPropagation();
+      };
+      if (pathway) {
+        handled();
+        return edit({ op: 'togglePathway', pathway: pathway.id });
+      }
+      if (primary) {
+        handled();
+        return edit({ op: 'setPrimary', pathway: state?.primaryPathway === primary.id ? null : primary.id });
+      }
+      switch (k) {
+        case 'Ctrl+z':
+          handled();
+          return void undoRedo('annotation:undo');
+        case 'Ctrl+Shift+z':
+        case 'Ctrl+y':
+          handled();
+          return void undoRedo('annotation:redo');
+        case 'j':
+          handled();
+          if (neighbours.next) onNavigate({ view: 'item', item: neighbours.next });
+          return;
+        case 'k':
+          handled();
+          if (neighbours.prev) onNavigate({ view: 'item', item: neighbours.prev });
+          return;
+        case 'q':
+          handled();
+          return onNavigate({ view: 'queue' });
+        case ' ':
+          handled();
+          return p?.togglePlay();
+        case '.':
+          handled();
+          return p?.step(1);
+        case ',':
+          handled();
+          return p?.step(-1);
+        case ']':
+          handled();
+          return p?.faster();
+        case '[':
+          handled();
+          return p?.slower();
+        case 'f':
+          handled();
+          return document.getElementById('jump-input')?.focus();
+        case 'a':
+          handled();
+          return document.getElementById('notes-input')?.focus();
+        case 'i':
+          handled();
+          return setPendingIn(p?.time() ?? time);
+        case 'e': {
+          handled();
+          if (pendingIn === null) return setNotice('Press i to mark the span start first');
+          const now = p?.time() ?? time;
+          const [startS, endS] = pendingIn <= now ? [pendingIn, now] : [now, pendingIn];
+          setPendingIn(null);
+          setSelectedSpan(spans.length);
+          return edit({ op: 'addSpan', span: { startS, endS, label: '' } });
+        }
+        case 'y': {
+          handled();
+          const s = spans[selectedSpan];
+          if (looping || !s) {
+            setLooping(false);
+            return p?.setLoop(null);
+          }
+          setLooping(true);
+          return p?.setLoop({ startS: s.startS, endS: s.endS });
+        }
+        case 'ArrowDown':
+          handled();
+          return setSelectedSpan((i) => Math.min(Math.max(0, spans.length - 1), i + 1));
+        case 'ArrowUp':
+          handled();
+          return setSelectedSpan((i) => Math.max(0, i - 1));
+        case 'Shift+ArrowLeft':
+          handled();
+          return nudge('startS', -1);
+        case 'Shift+ArrowRight':
+          handled();
+          return nudge('startS', 1);
+        case 'Alt+ArrowLeft':
+          handled();
+          return nudge('endS', -1);
+        case 'Alt+ArrowRight':
+          handled();
+          return nudge('endS', 1);
+        case 'Delete': {
+          handled();
+          const s = spans[selectedSpan];
+          if (s) edit({ op: 'deleteSpan', spanId: s.id });
+          return;
+        }
+        case 'w': {
+          handled();
+          const ts = [...(detail?.harmed ?? []), ...(detail?.rescued ?? [])];
+          if (ts.length === 0) return;
+          const next = ts[(ts.indexOf(transition ?? '') + 1) % ts.length] ?? null;
+          return edit({ op: 'setTransition', transition: next });
+        }
+        case '1':
+        case '2':
+        case '3':
+        case '4':
+        case '5':
+          handled();
+          return edit({ op: 'setConfidence', confidence: Number(k) });
+        case 'v':
+          handled();
+          return edit({ op: 'setStatus', status: 'done' });
+        case 'b':
+          handled();
+          return edit({ op: 'setStatus', status: 'needs_review' });
+        case 's':
+          handled();
+          return edit({ op: 'setStatus', status: 'skipped' });
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [codebook, edit, undoRedo, neighbours, onNavigate, time, pendingIn, spans, selectedSpan, looping, nudge, detail, transition, state]);
+
+  useEffect(
+    () =>
+      client.on('menu:command', (p) => {
+        if (p.command === 'undo') void undoRedo('annotation:undo');
+        if (p.command === 'redo') void undoRedo('annotation:redo');
+      }),
+    [client, undoRedo],
+  );
+
+  if (loadError) return <p role="alert">Could not open the item: {loadError}</p>;
+  if (!detail) return <p role="status">Loading item…</p>;
+
+  const letters = 'ABCDEFGH';
+  return (
+    <div className="item-view" data-testid="item-view">
+      <div className="item-header">
+        <button type="button" aria-label="Back to queue" onClick={() => onNavigate({ view: 'queue' })}>
+          ← Queue
+        </button>
+        <button type="button" aria-label="Previous item" disabled={!neighbours.prev} onClick={() => neighbours.prev && onNavigate({ view: 'item', item: neighbours.prev })}>
+          ◀ prev (k)
+        </button>
+        <button type="button" aria-label="Next item" disabled={!neighbours.next} onClick={() => neighbours.next && onNavigate({ view: 'item', item: neighbours.next })}>
+          next (j) ▶
+        </button>
+        <h2 aria-label="Item">
+          {detail.sampleId} · {detail.model} · {detail.split}
+        </h2>
+        <span>{neighbours.position >= 0 ? `${neighbours.position + 1} of ${queueLength} in queue` : 'not in the current queue filter'}</span>
+        {notice && (
+          <span role="status" className="notice">
+            {notice}
+          </span>
+        )}
+      </div>
+      <div className="item-body">
+        <div className="item-media">
+          {detail.video ? (
+            <VideoPlayer ref={player} video={detail.video} onTime={setTime} />
+          ) : (
+            <p role="alert" className="no-video">
+              No video: {detail.videoError ?? 'this item has no video file'}
+            </p>
+          )}
+          {detail.video && (
+            <Strips strips={strips} outcomes={detail.configs} durationS={detail.video.durationS} time={time} onSeekFrame={(k) => player.current?.seekFrame(k)} />
+          )}
+        </div>
+        <div className="item-side">
+          <section className="facts" aria-label="Item facts">
+            <p className="question">{detail.question ?? '(question text not in the project)'}</p>
+            {detail.options.length > 0 && (
+              <ol className="options" aria-label="Options">
+                {detail.options.map((o, i) => (
+                  <li key={i} className={letters[i] === detail.groundTruth ? 'gt' : ''}>
+                    <strong>{letters[i]}.</strong> {o}
+                  </li>
+                ))}
+              </ol>
+            )}
+            <p>
+              Ground truth: <strong aria-label="Ground truth">{detail.groundTruth ?? '—'}</strong> · task {detail.taskType ?? '—'} · pattern{' '}
+              <code aria-label="Pattern">{detail.pattern}</code> · {detail.trajectoryClass ?? '—'}
+            </p>
+            <p aria-label="Flags">
+              {detail.flags.terminalRegression && <span className="flag tr">terminal regression</span>}
+              {detail.flags.visuallyConfused && <span className="flag vc">visually confused</span>}
+              {detail.flags.textOverwritten && <span className="flag to">text overwritten</span>}
+            </p>
+            <table className="predictions" aria-label="Predictions per config">
+              <thead>
+                <tr>
+                  <th scope="col">config</th>
+                  <th scope="col">sampler</th>
+                  <th scope="col">answer</th>
+                  <th scope="col">conf</th>
+                  <th scope="col">margin</th>
+                </tr>
+              </thead>
+              <tbody>
+                {detail.configs.map((c) => (
+                  <tr key={c.key} className={c.correct === true ? 'ok' : c.correct === false ? 'bad' : ''}>
+                    <td>{c.key}</td>
+                    <td>{c.sampler ?? '—'}</td>
+                    <td>
+                      {c.pred ?? '—'} {c.correct === true ? '✓' : c.correct === false ? '✗' : c.score !== null ? c.score.toFixed(2) : ''}
+                    </td>
+                    <td>{c.confidence === null ? '—' : c.confidence.toFixed(2)}</td>
+                    <td>{c.margin === null ? '—' : c.margin.toFixed(2)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+          <TaggingPanel
+            codebook={codebook}
+            state={state}
+            transitions={[...detail.harmed, ...detail.rescued]}
+            transition={transition}
+            suggestions={suggestions}
+            save={save}
+            readOnly={readOnly}
+            actions={{
+              togglePathway: (id) => edit({ op: 'togglePathway', pathway: id }),
+              setPrimary: (id) => edit({ op: 'setPrimary', pathway: id }),
+              setTransition: (t) => edit({ op: 'setTransition', transition: t }),
+              setNotes: (notes) => edit({ op: 'setNotes', notes }),
+              setConfidence: (c) => edit({ op: 'setConfidence', confidence: c }),
+              setStatus: (s) => edit({ op: 'setStatus', status: s }),
+              applySuggestion: (id) => edit({ op: 'setPathway', pathway: id, on: true }),
+            }}
+          />
+          <SpansPanel
+            spans={spans}
+            selected={selectedSpan}
+            pendingIn={pendingIn}
+            configs={configs}
+            readOnly={readOnly}
+            onSelect={setSelectedSpan}
+            onLabel={(s: EvidenceSpan, label) => edit({ op: 'updateSpan', spanId: s.id, patch: { label } })}
+            onDelete={(s) => edit({ op: 'deleteSpan', spanId: s.id })}
+            onLoop={(s) => {
+              setLooping(true);
+              player.current?.setLoop({ startS: s.startS, endS: s.endS });
+            }}
+          />
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,291 @@
+import { useEffect, useState } from 'react';
+import type { ImportSummary, ProjectInfo } from '../../shared/api/contract';
+import { useClient } from '../api/use-client';
+
+interface Job {
+  id: string;
+  kind: 'import' | 'export';
+  label: string;
+  done: number;
+  total: number;
+  message: string | null;
+  state: 'running' | 'ok' | 'error';
+  files: ImportSummary[];
+  error: string | null;
+  outDir?: string;
+}
+
+let jobCounter = 0;
+const newJobId = (kind: string) => `${kind}-${Date.now().toString(36)}-${(jobCounter++).toString(36)}`;
+
+export function OpenView({
+  project,
+  onProject,
+  onImported,
+}: {
+  project: ProjectInfo | null;
+  onProject: (p: ProjectInfo) => void;
+  onImported: () => void;
+}) {
+  const client = useClient();
+  const [path, setPath] = useState(project?.path ?? '');
+  const [recent, setRecent] = useState<string[]>([]);
+  const [openError, setOpenError] = useState<string | null>(null);
+  const [importPaths, setImportPaths] = useState('');
+  const [format, setFormat] = useState('');
+  const [model, setModel] = useState('');
+  const [split, setSplit] = useState('');
+  const [config, setConfig] = useState('');
+  const [jobs, setJobs] = useState<Job[]>([]);
+  const [mediaRoot, setMediaRoot] = useState(project?.mediaRoot ?? '');
+  const [mediaMsg, setMediaMsg] = useState<string | null>(null);
+  const [outDir, setOutDir] = useState('');
+  const [includeText, setIncludeText] = useState(false);
+  const [dragOver, setDragOver] = useState(false);
+  const electron = client.transport === 'ipc';
+
+  useEffect(() => {
+    void client.call('recent:list', {}).then((r) => r.ok && setRecent(r.value));
+  }, [client]);
+  useEffect(() => setMediaRoot(project?.mediaRoot ?? ''), [project?.mediaRoot]);
+
+  useEffect(
+    () =>
+      client.on('job:progress', (p) => {
+        setJobs((js) => js.map((j) => (j.id === p.jobId ? { ...j, done: p.done, total: p.total, message: p.message } : j)));
+      }),
+    [client],
+  );
+
+  const open = async (create: boolean, p = path) => {
+    setOpenError(null);
+    const r = await client.call('project:open', { path: p, create });
+    if (r.ok) onProject(r.value);
+    else setOpenError(r.error.message);
+  };
+
+  const pick = async (kind: 'open-project' | 'new-project' | 'import' | 'export-dir' | 'media-root'): Promise<string[]> => {
+    const r = await client.call('dialog:pick', { kind });
+    return r.ok ? r.value.paths : [];
+  };
+
+  const runImport = async (paths: string[]) => {
+    if (paths.length === 0) return;
+    const id = newJobId('import');
+    const job: Job = { id, kind: 'import', label: paths.join(', '), done: 0, total: paths.length, message: null, state: 'running', files: [], error: null };
+    setJobs((js) => [job, ...js]);
+    const opt = (s: string) => (s.trim() === '' ? undefined : s.trim());
+    const r = await client.call('import:run', { jobId: id, paths, format: opt(format), model: opt(model), split: opt(split), config: opt(config) });
+    setJobs((js) =>
+      js.map((j) =>
+        j.id === id ? (r.ok ? { ...j, state: 'ok', files: r.value.files, done: j.total } : { ...j, state: 'error', error: r.error.message }) : j,
+      ),
+    );
+    if (r.ok) onImported();
+  };
+
+  const runExport = async () => {
+    const id = newJobId('export');
+    setJobs((js) => [{ id, kind: 'export', label: outDir, done: 0, total: 1, message: null, state: 'running', files: [], error: null }, ...js]);
+    const r = await client.call('export:run', { jobId: id, outDir, includeText });
+    setJobs((js) =>
+      js.map((j) => (j.id === id ? (r.ok ? { ...j, state: 'ok', done: 1, outDir: r.value.outDir, message: `${r.value.files.length} files written` } : { ...j, state: 'error', error: r.error.message }) : j)),
+    );
+  };
+
+  const setRoot = async () => {
+    const r = await client.call('settings:set', { key: 'mediaRoot', value: mediaRoot.trim() === '' ? null : mediaRoot.trim() });
+    if (r.ok) {
+      onProject(r.value);
+      setMediaMsg(`${r.value.itemsWithVideo} of ${r.value.nItems} items have video`);
+    } else setMediaMsg(r.error.message);
+  };
+
+  return (
+    <div className="open-view">
+      <section aria-labelledby="h-project">
+        <h2 id="h-project">Project</h2>
+        {project && (
+          <p aria-label="Project summary">
+            {project.path} — {project.nItems} items, models {project.models.join(', ') || '—'}, splits {project.splits.join(', ') || '—'};{' '}
+            {project.itemsWithVideo} of {project.nItems} items have video
+            {project.readOnly && <strong> — read-only: {project.readOnlyReason}</strong>}
+          </p>
+        )}
+        <div className="row">
+          <label>
+            Project file
+            <input aria-label="Project file" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/path/to/audit.flipbook" />
+          </label>
+          <button type="button" onClick={() => void open(false)} disabled={path.trim() === ''}>
+            Open project
+          </button>
+          <button type="button" onClick={() => void open(true)} disabled={path.trim() === ''}>
+            Create project
+          </button>
+          {electron && (
+            <button
+              type="button"
+              aria-label="Browse for a project"
+              onClick={() => void pick('open-project').then((ps) => ps[0] && (setPath(ps[0]), void open(false, ps[0])))}
+            >
+              Browse…
+            </button>
+          )}
+        </div>
+        {openError && <p role="alert">{openError}</p>}
+        {recent.length > 0 && (
+          <ul aria-label="Recent projects">
+            {recent.map((r) => (
+              <li key={r}>
+                <button type="button" aria-label={`Open recent ${r}`} onClick={() => void open(false, r)}>
+                  {r}
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      {project && (
+        <section
+          aria-labelledby="h-import"
+          className={dragOver ? 'drop-target over' : 'drop-target'}
+          onDragOver={(e) => {
+            e.preventDefault();
+            setDragOver(true);
+          }}
+          onDragLeave={() => setDragOver(false)}
+          onDrop={(e) => {
+            e.preventDefault();
+            setDragOver(false);
+            // Electron exposes the dropped file's path; browsers do not (use the path field there).
+            const paths = [...e.dataTransfer.files].map((f) => (f as File & { path?: string }).path ?? '').filter((p) => p !== '');
+            void runImport(paths);
+          }}
+        >
+          <h2 id="h-import">Import results or metadata</h2>
+          <p>Drop files here{electron ? ', browse,' : ''} or enter paths (one per line).</p>
+          <textarea aria-label="Files to import" rows={3} value={importPaths} onChange={(e) => setImportPaths(e.target.value)} />
+          <div className="row">
+            <label>
+              Format
+              <select aria-label="Import format" value={format} onChange={(e) => setFormat(e.target.value)}>
+                <option value="">auto-detect</option>
+                <option value="release">release folder / zip</option>
+                <option value="per-item-csv">per_item.csv</option>
+                <option value="wide-csv">wide CSV</option>
+                <option value="lmms-eval">lmms-eval JSONL</option>
+                <option value="vlmevalkit">VLMEvalKit</option>
+                <option value="videomme-results">Video-MME results</option>
+                <option value="mlvu-results">MLVU results</option>
+                <option value="videomme-meta">Video-MME metadata</option>
+                <option value="mlvu-meta">MLVU metadata</option>
+              </select>
+            </label>
+            <label>
+              Model
+              <input aria-label="Import model" value={model} onChange={(e) => setModel(e.target.value)} />
+            </label>
+            <label>
+              Split
+              <input aria-label="Import split" value={split} onChange={(e) => setSplit(e.target.value)} />
+            </label>
+            <label>
+              Config
+              <input aria-label="Import config" value={config} onChange={(e) => setConfig(e.target.value)} />
+            </label>
+            <button
+              type="button"
+              onClick={() => void runImport(importPaths.split('\n').map((s) => s.trim()).filter((s) => s !== ''))}
+              disabled={project.readOnly}
+            >
+              Import
+            </button>
+            {electron && (
+              <button type="button" aria-label="Browse files to import" onClick={() => void pick('import').then(runImport)}>
+                Browse…
+              </button>
+            )}
+          </div>
+        </section>
+      )}
+
+      {jobs.length > 0 && (
+        <section aria-labelledby="h-jobs">
+          <h2 id="h-jobs">Jobs</h2>
+          <ul className="jobs" aria-label="Jobs">
+            {jobs.map((j) => (
+              <li key={j.id} aria-label={`${j.kind} job ${j.label}`} data-state={j.state}>
+                <div>
+                  {j.kind} {j.label}: <strong>{j.state === 'running' ? 'running' : j.state === 'ok' ? 'done' : 'failed'}</strong>
+                  {j.message && <span> — {j.message}</span>}
+                </div>
+                <progress aria-label={`Progress of ${j.kind} ${j.label}`} max={Math.max(1, j.total)} value={j.done} />
+                {j.error && <p role="alert">{j.error}</p>}
+                {j.outDir && <p>Written to {j.outDir}</p>}
+                {j.files.map((f) => (
+                  <div key={f.path} className="import-file">
+                    <code>{f.path}</code>: format <strong>{f.format}</strong>; added {f.items} items, {f.responses} responses, {f.configs} configs
+                    {f.warnings.length > 0 && (
+                      <ul aria-label="Warnings">
+                        {f.warnings.map((w, i) => (
+                          <li key={i}>{w}</li>
+                        ))}
+                      </ul>
+                    )}
+                  </div>
+                ))}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      {project && (
+        <section aria-labelledby="h-media">
+          <h2 id="h-media">Media root</h2>
+          <div className="row">
+            <label>
+              Media folder
+              <input aria-label="Media root" value={mediaRoot} onChange={(e) => setMediaRoot(e.target.value)} />
+            </label>
+            <button type="button" onClick={() => void setRoot()} disabled={project.readOnly}>
+              Set media root
+            </button>
+            {electron && (
+              <button type="button" aria-label="Browse for the media folder" onClick={() => void pick('media-root').then((p) => p[0] && setMediaRoot(p[0]))}>
+                Browse…
+              </button>
+            )}
+          </div>
+          <p aria-label="Video coverage">{mediaMsg ?? `${project.itemsWithVideo} of ${project.nItems} items have video`}</p>
+        </section>
+      )}
+
+      {project && (
+        <section aria-labelledby="h-export">
+          <h2 id="h-export">Export release</h2>
+          <div className="row">
+            <label>
+              Output folder
+              <input aria-label="Export folder" value={outDir} onChange={(e) => setOutDir(e.target.value)} />
+            </label>
+            <label>
+              <input type="checkbox" aria-label="Include benchmark text" checked={includeText} onChange={(e) => setIncludeText(e.target.checked)} /> include
+              benchmark text (check the benchmark's licence)
+            </label>
+            <button type="button" onClick={() => void runExport()} disabled={outDir.trim() === ''}>
+              Export
+            </button>
+            {electron && (
+              <button type="button" aria-label="Browse for the export folder" onClick={() => void pick('export-dir').then((p) => p[0] && setOutDir(p[0]))}>
+                Browse…
+              </button>
+            )}
+          </div>
+        </section>
+      )}
+    </div>
+  );
+}

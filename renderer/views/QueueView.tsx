@@ -1,0 +1,213 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { ANNOTATION_STATUSES, TRAJECTORY_CLASSES, type ItemRef, type ProjectInfo, type QueueRow } from '../../shared/api/contract';
+import { progressOf, type FlagName, type QueueFilter, type QueueSort, type SortKey } from '../../shared/api/queue-filter';
+import { isTyping } from '../app';
+
+const FLAGS: { id: FlagName; label: string }[] = [
+  { id: 'terminalRegression', label: 'terminal regression' },
+  { id: 'visuallyConfused', label: 'visually confused' },
+  { id: 'textOverwritten', label: 'text overwritten' },
+];
+
+function uniq(values: Iterable<string | null>): string[] {
+  const s = new Set<string>();
+  for (const v of values) if (v !== null && v !== '') s.add(v);
+  return [...s].sort();
+}
+
+function Select({ label, value, options, onChange }: { label: string; value: string | null; options: string[]; onChange: (v: string | null) => void }) {
+  return (
+    <label>
+      {label}
+      <select aria-label={label} value={value ?? ''} onChange={(e) => onChange(e.target.value === '' ? null : e.target.value)}>
+        <option value="">any</option>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export function QueueView({
+  project,
+  rows,
+  order,
+  filter,
+  sort,
+  onFilter,
+  onSort,
+  onOpen,
+}: {
+  project: ProjectInfo;
+  rows: QueueRow[];
+  order: number[];
+  filter: QueueFilter;
+  sort: QueueSort;
+  onFilter: (f: QueueFilter) => void;
+  onSort: (s: QueueSort) => void;
+  onOpen: (item: ItemRef) => void;
+}) {
+  const parentRef = useRef<HTMLDivElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const [selected, setSelected] = useState(0);
+  const opts = useMemo(
+    () => ({
+      taskTypes: uniq(rows.map((r) => r.taskType)),
+      transitions: uniq(rows.flatMap((r) => [...r.harmed, ...r.rescued])),
+      annotators: uniq(rows.flatMap((r) => r.annotators)),
+    }),
+    [rows],
+  );
+  const progress = progressOf(rows, order);
+  const virtualizer = useVirtualizer({ count: order.length, getScrollElement: () => parentRef.current, estimateSize: () => 34, overscan: 12 });
+  const set = (patch: Partial<QueueFilter>) => onFilter({ ...filter, ...patch });
+
+  useEffect(() => setSelected((s) => Math.min(s, Math.max(0, order.length - 1))), [order.length]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === '/' && !isTyping(e.target)) {
+        e.preventDefault();
+        searchRef.current?.focus();
+        return;
+      }
+      if (isTyping(e.target) && e.target !== searchRef.current) return;
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        setSelected((s) => {
+          const n = Math.max(0, Math.min(order.length - 1, s + (e.key === 'ArrowDown' ? 1 : -1)));
+          virtualizer.scrollToIndex(n);
+          return n;
+        });
+      } else if (e.key === 'Enter') {
+        const r = rows[order[selected] ?? -1];
+        if (r) onOpen({ model: r.model, split: r.split, sampleId: r.sampleId });
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [order, rows, selected, onOpen, virtualizer]);
+
+  return (
+    <div className="queue-view">
+      <div className="queue-progress" role="status" aria-label="Audit progress">
+        <strong>{progress.done}</strong> done / <strong>{progress.total - progress.done}</strong> to do ({progress.total} shown of {rows.length})
+        <progress aria-label="Done of shown" max={Math.max(1, progress.total)} value={progress.done} />
+      </div>
+      <div className="filters" role="group" aria-label="Queue filters">
+        <label>
+          Rows
+          <select aria-label="Rows" value={filter.preset} onChange={(e) => set({ preset: e.target.value === 'all' ? 'all' : 'default' })}>
+            <option value="default">terminal regressions and confused</option>
+            <option value="all">all items</option>
+          </select>
+        </label>
+        <Select label="Model" value={filter.model} options={project.models} onChange={(v) => set({ model: v })} />
+        <Select label="Split" value={filter.split} options={project.splits} onChange={(v) => set({ split: v })} />
+        <Select label="Task type" value={filter.taskType} options={opts.taskTypes} onChange={(v) => set({ taskType: v })} />
+        <Select label="Trajectory class" value={filter.trajectoryClass} options={[...TRAJECTORY_CLASSES]} onChange={(v) => set({ trajectoryClass: v })} />
+        <Select label="Transition" value={filter.transition} options={opts.transitions} onChange={(v) => set({ transition: v })} />
+        <Select
+          label="Status"
+          value={filter.status}
+          options={[...ANNOTATION_STATUSES]}
+          onChange={(v) => set({ status: (ANNOTATION_STATUSES as readonly string[]).includes(v ?? '') ? (v as QueueFilter['status']) : null })}
+        />
+        <Select label="Annotator" value={filter.annotator} options={opts.annotators} onChange={(v) => set({ annotator: v })} />
+        <label>
+          Has video
+          <select
+            aria-label="Has video"
+            value={filter.hasVideo === null ? '' : filter.hasVideo ? 'yes' : 'no'}
+            onChange={(e) => set({ hasVideo: e.target.value === '' ? null : e.target.value === 'yes' })}
+          >
+            <option value="">any</option>
+            <option value="yes">yes</option>
+            <option value="no">no</option>
+          </select>
+        </label>
+        {FLAGS.map((f) => (
+          <label key={f.id}>
+            <input
+              type="checkbox"
+              aria-label={`Flag: ${f.label}`}
+              checked={filter.flags.includes(f.id)}
+              onChange={(e) => set({ flags: e.target.checked ? [...filter.flags, f.id] : filter.flags.filter((x) => x !== f.id) })}
+            />
+            {f.label}
+          </label>
+        ))}
+        <label>
+          Search
+          <input ref={searchRef} type="search" aria-label="Search queue" value={filter.search} onChange={(e) => set({ search: e.target.value })} placeholder="id, question, task (/)" />
+        </label>
+        <label>
+          Sort
+          <select aria-label="Sort by" value={sort.key} onChange={(e) => onSort({ ...sort, key: e.target.value as SortKey })}>
+            <option value="default">priority (terminal regressions first)</option>
+            <option value="sampleId">sample id</option>
+            <option value="model">model</option>
+            <option value="split">split</option>
+            <option value="taskType">task type</option>
+            <option value="status">status</option>
+            <option value="class">trajectory class</option>
+          </select>
+        </label>
+        <label>
+          <input type="checkbox" aria-label="Sort descending" checked={sort.desc} onChange={(e) => onSort({ ...sort, desc: e.target.checked })} /> descending
+        </label>
+      </div>
+      <div className="queue-header" aria-hidden="true">
+        <span>item</span>
+        <span>model</span>
+        <span>split</span>
+        <span>task</span>
+        <span>pattern</span>
+        <span>class</span>
+        <span>flags</span>
+        <span>status</span>
+      </div>
+      <div ref={parentRef} className="queue-list" role="listbox" aria-label="Queue" aria-activedescendant={order.length ? `qrow-${selected}` : undefined} tabIndex={0}>
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((v) => {
+            const r = rows[order[v.index] as number];
+            if (!r) return null;
+            const flags = [r.flags.terminalRegression ? 'TR' : '', r.flags.visuallyConfused ? 'VC' : '', r.flags.textOverwritten ? 'TO' : ''].filter(Boolean).join(' ');
+            return (
+              <div
+                key={v.key}
+                id={`qrow-${v.index}`}
+                role="option"
+                aria-selected={v.index === selected}
+                aria-label={`${r.model} ${r.split} ${r.sampleId}`}
+                className={`queue-row${v.index === selected ? ' selected' : ''}`}
+                data-status={r.status}
+                style={{ position: 'absolute', top: 0, left: 0, right: 0, height: v.size, transform: `translateY(${v.start}px)` }}
+                onClick={() => {
+                  setSelected(v.index);
+                  onOpen({ model: r.model, split: r.split, sampleId: r.sampleId });
+                }}
+              >
+                <span>{r.sampleId}</span>
+                <span>{r.model}</span>
+                <span>{r.split}</span>
+                <span>{r.taskType ?? ''}</span>
+                <code>{r.pattern}</code>
+                <span>{r.trajectoryClass ?? ''}</span>
+                <span title="TR terminal regression, VC visually confused, TO text overwritten">{flags}</span>
+                <span>
+                  {r.status}
+                  {r.hasVideo ? '' : ' · no video'}
+                </span>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}
