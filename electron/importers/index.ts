@@ -1,0 +1,134 @@
+/**
+ * The importers' entry point: `detectFormat` (extension + a sniff of the first bytes/lines)
+ * and `readImport` (one or more ImportBatches, each applied by the store in one
+ * transaction). Every bad input throws ImportError(file, line, field, reason).
+ *
+ * Formats and how they are recognised (`opts.format` overrides):
+ * - `release`           a folder holding labels/per_item.csv, or a `.zip` of one
+ * - `per-item-csv`      `.csv` whose header starts sample_id,model,split,config
+ * - `wide-csv`          `.csv` whose header is sample_id + config keys (…_predictions_wide.csv)
+ * - `lmms-eval`         `.jsonl` whose first record has doc_id and filtered_resps/resps
+ * - `vlmevalkit`        `.xlsx` / `.tsv`, or `.json` records with index + prediction
+ * - `videomme-results`  `.json`: videos with `questions[]` + `response`, or flat question records with `response`
+ * - `mlvu-results`      `.json` records (or `{res_list}`) with a prediction (pred/option) and question_type
+ * - `videomme-parquet`  `.parquet` (Video-MME's dataset table) → item metadata
+ * - `mlvu-meta`         `.json` records with candidates + question_type and no prediction → item metadata
+ */
+import { stat } from 'node:fs/promises';
+import { extname } from 'node:path';
+import type { ImportBatch } from '../../shared/domain/types';
+import type { ImportOptions } from './batch-builder';
+import { ImportError } from './errors';
+import { GroundTruth } from './ground-truth';
+import { readJsonSource } from './json-source';
+import { readHead } from './line-reader';
+import { readLmmsEval } from './lmms-eval';
+import { readPerItemCsv } from './per-item-csv';
+import { readWideCsv } from './wide-csv';
+
+export type { ImportOptions } from './batch-builder';
+export { ImportError } from './errors';
+
+export const FORMATS = [
+  'release',
+  'per-item-csv',
+  'wide-csv',
+  'lmms-eval',
+  'vlmevalkit',
+  'videomme-results',
+  'mlvu-results',
+  'videomme-parquet',
+  'mlvu-meta',
+] as const;
+export type ImportFormat = (typeof FORMATS)[number];
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Classifies an already-parsed JSON document (shared by detection and the JSON readers). */
+export function classifyJson(value: unknown): ImportFormat | null {
+  if (isRecord(value) && Array.isArray(value.res_list)) return 'mlvu-results';
+  if (isRecord(value) && isRecord(value.prediction) && isRecord(value.index)) return 'vlmevalkit';
+  const first = Array.isArray(value) ? value.find(isRecord) : undefined;
+  if (!first) return null;
+  if (Array.isArray(first.questions)) return 'videomme-results';
+  if ('prediction' in first && ('index' in first || 'question' in first)) return 'vlmevalkit';
+  if ('response' in first && 'question_id' in first && 'video_id' in first) return 'videomme-results';
+  if ('question_type' in first && ('pred' in first || 'option' in first || 'response' in first)) return 'mlvu-results';
+  if ('candidates' in first && 'question_type' in first) return 'mlvu-meta';
+  return null;
+}
+
+export async function detectFormat(path: string): Promise<ImportFormat> {
+  let st;
+  try {
+    st = await stat(path);
+  } catch {
+    throw new ImportError(path, 0, '', 'no such file or folder');
+  }
+  if (st.isDirectory()) return 'release';
+  const ext = extname(path).toLowerCase();
+  const head = await readHead(path, 8192);
+  if (ext === '.zip' || (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04 && ext !== '.xlsx')) {
+    return 'release';
+  }
+  if (ext === '.parquet' || head.subarray(0, 4).toString('latin1') === 'PAR1') return 'videomme-parquet';
+  if (ext === '.xlsx' || ext === '.tsv') return 'vlmevalkit';
+  const text = head.toString('utf8').replace(/^\uFEFF/, '');
+  if (ext === '.csv') {
+    const header = (text.split('\n')[0] ?? '').replace(/\r$/, '').split(',');
+    if (header[0] === 'sample_id' && header[1] === 'model' && header[2] === 'split' && header[3] === 'config') return 'per-item-csv';
+    if (header[0] === 'sample_id') return 'wide-csv';
+    throw new ImportError(path, 1, header[0] ?? '', 'unknown CSV: expected a per_item.csv or a *_predictions_wide.csv header');
+  }
+  if (ext === '.jsonl' || (ext !== '.json' && text.trimStart().startsWith('{') && text.includes('\n{'))) {
+    const firstLine = text.split('\n')[0] ?? '';
+    if (/"doc_id"\s*:/.test(firstLine) && /"(filtered_resps|resps)"\s*:/.test(firstLine)) return 'lmms-eval';
+    if (ext === '.jsonl') throw new ImportError(path, 1, '', 'unknown JSONL: expected an lmms-eval --log_samples file (doc_id, filtered_resps)');
+  }
+  if (ext === '.json') {
+    const src = await readJsonSource(path);
+    const f = classifyJson(src.value);
+    if (f) return f;
+    if (isRecord(src.value) && 'results' in src.value && 'config' in src.value) {
+      throw new ImportError(path, 0, '', 'an lmms-eval results summary: import the *_samples_<task>.jsonl beside it');
+    }
+    throw new ImportError(path, 0, '', 'unknown JSON layout (not Video-MME results, MLVU, or VLMEvalKit records)');
+  }
+  throw new ImportError(path, 0, '', `cannot tell the format of ${ext || 'this file'}; pass --format (${FORMATS.join(', ')})`);
+}
+
+/** Reads one file or release folder into batches (one batch per source file read). */
+export async function readImport(path: string, opts: ImportOptions = {}): Promise<ImportBatch[]> {
+  const format = (opts.format ?? (await detectFormat(path))) as ImportFormat;
+  if (!FORMATS.includes(format)) {
+    throw new ImportError(path, 0, 'format', `unknown format "${format}"; one of ${FORMATS.join(', ')}`);
+  }
+  switch (format) {
+    case 'per-item-csv':
+      return [await readPerItemCsv(path, opts)];
+    case 'wide-csv':
+      return [await readWideCsv(path, opts, await loadGroundTruth(opts))];
+    case 'lmms-eval':
+      return [await readLmmsEval(path, opts)];
+    default:
+      throw new ImportError(path, 0, 'format', `format ${format} is not implemented yet`);
+  }
+}
+
+/** The ground-truth source of a wide CSV (any importable file with answers), or null. */
+async function loadGroundTruth(opts: ImportOptions): Promise<GroundTruth | null> {
+  if (!opts.groundTruth) return null;
+  const gtOpts: ImportOptions = {};
+  const batches = await readImport(opts.groundTruth, gtOpts).catch(async (e: unknown) => {
+    // Only answers are needed: a log without its results.json (unknown model/budget) still serves.
+    if (e instanceof ImportError && (e.field === 'config' || e.field === 'model')) {
+      return readImport(opts.groundTruth as string, { config: '0f', model: 'ground-truth' });
+    }
+    throw e;
+  });
+  const gt = new GroundTruth(batches);
+  if (gt.size === 0) throw new ImportError(opts.groundTruth, 0, '', 'the ground-truth source holds no answers');
+  return gt;
+}

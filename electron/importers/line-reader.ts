@@ -1,0 +1,59 @@
+import { createReadStream } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+
+/** One physical line of a text file. */
+export interface TextLine {
+  /** 1-based line number. */
+  line: number;
+  /** The line without its `\n` (and without a trailing `\r`). */
+  text: string;
+  /** False only for a last line that has no line end — a truncated write shows up this way. */
+  terminated: boolean;
+}
+
+/**
+ * Streams a text file line by line without ever holding the whole file in memory.
+ * Hand-rolled instead of node:readline because readline cannot tell whether the final
+ * line ended with `\n`, and a truncated JSONL log must be reported at that exact line.
+ */
+export async function* readLines(path: string): AsyncGenerator<TextLine> {
+  const decoder = new StringDecoder('utf8');
+  let carry = '';
+  let line = 0;
+  let first = true;
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
+    let text = carry + decoder.write(chunk as Buffer);
+    if (first) {
+      // A UTF-8 byte-order mark is not part of the first field.
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      first = false;
+    }
+    let start = 0;
+    let nl = text.indexOf('\n', start);
+    while (nl !== -1) {
+      line += 1;
+      const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+      yield { line, text: text.slice(start, end), terminated: true };
+      start = nl + 1;
+      nl = text.indexOf('\n', start);
+    }
+    carry = text.slice(start);
+  }
+  carry += decoder.end();
+  if (carry.length > 0) {
+    line += 1;
+    yield { line, text: carry.endsWith('\r') ? carry.slice(0, -1) : carry, terminated: false };
+  }
+}
+
+/** The first `maxBytes` of a file decoded as UTF-8 (for format sniffing). */
+export async function readHead(path: string, maxBytes = 4096): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of createReadStream(path, { start: 0, end: maxBytes - 1 })) {
+    chunks.push(chunk as Buffer);
+    total += (chunk as Buffer).length;
+    if (total >= maxBytes) break;
+  }
+  return Buffer.concat(chunks);
+}

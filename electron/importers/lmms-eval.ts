@@ -1,0 +1,247 @@
+import { readFile, readdir } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { z } from 'zod';
+import type { ImportBatch, ItemMeta } from '../../shared/domain/types';
+import { BatchBuilder, emptyResponse, expandSplit, parseWith, type ImportOptions } from './batch-builder';
+import { resolveConfigKey, specFor } from './config-keys';
+import { ImportError } from './errors';
+import { sha256File } from './file-hash';
+import { readLines } from './line-reader';
+import { splitMcqPrompt, stripOptionPrefix } from './mcq-text';
+import { framesFromArgs, parseModelArgs, pixelsFromArgs } from './model-args';
+import { extractOptionLetter, isOptionLetter } from './option-letter';
+
+/**
+ * lmms-eval `--log_samples` output (`<YYYYMMDD_HHMMSS>_samples_<task>.jsonl`).
+ *
+ * - Items are keyed by the benchmark's `question_id` (from `<task>_perception_score` or
+ *   `doc`), never by `doc_id` (a row index that changes with dataset order); `doc_id` is
+ *   the fallback only when no question id exists, with a warning.
+ * - The option letter is re-extracted from `filtered_resps` (option-letter.ts documents the
+ *   rule) and compared with the toolkit's own `pred_answer`; disagreements are warnings.
+ * - Frames/pixels come from the `model_args` of the `<same timestamp>_results.json` beside
+ *   the file; the model from its `model_name` (basename); `--model/--config` override.
+ * - Split: `--split` if given (a `{duration}` placeholder is replaced per item, e.g.
+ *   `V1_{duration}` → `V1_short`, the release's split names); otherwise the task name
+ *   (`videomme`), so one log is one (model, split).
+ */
+const ScoreSchema = z
+  .object({
+    question_id: z.union([z.string(), z.number()]).optional(),
+    duration: z.string().nullish(),
+    category: z.string().nullish(),
+    sub_category: z.string().nullish(),
+    task_category: z.string().nullish(),
+    task_type: z.string().nullish(),
+    pred_answer: z.string().nullish(),
+    answer: z.string().nullish(),
+  })
+  .passthrough();
+
+const DocSchema = z
+  .object({
+    question_id: z.union([z.string(), z.number()]).optional(),
+    videoID: z.string().nullish(),
+    video_id: z.union([z.string(), z.number()]).nullish(),
+    duration: z.union([z.string(), z.number()]).nullish(),
+    domain: z.string().nullish(),
+    sub_category: z.string().nullish(),
+    task_type: z.string().nullish(),
+    question: z.string().nullish(),
+    options: z.array(z.string()).nullish(),
+    answer: z.string().nullish(),
+  })
+  .passthrough();
+
+const StringList: z.ZodType<unknown[]> = z.array(z.union([z.string(), z.lazy(() => StringList)]));
+
+const LineSchema = z
+  .object({
+    doc_id: z.number().int(),
+    target: z.union([z.string(), z.number()]).nullish(),
+    filtered_resps: StringList,
+    resps: StringList.optional(),
+    doc: DocSchema.optional(),
+    input: z.string().nullish(),
+  })
+  .passthrough();
+
+const ResultsSchema = z
+  .object({
+    config: z.object({ model: z.string().nullish(), model_args: z.string().nullish() }).passthrough().optional(),
+    model_name: z.string().nullish(),
+    model_name_sanitized: z.string().nullish(),
+  })
+  .passthrough();
+
+function firstString(list: unknown[]): string | null {
+  for (const v of list) {
+    if (typeof v === 'string') return v;
+    if (Array.isArray(v)) {
+      const s = firstString(v);
+      if (s !== null) return s;
+    }
+  }
+  return null;
+}
+
+interface ResultsInfo {
+  path: string;
+  model: string | null;
+  modelArgs: string | null;
+  frames: number | null;
+  pixels: number | null;
+}
+
+/** `20251106_202956_samples_videomme.jsonl` → `20251106_202956_results.json` beside it. */
+async function findResults(samplesPath: string): Promise<string | null> {
+  const m = /^(\d{8}_\d{6})_/.exec(basename(samplesPath));
+  if (!m) return null;
+  const dir = dirname(samplesPath);
+  const names = await readdir(dir);
+  const exact = `${m[1]}_results.json`;
+  if (names.includes(exact)) return join(dir, exact);
+  const other = names.find((n) => n.startsWith(`${m[1]}_`) && n.endsWith('results.json'));
+  return other ? join(dir, other) : null;
+}
+
+async function readResults(samplesPath: string): Promise<ResultsInfo | null> {
+  const path = await findResults(samplesPath);
+  if (!path) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(path, 'utf8'));
+  } catch (e) {
+    throw new ImportError(path, 0, '', `malformed JSON: ${(e as Error).message}`);
+  }
+  const r = parseWith(ResultsSchema, json, path, 0);
+  const modelArgs = r.config?.model_args ?? null;
+  const args = parseModelArgs(modelArgs);
+  const fr = framesFromArgs(args);
+  const name = r.model_name ?? args.get('pretrained') ?? null;
+  return {
+    path,
+    model: name ? basename(name.replace(/[\\/]+$/, '')) : null,
+    modelArgs,
+    frames: fr ? fr.frames : null,
+    pixels: pixelsFromArgs(args),
+  };
+}
+
+export async function readLmmsEval(path: string, opts: ImportOptions = {}): Promise<ImportBatch> {
+  const file = path;
+  const results = await readResults(path);
+  const task = /_samples_(.+)\.jsonl$/.exec(basename(path))?.[1] ?? null;
+  const model = opts.model ?? results?.model ?? null;
+  if (!model) {
+    throw new ImportError(file, 0, 'model', 'model unknown: no *_results.json with model_name beside the file; pass --model');
+  }
+  const config = resolveConfigKey(
+    results?.path ?? file,
+    { frames: results?.frames ?? null, pixels: results?.pixels ?? null, field: 'model_args', what: 'model_args' },
+    opts.config,
+  );
+  const b = new BatchBuilder(file);
+  b.addConfig(
+    specFor(config, {
+      pixelCount: results?.pixels ?? null,
+      toolkit: 'lmms-eval',
+      modelArgs: results?.modelArgs ?? null,
+    }),
+  );
+
+  let scoreKey: string | null = null;
+  let disagreements = 0;
+  const examples: string[] = [];
+  let byDocId = 0;
+
+  for await (const { line, text, terminated } of readLines(path)) {
+    if (text.trim() === '') continue;
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (e) {
+      throw new ImportError(
+        file,
+        line,
+        '',
+        terminated ? `malformed JSON: ${(e as Error).message}` : 'truncated JSONL line (the file ends mid-record)',
+      );
+    }
+    const rec = parseWith(LineSchema, json, file, line);
+    if (scoreKey === null) {
+      scoreKey =
+        Object.keys(rec).find((k) => k.endsWith('_perception_score')) ??
+        Object.keys(rec).find((k) => {
+          const v = (rec as Record<string, unknown>)[k];
+          return typeof v === 'object' && v !== null && !Array.isArray(v) && 'question_id' in v && k !== 'doc';
+        }) ??
+        '';
+    }
+    const rawScore = scoreKey ? (rec as Record<string, unknown>)[scoreKey] : undefined;
+    const score = rawScore === undefined ? undefined : parseWith(ScoreSchema, rawScore, file, line, scoreKey ?? '');
+    const doc = rec.doc;
+
+    let sampleId: string;
+    const qid = score?.question_id ?? doc?.question_id;
+    if (qid !== undefined && qid !== '') sampleId = String(qid);
+    else {
+      sampleId = String(rec.doc_id);
+      byDocId += 1;
+    }
+    const duration = score?.duration ?? (typeof doc?.duration === 'string' ? doc.duration : null);
+    const split = opts.split ? expandSplit(opts.split, duration) : (task ?? 'lmms-eval');
+
+    let answer = score?.answer ?? doc?.answer ?? (rec.target == null ? null : String(rec.target));
+    if (answer === '') answer = null;
+    if (answer !== null && !isOptionLetter(answer)) {
+      throw new ImportError(file, line, score?.answer != null ? `${scoreKey}.answer` : 'target', `expected an option letter A–H, got ${JSON.stringify(answer)}`);
+    }
+
+    const raw = firstString(rec.filtered_resps) ?? (rec.resps ? firstString(rec.resps) : null);
+    const pred = extractOptionLetter(raw);
+    const toolkitPred = score?.pred_answer;
+    if (toolkitPred != null && (toolkitPred || null) !== pred) {
+      disagreements += 1;
+      if (examples.length < 5) examples.push(`line ${line} (${sampleId}): ${JSON.stringify(raw)} → ${pred ?? 'none'} vs pred_answer ${JSON.stringify(toolkitPred)}`);
+    }
+
+    const row = emptyResponse(model, split, sampleId, config, line);
+    row.pred = pred;
+    row.groundTruth = answer;
+    row.correct = answer === null ? null : pred === answer;
+    row.sourceTag = `lmms-eval:${task ?? 'unknown'}`;
+    b.addResponse(row);
+
+    const prompt = rec.input ? splitMcqPrompt(rec.input) : { question: null, options: null };
+    const item: ItemMeta = {
+      split,
+      sampleId,
+      question: doc?.question ?? prompt.question,
+      options: doc?.options ? doc.options.map(stripOptionPrefix) : prompt.options,
+      answer,
+      taskType: score?.task_category ?? score?.task_type ?? doc?.task_type ?? null,
+      durationBucket: duration,
+      domain: score?.category ?? doc?.domain ?? null,
+      subCategory: score?.sub_category ?? doc?.sub_category ?? null,
+      videoId: doc?.videoID ?? null,
+      videoFile: doc?.videoID ? `${doc.videoID}.mp4` : null,
+      kind: 'mcqa',
+    };
+    b.addItem(item, line, { answer: `${scoreKey}.answer` });
+  }
+  if (disagreements > 0) {
+    b.warnings.push(
+      `${basename(file)}: re-extracted letter differs from lmms-eval's pred_answer on ${disagreements} line(s): ${examples.join('; ')}`,
+    );
+  }
+  if (byDocId > 0) b.warnings.push(`${basename(file)}: ${byDocId} line(s) have no question_id; keyed by doc_id`);
+  if (!results && !opts.config) b.warnings.push(`${basename(file)}: no *_results.json beside it`);
+  return b.finish({
+    sourcePath: path,
+    sha256: await sha256File(path),
+    format: 'lmms-eval',
+    toolkit: 'lmms-eval',
+    modelArgs: results?.modelArgs ?? null,
+  });
+}

@@ -1,0 +1,273 @@
+import type { ImportBatch, ResponseRow } from '../../shared/domain/types';
+import { BatchBuilder, type ImportOptions } from './batch-builder';
+import { parseKey, specFor } from './config-keys';
+import { readCsvRecords } from './csv-records';
+import { ImportError } from './errors';
+import { sha256File } from './file-hash';
+
+/** release-format.md: the eleven columns of labels/per_item.csv. */
+export const PER_ITEM_REQUIRED = [
+  'sample_id',
+  'model',
+  'split',
+  'config',
+  'frame_count',
+  'pixel_count',
+  'predicted_option',
+  'ground_truth_option',
+  'correct',
+  'source_tag',
+  'protocol_note',
+] as const;
+
+/** The documented optional columns Flipbook may append. Anything else is rejected. */
+export const PER_ITEM_OPTIONAL = ['confidence', 'margin', 'latency_s', 'frame_indices', 'score'] as const;
+
+type Column = (typeof PER_ITEM_REQUIRED)[number] | (typeof PER_ITEM_OPTIONAL)[number];
+
+const KNOWN = new Set<string>([...PER_ITEM_REQUIRED, ...PER_ITEM_OPTIONAL]);
+
+interface ConfigSeen {
+  frames: number;
+  pixelCount: number | null;
+  line: number;
+}
+
+function isLetter(s: string): boolean {
+  if (s.length !== 1) return false;
+  const c = s.charCodeAt(0);
+  return c >= 65 && c <= 72; // A–H
+}
+
+/** Non-negative integer without a regex: per-row work stays a few char compares. */
+function parseCount(s: string): number {
+  if (s.length === 0 || s.length > 12) return NaN;
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return NaN;
+    n = n * 10 + c;
+  }
+  return n;
+}
+
+function parseUnit(file: string, line: number, field: string, s: string, min: number, max: number): number | null {
+  if (s === '') return null;
+  const v = Number(s);
+  if (!Number.isFinite(v) || v < min || v > max) {
+    throw new ImportError(file, line, field, `expected a number in [${min}, ${max}], got ${JSON.stringify(s)}`);
+  }
+  return v;
+}
+
+/**
+ * Reads a release `per_item.csv` (streamed with csv-parse). `display` names the file in
+ * errors (e.g. `release.zip!labels/per_item.csv`).
+ */
+export async function readPerItemCsv(path: string, opts: ImportOptions = {}, display = path): Promise<ImportBatch> {
+  const file = display;
+  const b = new BatchBuilder(file);
+  const colOf: Record<string, string> = {
+    pred: 'predicted_option',
+    correct: 'correct',
+    score: 'score',
+    groundTruth: 'ground_truth_option',
+    confidence: 'confidence',
+    margin: 'margin',
+    latencyMs: 'latency_s',
+  };
+  b.fieldName = (f) => colOf[f] ?? f;
+
+  let idx: Record<Column, number> | null = null;
+  let width = 0;
+  const seen = new Map<string, ConfigSeen>();
+  const checked = new Map<string, { fc: string; pc: string }>();
+  let inconsistent = 0;
+  /** split → sampleId → ground truth, to catch one item with two different answers. */
+  const gtByItem = new Map<string, Map<string, { gt: string; line: number }>>();
+  let gtSplit: string | null = null;
+  let gtOfSplit: Map<string, { gt: string; line: number }> | undefined;
+  const override = { model: opts.model ?? null, split: opts.split ?? null };
+
+  await readCsvRecords(path, file, (r, line) => {
+      if (idx === null) {
+        idx = readHeader(file, r);
+        width = r.length;
+        return;
+      }
+      if (r.length !== width) {
+        throw new ImportError(file, line, '', `malformed row: ${r.length} fields, header has ${width}`);
+      }
+      const sampleId = r[idx.sample_id] as string;
+      const model = override.model ?? (r[idx.model] as string);
+      const split = override.split ?? (r[idx.split] as string);
+      const config = r[idx.config] as string;
+      if (sampleId === '') throw new ImportError(file, line, 'sample_id', 'empty');
+      if (model === '') throw new ImportError(file, line, 'model', 'empty');
+      if (split === '') throw new ImportError(file, line, 'split', 'empty');
+      if (config === '') throw new ImportError(file, line, 'config', 'empty');
+
+      const fcRaw = r[idx.frame_count] as string;
+      const pcRaw = r[idx.pixel_count] as string;
+      const memo = checked.get(config);
+      // Validate each distinct (config, frame_count, pixel_count) once, not per row.
+      if (memo === undefined || memo.fc !== fcRaw || memo.pc !== pcRaw) {
+        seen.set(config, checkConfig(file, line, config, fcRaw, pcRaw, seen.get(config)));
+        checked.set(config, { fc: fcRaw, pc: pcRaw });
+      }
+
+      const pred = r[idx.predicted_option] as string;
+      if (pred !== '' && !isLetter(pred)) {
+        throw new ImportError(file, line, 'predicted_option', `expected a letter A–H or empty, got ${JSON.stringify(pred)}`);
+      }
+      const gt = r[idx.ground_truth_option] as string;
+      if (gt !== '' && !isLetter(gt)) {
+        throw new ImportError(file, line, 'ground_truth_option', `expected a letter A–H or empty, got ${JSON.stringify(gt)}`);
+      }
+      const c = r[idx.correct] as string;
+      let correct: boolean | null;
+      if (c === '1') correct = true;
+      else if (c === '0') correct = false;
+      else if (c === '') correct = null;
+      else throw new ImportError(file, line, 'correct', `expected 0 or 1, got ${JSON.stringify(c)}`);
+
+      const score = idx.score >= 0 ? parseUnit(file, line, 'score', r[idx.score] as string, 0, 1) : null;
+      if (correct === null && score === null) {
+        throw new ImportError(file, line, 'correct', 'empty, and no score: a row needs 0/1 (MCQA) or a score (open-ended)');
+      }
+      // Kept as the file says (the release's scripts read `correct`), but worth a warning.
+      if (gt !== '' && correct !== null && pred !== '' && (pred === gt) !== correct) inconsistent += 1;
+      if (gt !== '') {
+        if (split !== gtSplit) {
+          gtSplit = split;
+          gtOfSplit = gtByItem.get(split);
+          if (!gtOfSplit) gtByItem.set(split, (gtOfSplit = new Map()));
+        }
+        const prevGt = (gtOfSplit as Map<string, { gt: string; line: number }>).get(sampleId);
+        if (prevGt === undefined) (gtOfSplit as Map<string, { gt: string; line: number }>).set(sampleId, { gt, line });
+        else if (prevGt.gt !== gt) {
+          throw new ImportError(
+            file,
+            line,
+            'ground_truth_option',
+            `duplicate item (split ${split}, sample ${sampleId}) with a different value: ${gt} here, ${prevGt.gt} at line ${prevGt.line}`,
+          );
+        }
+      }
+
+      const srcTag = r[idx.source_tag] as string;
+      const note = r[idx.protocol_note] as string;
+      const row: ResponseRow = {
+        model,
+        split,
+        sampleId,
+        config,
+        pred: pred === '' ? null : pred,
+        correct,
+        score,
+        groundTruth: gt === '' ? null : gt,
+        confidence: idx.confidence >= 0 ? parseUnit(file, line, 'confidence', r[idx.confidence] as string, 0, 1) : null,
+        margin: idx.margin >= 0 ? parseUnit(file, line, 'margin', r[idx.margin] as string, 0, 1) : null,
+        latencyMs: null,
+        frameIndices: null,
+        sourceTag: srcTag === '' ? null : srcTag,
+        protocolNote: note === '' ? null : note,
+        line,
+      };
+      if (idx.latency_s >= 0) {
+        const s = parseUnit(file, line, 'latency_s', r[idx.latency_s] as string, 0, Number.MAX_VALUE);
+        row.latencyMs = s === null ? null : s * 1000;
+      }
+      if (idx.frame_indices >= 0) row.frameIndices = parseFrameIndices(file, line, r[idx.frame_indices] as string);
+      b.addResponse(row);
+  });
+  if (idx === null) throw new ImportError(file, 1, '', 'empty file: no header row');
+
+  if (inconsistent > 0) {
+    b.warnings.push(`${file}: ${inconsistent} row(s) whose correct disagrees with predicted_option vs ground_truth_option (kept as written)`);
+  }
+  for (const [key, s] of seen) {
+    b.addConfig(specFor(key, { frames: s.frames, pixelCount: s.pixelCount }));
+  }
+  for (const [split, bySample] of gtByItem) {
+    for (const [sampleId, { gt, line }] of bySample) b.addItem({ split, sampleId, answer: gt, kind: 'mcqa' }, line);
+  }
+  return b.finish({
+    sourcePath: path,
+    sha256: await sha256File(path),
+    format: 'per-item-csv',
+    toolkit: 'flipbook-release',
+    modelArgs: null,
+  });
+}
+
+function readHeader(file: string, header: string[]): Record<Column, number> {
+  const idx = {} as Record<Column, number>;
+  for (const c of PER_ITEM_OPTIONAL) idx[c] = -1;
+  header.forEach((raw, i) => {
+    const name = raw.trim();
+    if (!KNOWN.has(name)) {
+      throw new ImportError(
+        file,
+        1,
+        name,
+        `unknown header "${name}" (column ${i + 1}); per_item.csv takes ${PER_ITEM_REQUIRED.join(', ')} ` +
+          `and optionally ${PER_ITEM_OPTIONAL.join(', ')}`,
+      );
+    }
+    if (idx[name as Column] !== undefined && idx[name as Column] >= 0) {
+      throw new ImportError(file, 1, name, `duplicate header "${name}"`);
+    }
+    idx[name as Column] = i;
+  });
+  for (const c of PER_ITEM_REQUIRED) {
+    if (idx[c] === undefined) throw new ImportError(file, 1, c, `missing required header "${c}"`);
+  }
+  return idx;
+}
+
+function checkConfig(
+  file: string,
+  line: number,
+  config: string,
+  fcRaw: string,
+  pcRaw: string,
+  prev: ConfigSeen | undefined,
+): ConfigSeen {
+  const frames = parseCount(fcRaw);
+  if (Number.isNaN(frames)) {
+    throw new ImportError(file, line, 'frame_count', `expected a non-negative integer, got ${JSON.stringify(fcRaw)}`);
+  }
+  const pixelCount = pcRaw === '' ? null : parseCount(pcRaw);
+  if (pixelCount !== null && Number.isNaN(pixelCount)) {
+    throw new ImportError(file, line, 'pixel_count', `expected a non-negative integer or empty, got ${JSON.stringify(pcRaw)}`);
+  }
+  const parsed = parseKey(config);
+  if (parsed && parsed.frames !== frames) {
+    throw new ImportError(
+      file,
+      line,
+      'frame_count',
+      `config ${config} means ${parsed.frames} frames but frame_count is ${frames}`,
+    );
+  }
+  if (prev && prev.frames !== frames) {
+    throw new ImportError(file, line, 'frame_count', `config ${config} had frame_count ${prev.frames} at line ${prev.line}, here ${frames}`);
+  }
+  if (prev && prev.pixelCount !== pixelCount) {
+    throw new ImportError(file, line, 'pixel_count', `config ${config} had pixel_count ${prev.pixelCount} at line ${prev.line}, here ${pixelCount}`);
+  }
+  return prev ?? { frames, pixelCount, line };
+}
+
+function parseFrameIndices(file: string, line: number, s: string): number[] | null {
+  if (s === '') return null;
+  const out: number[] = [];
+  for (const part of s.split(' ')) {
+    if (part === '') continue;
+    const n = parseCount(part);
+    if (Number.isNaN(n)) throw new ImportError(file, line, 'frame_indices', `expected space-separated integers, got ${JSON.stringify(part)}`);
+    out.push(n);
+  }
+  return out;
+}
