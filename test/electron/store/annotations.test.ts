@@ -1,0 +1,170 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { openProject, type Project } from '../../../electron/store/index';
+import type { AnnotationEvent } from '../../../shared/domain/annotations';
+import { tempDir } from './helpers';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const target = { model: 'qwen', split: 'V1_short', sampleId: '001-1' };
+
+function fresh(): { project: Project; file: string } {
+  const file = path.join(tempDir(), 'p.flipbook');
+  return { project: openProject(file, { create: true }), file };
+}
+
+describe('annotations', () => {
+  it('applies each kind of edit and keeps the current state', () => {
+    const { project } = fresh();
+    const a = project.annotations;
+    a.apply({ op: 'setStatus', ...target, status: 'in_progress' }, 'ana');
+    a.apply({ op: 'togglePathway', ...target, pathway: 'evidence-missed' }, 'ana');
+    a.apply({ op: 'togglePathway', ...target, pathway: 'distractor-frames' }, 'ana');
+    a.apply({ op: 'togglePathway', ...target, pathway: 'distractor-frames' }, 'ana');
+    a.apply({ op: 'setPrimary', ...target, pathway: 'count-inflation' }, 'ana');
+    a.apply({ op: 'setTransition', ...target, transition: '16f_151k>64f_151k' }, 'ana');
+    a.apply({ op: 'setConfidence', ...target, confidence: 4 }, 'ana');
+    a.apply({ op: 'setNotes', ...target, notes: 'the third cube appears at 0:41' }, 'ana');
+    a.apply({ op: 'addSpan', ...target, span: { id: 's1', startS: 41, endS: 44, label: 'cube', coveredBy: ['64f_151k'] } }, 'ana');
+    a.apply({ op: 'addSpan', ...target, span: { id: 's2', startS: 10, endS: 12 } }, 'ana');
+    a.apply({ op: 'updateSpan', ...target, spanId: 's1', patch: { endS: 45, coveredBy: ['32f_151k', '64f_151k'] } }, 'ana');
+    const last = a.apply({ op: 'deleteSpan', ...target, spanId: 's2' }, 'ana');
+    expect(last).toMatchObject({
+      ...target,
+      annotator: 'ana',
+      status: 'in_progress',
+      primaryPathway: 'count-inflation',
+      pathways: ['count-inflation', 'evidence-missed'],
+      transition: '16f_151k>64f_151k',
+      confidence: 4,
+      notes: 'the third cube appears at 0:41',
+    });
+    expect(last.spans).toMatchObject([{ id: 's1', startS: 41, endS: 45, label: 'cube', coveredBy: ['32f_151k', '64f_151k'] }]);
+    expect(a.state(target.model, target.split, target.sampleId)).toEqual([last]);
+    expect(a.history(target)).toHaveLength(12);
+    expect(a.listAnnotators()).toEqual(['ana']);
+    expect(() => a.apply({ op: 'setConfidence', ...target, confidence: 9 } as never, 'ana')).toThrow();
+    expect(a.history(target)).toHaveLength(12);
+    project.close();
+  });
+
+  it('undo and redo walk the event log and survive a reopen', () => {
+    const { project, file } = fresh();
+    const a = project.annotations;
+    a.apply({ op: 'setStatus', ...target, status: 'done' }, 'ana');
+    a.apply({ op: 'togglePathway', ...target, pathway: 'label-noise' }, 'ana');
+    a.apply({ op: 'setStatus', ...target, status: 'needs_review' }, 'bob'); // another annotator's stack
+    const u = a.undo('ana');
+    expect(u?.target.kind).toBe('setPathway');
+    expect(u?.state).toMatchObject({ status: 'done', pathways: [] });
+    project.close();
+
+    const p2 = openProject(file);
+    const b = p2.annotations;
+    expect(b.canUndo('ana')).toBe(true);
+    expect(b.canRedo('ana')).toBe(true);
+    expect(b.redo('ana')?.state).toMatchObject({ status: 'done', pathways: ['label-noise'] });
+    expect(b.undo('ana')?.state?.pathways).toEqual([]);
+    expect(b.undo('ana')?.state).toBeNull(); // nothing effective remains for ana
+    expect(b.undo('ana')).toBeNull();
+    expect(b.state(target.model, target.split, target.sampleId).map((s) => s.annotator)).toEqual(['bob']);
+    expect(b.redo('ana')?.state).toMatchObject({ status: 'done' });
+    // A new edit clears the redo stack.
+    b.apply({ op: 'setNotes', ...target, notes: 'x' }, 'ana');
+    expect(b.canRedo('ana')).toBe(false);
+    expect(b.redo('ana')).toBeNull();
+    const inactive = b.history({ ...target, annotator: 'ana' }).filter((e) => !e.active);
+    expect(inactive.map((e) => e.kind)).toEqual(['setPathway']);
+    p2.close();
+  });
+
+  it('shows every edit after the writing process is killed with SIGKILL', async () => {
+    const { project, file } = fresh();
+    project.close();
+    const count = 30;
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, 'annotate-child.ts'), file, String(count)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('ready\n')) resolve();
+      });
+      child.on('exit', (code) => reject(new Error(`child exited early (${code}): ${err}`)));
+    });
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    expect(out.match(/^saved \d+$/gm)).toHaveLength(count);
+
+    // The dead child's lock is stale and is taken over.
+    const p = openProject(file);
+    const events = p.annotations.exportEvents({ annotator: 'crash' });
+    expect(events).toHaveLength(count);
+    const states = p.annotations.listStates({ annotator: 'crash' });
+    expect(states).toHaveLength(4);
+    for (let k = 0; k < 4; k++) {
+      const s = states.find((x) => x.sampleId === `item-${k}`)!;
+      const mine = [...Array(count).keys()].filter((i) => i % 4 === k);
+      expect(s.pathways).toEqual(mine.filter((i) => i % 3 === 0).map((i) => `p${i}`).sort());
+      expect(s.spans.map((x) => x.id).sort()).toEqual(mine.filter((i) => i % 3 === 2).map((i) => `span-${i}`).sort());
+      const lastNote = mine.filter((i) => i % 3 === 1).pop();
+      expect(s.notes).toBe(lastNote === undefined ? '' : `note ${lastNote}`);
+    }
+    p.close();
+  });
+
+  it('merges another annotator bundle by uuid: twice is a no-op, nobody loses edits', () => {
+    const alice = fresh();
+    const bob = fresh();
+    alice.project.annotations.apply({ op: 'setPrimary', ...target, pathway: 'evidence-missed' }, 'alice');
+    alice.project.annotations.apply({ op: 'setStatus', ...target, status: 'done' }, 'alice');
+    bob.project.annotations.apply({ op: 'setPrimary', ...target, pathway: 'text-prior-overwrite' }, 'bob');
+    bob.project.annotations.apply({ op: 'setNotes', ...target, notes: 'b1' }, 'bob');
+    bob.project.annotations.apply({ op: 'setNotes', ...target, notes: 'b2' }, 'bob');
+    bob.project.annotations.undo('bob');
+    const bundle: AnnotationEvent[] = bob.project.annotations.exportEvents();
+    // Through JSON, as a bundle file would carry it.
+    const wire = JSON.parse(JSON.stringify(bundle)) as unknown[];
+
+    const first = alice.project.annotations.importEvents(wire);
+    expect(first).toEqual({ added: 4, skipped: 0, keysRecomputed: 1 });
+    const snapshot = () => ({
+      states: alice.project.annotations.listStates(),
+      events: alice.project.db.prepare('SELECT count(*) FROM annotation_events').pluck().get(),
+    });
+    const after = snapshot();
+    expect(after.states.map((s) => [s.annotator, s.primaryPathway, s.notes, s.status])).toEqual([
+      ['alice', 'evidence-missed', '', 'done'],
+      ['bob', 'text-prior-overwrite', 'b1', 'todo'],
+    ]);
+    expect(alice.project.annotations.importEvents(wire)).toEqual({ added: 0, skipped: 4, keysRecomputed: 0 });
+    expect(snapshot()).toEqual(after);
+    // Bob's state is the same on both machines (replay by (at, uuid)).
+    expect(bob.project.annotations.listStates()).toEqual(after.states.filter((s) => s.annotator === 'bob'));
+    // Merged events are not on the local undo stack.
+    expect(alice.project.annotations.canUndo('bob')).toBe(false);
+    expect(() => alice.project.annotations.importEvents([{ uuid: 'short' }])).toThrow(/annotation event 1/);
+    alice.project.close();
+    bob.project.close();
+  });
+
+  it('versions the codebook: a changed definition bumps it, an unchanged one does not', () => {
+    const { project } = fresh();
+    const a = project.annotations;
+    const cb = { id: 'test-book', version: 1, pathways: [{ id: 'evidence-missed', label: 'Evidence missed', description: 'the frames skip it' }] };
+    const v1 = a.setCodebook(cb);
+    const base = v1.version;
+    expect(a.setCodebook(cb).version).toBe(base);
+    const changed = a.setCodebook({ ...cb, pathways: [{ ...cb.pathways[0]!, description: 'the sampled frames miss the evidence' }] });
+    expect(changed.version).toBe(base + 1);
+    expect(a.getCodebook()).toEqual(changed);
+    const st = a.apply({ op: 'setStatus', ...target, status: 'done' }, 'ana');
+    expect(st.codebookVersion).toBe(base + 1);
+    expect(() => a.setCodebook({ id: 'x' })).toThrow();
+    project.close();
+  });
+});
