@@ -1,0 +1,40 @@
+/** Builds small MCQA matrices from 0/1/. patterns for hand-computed engine tests. */
+import type { ConfigSpec, ResponseMatrix } from '../../../shared/domain/types';
+import { makeConfigSpec } from '../../../shared/engine/config';
+import { configIndex, createMatrix } from '../../../shared/engine/matrix';
+
+/**
+ * `keys` name the configs in the order the pattern characters are written (not necessarily
+ * config order); `rows` are strings of 1 (correct), 0 (wrong), . (missing).
+ */
+export function fromPatterns(keys: readonly (string | ConfigSpec)[], rows: readonly string[], ids?: readonly string[]): ResponseMatrix {
+  const specs = keys.map((k) => (typeof k === 'string' ? makeConfigSpec(k) : k));
+  const m = createMatrix({
+    model: 'M',
+    split: 'S',
+    kind: 'mcqa',
+    itemIds: ids ?? rows.map((_, i) => `q${String(i).padStart(3, '0')}`),
+    configs: specs,
+  });
+  const cols = specs.map((s) => configIndex(m, s.key));
+  const C = m.configs.length;
+  rows.forEach((p, i) => {
+    if (p.length !== specs.length) throw new Error(`pattern ${p} has ${p.length} cells, expected ${specs.length}`);
+    [...p].forEach((ch, j) => {
+      m.correct[i * C + cols[j]!] = ch === '1' ? 1 : ch === '0' ? 0 : -1;
+    });
+  });
+  return m;
+}
+
+/** Deterministic pseudo-random 0/1 patterns (tests compare against brute force on them). */
+export function randomPatterns(nRows: number, nCols: number, seed: number, missingRate = 0): string[] {
+  let s = seed >>> 0;
+  const next = () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 4294967296;
+  };
+  return Array.from({ length: nRows }, () =>
+    Array.from({ length: nCols }, () => (next() < missingRate ? '.' : next() < 0.6 ? '1' : '0')).join(''),
+  );
+}
