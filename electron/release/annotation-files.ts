@@ -37,7 +37,7 @@ export function codebookJson(cb: ReleaseCodebook | null): string {
         })),
       }
     : { id: null, version: null, pathways: [] };
-  return jsonText(value) + '\n';
+  return jsonText(value);
 }
 
 /** Rows sorted like per_item.csv: (model, split, sample_id, annotator), code-point order. */

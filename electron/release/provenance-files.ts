@@ -20,7 +20,7 @@ export function configsJson(configs: readonly ConfigSpec[]): string {
       notes: c.notes,
     };
   }
-  return jsonText(out) + '\n';
+  return jsonText(out);
 }
 
 /**

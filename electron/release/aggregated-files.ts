@@ -1,0 +1,169 @@
+/**
+ * labels/derived.csv and labels/aggregated/* (release-format.md). The numbers come from the
+ * engine (shared/release/aggregate.ts); this file only arranges them into the release's files
+ * and prints them as the release does.
+ */
+import type { ResponseMatrix } from '../../shared/domain/types';
+import {
+  aggregatedJson,
+  aggregatedOpenJson,
+  DERIVED_COLUMNS,
+  derivedRows,
+  manifestCells,
+  table2,
+  type AggregatedJson,
+  type AggregatedOpenJson,
+  type ManifestCell,
+} from '../../shared/release/aggregate';
+import { compareCodePoints, compareKeys, csvText, JsonFloat, jsonText, type JsonValue } from './format';
+import { wideCsv } from './per-item-csv';
+import type { ReleaseCell, ReleaseData } from './release-data';
+
+/** The release's table2_metrics.json lists its splits in this order; others follow in code-point order. */
+export const RELEASE_SPLIT_ORDER = ['V1_medium', 'V1_short', 'V2_medium', 'MLVU'];
+
+/** The metric name of open-ended grids (metrics.md §4 default). */
+export const OPEN_METRIC = 'token_f1';
+
+const float = (x: number | null): JsonValue => (x === null ? null : new JsonFloat(x));
+
+function floatMap(m: Record<string, number | null>, order: readonly string[]): JsonValue {
+  const out: { [k: string]: JsonValue } = {};
+  for (const k of order) out[k] = float(m[k] ?? null);
+  return out;
+}
+
+/** The aggregated object in the release's key order, floats printed as Python floats. */
+export function aggregatedValue(a: AggregatedJson | AggregatedOpenJson): JsonValue {
+  if ('metric' in a) {
+    return {
+      n: a.n,
+      configs: a.configs.slice(),
+      metric: a.metric,
+      mean_by_config: floatMap(a.mean_by_config, a.configs),
+      best_fixed: float(a.best_fixed),
+      oracle: float(a.oracle),
+      headroom: float(a.headroom),
+      visual_confusion_rate: float(a.visual_confusion_rate),
+      overwrite_rate: null,
+      regression_epsilon: new JsonFloat(a.regression_epsilon),
+      matched_grid_status: a.matched_grid_status,
+      n_excluded: a.n_excluded,
+    };
+  }
+  return {
+    n: a.n,
+    configs: a.configs.slice(),
+    accuracy_by_config: floatMap(a.accuracy_by_config, a.configs),
+    best_fixed: float(a.best_fixed),
+    oracle: float(a.oracle),
+    headroom: float(a.headroom),
+    visual_confusion_rate: float(a.visual_confusion_rate),
+    overwrite_rate: float(a.overwrite_rate),
+    matched_grid_status: a.matched_grid_status,
+    n_excluded: a.n_excluded,
+  };
+}
+
+/** Whether a grid's visual configs span more than one pixel budget (dominance ≠ config order there). */
+export function isMixedResolution(m: ResponseMatrix): boolean {
+  const ppf = new Set(m.configs.filter((c) => c.frames > 0).map((c) => c.pixelCount));
+  return ppf.size > 1;
+}
+
+/** The most common value (ties → code-point first); '' when none. */
+function modeOf(values: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let best = '';
+  let bestN = 0;
+  for (const [v, n] of counts) {
+    if (n > bestN || (n === bestN && compareCodePoints(v, best) < 0)) {
+      best = v;
+      bestN = n;
+    }
+  }
+  return best;
+}
+
+export interface AggregatedFiles {
+  files: { path: string; text: string }[];
+  derivedRows: number;
+  grids: number;
+  excluded: number;
+  mixedResolution: { model: string; split: string; configs: number; visualConfusionRate: number | null }[];
+}
+
+/**
+ * `sorted` are all cells sorted by (model, split, sample_id, config): each (model, split) is
+ * one contiguous run of it.
+ */
+export function aggregatedFiles(data: ReleaseData, sorted: readonly ReleaseCell[]): AggregatedFiles {
+  const runs = new Map<string, { from: number; to: number }>();
+  for (let i = 0; i < sorted.length; ) {
+    const c = sorted[i] as ReleaseCell;
+    let j = i + 1;
+    while (j < sorted.length && (sorted[j] as ReleaseCell).model === c.model && (sorted[j] as ReleaseCell).split === c.split) j++;
+    runs.set(`${c.model}\u0000${c.split}`, { from: i, to: j });
+    i = j;
+  }
+
+  const matrices = data.matrices.slice().sort((a, b) => compareKeys([a.model, a.split], [b.model, b.split]));
+  const mg = data.matchedGrid.length ? data.matchedGrid : null;
+  const files: { path: string; text: string }[] = [];
+  const derived: string[][] = [];
+  const entries: { model: string; split: string; json: JsonValue }[] = [];
+  const cellsOut: ManifestCell[] = [];
+  const wideSources: { [k: string]: JsonValue } = {};
+  const mixed: AggregatedFiles['mixedResolution'] = [];
+  let excluded = 0;
+
+  for (const m of matrices) {
+    const name = `${m.model}_${m.split}`;
+    const agg = m.kind === 'open' ? aggregatedOpenJson(m, { matchedGrid: mg, metric: OPEN_METRIC }) : aggregatedJson(m, { matchedGrid: mg });
+    excluded += agg.n_excluded;
+    const value = aggregatedValue(agg);
+    entries.push({ model: m.model, split: m.split, json: value });
+    files.push({ path: `labels/aggregated/${name}.json`, text: jsonText(value) });
+    if (isMixedResolution(m)) mixed.push({ model: m.model, split: m.split, configs: m.configs.length, visualConfusionRate: agg.visual_confusion_rate });
+
+    const run = runs.get(`${m.model}\u0000${m.split}`);
+    const cells = run ? sorted.slice(run.from, run.to) : [];
+    const widePath = `labels/aggregated/${name}_predictions_wide.csv`;
+    files.push({ path: widePath, text: wideCsv(cells) });
+    wideSources[name] = widePath;
+
+    if (m.kind === 'mcqa') for (const r of derivedRows(m, mg)) derived.push(DERIVED_COLUMNS.map((k) => r[k]));
+
+    const tags = new Map<string, { sourceTags: string[]; notes: string[] }>();
+    for (const c of cells) {
+      let t = tags.get(c.config);
+      if (!t) tags.set(c.config, (t = { sourceTags: [], notes: [] }));
+      t.sourceTags.push(c.sourceTag ?? '');
+      t.notes.push(c.protocolNote ?? '');
+    }
+    cellsOut.push(
+      ...manifestCells(m, (key) => {
+        const t = tags.get(key);
+        return t ? { sourceTag: modeOf(t.sourceTags), protocolNote: modeOf(t.notes) } : null;
+      }),
+    );
+  }
+
+  files.push({ path: 'labels/derived.csv', text: csvText(DERIVED_COLUMNS, derived) });
+  files.push({ path: 'labels/aggregated/table2_metrics.json', text: jsonText(table2(entries, RELEASE_SPLIT_ORDER)) });
+  const manifest: JsonValue = {
+    cells: cellsOut.map((c) => ({
+      model: c.model,
+      split: c.split,
+      config: c.config,
+      total: c.total,
+      correct: c.correct,
+      source_tag: c.source_tag,
+      protocol_note: c.protocol_note,
+    })),
+    wide_sources: wideSources,
+  };
+  files.push({ path: 'labels/aggregated/release_manifest.json', text: jsonText(manifest) });
+  return { files, derivedRows: derived.length, grids: matrices.length, excluded, mixedResolution: mixed };
+}

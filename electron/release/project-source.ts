@@ -1,0 +1,105 @@
+/**
+ * Reads the release snapshot out of a project store (electron/store/project.ts). The only
+ * file of the exporter that knows the store's API.
+ */
+import { proposeMatchedGrid } from '../../shared/engine/matched-grid';
+import type { Project } from '../store/project';
+import type { ExportOptions } from './export';
+import type { ReleaseCell, ReleaseData, ReleasePathwayRow, ReleaseSpanRow } from './release-data';
+
+/** The part of the store the exporter uses. */
+export type ProjectSource = Pick<
+  Project,
+  'listGrids' | 'loadMatrix' | 'listConfigs' | 'listItems' | 'iterateResponses' | 'getSetting' | 'annotations'
+>;
+
+/** The project setting that holds the matched grid (release-format.md). */
+export const MATCHED_GRID_SETTING = 'matchedGrid';
+
+/**
+ * The matched grid of an export: the override, else the project's setting, else Flipbook's
+ * proposal (release-format.md: proposed until the user sets one). The proposal is a pure
+ * function of the data, so an export → import → export (where the setting is not carried)
+ * proposes the same grid again.
+ */
+export function matchedGridOf(project: ProjectSource, override?: readonly string[]): string[] {
+  if (override) return override.slice();
+  const v = project.getSetting<unknown>(MATCHED_GRID_SETTING);
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return (v as string[]).slice();
+  return proposeMatchedGrid(project.listGrids()).configs;
+}
+
+export function readReleaseData(project: ProjectSource, opts: Pick<ExportOptions, 'matchedGrid'> = {}): ReleaseData {
+  const cells: ReleaseCell[] = [];
+  for (const r of project.iterateResponses()) {
+    cells.push({
+      model: r.model,
+      split: r.split,
+      sampleId: r.sampleId,
+      config: r.config,
+      pred: r.pred,
+      correct: r.correct,
+      score: r.score,
+      groundTruth: r.groundTruth,
+      confidence: r.confidence,
+      margin: r.margin,
+      latencyMs: r.latencyMs,
+      frameIndices: r.frameIndices,
+      sourceTag: r.sourceTag,
+      protocolNote: r.protocolNote,
+    });
+  }
+  const matrices = project.listGrids().map((g) => project.loadMatrix(g.model, g.split));
+  const pathways: ReleasePathwayRow[] = [];
+  const spans: ReleaseSpanRow[] = [];
+  for (const s of project.annotations.listStates()) {
+    pathways.push({
+      sampleId: s.sampleId,
+      model: s.model,
+      split: s.split,
+      annotator: s.annotator,
+      status: s.status,
+      primaryPathway: s.primaryPathway,
+      pathways: s.pathways,
+      transition: s.transition,
+      notes: s.notes,
+      confidence: s.confidence,
+      codebookVersion: s.codebookVersion,
+      createdAt: s.createdAt,
+      updatedAt: s.updatedAt,
+    });
+    for (const sp of s.spans) {
+      spans.push({
+        sampleId: s.sampleId,
+        model: s.model,
+        split: s.split,
+        annotator: s.annotator,
+        startS: sp.startS,
+        endS: sp.endS,
+        label: sp.label,
+        coveredBy: sp.coveredBy,
+      });
+    }
+  }
+  const cb = project.annotations.getCodebook();
+  return {
+    cells,
+    configs: project.listConfigs(),
+    items: project.listItems(),
+    matrices,
+    matchedGrid: matchedGridOf(project, opts.matchedGrid),
+    codebook: {
+      id: cb.id,
+      version: cb.version,
+      pathways: cb.pathways.map((p) => ({
+        id: p.id,
+        label: p.label,
+        description: p.description,
+        appliesTo: p.applies_to ?? null,
+        shortcut: p.shortcut ?? null,
+      })),
+    },
+    pathways,
+    spans,
+  };
+}
