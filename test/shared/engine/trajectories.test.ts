@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { classifyTrajectory, trajectories } from '../../../shared/engine/trajectories';
+import { fromPatterns } from './helpers';
+
+const LADDER = ['textonly', '16f_151k', '32f_151k', '64f_151k'];
+
+describe('classifyTrajectory', () => {
+  it('classifies by switches along config order', () => {
+    expect(classifyTrajectory([1, 1, 1])).toBe('always_correct');
+    expect(classifyTrajectory([0, 0, 0])).toBe('always_wrong');
+    expect(classifyTrajectory([0, 0, 1])).toBe('monotonic_increasing');
+    expect(classifyTrajectory([1, 0, 0])).toBe('monotonic_decreasing');
+    expect(classifyTrajectory([0, 1, 0])).toBe('oscillating');
+    expect(classifyTrajectory([1, 0, 1, 1])).toBe('oscillating');
+    expect(classifyTrajectory([1])).toBe('always_correct');
+    expect(classifyTrajectory([0])).toBe('always_wrong');
+  });
+});
+
+describe('trajectories', () => {
+  // written in code-point column order on purpose: patterns come back in config order
+  const m = fromPatterns(['16f_151k', '32f_151k', '64f_151k', 'textonly', '128f_151k'], ['01101', '1.110', '00000', '11110'], ['a', 'b', 'c', 'd']);
+  const t = trajectories(m, { matchedGrid: LADDER });
+  it('patterns in config order with . for missing, class for complete rows only', () => {
+    expect(t.map((x) => x.pattern)).toEqual(['00111', '11.10', '00000', '11110']);
+    expect(t.map((x) => x.complete)).toEqual([true, false, true, true]);
+    expect(t.map((x) => x.trajectoryClass)).toEqual(['monotonic_increasing', null, 'always_wrong', 'monotonic_decreasing']);
+  });
+  it('flags', () => {
+    expect(t.map((x) => x.isVisuallyConfused)).toEqual([false, true, false, true]);
+    expect(t.map((x) => x.isTextOverwritten)).toEqual([false, true, false, true]);
+    expect(t.map((x) => x.terminalRegression)).toEqual([false, true, false, true]);
+  });
+  it('best config: first correct in config order, else the first config; matched grid likewise', () => {
+    expect(t.map((x) => x.bestConfig)).toEqual(['32f_151k', 'textonly', 'textonly', 'textonly']);
+    expect(t.map((x) => x.matchedGridBestConfig)).toEqual(['32f_151k', 'textonly', 'textonly', 'textonly']);
+    const only64 = trajectories(fromPatterns(['textonly', '64f_151k', '128f_151k'], ['001']), { matchedGrid: ['textonly', '64f_151k'] });
+    expect(only64[0]!.bestConfig).toBe('128f_151k');
+    expect(only64[0]!.matchedGridBestConfig).toBe('textonly');
+  });
+  it('matched grid best is null when the model lacks a matched config or none is set', () => {
+    const llava = fromPatterns(['textonly', '8f_151k', '16f_151k', '32f_151k'], ['0111']);
+    expect(trajectories(llava, { matchedGrid: LADDER })[0]!.matchedGridBestConfig).toBeNull();
+    expect(trajectories(llava)[0]!.matchedGridBestConfig).toBeNull();
+  });
+  it('sub-grid option and a single config', () => {
+    const s = trajectories(m, { grid: ['64f_151k', '16f_151k'] });
+    expect(s.map((x) => x.pattern)).toEqual(['01', '11', '00', '11']);
+    const one = trajectories(fromPatterns(['16f'], ['1', '0', '.']));
+    expect(one.map((x) => [x.pattern, x.trajectoryClass, x.bestConfig])).toEqual([
+      ['1', 'always_correct', '16f'], ['0', 'always_wrong', '16f'], ['.', null, '16f'],
+    ]);
+  });
+});
