@@ -18,7 +18,7 @@ const EventSchema = z.object({
   shape: Shape,
   x: z.int().min(0),
   y: z.int().min(0),
-  /** Seconds; the event is visible on frames round(start×fps) … round(end×fps) − 1. */
+  /** Seconds; the event is visible on frames round(start×fps) … round(end×fps) − 1 (Math.round: halves round up). */
   start: z.number().min(0),
   end: z.number().positive(),
 });
