@@ -191,7 +191,7 @@ export const Pathway = z.object({
   label: z.string(),
   description: z.string(),
   applies_to: z.array(z.string()),
-  shortcut: z.string().length(1),
+  shortcut: z.string().nullable(),
 });
 export const Codebook = z.object({
   id: z.string(),
@@ -228,7 +228,7 @@ export const operations = {
   'project:info': op(Empty, ProjectInfo.nullable(), 'The open project, or null.'),
   'grids:list': op(Empty, z.array(GridInfo), 'Every (model, split) grid of the project.'),
   'queue:list': op(
-    Empty,
+    z.object({ annotator: z.string().optional() }),
     z.object({ rows: z.array(QueueRow) }),
     'All audit rows; filtering and sorting run client-side (shared/api/queue-filter.ts) so 30k rows filter in milliseconds.',
   ),

@@ -1,0 +1,102 @@
+/**
+ * Per-project cache of what the queue and the item view derive from the response matrices:
+ * trajectories, flags and harmed/rescued transitions per (model, split, item). Computed once
+ * per grid with the engine (typed arrays), invalidated when an import changes the project.
+ */
+import type { Project } from '../store/project';
+import type { ConfigSpec } from '../../shared/domain/types';
+import { trajectories, type Trajectory } from '../../shared/engine/trajectories';
+import { planGrid } from '../../shared/engine/grid-plan';
+import { transitionPairs } from '../../shared/engine/mcqa';
+
+export interface ItemAudit {
+  pattern: string;
+  trajectoryClass: string | null;
+  visuallyConfused: boolean;
+  textOverwritten: boolean;
+  terminalRegression: boolean;
+  bestConfig: string | null;
+  terminalConfig: string | null;
+  harmed: string[];
+  rescued: string[];
+}
+
+export interface GridAudit {
+  model: string;
+  split: string;
+  kind: 'mcqa' | 'open';
+  configs: ConfigSpec[];
+  items: Map<string, ItemAudit>;
+}
+
+const key = (model: string, split: string) => `${model}\u0000${split}`;
+
+function matchedGridOf(project: Project): string[] | null {
+  const v = project.getSetting<unknown>('matchedGrid');
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v as string[];
+  if (typeof v === 'string' && v.trim() !== '') return v.split(',').map((s) => s.trim());
+  return null;
+}
+
+export function computeGridAudit(project: Project, model: string, split: string): GridAudit {
+  const m = project.loadMatrix(model, split);
+  const items = new Map<string, ItemAudit>();
+  if (m.kind !== 'mcqa' || m.configs.length === 0) {
+    for (const id of m.itemIds) {
+      items.set(id, { pattern: '', trajectoryClass: null, visuallyConfused: false, textOverwritten: false, terminalRegression: false, bestConfig: null, terminalConfig: null, harmed: [], rescued: [] });
+    }
+    return { model, split, kind: m.kind, configs: m.configs, items };
+  }
+  const plan = planGrid(m);
+  const pairs = transitionPairs(plan);
+  const C = m.configs.length;
+  const terminal = plan.terminalPos >= 0 ? (plan.keys[plan.terminalPos] ?? null) : null;
+  const trs: Trajectory[] = trajectories(m, { matchedGrid: matchedGridOf(project) });
+  for (const t of trs) {
+    const harmed: string[] = [];
+    const rescued: string[] = [];
+    for (const [a, b] of pairs) {
+      const ya = m.correct[t.row * C + (plan.cols[a] as number)];
+      const yb = m.correct[t.row * C + (plan.cols[b] as number)];
+      const name = `${plan.keys[a]}>${plan.keys[b]}`;
+      if (ya === 1 && yb === 0) harmed.push(name);
+      else if (ya === 0 && yb === 1) rescued.push(name);
+    }
+    items.set(t.sampleId, {
+      pattern: t.pattern,
+      trajectoryClass: t.trajectoryClass,
+      visuallyConfused: t.isVisuallyConfused,
+      textOverwritten: t.isTextOverwritten,
+      terminalRegression: t.terminalRegression,
+      bestConfig: t.bestConfig,
+      terminalConfig: terminal,
+      harmed,
+      rescued,
+    });
+  }
+  return { model, split, kind: m.kind, configs: plan.specs, items };
+}
+
+export interface AuditIndex {
+  grid(model: string, split: string): GridAudit;
+  all(): GridAudit[];
+  invalidate(): void;
+}
+
+export function createAuditIndex(project: Project): AuditIndex {
+  const cache = new Map<string, GridAudit>();
+  const grid = (model: string, split: string): GridAudit => {
+    const k = key(model, split);
+    let g = cache.get(k);
+    if (!g) {
+      g = computeGridAudit(project, model, split);
+      cache.set(k, g);
+    }
+    return g;
+  };
+  return {
+    grid,
+    all: () => project.listGrids().map((g) => grid(g.model, g.split)),
+    invalidate: () => cache.clear(),
+  };
+}
