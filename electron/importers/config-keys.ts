@@ -1,55 +1,45 @@
 import type { ConfigSpec } from '../../shared/domain/types';
 import { ImportError } from './errors';
 
+import { configKeyFor, makeConfigSpec, parseConfigKey, pixelLabelFor as enginePixelLabel } from '../../shared/engine/config';
+
 /**
- * Config keys as importers need them. The engine (shared/engine/config.ts) owns the
- * definitive parser; this adapter keeps every importer on one small surface so the switch
- * to the engine's `parseConfigKey` / `configKeyFor` / `makeConfigSpec` touches one file.
+ * Config keys as importers need them, on top of the engine's parser (shared/engine/config.ts)
+ * so that importers and metrics read keys identically.
  */
 export interface ParsedKey {
   /** 0 for `textonly`. */
   frames: number;
   /** The part after `<frames>f_` (e.g. `151k`, `input224`); null when absent. */
   pixelLabel: string | null;
+  /** Pixels per frame the label stands for (151k → 151000); null when the key has none. */
+  pixelCount: number | null;
 }
 
-const KEY = /^(\d+)f(?:_([A-Za-z0-9.]+))?$/;
-
-/** Parses `textonly`, `<frames>f` or `<frames>f_<pixels>`; null when the key has another shape. */
+/** Parses a config key; null when it is not one (the engine's reason is dropped). */
 export function parseKey(key: string): ParsedKey | null {
-  if (key === 'textonly') return { frames: 0, pixelLabel: null };
-  const m = KEY.exec(key);
-  if (!m?.[1]) return null;
-  return { frames: Number(m[1]), pixelLabel: m[2] ?? null };
+  try {
+    const p = parseConfigKey(key);
+    return { frames: p.frames, pixelLabel: p.pixelLabel, pixelCount: p.pixelCount };
+  } catch {
+    return null;
+  }
 }
 
 /** `<frames>f` plus `_<pixelLabel>` when the pixel budget is known; frames 0 → `textonly`. */
 export function keyFor(frames: number, pixelLabel?: string | null): string {
-  if (frames === 0) return 'textonly';
-  return pixelLabel ? `${frames}f_${pixelLabel}` : `${frames}f`;
+  return configKeyFor(frames, pixelLabel ?? null);
 }
 
-/** A human label for a pixel count: 150528 → `151k` (rounded to thousands, as the release names them). */
+/** The release's label for a pixel count (engine rule: 151000 → `151k`, else digits). */
 export function pixelLabelFor(pixels: number | null | undefined): string | null {
-  if (pixels == null || !Number.isFinite(pixels) || pixels <= 0) return null;
-  return `${Math.round(pixels / 1000)}k`;
+  if (pixels == null || !Number.isSafeInteger(pixels) || pixels <= 0) return null;
+  return enginePixelLabel(pixels);
 }
 
-/** A full ConfigSpec; unknown fields null (release-format.md, provenance/configs.json). */
+/** A full ConfigSpec (engine's makeConfigSpec); unknown fields null. */
 export function specFor(key: string, partial: Partial<Omit<ConfigSpec, 'key'>> = {}): ConfigSpec {
-  const parsed = parseKey(key);
-  return {
-    key,
-    frames: partial.frames ?? parsed?.frames ?? 0,
-    pixelCount: partial.pixelCount ?? (parsed?.frames === 0 ? 0 : null),
-    width: partial.width ?? null,
-    height: partial.height ?? null,
-    sampling: partial.sampling ?? { policy: null, seed: null, fps: null },
-    pipeline: partial.pipeline ?? null,
-    toolkit: partial.toolkit ?? null,
-    modelArgs: partial.modelArgs ?? null,
-    notes: partial.notes ?? null,
-  };
+  return makeConfigSpec(key, partial);
 }
 
 /**

@@ -23,7 +23,12 @@ import { GroundTruth } from './ground-truth';
 import { readJsonSource } from './json-source';
 import { readHead } from './line-reader';
 import { readLmmsEval } from './lmms-eval';
+import { readMlvuMeta, readMlvuResults } from './mlvu';
 import { readPerItemCsv } from './per-item-csv';
+import { readRelease } from './release-layout';
+import { readVideoMmeParquet } from './videomme-parquet';
+import { readVideoMmeResults } from './videomme-results';
+import { readVlmEvalKit } from './vlmevalkit';
 import { readWideCsv } from './wide-csv';
 
 export type { ImportOptions } from './batch-builder';
@@ -112,8 +117,18 @@ export async function readImport(path: string, opts: ImportOptions = {}): Promis
       return [await readWideCsv(path, opts, await loadGroundTruth(opts))];
     case 'lmms-eval':
       return [await readLmmsEval(path, opts)];
-    default:
-      throw new ImportError(path, 0, 'format', `format ${format} is not implemented yet`);
+    case 'release':
+      return [await readRelease(path, opts)];
+    case 'vlmevalkit':
+      return [await readVlmEvalKit(path, opts)];
+    case 'videomme-results':
+      return [await readVideoMmeResults(path, opts)];
+    case 'mlvu-results':
+      return [await readMlvuResults(path, opts)];
+    case 'mlvu-meta':
+      return [await readMlvuMeta(path, opts)];
+    case 'videomme-parquet':
+      return [await readVideoMmeParquet(path, opts)];
   }
 }
 
@@ -124,7 +139,7 @@ async function loadGroundTruth(opts: ImportOptions): Promise<GroundTruth | null>
   const batches = await readImport(opts.groundTruth, gtOpts).catch(async (e: unknown) => {
     // Only answers are needed: a log without its results.json (unknown model/budget) still serves.
     if (e instanceof ImportError && (e.field === 'config' || e.field === 'model')) {
-      return readImport(opts.groundTruth as string, { config: '0f', model: 'ground-truth' });
+      return readImport(opts.groundTruth as string, { config: 'textonly', model: 'ground-truth' });
     }
     throw e;
   });

@@ -243,7 +243,10 @@ function checkConfig(
     throw new ImportError(file, line, 'pixel_count', `expected a non-negative integer or empty, got ${JSON.stringify(pcRaw)}`);
   }
   const parsed = parseKey(config);
-  if (parsed && parsed.frames !== frames) {
+  if (!parsed) {
+    throw new ImportError(file, line, 'config', `config "${config}" is not textonly, <frames>f or <frames>f_<pixels>`);
+  }
+  if (parsed.frames !== frames) {
     throw new ImportError(
       file,
       line,

@@ -131,4 +131,13 @@ export interface ImportBatch {
   responses: ResponseRow[];
   configs: ConfigSpec[];
   warnings: string[];
+  /**
+   * Annotation rows of a release's `annotations/` folder (release-format.md), validated by the
+   * importer, applied by the store. Rows are keyed by their CSV column names.
+   */
+  annotations?: {
+    codebook?: unknown;
+    pathways: Record<string, string>[];
+    evidenceSpans: Record<string, string>[];
+  };
 }

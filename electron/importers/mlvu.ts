@@ -1,0 +1,137 @@
+import { createHash } from 'node:crypto';
+import { basename, extname } from 'node:path';
+import { z } from 'zod';
+import type { ImportBatch, ItemMeta } from '../../shared/domain/types';
+import { BatchBuilder, emptyResponse, parseWith, type ImportOptions } from './batch-builder';
+import { resolveConfigKey, specFor } from './config-keys';
+import { ImportError } from './errors';
+import { budgetFromName } from './file-name-budget';
+import { sha256File } from './file-hash';
+import { readJsonSource } from './json-source';
+import { extractOptionLetter, isOptionLetter, letterOf } from './option-letter';
+
+/**
+ * MLVU: its task JSON files (metadata: `video, duration, question, candidates, answer,
+ * question_type`) and its evaluation outputs (records, or `{res_list: [...]}`, with a
+ * prediction in `pred`/`option`/`prediction`/`response` and the answer in `gt`/`answer`).
+ *
+ * Sample ids: MLVU's dev files carry none. An explicit `question_id`/`id` wins; otherwise
+ * the id is `<video stem>#<first 8 hex of sha1(question)>`, so metadata and results of the
+ * same question get the same id without a shared row order. Split: --split or `MLVU`.
+ * Answers given as option text are mapped to their letter through `candidates`.
+ */
+const Meta = z
+  .object({
+    video: z.string().min(1).optional(),
+    video_name: z.string().min(1).optional(),
+    duration: z.union([z.number(), z.string()]).nullish(),
+    question: z.string(),
+    candidates: z.array(z.string()).nullish(),
+    answer: z.string().nullish(),
+    question_type: z.string().nullish(),
+    question_id: z.union([z.string(), z.number()]).nullish(),
+    id: z.union([z.string(), z.number()]).nullish(),
+  })
+  .passthrough();
+
+const Result = Meta.extend({
+  question: z.string().nullish(),
+  pred: z.string().nullish(),
+  option: z.string().nullish(),
+  prediction: z.string().nullish(),
+  response: z.string().nullish(),
+  gt: z.string().nullish(),
+});
+
+function sampleIdOf(r: { question_id?: string | number | null; id?: string | number | null; video?: string; video_name?: string; question?: string | null }): string | null {
+  if (r.question_id != null && r.question_id !== '') return String(r.question_id);
+  if (r.id != null && r.id !== '') return String(r.id);
+  const video = r.video ?? r.video_name;
+  if (!video || !r.question) return null;
+  const h = createHash('sha1').update(r.question).digest('hex').slice(0, 8);
+  return `${basename(video, extname(video))}#${h}`;
+}
+
+/** Letter of an answer given as a letter, "(B)", or the text of one of the candidates. */
+function answerLetter(answer: string | null | undefined, candidates: string[] | null | undefined): string | null | undefined {
+  if (answer == null || answer === '') return null;
+  if (isOptionLetter(answer)) return answer;
+  const i = candidates ? candidates.findIndex((c) => c.trim() === answer.trim()) : -1;
+  if (i >= 0) return letterOf(i);
+  const l = /^\(?([A-H])[).]?$/.exec(answer.trim());
+  return l?.[1] ?? undefined; // undefined = not understood
+}
+
+function itemOf(split: string, sampleId: string, r: z.infer<typeof Meta> | z.infer<typeof Result>, answer: string | null): ItemMeta {
+  const video = r.video ?? r.video_name ?? null;
+  const d = typeof r.duration === 'number' ? r.duration : r.duration != null && r.duration !== '' ? Number(r.duration) : null;
+  return {
+    split,
+    sampleId,
+    question: r.question ?? null,
+    options: r.candidates ?? null,
+    answer,
+    taskType: r.question_type ?? null,
+    durationS: d !== null && Number.isFinite(d) ? d : null,
+    videoId: video ? basename(video, extname(video)) : null,
+    videoFile: video,
+    kind: 'mcqa',
+  };
+}
+
+function records(value: unknown, file: string): unknown[] {
+  if (Array.isArray(value)) return value;
+  if (value !== null && typeof value === 'object' && Array.isArray((value as { res_list?: unknown }).res_list)) {
+    return (value as { res_list: unknown[] }).res_list;
+  }
+  throw new ImportError(file, 1, '', 'expected a JSON list of questions or {"res_list": [...]}');
+}
+
+export async function readMlvuMeta(path: string, opts: ImportOptions = {}): Promise<ImportBatch> {
+  const file = path;
+  const src = await readJsonSource(path);
+  const split = opts.split ?? 'MLVU';
+  const b = new BatchBuilder(file);
+  records(src.value, file).forEach((rec, i) => {
+    const line = src.lineOf(rec);
+    const r = parseWith(Meta, rec, file, line, `[${i}]`);
+    const id = sampleIdOf(r);
+    if (!id) throw new ImportError(file, line, `[${i}].video`, 'no question_id and no video to derive a sample id from');
+    const answer = answerLetter(r.answer, r.candidates);
+    if (answer === undefined) throw new ImportError(file, line, `[${i}].answer`, `answer ${JSON.stringify(r.answer)} is neither a letter nor one of the candidates`);
+    b.addItem(itemOf(split, id, r, answer), line);
+  });
+  return b.finish({ sourcePath: path, sha256: await sha256File(path), format: 'mlvu-meta', toolkit: 'mlvu', modelArgs: null });
+}
+
+export async function readMlvuResults(path: string, opts: ImportOptions = {}): Promise<ImportBatch> {
+  const file = path;
+  const src = await readJsonSource(path);
+  const nb = budgetFromName(basename(path, extname(path)));
+  const model = opts.model ?? (nb.before.length > 1 ? nb.before[0] : null);
+  if (!model) throw new ImportError(file, 0, 'model', 'model unknown from the file name; pass --model');
+  const config = resolveConfigKey(file, { frames: nb.frames, pixels: null, what: 'the file name' }, opts.config);
+  const split = opts.split ?? 'MLVU';
+  const b = new BatchBuilder(file);
+  b.addConfig(specFor(config, { toolkit: 'mlvu', sampling: { policy: null, seed: null, fps: nb.fps } }));
+  records(src.value, file).forEach((rec, i) => {
+    const line = src.lineOf(rec);
+    const r = parseWith(Result, rec, file, line, `[${i}]`);
+    const id = sampleIdOf(r);
+    if (!id) throw new ImportError(file, line, `[${i}].question_id`, 'no question_id, and no video + question to derive a sample id from');
+    const gtField = r.gt != null ? 'gt' : 'answer';
+    const answer = answerLetter(r.gt ?? r.answer, r.candidates);
+    if (answer === undefined) throw new ImportError(file, line, `[${i}].${gtField}`, `answer ${JSON.stringify(r.gt ?? r.answer)} is neither a letter nor one of the candidates`);
+    const raw = r.option ?? r.pred ?? r.prediction ?? r.response ?? null;
+    const maxLetter = r.candidates && r.candidates.length > 0 ? letterOf(Math.min(r.candidates.length, 8) - 1) : 'H';
+    const pred = extractOptionLetter(raw, maxLetter);
+    const row = emptyResponse(model, split, id, config, line);
+    row.pred = pred;
+    row.groundTruth = answer;
+    row.correct = answer === null ? null : pred === answer;
+    row.sourceTag = 'mlvu-results';
+    b.addResponse(row);
+    b.addItem(itemOf(split, id, r, answer), line);
+  });
+  return b.finish({ sourcePath: path, sha256: await sha256File(path), format: 'mlvu-results', toolkit: 'mlvu', modelArgs: null });
+}

@@ -1,0 +1,231 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, normalize, sep } from 'node:path';
+import { Unzip, UnzipInflate } from 'fflate';
+import { z } from 'zod';
+import type { ConfigSpec, ImportBatch } from '../../shared/domain/types';
+import { parseWith, type ImportOptions } from './batch-builder';
+import { readCsvRecords } from './csv-records';
+import { ImportError } from './errors';
+import { sha256File } from './file-hash';
+import { readPerItemCsv } from './per-item-csv';
+import { specFor } from './config-keys';
+
+/**
+ * The release layout (release-format.md): a folder or a `.zip` with labels/per_item.csv,
+ * optionally provenance/configs.json (→ ConfigSpecs) and annotations/ (codebook.json,
+ * pathways.csv, evidence_spans.csv → batch.annotations, validated here, applied by the store).
+ * A zip is streamed entry by entry into a private temporary folder (never held in memory),
+ * then read like a folder; error messages name `archive.zip!inner/path`.
+ */
+const PATHWAY_COLUMNS = [
+  'sample_id', 'model', 'split', 'annotator', 'status', 'primary_pathway', 'pathways',
+  'transition', 'notes', 'confidence', 'codebook_version', 'created_at', 'updated_at',
+] as const;
+const SPAN_COLUMNS = ['sample_id', 'model', 'split', 'annotator', 'start_s', 'end_s', 'label', 'covered_by'] as const;
+
+const nonEmpty = z.string().min(1, 'empty');
+const seconds = z.string().regex(/^\d+(\.\d+)?$/, 'expected seconds ≥ 0');
+
+const PathwayRow = z.object({
+  sample_id: nonEmpty,
+  model: nonEmpty,
+  split: nonEmpty,
+  annotator: nonEmpty,
+  status: z.enum(['todo', 'in_progress', 'done', 'skipped', 'needs_review']),
+  confidence: z.union([z.literal(''), z.string().regex(/^[1-5]$/, 'expected 1–5 or empty')]),
+  transition: z.union([z.literal(''), z.string().regex(/^[^>]+>[^>]+$/, 'expected <config>><config>')]),
+}).passthrough();
+
+const SpanRow = z
+  .object({ sample_id: nonEmpty, model: nonEmpty, split: nonEmpty, annotator: nonEmpty, start_s: seconds, end_s: seconds })
+  .passthrough()
+  .refine((r) => Number(r.end_s) >= Number(r.start_s), { message: 'end_s before start_s', path: ['end_s'] });
+
+const CodebookSchema = z.object({
+  id: z.string(),
+  version: z.union([z.string(), z.number()]),
+  pathways: z.array(z.object({ id: z.string().min(1), label: z.string() }).passthrough()),
+}).passthrough();
+
+const ConfigEntry = z.object({
+  frames: z.number().int().min(0).nullish(),
+  pixel_count: z.number().int().min(0).nullish(),
+  width: z.number().int().positive().nullish(),
+  height: z.number().int().positive().nullish(),
+  sampling: z
+    .object({ policy: z.string().nullish(), seed: z.number().int().nullish(), fps: z.number().positive().nullish() })
+    .nullish(),
+  pipeline: z.enum(['raw', 'cache']).nullish(),
+  toolkit: z.string().nullish(),
+  model_args: z.string().nullish(),
+  notes: z.string().nullish(),
+});
+const ConfigsSchema = z.record(z.string(), ConfigEntry);
+
+async function exists(p: string): Promise<boolean> {
+  try {
+    await stat(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function readAnnotationCsv<T extends readonly string[]>(
+  path: string,
+  display: string,
+  columns: T,
+  schema: z.ZodType<unknown>,
+): Promise<Record<string, string>[]> {
+  const rows: Record<string, string>[] = [];
+  let header: string[] | null = null;
+  await readCsvRecords(path, display, (r, line) => {
+    if (!header) {
+      for (const c of r) if (!columns.includes(c)) throw new ImportError(display, 1, c, `unknown header "${c}"`);
+      for (const c of columns) if (!r.includes(c)) throw new ImportError(display, 1, c, `missing required header "${c}"`);
+      header = r;
+      return;
+    }
+    const h: string[] = header;
+    if (r.length !== h.length) throw new ImportError(display, line, '', `malformed row: ${r.length} fields, header has ${h.length}`);
+    const row: Record<string, string> = {};
+    h.forEach((c, i) => (row[c] = r[i] as string));
+    parseWith(schema, row, display, line);
+    rows.push(row);
+  });
+  return rows;
+}
+
+async function readReleaseFolder(dir: string, opts: ImportOptions, label: string): Promise<ImportBatch> {
+  const name = (rel: string): string => `${label}${label.endsWith('.zip') ? '!' : sep}${rel}`;
+  const perItem = join(dir, 'labels', 'per_item.csv');
+  if (!(await exists(perItem))) throw new ImportError(label, 0, 'labels/per_item.csv', 'missing: not a release folder');
+  const batch = await readPerItemCsv(perItem, opts, name('labels/per_item.csv'));
+  batch.run.format = 'release';
+
+  const configsPath = join(dir, 'provenance', 'configs.json');
+  if (await exists(configsPath)) {
+    const display = name('provenance/configs.json');
+    let json: unknown;
+    try {
+      json = JSON.parse(await readFile(configsPath, 'utf8'));
+    } catch (e) {
+      throw new ImportError(display, 0, '', `malformed JSON: ${(e as Error).message}`);
+    }
+    const entries = parseWith(ConfigsSchema, json, display, 0);
+    const byKey = new Map(batch.configs.map((c) => [c.key, c]));
+    for (const [key, e] of Object.entries(entries)) {
+      const known = byKey.get(key);
+      if (known && e.frames != null && e.frames !== known.frames) {
+        throw new ImportError(display, 0, `${key}.frames`, `configs.json says ${e.frames} frames, per_item.csv says ${known.frames}`);
+      }
+      let spec: ConfigSpec;
+      try {
+        spec = specFor(key, {
+          frames: e.frames ?? known?.frames,
+          pixelCount: e.pixel_count !== undefined ? e.pixel_count : known?.pixelCount,
+          width: e.width ?? null,
+          height: e.height ?? null,
+          sampling: {
+            policy: (e.sampling?.policy ?? null) as ConfigSpec['sampling']['policy'],
+            seed: e.sampling?.seed ?? null,
+            fps: e.sampling?.fps ?? null,
+          },
+          pipeline: e.pipeline ?? null,
+          toolkit: e.toolkit ?? null,
+          modelArgs: e.model_args ?? null,
+          notes: e.notes ?? null,
+        });
+      } catch (err) {
+        throw new ImportError(display, 0, key, (err as Error).message);
+      }
+      byKey.set(key, spec);
+    }
+    batch.configs = [...byKey.values()];
+  }
+
+  const ann = join(dir, 'annotations');
+  if (await exists(ann)) {
+    const annotations: NonNullable<ImportBatch['annotations']> = { pathways: [], evidenceSpans: [] };
+    const cb = join(ann, 'codebook.json');
+    if (await exists(cb)) {
+      const display = name('annotations/codebook.json');
+      let json: unknown;
+      try {
+        json = JSON.parse(await readFile(cb, 'utf8'));
+      } catch (e) {
+        throw new ImportError(display, 0, '', `malformed JSON: ${(e as Error).message}`);
+      }
+      annotations.codebook = parseWith(CodebookSchema, json, display, 0);
+    }
+    const pw = join(ann, 'pathways.csv');
+    if (await exists(pw)) annotations.pathways = await readAnnotationCsv(pw, name('annotations/pathways.csv'), PATHWAY_COLUMNS, PathwayRow);
+    const sp = join(ann, 'evidence_spans.csv');
+    if (await exists(sp)) annotations.evidenceSpans = await readAnnotationCsv(sp, name('annotations/evidence_spans.csv'), SPAN_COLUMNS, SpanRow);
+    batch.annotations = annotations;
+  }
+  return batch;
+}
+
+/** Streams a zip's entries into `dest` (rejecting paths that escape it). */
+async function unzipTo(zipPath: string, dest: string): Promise<void> {
+  const pending: Promise<void>[] = [];
+  let failure: Error | null = null;
+  const uz = new Unzip((file) => {
+    const rel = normalize(file.name);
+    if (rel.startsWith('..') || rel.startsWith(sep) || /^[A-Za-z]:/.test(rel)) {
+      failure = new ImportError(zipPath, 0, file.name, 'zip entry points outside the archive');
+      return;
+    }
+    if (file.name.endsWith('/')) return;
+    const target = join(dest, rel);
+    pending.push(
+      new Promise<void>((resolve, reject) => {
+        void mkdir(dirname(target), { recursive: true }).then(() => {
+          const out = createWriteStream(target);
+          out.on('error', reject);
+          out.on('finish', resolve);
+          file.ondata = (err, chunk, final) => {
+            if (err) {
+              reject(new ImportError(zipPath, 0, file.name, `corrupt zip entry: ${err.message}`));
+              return;
+            }
+            out.write(chunk);
+            if (final) out.end();
+          };
+          file.start();
+        }, reject);
+      }),
+    );
+  });
+  uz.register(UnzipInflate);
+  for await (const chunk of createReadStream(zipPath)) {
+    uz.push(chunk as Uint8Array);
+    if (failure) throw failure;
+  }
+  uz.push(new Uint8Array(0), true);
+  if (failure) throw failure;
+  await Promise.all(pending);
+}
+
+export async function readRelease(path: string, opts: ImportOptions = {}): Promise<ImportBatch> {
+  if ((await stat(path)).isDirectory()) return readReleaseFolder(path, opts, path);
+  const tmp = await mkdtemp(join(tmpdir(), 'flipbook-release-'));
+  try {
+    await unzipTo(path, tmp);
+    // A zip of the folder itself holds one top-level directory: descend into it.
+    let root = tmp;
+    if (!(await exists(join(tmp, 'labels')))) {
+      const entries = await readdir(tmp);
+      if (entries.length === 1 && entries[0] && (await exists(join(tmp, entries[0], 'labels')))) root = join(tmp, entries[0]);
+    }
+    const batch = await readReleaseFolder(root, opts, path);
+    batch.run.sourcePath = path;
+    batch.run.sha256 = await sha256File(path);
+    return batch;
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,181 @@
+import { basename, extname } from 'node:path';
+import ExcelJS from 'exceljs';
+import type { ImportBatch } from '../../shared/domain/types';
+import { BatchBuilder, emptyResponse, expandSplit, type ImportOptions } from './batch-builder';
+import { resolveConfigKey, specFor } from './config-keys';
+import { readCsvRecords } from './csv-records';
+import { ImportError } from './errors';
+import { budgetFromName } from './file-name-budget';
+import { sha256File } from './file-hash';
+import { readJsonSource } from './json-source';
+import { parseListLiteral } from './list-literal';
+import { stripOptionPrefix } from './mcq-text';
+import { extractOptionLetter, isOptionLetter, letterOf } from './option-letter';
+
+/**
+ * VLMEvalKit prediction files: `<model>_<dataset>[_<N>frame | _<x>fps][_…].{xlsx,tsv,json}`.
+ * Columns used: `index`, `question_id` (preferred as the sample id), `video`/`videoID`,
+ * `question`, `candidates` or `options`, `answer`, `prediction`, `task_type`/`question_type`,
+ * `duration`, `domain`, `sub_category`. The letter is extracted from `prediction`
+ * (option-letter.ts). Budget: `64frame` → frames 64; `1fps` → the frame count varies per
+ * video and is unknown, so --config is required and the fps is recorded in sampling.
+ * Model: --model or the name's first part; split: --split (`{duration}` allowed) or the
+ * dataset name. "Line" is the spreadsheet/TSV row (header = 1) or the JSON record's line.
+ */
+type Rec = Record<string, unknown>;
+
+function text(v: unknown): string | null {
+  if (v == null) return null;
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return String(v);
+  if (typeof v === 'object') {
+    const o = v as { richText?: { text: string }[]; result?: unknown; text?: unknown };
+    if (Array.isArray(o.richText)) return o.richText.map((r) => r.text).join('');
+    if (o.result !== undefined) return text(o.result);
+    if (typeof o.text === 'string') return o.text;
+  }
+  return null;
+}
+
+async function forEachRow(path: string, file: string, onRow: (rec: Rec, line: number) => void): Promise<void> {
+  const ext = extname(path).toLowerCase();
+  if (ext === '.xlsx') {
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, { sharedStrings: 'cache', worksheets: 'emit' });
+    let header: string[] | null = null;
+    try {
+      for await (const sheet of reader) {
+        for await (const row of sheet) {
+          const values = (row.values as unknown[]).slice(1);
+          if (!header) {
+            header = values.map((v) => text(v) ?? '');
+            continue;
+          }
+          const rec: Rec = {};
+          header.forEach((h, i) => (rec[h] = values[i]));
+          onRow(rec, row.number);
+        }
+        break; // predictions live on the first sheet
+      }
+    } catch (e) {
+      if (e instanceof ImportError) throw e;
+      throw new ImportError(file, 0, '', `unreadable xlsx: ${(e as Error).message}`);
+    }
+    return;
+  }
+  if (ext === '.tsv') {
+    let header: string[] | null = null;
+    await readCsvRecords(
+      path,
+      file,
+      (r, line) => {
+        if (!header) {
+          header = r;
+          return;
+        }
+        const h: string[] = header;
+        if (r.length !== h.length) throw new ImportError(file, line, '', `malformed row: ${r.length} fields, header has ${h.length}`);
+        const rec: Rec = {};
+        h.forEach((c, i) => (rec[c] = r[i]));
+        onRow(rec, line);
+      },
+      '\t',
+    );
+    return;
+  }
+  const src = await readJsonSource(path);
+  const v = src.value;
+  if (Array.isArray(v)) {
+    v.forEach((rec) => {
+      if (rec === null || typeof rec !== 'object') throw new ImportError(file, 0, '', 'expected a list of records');
+      onRow(rec as Rec, src.lineOf(rec));
+    });
+  } else if (v !== null && typeof v === 'object') {
+    // pandas' default DataFrame.to_json: {column: {rowKey: value}}.
+    const cols = v as Record<string, Record<string, unknown>>;
+    const keys = Object.keys(cols.prediction ?? {});
+    keys.forEach((k, i) => {
+      const rec: Rec = {};
+      for (const c of Object.keys(cols)) rec[c] = cols[c]?.[k];
+      onRow(rec, i + 1);
+    });
+  } else {
+    throw new ImportError(file, 1, '', 'expected VLMEvalKit records');
+  }
+}
+
+export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Promise<ImportBatch> {
+  const file = path;
+  const stem = basename(path, extname(path));
+  const nb = budgetFromName(stem);
+  const model = opts.model ?? (nb.before.length > 1 ? nb.before[0] : null);
+  if (!model) throw new ImportError(file, 0, 'model', 'model unknown from the file name <model>_<dataset>_…; pass --model');
+  const dataset = nb.before.slice(1).join('_') || 'vlmevalkit';
+  if (nb.fps !== null && !opts.config) {
+    throw new ImportError(file, 0, 'config', `budget is ${nb.fps} fps: the frame count varies per video and is not recorded; pass --config`);
+  }
+  const config = resolveConfigKey(file, { frames: nb.frames, pixels: null, what: 'the file name' }, opts.config);
+  const b = new BatchBuilder(file);
+  b.fieldName = (f) => (f === 'pred' ? 'prediction' : f === 'groundTruth' ? 'answer' : f);
+  b.addConfig(specFor(config, { toolkit: 'vlmevalkit', sampling: { policy: null, seed: null, fps: nb.fps }, notes: nb.fps !== null ? `${nb.fps} fps sampling: frames per video unknown` : null }));
+  if (nb.fps !== null) b.warnings.push(`${basename(file)}: sampled at ${nb.fps} fps; the frame count per video is unknown (config ${config} as given)`);
+
+  let header: Set<string> | null = null;
+  await forEachRow(path, file, (rec, line) => {
+    if (!header) {
+      header = new Set(Object.keys(rec));
+      for (const c of ['prediction', 'answer']) if (!header.has(c)) throw new ImportError(file, 1, c, `missing column "${c}"`);
+      if (!header.has('index') && !header.has('question_id')) throw new ImportError(file, 1, 'index', 'missing column "index" (or "question_id")');
+    }
+    const idField = rec.question_id != null && rec.question_id !== '' ? 'question_id' : 'index';
+    const sampleId = text(rec[idField]);
+    if (!sampleId) throw new ImportError(file, line, idField, 'empty');
+    const rawOptions = text(rec.candidates ?? rec.options);
+    const options = rawOptions ? parseListLiteral(rawOptions) : null;
+    if (rawOptions && !options) throw new ImportError(file, line, rec.candidates != null ? 'candidates' : 'options', 'not a list of options');
+    const ansText = text(rec.answer);
+    let answer: string | null = null;
+    if (ansText) {
+      if (isOptionLetter(ansText.trim())) answer = ansText.trim();
+      else {
+        const i = options ? options.findIndex((o, k) => o.trim() === ansText.trim() || stripOptionPrefix(o, k) === ansText.trim()) : -1;
+        if (i < 0) throw new ImportError(file, line, 'answer', `answer ${JSON.stringify(ansText)} is neither a letter nor one of the options`);
+        answer = letterOf(i);
+      }
+    }
+    const predText = rec.prediction;
+    if (predText != null && typeof predText === 'object' && text(predText) === null) {
+      throw new ImportError(file, line, 'prediction', 'expected text');
+    }
+    const maxLetter = options && options.length > 0 ? letterOf(Math.min(options.length, 8) - 1) : 'H';
+    const pred = extractOptionLetter(text(predText), maxLetter);
+    const duration = text(rec.duration);
+    const split = opts.split ? expandSplit(opts.split, duration) : dataset;
+    const row = emptyResponse(model, split, sampleId, config, line);
+    row.pred = pred;
+    row.groundTruth = answer;
+    row.correct = answer === null ? null : pred === answer;
+    row.sourceTag = `vlmevalkit:${dataset}`;
+    b.addResponse(row);
+    const videoId = text(rec.videoID) ?? text(rec.video);
+    const durNum = duration !== null && /^\d+(\.\d+)?$/.test(duration) ? Number(duration) : null;
+    b.addItem(
+      {
+        split,
+        sampleId,
+        question: text(rec.question),
+        options: options ? options.map(stripOptionPrefix) : null,
+        answer,
+        taskType: text(rec.task_type) ?? text(rec.question_type),
+        durationS: durNum,
+        durationBucket: durNum === null ? duration : null,
+        domain: text(rec.domain),
+        subCategory: text(rec.sub_category),
+        videoId,
+        videoFile: videoId ? (/\.\w{2,4}$/.test(videoId) ? videoId : `${videoId}.mp4`) : null,
+        kind: 'mcqa',
+      },
+      line,
+    );
+  });
+  return b.finish({ sourcePath: path, sha256: await sha256File(path), format: 'vlmevalkit', toolkit: 'vlmevalkit', modelArgs: null });
+}
