@@ -58,6 +58,8 @@ interface StoredResponse {
   line: number | null;
   /** Written by this apply call (a second row with the same key in the batch is a duplicate). */
   fresh: boolean;
+  /** Bit k set = fill column k (see FILL_COLUMNS) is NULL in the stored row. */
+  nullMask: number;
 }
 
 const ITEM_FIELDS = [
@@ -87,6 +89,10 @@ function int32Blob(values: number[] | null): Buffer | null {
   const arr = Int32Array.from(values);
   return Buffer.from(arr.buffer, arr.byteOffset, arr.byteLength);
 }
+
+/** Columns a later import may fill when the stored row lacks them, in responseFill's order. */
+const FILL_COLUMNS = ['correct', 'ground_truth', 'confidence', 'margin', 'latency_ms', 'frame_indices', 'source_tag', 'protocol_note'] as const;
+const NULL_MASK_SQL = FILL_COLUMNS.map((c, k) => `((${c} IS NULL) << ${k})`).join(' | ');
 
 const sameNum = (a: number | null, b: number | null): boolean => a === b || (a !== null && b !== null && Math.abs(a - b) <= 1e-12);
 
@@ -131,8 +137,8 @@ export function createImportApplier(db: Database.Database) {
     itemFull: db.prepare<[number], Record<string, string | number | null>>('SELECT * FROM items WHERE id = ?'),
     itemInsertBare: db.prepare('INSERT INTO items (split_id, sample_id) VALUES (?, ?)'),
     itemSetAnswer: db.prepare('UPDATE items SET answer = ? WHERE id = ?'),
-    responsesOfGrid: db.prepare<[number, number], [number, number, string | null, number | null, number | null, number | null, number | null]>(
-      'SELECT item_id, config_id, pred, correct, score, run_id, line FROM responses WHERE model_id = ? AND split_id = ?',
+    responsesOfGrid: db.prepare<[number, number], [number, number, string | null, number | null, number | null, number | null, number | null, number]>(
+      `SELECT item_id, config_id, pred, correct, score, run_id, line, ${NULL_MASK_SQL} FROM responses WHERE model_id = ? AND split_id = ?`,
     ),
     gridHasResponses: db.prepare<[number, number], { one: number }>('SELECT 1 AS one FROM responses WHERE model_id = ? AND split_id = ? LIMIT 1'),
     responseInsert: db.prepare(
@@ -348,6 +354,7 @@ export function createImportApplier(db: Database.Database) {
       }
 
       // Responses.
+      const gridConfigsSeen = new Set<string>();
       for (const r of responses) {
         const mid = modelId(r.model);
         const sid = splitId(r.split);
@@ -358,18 +365,22 @@ export function createImportApplier(db: Database.Database) {
         if (!grid) {
           grid = new Map();
           if (q.gridHasResponses.get(mid, sid)) {
-            for (const [itemId, configId, pred, correct, score, rid, line] of q.responsesOfGrid.raw().iterate(mid, sid) as IterableIterator<
-              [number, number, string | null, number | null, number | null, number | null, number | null]
+            for (const [itemId, configId, pred, correct, score, rid, line, nullMask] of q.responsesOfGrid.raw().iterate(mid, sid) as IterableIterator<
+              [number, number, string | null, number | null, number | null, number | null, number | null, number]
             >) {
-              grid.set(`${itemId}:${configId}`, { pred, correct, score, runId: rid, line, fresh: false });
+              grid.set(`${itemId}:${configId}`, { pred, correct, score, runId: rid, line, fresh: false, nullMask });
             }
           }
           grids.set(gridKey, grid);
         }
         const spec = specByKey.get(r.config)!;
         const gridSpec = [spec.width, spec.height, spec.sampling.policy, spec.sampling.seed, spec.sampling.fps, spec.pipeline, spec.toolkit, spec.modelArgs, spec.notes] as const;
-        if (q.gridInsert.run(mid, sid, cid, ...gridSpec, runId).changes) summary.configsAdded++;
-        else q.gridFill.run(...gridSpec, mid, sid, cid);
+        const gridConfigKey = `${gridKey}:${cid}`;
+        if (!gridConfigsSeen.has(gridConfigKey)) {
+          gridConfigsSeen.add(gridConfigKey);
+          if (q.gridInsert.run(mid, sid, cid, ...gridSpec, runId).changes) summary.configsAdded++;
+          else q.gridFill.run(...gridSpec, mid, sid, cid);
+        }
 
         const known = itemsOf(sid);
         let item = known.get(r.sampleId);
@@ -404,7 +415,7 @@ export function createImportApplier(db: Database.Database) {
         ] as const;
         if (!stored) {
           q.responseInsert.run(mid, sid, item.id, cid, ...values, runId, r.line);
-          grid.set(key, { pred: r.pred, correct, score: r.score, runId, line: r.line, fresh: true });
+          grid.set(key, { pred: r.pred, correct, score: r.score, runId, line: r.line, fresh: true, nullMask: 0 });
           summary.responsesAdded++;
           continue;
         }
@@ -422,13 +433,15 @@ export function createImportApplier(db: Database.Database) {
           }
           // Same bytes as an earlier run but read differently (e.g. a newer importer): the new reading wins.
           q.responseOverwrite.run(...values, runId, r.line, mid, sid, item.id, cid);
-          grid.set(key, { pred: r.pred, correct, score: r.score, runId, line: r.line, fresh: true });
+          grid.set(key, { pred: r.pred, correct, score: r.score, runId, line: r.line, fresh: true, nullMask: 0 });
           summary.responsesUpdated++;
           continue;
         }
         if (stored.fresh) continue; // an exact duplicate line within this import
         const v = values;
-        if (q.responseFill.run(v[1], v[3], v[4], v[5], v[6], v[7], v[8], v[9], mid, sid, item.id, cid, v[1], v[3], v[4], v[5], v[6], v[7], v[8], v[9]).changes) {
+        // Only touch the row when it lacks something this row has (keeps re-imports cheap).
+        const offered = [v[1], v[3], v[4], v[5], v[6], v[7], v[8], v[9]].reduce<number>((m, x, k) => (x === null ? m : m | (1 << k)), 0);
+        if (offered & stored.nullMask && q.responseFill.run(v[1], v[3], v[4], v[5], v[6], v[7], v[8], v[9], mid, sid, item.id, cid, v[1], v[3], v[4], v[5], v[6], v[7], v[8], v[9]).changes) {
           summary.responsesUpdated++;
         }
         stored.fresh = true;

@@ -59,9 +59,26 @@ export function createMatrixLoader(db: Database.Database) {
          AND EXISTS (SELECT 1 FROM responses r WHERE r.model_id = ? AND r.split_id = ? AND r.item_id = i.id)
        ORDER BY i.sample_id`,
     ),
-    cells: db.prepare<[number, number], [number, number, number | null, number | null, number | null, number | null, number | null, Buffer | null]>(
-      'SELECT item_id, config_id, correct, score, confidence, margin, latency_ms, frame_indices FROM responses WHERE model_id = ? AND split_id = ?',
+    // better-sqlite3 pays ~1 µs per row for a JS array (raw) but far less for one scalar
+    // (pluck), so the outcome and the cell's position travel packed in one integer:
+    // ((item_id * 2^16 + config_id) * 4 + correct + 1). Optional columns are fetched only
+    // when the grid has them, again as scalars in primary-key order.
+    presence: db.prepare<[number, number], { n_score: number; n_conf: number; n_margin: number; n_lat: number; n_frames: number }>(
+      `SELECT count(score) AS n_score, count(confidence) AS n_conf, count(margin) AS n_margin, count(latency_ms) AS n_lat,
+         count(frame_indices) AS n_frames FROM responses WHERE model_id = ? AND split_id = ?`,
     ),
+    packed: db.prepare<[number, number], number>(
+      'SELECT ((item_id * 65536 + config_id) * 4 + coalesce(correct, -1) + 1) FROM responses WHERE model_id = ? AND split_id = ?',
+    ),
+    ...Object.fromEntries(
+      (['score', 'confidence', 'margin', 'latency_ms', 'frame_indices'] as const).map((col) => [
+        col,
+        {
+          keys: db.prepare(`SELECT item_id * 65536 + config_id FROM responses WHERE model_id = ? AND split_id = ? AND ${col} IS NOT NULL`),
+          values: db.prepare(`SELECT ${col} FROM responses WHERE model_id = ? AND split_id = ? AND ${col} IS NOT NULL`),
+        },
+      ]),
+    ) as Record<'score' | 'confidence' | 'margin' | 'latency_ms' | 'frame_indices', { keys: Database.Statement; values: Database.Statement }>,
   };
 
   return function loadMatrix(model: string, split: string): ResponseMatrix {
@@ -82,6 +99,7 @@ export function createMatrixLoader(db: Database.Database) {
     }
     const nc = configs.length;
     const n = itemIds.length * nc;
+    const cellOf = (key: number): number => rowById.get(Math.floor(key / 65536))! * nc + colById.get(key % 65536)!;
     const correct = new Int8Array(n).fill(-1);
     const score = new Float64Array(n).fill(NaN);
     const confidence = new Float64Array(n).fill(NaN);
@@ -89,23 +107,31 @@ export function createMatrixLoader(db: Database.Database) {
     const latencyMs = new Float64Array(n).fill(NaN);
     const frameIndices: (Int32Array | null | undefined)[] = new Array<Int32Array | null | undefined>(n);
     let nCorrect = 0;
-    let nScore = 0;
-    type Cell = [number, number, number | null, number | null, number | null, number | null, number | null, Buffer | null];
-    for (const [itemId, configId, c, s, conf, mg, lat, fi] of q.cells.raw().iterate(ids.model_id, ids.split_id) as IterableIterator<Cell>) {
-      const at = rowById.get(itemId)! * nc + colById.get(configId)!;
-      if (c !== null) {
-        correct[at] = c;
-        nCorrect++;
-      }
-      if (s !== null) {
-        score[at] = s;
-        nScore++;
-      }
-      if (conf !== null) confidence[at] = conf;
-      if (mg !== null) margin[at] = mg;
-      if (lat !== null) latencyMs[at] = lat;
-      if (fi !== null) frameIndices[at] = new Int32Array(fi.buffer.slice(fi.byteOffset, fi.byteOffset + fi.byteLength));
+    for (const v of q.packed.pluck().all(ids.model_id, ids.split_id) as number[]) {
+      const c = (v % 4) - 1;
+      if (c < 0) continue;
+      correct[cellOf(Math.floor(v / 4))] = c;
+      nCorrect++;
     }
+    const has = q.presence.get(ids.model_id, ids.split_id)!;
+    const fill = (col: 'score' | 'confidence' | 'margin' | 'latency_ms', into: Float64Array): void => {
+      const keys = q[col].keys.pluck().all(ids.model_id, ids.split_id) as number[];
+      const values = q[col].values.pluck().all(ids.model_id, ids.split_id) as number[];
+      for (let k = 0; k < keys.length; k++) into[cellOf(keys[k]!)] = values[k]!;
+    };
+    if (has.n_score) fill('score', score);
+    if (has.n_conf) fill('confidence', confidence);
+    if (has.n_margin) fill('margin', margin);
+    if (has.n_lat) fill('latency_ms', latencyMs);
+    if (has.n_frames) {
+      const keys = q.frame_indices.keys.pluck().all(ids.model_id, ids.split_id) as number[];
+      const blobs = q.frame_indices.values.pluck().all(ids.model_id, ids.split_id) as Buffer[];
+      for (let k = 0; k < keys.length; k++) {
+        const b = blobs[k]!;
+        frameIndices[cellOf(keys[k]!)] = new Int32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+      }
+    }
+    const nScore = has.n_score;
     // A grid is open-ended when it carries scores and no MCQA outcomes (metrics.md §4).
     const kind: TaskKind = nScore > 0 && nCorrect === 0 ? 'open' : 'mcqa';
     if (kind === 'open') correct.fill(-1);
