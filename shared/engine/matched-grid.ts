@@ -2,8 +2,9 @@
  * The default matched-grid proposal (release-format.md "matched grid"): the ladder configs that
  * maximise (models having all of them on every split) × (configs), ties to more models.
  *
- * "Every split" means every split the model has a grid on: a model absent from a split has no
- * items there to compare and is not penalised for it. The search is exact: the best config set
+ * "Every split" is read literally: every split among the given grids, so a model without results
+ * on a split lacks every config there (pass only the splits you want matched). On the release's
+ * V1 grids this yields its matched grid textonly,16f_151k,32f_151k,64f_151k. The search is exact: the best config set
  * for a set of models is the intersection of their ladder keys, so enumerating model subsets
  * (≤ 2^16) finds the optimum; beyond 16 models a greedy pass (drop the model whose removal helps
  * most) is used.
@@ -44,9 +45,10 @@ export function proposeMatchedGrid(grids: readonly GridDescription[]): MatchedGr
     const prev = e.bySplit.get(g.split) ?? [];
     e.bySplit.set(g.split, [...prev, ...g.configs]);
   }
+  const splits = [...new Set(grids.map((g) => g.split))];
   for (const e of perModel.values()) {
     let inter: Set<string> | null = null;
-    for (const cs of e.bySplit.values()) inter = intersect(inter, new Set(cs.map((c) => c.key)));
+    for (const s of splits) inter = intersect(inter, new Set((e.bySplit.get(s) ?? []).map((c) => c.key)));
     e.all = new Set([...(inter ?? [])].filter((k) => candidates.has(k)));
   }
 
@@ -102,7 +104,7 @@ export function proposeMatchedGrid(grids: readonly GridDescription[]): MatchedGr
   const chosen = configOrder(best.keys.map((k) => specByKey.get(k)!)).map((c) => c.key);
   const leftOut = models
     .filter((m) => !best.models.includes(m))
-    .map((model) => ({ model, reason: reasonFor(model, chosen, perModel.get(model)!.bySplit, specByKey) }));
+    .map((model) => ({ model, reason: reasonFor(model, chosen, splits, perModel.get(model)!.bySplit, specByKey) }));
   return { configs: chosen, models: best.models.slice(), leftOut };
 }
 
@@ -114,13 +116,18 @@ function intersect(a: Set<string> | null, b: ReadonlySet<string>): Set<string> {
 function reasonFor(
   model: string,
   chosen: readonly string[],
+  splits: readonly string[],
   bySplit: Map<string, ConfigSpec[]>,
   specByKey: Map<string, ConfigSpec>,
 ): string {
   if (chosen.length === 0) return `${model}: no matched grid could be formed`;
   const parts: string[] = [];
-  for (const split of [...bySplit.keys()].sort(compareCodePoints)) {
-    const cs = bySplit.get(split)!;
+  for (const split of [...splits].sort(compareCodePoints)) {
+    const cs = bySplit.get(split);
+    if (!cs) {
+      parts.push(`has no results on ${split}`);
+      continue;
+    }
     const have = new Set(cs.map((c) => c.key));
     const missing = chosen.filter((k) => !have.has(k));
     if (missing.length === 0) continue;

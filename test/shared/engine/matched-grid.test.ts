@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { makeConfigSpec } from '../../../shared/engine/config';
+import { proposeMatchedGrid } from '../../../shared/engine/matched-grid';
+
+const g = (model: string, split: string, keys: string[]) => ({ model, split, configs: keys.map((k) => makeConfigSpec(k)) });
+const L4 = ['textonly', '16f_151k', '32f_151k', '64f_151k'];
+
+describe('proposeMatchedGrid', () => {
+  it("the release's V1 grids give textonly,16f,32f,64f and leave LLaVA out for its 32-frame ceiling", () => {
+    const p = proposeMatchedGrid([
+      g('Qwen3-VL-8B', 'V1_short', [...L4, '128f_151k', '256f_151k']),
+      g('Qwen3-VL-8B', 'V1_medium', [...L4, '128f_151k', '256f_151k']),
+      g('InternVL3-8B', 'V1_short', L4),
+      g('InternVL3-8B', 'V1_medium', [...L4, '128f_151k']),
+      g('Qwen2.5-VL-7B', 'V1_short', [...L4, '128f_151k', '256f_151k', '128f_76k', '32f_302k']),
+      g('Qwen2.5-VL-7B', 'V1_medium', [...L4, '128f_151k', '256f_151k']),
+      g('LLaVA-NeXT-Video-7B', 'V1_short', ['textonly', '8f_151k', '16f_151k', '32f_151k']),
+    ]);
+    expect(p.configs).toEqual(L4);
+    expect(p.models).toEqual(['InternVL3-8B', 'Qwen2.5-VL-7B', 'Qwen3-VL-8B']);
+    expect(p.leftOut).toHaveLength(1);
+    expect(p.leftOut[0]!.model).toBe('LLaVA-NeXT-Video-7B');
+    expect(p.leftOut[0]!.reason).toMatch(/lacks 64f_151k on V1_short \(context ceiling\? at most 32 frames there\)/);
+    expect(p.leftOut[0]!.reason).toMatch(/no results on V1_medium/);
+  });
+  it('prefers more models on a score tie', () => {
+    // {A,B} × {t,16,32} = 6 ; {A} × {t,16,32,64,128,256} = 6 → two models win
+    const p = proposeMatchedGrid([
+      g('A', 's', ['textonly', '16f_151k', '32f_151k', '64f_151k', '128f_151k', '256f_151k']),
+      g('B', 's', ['textonly', '16f_151k', '32f_151k']),
+    ]);
+    expect(p.models).toEqual(['A', 'B']);
+    expect(p.configs).toEqual(['textonly', '16f_151k', '32f_151k']);
+  });
+  it('ignores non-ladder configs and names what a left-out model lacks', () => {
+    const p = proposeMatchedGrid([
+      g('A', 's', ['textonly', '16f_151k', '32f_151k', '64f_76k']),
+      g('B', 's', ['textonly', '16f_151k', '32f_151k', '64f_76k']),
+      g('C', 's', ['textonly', '64f_151k']),
+    ]);
+    // {A,B,C} × {textonly} = 3 < {A,B} × {textonly,16f,32f} = 6 (64f_76k is off the ladder)
+    expect(p.configs).toEqual(['textonly', '16f_151k', '32f_151k']);
+    expect(p.leftOut).toEqual([{ model: 'C', reason: 'lacks 16f_151k, 32f_151k on s' }]);
+  });
+  it('a model without results on a split lacks every config there (the literal "every split")', () => {
+    const p = proposeMatchedGrid([
+      g('A', 's1', ['textonly', '16f_151k']),
+      g('A', 's2', ['textonly', '16f_151k']),
+      g('B', 's1', ['textonly', '16f_151k']),
+    ]);
+    expect(p.models).toEqual(['A']);
+    expect(p.leftOut).toEqual([{ model: 'B', reason: 'has no results on s2' }]);
+  });
+  it('empty input', () => {
+    expect(proposeMatchedGrid([])).toEqual({ configs: [], models: [], leftOut: [] });
+  });
+});
