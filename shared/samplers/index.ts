@@ -7,10 +7,10 @@ import type { SamplingPolicy } from '../domain/types';
 import { SAMPLING_POLICIES } from '../domain/types';
 import { CPythonRandom } from './cpython-random';
 import { floorMulDiv, roundHalfEvenMulDiv } from './exact-ratio';
-import { mulberry32 } from './mulberry32';
+import { mulberry32Uint32 } from './mulberry32';
 
 export { CPythonRandom } from './cpython-random';
-export { mulberry32 } from './mulberry32';
+export { mulberry32Uint32 } from './mulberry32';
 
 export interface SampleFramesOptions {
   /** T: number of frames in the sampling domain (native frames or the fps=r cache frames). */
@@ -143,7 +143,7 @@ function sortedSet(values: number[]): number[] {
 
 function mulberryFisherYates(T: number, n: number, seed: number): number[] {
   const k = Math.min(n, T);
-  const next = mulberry32(seed);
+  const next = mulberry32Uint32(seed);
   // Sparse array: positions not in the map still hold their own index, so T = 10^7 costs O(k).
   const moved = new Map<number, number>();
   const at = (p: number): number => moved.get(p) ?? p;

@@ -4,7 +4,7 @@ import {
   CPythonRandom,
   defaultPolicyForModel,
   frameTimestamps,
-  mulberry32,
+  mulberry32Uint32,
   numpyLinspaceInt,
   sampleFrames,
   scalegridSeedOffset,
@@ -156,7 +156,7 @@ describe('common rules', () => {
   });
 });
 
-describe('mulberry32', () => {
+describe('mulberry32Uint32', () => {
   it('matches the reference snippet written out independently (uint32 arithmetic in Python)', () => {
     const why = pythonAvailable();
     if (why) {
@@ -179,9 +179,38 @@ print(json.dumps([gen(s, 50) for s in json.load(sys.stdin)]))`;
     const seeds = [0, 1, 42, 2 ** 32 - 1, 123456789];
     const expected = runPython<number[][]>(script, seeds);
     seeds.forEach((seed, i) => {
-      const g = mulberry32(seed);
+      const g = mulberry32Uint32(seed);
       expect(Array.from({ length: 50 }, () => g())).toEqual(expected[i]);
     });
+  });
+});
+
+describe('random policy against the spec written out in Python', () => {
+  const why = pythonAvailable();
+  if (why) console.log(`skipped random-policy python comparison: ${why}`);
+  it.skipIf(why !== null)('partial Fisher–Yates over a full list gives the same frames', () => {
+    const cases: { seed: number; total: number; n: number }[] = [];
+    for (const seed of [0, 1, 7, 99, 2 ** 31 + 5]) for (const total of [1, 2, 10, 97, 750, 5000]) for (const n of [1, 3, 8, 64, 1000]) cases.push({ seed, total, n });
+    const script = `
+import json, sys, math
+M = 0xffffffff
+def imul(a, b): return (a * b) & M
+def gen(seed):
+    a = seed & M
+    while True:
+        a = (a + 0x6D2B79F5) & M
+        t = imul(a ^ (a >> 15), a | 1)
+        t = (t ^ ((t + imul(t ^ (t >> 7), t | 61)) & M)) & M
+        yield ((t ^ (t >> 14)) & M) / 2**32
+def pick(seed, T, n):
+    k = min(n, T); arr = list(range(T)); g = gen(seed)
+    for j in range(k):
+        r = j + math.floor(next(g) * (T - j))
+        arr[j], arr[r] = arr[r], arr[j]
+    return sorted(arr[:k])
+print(json.dumps([pick(c['seed'], c['total'], c['n']) for c in json.load(sys.stdin)]))`;
+    const expected = runPython<number[][]>(script, cases);
+    cases.forEach((cs, i) => expect(sampleFrames('random', cs), JSON.stringify(cs)).toEqual(expected[i]));
   });
 });
 
