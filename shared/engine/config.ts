@@ -138,20 +138,23 @@ export function isLowerBudget(a: ConfigSpec, b: ConfigSpec): boolean {
   return a.frames <= b.frames && pa <= pb && (a.frames < b.frames || pa < pb);
 }
 
-/** Code-point order of strings (JS `<` compares UTF-16 units, which differs above U+FFFF). */
+/**
+ * Code-point order of strings. JS `<` compares UTF-16 units, which differs from code-point order
+ * only when a surrogate (U+D800–DFFF, part of a character above U+FFFF) meets a unit ≥ U+E000;
+ * remapping those two ranges at the first difference fixes it without iterating code points.
+ */
 export function compareCodePoints(a: string, b: string): number {
   if (a === b) return 0;
-  const ia = a[Symbol.iterator]();
-  const ib = b[Symbol.iterator]();
-  for (;;) {
-    const x = ia.next();
-    const y = ib.next();
-    if (x.done) return y.done ? 0 : -1;
-    if (y.done) return 1;
-    const cx = x.value.codePointAt(0) ?? 0;
-    const cy = y.value.codePointAt(0) ?? 0;
-    if (cx !== cy) return cx < cy ? -1 : 1;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800) x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+    if (y >= 0xd800) y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+    return x < y ? -1 : 1;
   }
+  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }
 
 const NULL_PPF = 'null';

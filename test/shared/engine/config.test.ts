@@ -121,5 +121,16 @@ describe('config order, ladder, terminal', () => {
     expect(compareCodePoints('\u{1F600}', '\uFFFF')).toBe(1);
     expect('\u{1F600}' < '\uFFFF').toBe(true);
     expect(compareCodePoints('a', 'ab')).toBe(-1);
+    expect(compareCodePoints('ab', 'a')).toBe(1);
+    expect(compareCodePoints('x\uE000', 'x\u{10000}')).toBe(-1);
+    expect(compareCodePoints('\uD7FF', '\u{10000}')).toBe(-1);
+    const words = ['\u{1F600}', '\uFFFF', 'a', '\uE000', '\uD7FF', 'ab', '', '\u{10000}z'];
+    const byPoints = (x: string, y: string) => {
+      const p = [...x].map((c) => c.codePointAt(0)!);
+      const q = [...y].map((c) => c.codePointAt(0)!);
+      for (let i = 0; i < Math.min(p.length, q.length); i++) if (p[i] !== q[i]) return p[i]! - q[i]!;
+      return p.length - q.length;
+    };
+    expect([...words].sort(compareCodePoints)).toEqual([...words].sort(byPoints));
   });
 });
