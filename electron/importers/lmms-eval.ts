@@ -142,6 +142,7 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
     opts.config,
   );
   const b = new BatchBuilder(file);
+  b.fieldName = (f) => (f === 'pred' ? 'filtered_resps' : f === 'groundTruth' ? 'answer' : f);
   b.addConfig(
     specFor(config, {
       pixelCount: results?.pixels ?? null,
