@@ -1,12 +1,18 @@
 import type { CliCommand } from '../command';
+import { cascadeCommand } from './cascade';
 import { exportCommand } from './export';
+import { importCommand } from './import';
+import { metricsCommand } from './metrics';
 import { sampleFramesCommand } from './sample-frames';
 import { sampleProjectCommand } from './sample-project';
 import { serveCommand } from './serve';
 
 // Each command file exports one CliCommand; add it here (one line each, keep alphabetical).
 export const commands: CliCommand[] = [
+  cascadeCommand,
   exportCommand,
+  importCommand,
+  metricsCommand,
   sampleFramesCommand,
   sampleProjectCommand,
   serveCommand,

@@ -1,0 +1,108 @@
+import fs from 'node:fs';
+import { ImportError } from '../../importers/errors';
+import { readImport } from '../../importers/index';
+import { openProject } from '../../store/index';
+import { emptySummary } from '../../store/import-apply';
+import type { ImportBatch } from '../../../shared/domain/types';
+import { listOption, parseCli, progress, requireOption, toJson } from '../args';
+import { UsageError, type CliCommand } from '../command';
+
+const HELP = `Usage: flipbook import <path>... --project P [--format F] [--model M] [--split S] [--config C]
+                       [--ground-truth G] [--json]
+
+Reads result files, benchmark metadata or a release folder/zip into a project (created when
+it does not exist). All paths are applied in ONE transaction: if any file is rejected, the
+project is left exactly as it was.
+
+Options:
+  --project P       the .flipbook project file
+  --format F        skip detection (release, per-item-csv, wide-csv, lmms-eval, vlmevalkit,
+                    videomme-results, mlvu-results, mlvu-meta, videomme-parquet, …)
+  --model M         model name for files that do not name it
+  --split S         split name (e.g. V1_short)
+  --config C        config key for single-config files (e.g. 16f_151k)
+  --ground-truth G  a file giving the answers, for wide CSVs
+  --json            print the summary as JSON
+
+Exit codes: 0 imported, 1 rejected input (file:line: field: reason), 2 bad usage.`;
+
+export const importCommand: CliCommand = {
+  name: 'import',
+  summary: 'Import result files, metadata or a release into a project',
+  help: HELP,
+  async run(argv) {
+    const { values, positionals } = parseCli(
+      argv,
+      {
+        project: { type: 'string' },
+        format: { type: 'string' },
+        model: { type: 'string' },
+        split: { type: 'string' },
+        config: { type: 'string' },
+        'ground-truth': { type: 'string' },
+        json: { type: 'boolean' },
+      },
+      true,
+    );
+    const projectPath = requireOption('project', values.project);
+    if (positionals.length === 0) throw new UsageError('give at least one path to import');
+    listOption('config', values.config); // rejects an empty value
+    for (const p of positionals) if (!fs.existsSync(p)) throw new UsageError(`no such file or folder: ${p}`);
+
+    // Read everything first: a file that fails to parse must not leave a half-made project.
+    const batches: ImportBatch[] = [];
+    try {
+      for (const p of positionals) {
+        progress(`reading ${p} …`);
+        const opts = {
+          ...(values.format !== undefined && { format: values.format }),
+          ...(values.model !== undefined && { model: values.model }),
+          ...(values.split !== undefined && { split: values.split }),
+          ...(values.config !== undefined && { config: values.config }),
+          ...(values['ground-truth'] !== undefined && { groundTruth: values['ground-truth'] }),
+        };
+        batches.push(...(await readImport(p, opts)));
+      }
+    } catch (err) {
+      if (err instanceof ImportError) {
+        console.error(`flipbook import: ${err.message}`);
+        return 1;
+      }
+      throw err;
+    }
+
+    const existed = fs.existsSync(projectPath);
+    const project = openProject(projectPath, { create: true });
+    let summary = emptySummary();
+    try {
+      progress(`applying ${batches.length} batch(es) to ${projectPath} …`);
+      // The importers already applied --model/--split/--config; the store must not re-map.
+      summary = project.applyImports(batches);
+    } catch (err) {
+      project.close();
+      // A project this command created and could not fill is removed again: "untouched".
+      if (!existed) for (const f of [projectPath, `${projectPath}-wal`, `${projectPath}-shm`]) fs.rmSync(f, { force: true });
+      if (err instanceof ImportError) {
+        console.error(`flipbook import: ${err.message}`);
+        return 1;
+      }
+      throw err;
+    }
+    project.close();
+    if (values.json) {
+      console.log(toJson({ project: projectPath, created: !existed, files: positionals, ...summary }));
+    } else {
+      const lines = [
+        `${existed ? 'Updated' : 'Created'} ${projectPath}`,
+        `  items:     ${summary.itemsAdded} added, ${summary.itemsUpdated} updated`,
+        `  responses: ${summary.responsesAdded} added, ${summary.responsesUpdated} updated`,
+        `  configs:   ${summary.configsAdded} added to grids (${summary.configs.join(', ') || '—'})`,
+        `  models:    ${summary.models.join(', ') || '—'}`,
+        `  splits:    ${summary.splits.join(', ') || '—'}`,
+        ...summary.warnings.map((w) => `  warning: ${w}`),
+      ];
+      console.log(lines.join('\n'));
+    }
+    return 0;
+  },
+};
