@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { FlipbookClient } from '../shared/api/client';
 import type { Codebook, ItemRef, ProjectInfo, QueueRow } from '../shared/api/contract';
 import { EMPTY_FILTER, filterQueue, rowKey, type QueueFilter, type QueueSort } from '../shared/api/queue-filter';
@@ -43,9 +43,11 @@ export function App({ client }: { client: FlipbookClient }) {
   const [sort, setSort] = useState<QueueSort>(() => loadJson(SORT_KEY, { key: 'default', desc: false }));
   const [showShortcuts, setShowShortcuts] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const annotatorRef = useRef<string | null>(null);
+  annotatorRef.current = annotator;
 
   const refreshQueue = useCallback(async () => {
-    const r = await client.call('queue:list', {});
+    const r = await client.call('queue:list', annotatorRef.current ? { annotator: annotatorRef.current } : {});
     if (r.ok) setRows(r.value.rows);
     else setError(r.error.message);
   }, [client]);
@@ -204,7 +206,7 @@ export function App({ client }: { client: FlipbookClient }) {
           <span className="project-name" aria-label="Open project">
             {project ? `${project.name}${project.readOnly ? ' (read-only)' : ''}` : 'no project'}
           </span>
-          <span className="annotator" aria-label="Annotator">
+          <span className="annotator" aria-label="Current annotator">
             {annotator ?? ''}
           </span>
           <button type="button" aria-label="Keyboard shortcuts" onClick={() => setShowShortcuts(true)}>

@@ -147,6 +147,9 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!hostOk(req)) return send(res, 403, 'forbidden host');
+    // new URL() would quietly resolve dot segments; a request that contains any is refused outright.
+    const rawPath = (req.url ?? '/').split('?')[0] ?? '/';
+    if (resolveStatic('/', rawPath) === null) return send(res, 400, 'bad path');
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
     if (!authorised(req, url)) return send(res, 401, 'missing or wrong token: open the URL printed by `flipbook serve`');
     const origin = req.headers.origin;

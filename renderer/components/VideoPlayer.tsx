@@ -125,6 +125,8 @@ export const VideoPlayer = forwardRef<PlayerHandle, { video: VideoInfo; onTime: 
       seekTime(parts.reduce((acc, n) => acc * 60 + n, 0));
     }
     setJump('');
+    // Hand the keyboard back to the shortcuts (step, mark in/out) right after a jump.
+    jumpRef.current?.blur();
   };
 
   const frame = frameAt(t, fps);

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AnnotationEdit } from '../../shared/domain/annotations';
-import type { AnnotationState, AnnotationStatus, Codebook, EvidenceSpan, ItemDetail, ItemRef, Strip } from '../../shared/api/contract';
+import type { AnnotationState, AnnotationStatus, Codebook, EvidenceSpan, ItemDetail, ItemRef, Strip, Tile } from '../../shared/api/contract';
 import { suggestPathways } from '../../shared/api/suggestions';
 import { useClient } from '../api/use-client';
 import { isTyping } from '../app';
@@ -50,11 +50,17 @@ export function ItemView({
   useEffect(() => {
     let live = true;
     const jobId = `strips-${Date.now().toString(36)}-${(jobSeq++).toString(36)}`;
+    // Tile events travel apart from the strips response (SSE vs the HTTP reply), so one may
+    // arrive first: keep the newest tile per (config, index) and merge it into whatever strips exist.
+    const latest = new Map<string, Tile>();
+    const merge = (ss: Strip[]) => ss.map((s) => ({ ...s, tiles: s.tiles.map((t) => latest.get(`${s.config}|${t.index}`) ?? t) }));
     const off = client.on('frames:tile', (p) => {
       if (p.jobId !== jobId) return;
-      setStrips((ss) =>
-        ss.map((s) => (s.config !== p.tile.config ? s : { ...s, tiles: s.tiles.map((t) => (t.index === p.tile.index ? p.tile : t)) })),
-      );
+      const k = `${p.tile.config}|${p.tile.index}`;
+      const prev = latest.get(k);
+      if (prev && !prev.approximate && p.tile.approximate) return;
+      latest.set(k, p.tile);
+      setStrips(merge);
     });
     void (async () => {
       const [d, st] = await Promise.all([client.call('item:get', item), client.call('annotation:state', { ...item, annotator })]);
@@ -66,7 +72,7 @@ export function ItemView({
       if (d.value.video) {
         const s = await client.call('frames:strips', { ...item, jobId });
         if (!live) return;
-        if (s.ok) setStrips(s.value.strips);
+        if (s.ok) setStrips(merge(s.value.strips));
         else setNotice(`Frames unavailable: ${s.error.message}`);
       }
     })();
@@ -148,7 +154,8 @@ export function ItemView({
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (isTyping(e.target) || document.querySelector('[role="dialog"]')) return;
+      // Only our own modals block shortcuts (video.js keeps hidden role=dialog elements of its own).
+      if (isTyping(e.target) || document.querySelector('.modal-backdrop')) return;
       const k = keyOf(e);
       const p = player.current;
       const pathway = codebook?.pathways.find((pw) => pw.shortcut && pw.shortcut.toLowerCase() === k);

@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+import path from 'node:path';
+
+// The browser suite: builds the renderer, makes the sample project, runs the web mode and
+// drives Debian's Chromium through playwright-core. Run: npx vitest run --config test/e2e/vitest.config.ts
+export default defineConfig({
+  root: path.resolve(import.meta.dirname, '../..'),
+  test: {
+    include: ['test/e2e/**/*.e2e.test.ts'],
+    testTimeout: 180_000,
+    hookTimeout: 240_000,
+    // One browser and one server at a time: the flows share the sample project.
+    fileParallelism: false,
+    maxWorkers: 1,
+  },
+});
