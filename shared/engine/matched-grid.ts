@@ -9,8 +9,11 @@
  * (≤ 2^16) finds the optimum; beyond 16 models a greedy pass (drop the model whose removal helps
  * most) is used.
  */
-import type { ConfigSpec } from '../domain/types';
+import type { ConfigSpec, ResponseMatrix } from '../domain/types';
 import { compareCodePoints, configOrder, ladder } from './config';
+import { assertKind } from './grid-plan';
+import { completeRows, gridConfigs, subMatrix } from './matrix';
+import { mcqaMetrics, type McqaMetrics } from './mcqa';
 
 export interface GridDescription {
   model: string;
@@ -136,4 +139,48 @@ function reasonFor(
     parts.push(`lacks ${missing.join(', ')} on ${split}${ceiling ? ` (context ceiling? at most ${maxFrames} frames there)` : ''}`);
   }
   return parts.join('; ') || 'not chosen';
+}
+
+export interface MatchedGridMetrics {
+  split: string;
+  /** The matched grid in config order. */
+  configs: string[];
+  /** Items complete on the grid for every included model (the matched items). */
+  itemIds: string[];
+  perModel: { model: string; metrics: McqaMetrics }[];
+  /** Models lacking a config of the grid: left out, never scored as wrong (context ceilings). */
+  leftOut: { model: string; missing: string[] }[];
+}
+
+/**
+ * Metrics of several models on one split over a matched grid (metrics.md §1): only models that
+ * have every grid config take part, and only items complete for all of them count.
+ */
+export function matchedGridMetrics(ms: readonly ResponseMatrix[], grid: readonly string[]): MatchedGridMetrics {
+  const split = ms[0]?.split ?? '';
+  for (const m of ms) {
+    if (m.split !== split) throw new Error(`a matched grid is per split: got ${split} and ${m.split}`);
+    assertKind(m, 'mcqa', 'matched-grid metrics');
+  }
+  const leftOut: { model: string; missing: string[] }[] = [];
+  const included: ResponseMatrix[] = [];
+  for (const m of ms) {
+    const have = new Set(m.configs.map((c) => c.key));
+    const missing = grid.filter((k) => !have.has(k));
+    if (missing.length > 0) leftOut.push({ model: m.model, missing });
+    else included.push(m);
+  }
+  let common: Set<string> | null = null;
+  for (const m of included) {
+    const { rows } = completeRows(m, grid);
+    common = intersect(common, new Set(Array.from(rows, (r) => m.itemIds[r]!)));
+  }
+  const itemIds = [...(common ?? [])].sort(compareCodePoints);
+  const perModel = included.map((m) => {
+    const index = new Map(m.itemIds.map((id, i) => [id, i]));
+    const sub = subMatrix(m, grid, itemIds.map((id) => index.get(id)!));
+    return { model: m.model, metrics: mcqaMetrics(sub) };
+  });
+  const configs = included[0] ? gridConfigs(included[0], grid).map((c) => c.key) : [...grid];
+  return { split, configs, itemIds, perModel, leftOut };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeConfigSpec } from '../../../shared/engine/config';
-import { proposeMatchedGrid } from '../../../shared/engine/matched-grid';
+import { matchedGridMetrics, proposeMatchedGrid } from '../../../shared/engine/matched-grid';
+import { fromPatterns } from './helpers';
 
 const g = (model: string, split: string, keys: string[]) => ({ model, split, configs: keys.map((k) => makeConfigSpec(k)) });
 const L4 = ['textonly', '16f_151k', '32f_151k', '64f_151k'];
@@ -53,5 +54,25 @@ describe('proposeMatchedGrid', () => {
   });
   it('empty input', () => {
     expect(proposeMatchedGrid([])).toEqual({ configs: [], models: [], leftOut: [] });
+  });
+});
+
+describe('matchedGridMetrics', () => {
+  it('keeps models with every grid config and items complete for all of them', () => {
+    const a = fromPatterns([...L4, '128f_151k'], ['11111', '0.111', '10000', '01111'], ['i1', 'i2', 'i3', 'i4']);
+    a.model = 'A';
+    const b = fromPatterns(L4, ['0111', '1111', '1000', '....'], ['i1', 'i2', 'i3', 'i4']);
+    b.model = 'B';
+    const c = fromPatterns(['textonly', '16f_151k', '32f_151k'], ['111'], ['i1']);
+    c.model = 'C';
+    const r = matchedGridMetrics([a, b, c], L4);
+    expect(r.configs).toEqual(L4);
+    expect(r.leftOut).toEqual([{ model: 'C', missing: ['64f_151k'] }]);
+    expect(r.itemIds).toEqual(['i1', 'i3']); // i2 incomplete for A, i4 for B
+    expect(r.perModel.map((x) => [x.model, x.metrics.n, x.metrics.counts.visuallyConfused])).toEqual([['A', 2, 1], ['B', 2, 1]]);
+    expect(r.perModel[0]!.metrics.configs).toEqual(L4); // 128f is not in the matched grid
+    const other = fromPatterns(L4, ['1111']);
+    other.split = 'X';
+    expect(() => matchedGridMetrics([a, other], L4)).toThrow(/per split/);
   });
 });
