@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { flipbook, writePerItem } from './cli-helpers';
+
+// Ground truth is A everywhere. Outcomes (textonly, 16f, 32f):
+//   q1 0 1 1 · q2 1 1 0 · q3 0 0 1 · q4 1 0 1
+const cells = {
+  q1: { textonly: ['B', 0.5], '16f_151k': ['A', 0.9], '32f_151k': ['A', 0.9] },
+  q2: { textonly: ['A', 0.5], '16f_151k': ['A', 0.8], '32f_151k': ['B', 0.9] },
+  q3: { textonly: ['B', 0.5], '16f_151k': ['B', 0.2], '32f_151k': ['A', 0.9] },
+  q4: { textonly: ['A', 0.5], '16f_151k': ['B', 0.3], '32f_151k': ['A', 0.9] },
+} as Record<string, Record<string, [string, number]>>;
+
+let project = '';
+beforeAll(() => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flipbook-cli-cascade-'));
+  const csv = path.join(dir, 'per_item.csv');
+  writePerItem(csv, 'm1', 'S', cells);
+  // A second model without 32f: left out of the proposed matched grid.
+  const csv2 = path.join(dir, 'per_item_m2.csv');
+  writePerItem(csv2, 'm2', 'S', { q1: { textonly: ['A', 0.5], '16f_151k': ['A', 0.5] } });
+  project = path.join(dir, 'p.flipbook');
+  const r = flipbook('import', csv, csv2, '--project', project);
+  expect(r.code, r.stderr).toBe(0);
+});
+
+describe('flipbook cascade', () => {
+  it('finds the cheapest τ matching the reference budget', () => {
+    const r = flipbook('cascade', '--project', project, '--model', 'm1', '--split', 'S', '--budgets', '16f_151k,32f_151k', '--reference', '32f_151k', '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ model: 'm1', split: 'S', n: 4, signal: 'confidence', referenceAccuracy: 0.75, referenceFrames: 32 });
+    // τ = 0.3: q1, q2, q4 stop at 16f (q4 wrong there), q3 goes on to 32f → 3/4 at (16·3 + 32)/4 = 20 frames.
+    expect(out.operatingPoint).toMatchObject({ tau: 0.3, accuracy: 0.75, meanSharedCost: 20 });
+    expect(out.operatingPoint.savingVsReference).toBeCloseTo(0.375, 12);
+    const text = flipbook('cascade', '--project', project, '--model', 'm1', '--split', 'S', '--budgets', '16f_151k,32f_151k', '--reference', '32f_151k');
+    expect(text.stdout).toMatch(/operating point: τ 0\.3000, accuracy 75\.00%, 37\.50% fewer frames than 32f_151k/);
+  });
+
+  it('fails clearly on an unknown config and exits 2 on bad usage', () => {
+    const r = flipbook('cascade', '--project', project, '--model', 'm1', '--split', 'S', '--budgets', '16f_151k,64f_151k', '--reference', '64f_151k');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/has no config "64f_151k"/);
+    expect(flipbook('cascade', '--project', project, '--model', 'm1').code).toBe(2);
+    expect(flipbook('cascade', '--help').code).toBe(0);
+  });
+});
