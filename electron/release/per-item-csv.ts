@@ -2,7 +2,7 @@
  * labels/per_item.csv and the per-(model, split) wide CSVs (release-format.md).
  */
 import type { ConfigSpec, ItemMeta } from '../../shared/domain/types';
-import { compareCodePoints, csvText, formatNumber, type CsvCell } from './format';
+import { compareCodePoints, csvField, csvText, formatNumber, type CsvCell } from './format';
 import { codePointRanks, sortedOrder } from './rank';
 import type { ReleaseCell } from './release-data';
 
@@ -39,8 +39,18 @@ export function latencySeconds(ms: number): number {
   return Math.round(ms * 1000) / 1e6;
 }
 
-/** Cells sorted by (model, split, sample_id, config) in code-point order. */
-export function sortCells(cells: readonly ReleaseCell[]): ReleaseCell[] {
+function inOrder(a: ReleaseCell, b: ReleaseCell): boolean {
+  if (a.model !== b.model) return compareCodePoints(a.model, b.model) < 0;
+  if (a.split !== b.split) return compareCodePoints(a.split, b.split) < 0;
+  if (a.sampleId !== b.sampleId) return compareCodePoints(a.sampleId, b.sampleId) < 0;
+  return compareCodePoints(a.config, b.config) < 0;
+}
+
+/** Cells sorted by (model, split, sample_id, config) in code-point order (returned as is when they already are). */
+export function sortCells(cells: readonly ReleaseCell[]): readonly ReleaseCell[] {
+  let sorted = true;
+  for (let i = 1; i < cells.length && sorted; i++) sorted = inOrder(cells[i - 1] as ReleaseCell, cells[i] as ReleaseCell);
+  if (sorted) return cells;
   const models = codePointRanks(cells.map((c) => c.model));
   const splits = codePointRanks(cells.map((c) => c.split));
   const ids = codePointRanks(cells.map((c) => c.sampleId));
@@ -78,52 +88,68 @@ export function optionalColumnsOf(cells: readonly ReleaseCell[]): OptionalColumn
   return OPTIONAL_COLUMNS.filter((k) => has[k]);
 }
 
-/** The text of labels/per_item.csv; `sorted` must come from {@link sortCells}. */
+/**
+ * The text of labels/per_item.csv; `sorted` must come from {@link sortCells}.
+ *
+ * Lines are built directly (no per-row arrays) and the few distinct strings of the repeated
+ * columns are escaped once each: this file is ~145k lines in the benchmark and its garbage was
+ * the export's main cost.
+ */
 export function perItemCsv(sorted: readonly ReleaseCell[], configs: readonly ConfigSpec[], items: readonly ItemMeta[]): string {
   const specs = new Map(configs.map((c) => [c.key, c]));
   const answers = new Map<string, string>();
   for (const it of items) if (it.answer != null && LETTER.test(it.answer)) answers.set(`${it.split}\u0000${it.sampleId}`, it.answer);
   const optional = optionalColumnsOf(sorted);
-  const rows: CsvCell[][] = new Array(sorted.length);
+  const cache = new Map<string, string>();
+  const esc = (v: string | null): string => {
+    if (v === null || v === '') return '';
+    let e = cache.get(v);
+    if (e === undefined) {
+      e = csvField(v);
+      if (cache.size < 100_000) cache.set(v, e);
+    }
+    return e;
+  };
+  // `<sample_id>,<model>,<split>,<config>,<frame_count>,<pixel_count>` differs per row only
+  // by sample_id; the rest is cached per (model, split, config).
+  const head = new Map<string, string>();
+  const lines: string[] = new Array(sorted.length + 1);
+  lines[0] = [...PER_ITEM_COLUMNS, ...optional].join(',');
+  const num = (x: number | null): string => (x === null ? '' : formatNumber(x));
   for (let i = 0; i < sorted.length; i++) {
     const c = sorted[i] as ReleaseCell;
-    const spec = specs.get(c.config);
+    const hk = `${c.model}\u0000${c.split}\u0000${c.config}`;
+    let h = head.get(hk);
+    if (h === undefined) {
+      const spec = specs.get(c.config);
+      h = `${esc(c.model)},${esc(c.split)},${esc(c.config)},${spec ? spec.frames : ''},${spec?.pixelCount ?? ''}`;
+      head.set(hk, h);
+    }
     const open = c.score != null && c.correct == null;
-    const row: CsvCell[] = [
-      c.sampleId,
-      c.model,
-      c.split,
-      c.config,
-      spec ? spec.frames : '',
-      spec?.pixelCount ?? '',
-      open ? '' : (c.pred ?? ''),
-      open ? '' : groundTruthOf(c, answers),
-      c.correct == null ? '' : c.correct ? 1 : 0,
-      c.sourceTag ?? '',
-      c.protocolNote ?? '',
-    ];
+    const gt = open ? '' : (c.groundTruth ?? answers.get(`${c.split}\u0000${c.sampleId}`) ?? '');
+    let line = `${csvField(c.sampleId)},${h},${open ? '' : esc(c.pred)},${esc(gt)},${c.correct == null ? '' : c.correct ? '1' : '0'},${esc(c.sourceTag)},${esc(c.protocolNote)}`;
     for (const col of optional) {
       switch (col) {
         case 'confidence':
-          row.push(c.confidence);
+          line += `,${num(c.confidence)}`;
           break;
         case 'margin':
-          row.push(c.margin);
+          line += `,${num(c.margin)}`;
           break;
         case 'latency_s':
-          row.push(c.latencyMs == null ? '' : formatNumber(latencySeconds(c.latencyMs)));
+          line += `,${c.latencyMs == null ? '' : formatNumber(latencySeconds(c.latencyMs))}`;
           break;
         case 'frame_indices':
-          row.push(c.frameIndices == null ? '' : c.frameIndices.join(' '));
+          line += `,${c.frameIndices == null ? '' : c.frameIndices.join(' ')}`;
           break;
         case 'score':
-          row.push(c.score);
+          line += `,${num(c.score)}`;
           break;
       }
     }
-    rows[i] = row;
+    lines[i + 1] = line;
   }
-  return csvText([...PER_ITEM_COLUMNS, ...optional], rows);
+  return lines.join('\n') + '\n';
 }
 
 /**

@@ -5,12 +5,13 @@
 import { proposeMatchedGrid } from '../../shared/engine/matched-grid';
 import type { Project } from '../store/project';
 import type { ExportOptions } from './export';
-import type { ReleaseCell, ReleaseData, ReleasePathwayRow, ReleaseSpanRow } from './release-data';
+import type { ReleaseData, ReleasePathwayRow, ReleaseSpanRow } from './release-data';
+import { scanCells } from './response-scan';
 
 /** The part of the store the exporter uses. */
 export type ProjectSource = Pick<
   Project,
-  'listGrids' | 'loadMatrix' | 'listConfigs' | 'listItems' | 'iterateResponses' | 'getSetting' | 'annotations'
+  'listGrids' | 'loadMatrix' | 'listConfigs' | 'listItems' | 'getSetting' | 'annotations' | 'db'
 >;
 
 /** The project setting that holds the matched grid (release-format.md). */
@@ -30,25 +31,7 @@ export function matchedGridOf(project: ProjectSource, override?: readonly string
 }
 
 export function readReleaseData(project: ProjectSource, opts: Pick<ExportOptions, 'matchedGrid'> = {}): ReleaseData {
-  const cells: ReleaseCell[] = [];
-  for (const r of project.iterateResponses()) {
-    cells.push({
-      model: r.model,
-      split: r.split,
-      sampleId: r.sampleId,
-      config: r.config,
-      pred: r.pred,
-      correct: r.correct,
-      score: r.score,
-      groundTruth: r.groundTruth,
-      confidence: r.confidence,
-      margin: r.margin,
-      latencyMs: r.latencyMs,
-      frameIndices: r.frameIndices,
-      sourceTag: r.sourceTag,
-      protocolNote: r.protocolNote,
-    });
-  }
+  const cells = scanCells(project.db);
   const matrices = project.listGrids().map((g) => project.loadMatrix(g.model, g.split));
   const pathways: ReleasePathwayRow[] = [];
   const spans: ReleaseSpanRow[] = [];

@@ -11,6 +11,7 @@ import json
 import os
 import re
 import sys
+import time
 from collections import Counter, defaultdict
 
 KEY = re.compile(r"^(\d+)f(?:_(.+))?$")
@@ -133,3 +134,5 @@ def main():
 
 if __name__ == "__main__":
     main()
+    # CPU seconds of this process (interpreter start included), for the bench's CPU-time ratio.
+    sys.stderr.write("cpu_s=%.4f\n" % time.process_time())

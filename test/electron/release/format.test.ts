@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
 import { compareCodePoints, csvText, formatNumber, JsonFloat, jsonText } from '../../../electron/release/format';
 
@@ -13,6 +14,18 @@ describe('csvText', () => {
     expect(text).toContain('"a,b","say ""hi""","line1\nline2",plain,\n');
     expect(text.endsWith('\n')).toBe(true);
     expect(parse(text)).toEqual([['c1', 'c2', 'c3', 'c4', 'c5'], ...rows]);
+  });
+
+  it('writes exactly the bytes csv-stringify writes (and also quotes a bare CR, as RFC 4180 asks)', () => {
+    const atoms = ['', 'a', ',', '"', '""', '\n', '\r\n', ' ', 'a b', 'é', '𝔘', '\t', "'", ';', 'x,"y"\nz', '=1+2', '#'];
+    const rows: string[][] = [];
+    for (const a of atoms) for (const b of atoms) rows.push([a, b, a + b]);
+    expect(csvText(['h,1', 'h"2', 'h3'], rows)).toBe(stringify([['h,1', 'h"2', 'h3'], ...rows], { record_delimiter: '\n' }));
+    // csv-stringify leaves a lone CR unquoted when the record delimiter is \n; a reader that
+    // accepts CR line ends would then split the record. We quote it.
+    const cr = csvText(['a', 'b'], [['x\ry', 'z']]);
+    expect(cr).toBe('a,b\n"x\ry",z\n');
+    expect(parse(cr)).toEqual([['a', 'b'], ['x\ry', 'z']]);
   });
 
   it('prints numbers so they parse back to the same double', () => {

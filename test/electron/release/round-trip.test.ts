@@ -184,7 +184,8 @@ describe('release export round trip', () => {
     }
   });
   afterAll(() => {
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
+    if (tmp && !process.env.KEEP_TMP) rmSync(tmp, { recursive: true, force: true });
+    else if (tmp) console.log(`kept ${tmp}`);
   });
 
   it('writes the layout of release-format.md', () => {

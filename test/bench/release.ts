@@ -1,0 +1,156 @@
+/**
+ * Benchmark of issue 2 §7b: import and export of a ~145k-row per_item.csv, metrics for all
+ * grids, peak memory, beside a plain single-pass Python export of the same input (same run,
+ * same machine). Targets: import+export ≤ 0.2 × Python; metrics for all grids < 100 ms.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { mcqaMetrics, transitions } from '../../shared/engine/mcqa';
+import { trajectories } from '../../shared/engine/trajectories';
+import { readImport } from '../../electron/importers/index';
+import { buildReleaseFiles, exportRelease } from '../../electron/release/export';
+import { readReleaseData } from '../../electron/release/project-source';
+import { openProject } from '../../electron/store/project';
+import { generatePerItemCsv } from './generate-per-item';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const MATCHED = ['textonly', '16f_151k', '32f_151k'];
+
+const ms = (t0: number): number => Math.round((performance.now() - t0) * 10) / 10;
+
+/** Median of `runs` timings of `fn` (the first run also warms the JIT). */
+function median(runs: number, fn: () => void): number {
+  const t: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    fn();
+    t.push(performance.now() - t0);
+  }
+  t.sort((a, b) => a - b);
+  return Math.round((t[Math.floor(t.length / 2)] as number) * 10) / 10;
+}
+
+function python(csv: string, out: string): { ms: number | null; cpuMs: number | null; error?: string } {
+  const t0 = performance.now();
+  const r = spawnSync('python3', [path.join(HERE, 'baseline_export.py'), csv, out, MATCHED.join(',')], { encoding: 'utf8' });
+  if (r.error) return { ms: null, cpuMs: null, error: r.error.message };
+  if (r.status !== 0) return { ms: null, cpuMs: null, error: r.stderr.slice(0, 500) };
+  const wall = ms(t0);
+  const cpu = /cpu_s=([\d.]+)/.exec(r.stderr);
+  return { ms: wall, cpuMs: cpu ? Math.round(Number(cpu[1]) * 10000) / 10 : null };
+}
+
+/** CPU time (user + system) of this process since `u`, in ms. */
+const cpuMs = (u: NodeJS.CpuUsage): number => {
+  const d = process.cpuUsage(u);
+  return Math.round((d.user + d.system) / 100) / 10;
+};
+
+const medianOf = (xs: (number | null)[]): number | null => {
+  const v = xs.filter((x): x is number => x !== null).sort((a, b) => a - b);
+  return v.length ? (v[Math.floor(v.length / 2)] as number) : null;
+};
+
+export async function benchRelease(): Promise<Record<string, unknown>> {
+  const tmp = mkdtempSync(path.join(tmpdir(), 'flipbook-bench-'));
+  try {
+    const csv = path.join(tmp, 'per_item.csv');
+    const gen = generatePerItemCsv(csv);
+
+    // Python first: its time does not depend on Node's heap state.
+    const py = [python(csv, path.join(tmp, 'py1')), python(csv, path.join(tmp, 'py2')), python(csv, path.join(tmp, 'py3'))];
+    const pyMs = medianOf(py.map((p) => p.ms));
+    const pyCpuMs = medianOf(py.map((p) => p.cpuMs));
+
+    const uImport = process.cpuUsage();
+    let t0 = performance.now();
+    const batches = await readImport(csv);
+    const readMs = ms(t0);
+    t0 = performance.now();
+    const project = openProject(path.join(tmp, 'bench.flipbook'), { create: true });
+    const openMs = ms(t0);
+    t0 = performance.now();
+    for (const b of batches) project.applyImport(b);
+    const applyMs = ms(t0);
+    const importMs = Math.round((readMs + openMs + applyMs) * 10) / 10;
+    const importCpuMs = cpuMs(uImport);
+
+    try {
+      project.setSetting('matchedGrid', MATCHED);
+      const uExport = process.cpuUsage();
+      t0 = performance.now();
+      const summary = exportRelease(project, path.join(tmp, 'export'), { now: new Date(0) });
+      const exportMs = ms(t0);
+      const exportCpuMs = cpuMs(uExport);
+
+      // Where the export's time goes (warm).
+      t0 = performance.now();
+      const data = readReleaseData(project);
+      const exportReadMs = ms(t0);
+      t0 = performance.now();
+      buildReleaseFiles(data, {});
+      const exportBuildMs = ms(t0);
+
+      const grids = project.listGrids();
+      let matrices = grids.map((g) => project.loadMatrix(g.model, g.split));
+      const loadMs = median(5, () => {
+        matrices = grids.map((g) => project.loadMatrix(g.model, g.split));
+      });
+      const computeMs = median(5, () => {
+        for (const m of matrices) {
+          mcqaMetrics(m);
+          transitions(m);
+          trajectories(m, { matchedGrid: MATCHED });
+        }
+      });
+      const metricsMs = median(5, () => {
+        for (const g of grids) {
+          const m = project.loadMatrix(g.model, g.split);
+          mcqaMetrics(m);
+          transitions(m);
+          trajectories(m, { matchedGrid: MATCHED });
+        }
+      });
+
+      const ru = process.resourceUsage();
+      const ratio = pyMs ? Math.round(((importMs + exportMs) / pyMs) * 1000) / 1000 : null;
+      const cpuRatio = pyCpuMs ? Math.round(((importCpuMs + exportCpuMs) / pyCpuMs) * 1000) / 1000 : null;
+      const load = loadavg()[0] ?? 0;
+      return {
+        input: { rows: gen.rows, bytes: gen.bytes, grids: grids.length, cells: summary.counts.cells },
+        flipbook: {
+          import_ms: importMs,
+          import_breakdown_ms: { read_import: readMs, open_project: openMs, apply_import: applyMs },
+          export_ms: exportMs,
+          export_breakdown_ms: { read_project_warm: exportReadMs, build_files_warm: exportBuildMs },
+          import_plus_export_ms: Math.round((importMs + exportMs) * 10) / 10,
+          cpu_ms: { import: importCpuMs, export: exportCpuMs, import_plus_export: Math.round((importCpuMs + exportCpuMs) * 10) / 10 },
+          metrics_all_grids_ms: metricsMs,
+          metrics_breakdown_ms: { load_matrices: loadMs, compute: computeMs },
+        },
+        baseline_python: { ms: pyMs, cpu_ms: pyCpuMs, runs_ms: py.map((p) => p.ms), ...(py[0]?.error ? { error: py[0].error } : {}) },
+        ratios: {
+          import_plus_export_vs_python: ratio,
+          import_plus_export_vs_python_cpu: cpuRatio,
+          target_import_plus_export_vs_python: 0.2,
+          meets_import_export_target: ratio !== null && ratio <= 0.2,
+          metrics_target_ms: 100,
+          meets_metrics_target: metricsMs < 100,
+        },
+        machine: { load_average_1m: Math.round(load * 100) / 100, cpus: cpus().length },
+        memory: {
+          peak_rss_mb: Math.round(ru.maxRSS / 1024),
+          heap_used_mb_now: Math.round(process.memoryUsage().heapUsed / 1048576),
+        },
+      };
+    } finally {
+      project.close();
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
