@@ -1,0 +1,138 @@
+/**
+ * The Electron main process: one hardened window on app://, the backend (createBackend)
+ * behind the contract's IPC handlers, media over media://, native menus and dialogs,
+ * recent projects, single-instance lock, remembered window state and a clean DB close on quit.
+ */
+import { app, BrowserWindow, dialog, ipcMain, Menu, session, type OpenDialogOptions } from 'electron';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { IPC_EVENT_CHANNEL } from '../shared/api/names';
+import { createBackend, type PickKind } from './services/create-backend';
+import { registerIpcHandlers } from './ipc/register-handlers';
+import { hardenApp, hardenSession, APP_ORIGIN } from './security/harden';
+import { handleProtocols, registerSchemesAsPrivileged } from './window/protocols';
+import { buildMenu, type MenuCommand } from './window/menu';
+import { createUserSettings } from './window/user-settings';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+// dist/electron/main.js → dist/renderer
+const RENDERER_DIR = process.env.FLIPBOOK_RENDERER_DIR ?? path.resolve(HERE, '../renderer');
+
+registerSchemesAsPrivileged();
+hardenApp(app);
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  let win: BrowserWindow | null = null;
+  const settings = () => createUserSettings(app.getPath('userData'));
+  const prefs = settings();
+
+  const backend = createBackend({
+    emit: (event, payload) => win?.webContents.send(IPC_EVENT_CHANNEL, { event, payload }),
+    mediaUrl: (id) => `media://m/${id}`,
+    pickPaths: (kind) => pick(kind),
+    recent: { list: () => prefs.get().recent, add: (p) => (prefs.addRecent(p), refreshMenu()) },
+    annotator: {
+      get: () => prefs.get().annotator,
+      set: (name) => {
+        prefs.update({ annotator: name });
+        return name;
+      },
+    },
+    readOnlyWhenLocked: true,
+  });
+
+  async function pick(kind: PickKind): Promise<string[]> {
+    if (!win) return [];
+    const projectFilter = [{ name: 'Flipbook project', extensions: ['flipbook'] }];
+    if (kind === 'new-project') {
+      const r = await dialog.showSaveDialog(win, { title: 'New project', filters: projectFilter, defaultPath: 'audit.flipbook' });
+      return r.canceled || !r.filePath ? [] : [r.filePath];
+    }
+    const byKind: Record<Exclude<PickKind, 'new-project'>, OpenDialogOptions> = {
+      'open-project': { title: 'Open project', filters: projectFilter, properties: ['openFile'] },
+      import: { title: 'Import results or metadata', properties: ['openFile', 'openDirectory', 'multiSelections'] },
+      'export-dir': { title: 'Export release to…', properties: ['openDirectory', 'createDirectory'] },
+      'media-root': { title: 'Folder with the videos', properties: ['openDirectory'] },
+    };
+    const r = await dialog.showOpenDialog(win, byKind[kind]);
+    return r.canceled ? [] : r.filePaths;
+  }
+
+  const send = (command: MenuCommand) => win?.webContents.send(IPC_EVENT_CHANNEL, { event: 'menu:command', payload: { command } });
+
+  function refreshMenu() {
+    Menu.setApplicationMenu(
+      buildMenu({
+        recent: prefs.get().recent,
+        send,
+        isMac: process.platform === 'darwin',
+        openRecent: (p) => {
+          try {
+            backend.open(p);
+            win?.webContents.send(IPC_EVENT_CHANNEL, { event: 'data:changed', payload: { scope: 'project', item: null } });
+          } catch (e) {
+            dialog.showErrorBox('Cannot open project', e instanceof Error ? e.message : String(e));
+          }
+        },
+      }),
+    );
+  }
+
+  function createWindow() {
+    const state = prefs.get().window;
+    win = new BrowserWindow({
+      width: state?.width ?? 1400,
+      height: state?.height ?? 900,
+      ...(state?.x !== undefined && state?.y !== undefined ? { x: state.x, y: state.y } : {}),
+      title: 'Flipbook',
+      show: false,
+      webPreferences: {
+        preload: path.join(HERE, 'preload.cjs'),
+        contextIsolation: true,
+        sandbox: true,
+        nodeIntegration: false,
+        nodeIntegrationInWorker: false,
+        webviewTag: false,
+        spellcheck: false,
+      },
+    });
+    if (state?.maximized) win.maximize();
+    win.once('ready-to-show', () => win?.show());
+    const saveBounds = () => {
+      if (!win || win.isDestroyed()) return;
+      prefs.update({ window: { ...win.getNormalBounds(), maximized: win.isMaximized() } });
+    };
+    win.on('close', saveBounds);
+    win.on('closed', () => (win = null));
+    void win.loadURL(`${APP_ORIGIN}/index.html`);
+  }
+
+  app.on('second-instance', () => {
+    if (win) {
+      if (win.isMinimized()) win.restore();
+      win.focus();
+    }
+  });
+
+  void app.whenReady().then(() => {
+    hardenSession(session.defaultSession);
+    handleProtocols(session.defaultSession, RENDERER_DIR, backend.media);
+    registerIpcHandlers(ipcMain, backend.handlers, () => (win ? [win.webContents.id] : []));
+    const initial = process.env.FLIPBOOK_PROJECT ?? prefs.get().recent[0];
+    if (initial) {
+      try {
+        backend.open(initial);
+      } catch (e) {
+        console.error(`flipbook: could not reopen ${initial}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    refreshMenu();
+    createWindow();
+  });
+
+  app.on('window-all-closed', () => app.quit());
+  // The database is closed (WAL checkpointed, lock released) before the process exits.
+  app.on('will-quit', () => backend.close());
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+// Bundles the Electron main process (ESM) and the preload (CommonJS: a sandboxed preload
+// cannot load ES modules) with esbuild into dist/electron/. better-sqlite3 and electron stay
+// external (native module / provided by the runtime).
+import { build } from 'esbuild';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const out = path.join(root, 'dist/electron');
+const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: true, logLevel: 'info', absWorkingDir: root };
+
+await build({
+  ...common,
+  entryPoints: ['electron/main.ts'],
+  outfile: path.join(out, 'main.js'),
+  format: 'esm',
+  external: ['electron', 'better-sqlite3'],
+  // ESM bundles of CJS dependencies need require/__dirname.
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+});
+await build({
+  ...common,
+  entryPoints: ['electron/preload.ts'],
+  outfile: path.join(out, 'preload.cjs'),
+  format: 'cjs',
+  external: ['electron'],
+});

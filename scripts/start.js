@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// `npm start`: the app on the embedded sample project. Makes the sample project when missing
+// (flipbook sample-project), builds the renderer when it is missing or older than its
+// sources, then runs Electron when its binary exists — otherwise the web mode on loopback,
+// saying why and printing the URL to open.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const cli = path.join(root, 'bin/flipbook.js');
+const sampleDir = process.env.FLIPBOOK_SAMPLE_DIR ?? path.join(root, '.cache/sample');
+const project = path.join(sampleDir, 'sample.flipbook');
+const run = (args, what) => {
+  const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error(`[flipbook] ${what} failed (exit ${r.status})`);
+    process.exit(r.status ?? 1);
+  }
+};
+
+if (!fs.existsSync(project)) {
+  console.error(`[flipbook] making the sample project in ${sampleDir} …`);
+  run([cli, 'sample-project', '--out', sampleDir], 'sample-project');
+}
+
+function newestMtime(dir) {
+  let t = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    t = Math.max(t, e.isDirectory() ? newestMtime(p) : fs.statSync(p).mtimeMs);
+  }
+  return t;
+}
+const built = path.join(root, 'dist/renderer/index.html');
+if (!fs.existsSync(built) || fs.statSync(built).mtimeMs < Math.max(newestMtime(path.join(root, 'renderer')), newestMtime(path.join(root, 'shared/api')))) {
+  console.error('[flipbook] building the renderer …');
+  run([path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], 'vite build');
+}
+
+function electronBinary() {
+  try {
+    // The electron package exports the binary's path, and throws when its download failed.
+    const p = require('electron');
+    return typeof p === 'string' && fs.existsSync(p) ? p : null;
+  } catch {
+    return null;
+  }
+}
+
+const electron = electronBinary();
+if (electron) {
+  run([path.join(root, 'scripts/build-electron.js')], 'electron build');
+  const child = spawn(electron, [root], { cwd: root, stdio: 'inherit', env: { ...process.env, FLIPBOOK_PROJECT: project } });
+  child.on('exit', (code) => process.exit(code ?? 0));
+} else {
+  console.error('[flipbook] no Electron binary on this machine (it could not be downloaded): starting the web mode instead.');
+  console.error('[flipbook] open the URL below in Chromium or any modern browser; Ctrl+C stops the server.');
+  const child = spawn(process.execPath, [cli, 'serve', '--project', project, '--port', process.env.PORT ?? '0'], { cwd: root, stdio: 'inherit' });
+  const forward = (sig) => child.kill(sig);
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  child.on('exit', (code) => process.exit(code ?? 0));
+}
