@@ -68,13 +68,16 @@ export function buildReleaseFiles(data: ReleaseData, opts: ExportOptions = {}): 
   out.push({ path: 'annotations/codebook.json', text: codebookJson(data.codebook) });
   out.push({ path: 'annotations/pathways.csv', text: pathwaysCsv(data.pathways) });
   out.push({ path: 'annotations/evidence_spans.csv', text: spansCsv(data.spans) });
-  const usedConfigs = new Set(data.cells.map((c) => c.config));
+  // Counts from the matrices (one per grid) rather than passes over every cell.
+  const usedConfigs = new Set(data.matrices.flatMap((m) => m.configs.map((c) => c.key)));
   out.push({ path: 'provenance/configs.json', text: configsJson(data.configs.filter((c) => usedConfigs.has(c.key))) });
 
-  const models = [...new Set(data.cells.map((c) => c.model))].sort(compareCodePoints);
-  const splits = [...new Set(data.cells.map((c) => c.split))].sort(compareCodePoints);
+  const models = [...new Set(data.matrices.map((m) => m.model))].sort(compareCodePoints);
+  const splits = [...new Set(data.matrices.map((m) => m.split))].sort(compareCodePoints);
   const configs = [...usedConfigs].sort(compareCodePoints);
-  const items = new Set(data.cells.map((c) => `${c.split}\u0000${c.sampleId}`)).size;
+  const itemKeys = new Set<string>();
+  for (const m of data.matrices) for (const id of m.itemIds) itemKeys.add(`${m.split}\u0000${id}`);
+  const items = itemKeys.size;
   const optionalColumns = optionalColumnsOf(data.cells);
   const counts = {
     cells: data.cells.length,

@@ -2,17 +2,16 @@
  * Reads the release snapshot out of a project store (electron/store/project.ts). The only
  * file of the exporter that knows the store's API.
  */
+import type { ResponseMatrix } from '../../shared/domain/types';
 import { proposeMatchedGrid } from '../../shared/engine/matched-grid';
 import type { Project } from '../store/project';
 import type { ExportOptions } from './export';
 import type { ReleaseData, ReleasePathwayRow, ReleaseSpanRow } from './release-data';
+import { matricesFromCells } from './matrices-from-cells';
 import { scanCells } from './response-scan';
 
 /** The part of the store the exporter uses. */
-export type ProjectSource = Pick<
-  Project,
-  'listGrids' | 'loadMatrix' | 'listConfigs' | 'listItems' | 'getSetting' | 'annotations' | 'db'
->;
+export type ProjectSource = Pick<Project, 'listConfigs' | 'listItems' | 'getSetting' | 'annotations' | 'db'>;
 
 /** The project setting that holds the matched grid (release-format.md). */
 export const MATCHED_GRID_SETTING = 'matchedGrid';
@@ -23,16 +22,19 @@ export const MATCHED_GRID_SETTING = 'matchedGrid';
  * function of the data, so an export → import → export (where the setting is not carried)
  * proposes the same grid again.
  */
-export function matchedGridOf(project: ProjectSource, override?: readonly string[]): string[] {
+export function matchedGridOf(project: ProjectSource, matrices: readonly ResponseMatrix[], override?: readonly string[]): string[] {
   if (override) return override.slice();
   const v = project.getSetting<unknown>(MATCHED_GRID_SETTING);
   if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return (v as string[]).slice();
-  return proposeMatchedGrid(project.listGrids()).configs;
+  return proposeMatchedGrid(matrices.map((m) => ({ model: m.model, split: m.split, configs: m.configs }))).configs;
 }
 
-export function readReleaseData(project: ProjectSource, opts: Pick<ExportOptions, 'matchedGrid'> = {}): ReleaseData {
+export function readReleaseData(project: ProjectSource, opts: Pick<ExportOptions, 'matchedGrid' | 'includeText'> = {}): ReleaseData {
   const cells = scanCells(project.db);
-  const matrices = project.listGrids().map((g) => project.loadMatrix(g.model, g.split));
+  const configs = project.listConfigs();
+  const matrices = matricesFromCells(cells, configs);
+  // Item metadata is needed only for text, or for MCQA cells that lack their own ground truth.
+  const needItems = opts.includeText === true || cells.some((c) => c.groundTruth === null && c.correct !== null);
   const pathways: ReleasePathwayRow[] = [];
   const spans: ReleaseSpanRow[] = [];
   for (const s of project.annotations.listStates()) {
@@ -67,10 +69,10 @@ export function readReleaseData(project: ProjectSource, opts: Pick<ExportOptions
   const cb = project.annotations.getCodebook();
   return {
     cells,
-    configs: project.listConfigs(),
-    items: project.listItems(),
+    configs,
+    items: needItems ? project.listItems() : [],
     matrices,
-    matchedGrid: matchedGridOf(project, opts.matchedGrid),
+    matchedGrid: matchedGridOf(project, matrices, opts.matchedGrid),
     codebook: {
       id: cb.id,
       version: cb.version,
