@@ -55,7 +55,9 @@ function parseNum(s: string | undefined): number | null {
 function rotationOf(s: z.infer<typeof StreamSchema>): number {
   for (const sd of s.side_data_list ?? []) {
     const r = sd.rotation;
-    if (typeof r === 'number') return ((Math.round(-r) % 360) + 360) % 360;
+    // Informational only (ffmpeg autorotates extracted frames); ffprobe's sign convention changed
+    // between versions, so the value is reported as ffprobe gives it, normalised to 0…359.
+    if (typeof r === 'number') return ((Math.round(r) % 360) + 360) % 360;
   }
   const tag = s.tags?.rotate;
   if (tag !== undefined && Number.isFinite(Number(tag))) return ((Math.round(Number(tag)) % 360) + 360) % 360;
