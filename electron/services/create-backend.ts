@@ -21,7 +21,7 @@ import { stripsForItem } from '../frames/item-strips';
 import type { VideoMeta } from '../media/video-meta';
 import { ServiceError, type Handlers } from './dispatch';
 import { createAuditIndex, type AuditIndex } from './audit-index';
-import { createMediaRegistry, type MediaRegistry } from './media-registry';
+import { createMediaRegistry, mimeOf, type MediaRegistry } from './media-registry';
 import { toContractCodebook } from './codebook';
 
 export type PickKind = 'open-project' | 'new-project' | 'import' | 'export-dir' | 'media-root';
@@ -280,7 +280,7 @@ export function createBackend(hooks: HostHooks): Backend {
       const id = media.register(m.path);
       video = {
         url: hooks.mediaUrl(id),
-        mime: media.resolve(id)?.mime ?? 'video/mp4',
+        mime: mimeOf(m.path),
         fps: m.avgFrameRate > 0 ? m.avgFrameRate : m.realFrameRate > 0 ? m.realFrameRate : 30,
         frameCount: m.frameCount,
         durationS: m.durationS,

@@ -7,9 +7,9 @@
 import { protocol, type Session } from 'electron';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { contentSecurityPolicy } from '../security/csp';
 import type { MediaRegistry } from '../services/media-registry';
+import { handleMediaFetch, mediaIdFromPath } from '../media/range-server';
 import { resolveStatic } from '../server/http-server';
 
 export function registerSchemesAsPrivileged(): void {
@@ -31,32 +31,5 @@ export function handleProtocols(session: Session, rendererDir: string, media: Me
     const body = await fs.promises.readFile(file);
     return new Response(body, { headers: { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'content-security-policy': csp } });
   });
-  session.protocol.handle('media', async (req) => {
-    const id = new URL(req.url).pathname.replace(/^\//, '');
-    const entry = /^[A-Za-z0-9_-]{6,200}$/.test(id) ? media.resolve(id) : undefined;
-    if (!entry) return new Response('unknown media id', { status: 404 });
-    const st = await fs.promises.stat(entry.path).catch(() => null);
-    if (!st) return new Response('gone', { status: 404 });
-    const size = st.size;
-    const range = req.headers.get('range');
-    const m = range ? /^bytes=(\d*)-(\d*)$/.exec(range) : null;
-    const base = { 'content-type': entry.mime, 'accept-ranges': 'bytes' };
-    if (range && m) {
-      let start: number;
-      let end: number;
-      if (m[1] === '') {
-        start = Math.max(0, size - Number(m[2]));
-        end = size - 1;
-      } else {
-        start = Number(m[1]);
-        end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
-      }
-      if (start >= size || end < start) return new Response(null, { status: 416, headers: { ...base, 'content-range': `bytes */${size}` } });
-      const stream = Readable.toWeb(fs.createReadStream(entry.path, { start, end })) as ReadableStream<Uint8Array>;
-      return new Response(stream, { status: 206, headers: { ...base, 'content-range': `bytes ${start}-${end}/${size}`, 'content-length': String(end - start + 1) } });
-    }
-    if (range) return new Response(null, { status: 416, headers: { ...base, 'content-range': `bytes */${size}` } });
-    const stream = Readable.toWeb(fs.createReadStream(entry.path)) as ReadableStream<Uint8Array>;
-    return new Response(stream, { status: 200, headers: { ...base, 'content-length': String(size) } });
-  });
+  session.protocol.handle('media', (req) => handleMediaFetch(media, req, mediaIdFromPath(new URL(req.url).pathname, '/')));
 }
