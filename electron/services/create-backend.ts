@@ -19,6 +19,8 @@ import { frameCacheDirForProject } from '../frames/frame-cache';
 import { selectFramesForConfig, type ConfigFrames } from '../frames/frame-selection';
 import { stripsForItem } from '../frames/item-strips';
 import type { VideoMeta } from '../media/video-meta';
+import { ensurePlayable } from '../media/proxy';
+import { defaultPolicyForModel } from '../../shared/samplers/index';
 import { ServiceError, type Handlers } from './dispatch';
 import { createAuditIndex, type AuditIndex } from './audit-index';
 import { createMediaRegistry, mimeOf, type MediaRegistry } from './media-registry';
@@ -54,12 +56,29 @@ interface Session {
   selections: Map<string, { meta: VideoMeta; configs: ConfigFrames[] }>;
   jobs: Map<string, AbortController>;
   videoCount: number | null;
+  /** Frame cache folder of the project; also holds H.264 proxies of unplayable videos. */
+  cacheDir: string;
 }
 
 const itemKey = (model: string, split: string, sampleId: string) => `${model}\u0000${split}\u0000${sampleId}`;
 
-function samplerName(c: ConfigFrames): string {
-  return c.source === 'recorded' ? 'recorded frame_indices' : `${c.policy}${c.source === 'model-default' ? ' (model default)' : c.source === 'override' ? ' (override)' : ''}`;
+/**
+ * The strip's legend: the sampler policy always, even when the response recorded its
+ * frame_indices (then the policy is the one the run would have used, and the legend says the
+ * indices are the recorded ones). Text-only configs have no sampler (null).
+ */
+function samplerName(c: ConfigFrames, spec: ConfigSpec | undefined, model: string): string | null {
+  if (spec && spec.frames === 0 && c.frames.length === 0) return null;
+  if (c.source === 'recorded') {
+    const p = spec?.sampling.policy && spec.sampling.policy !== 'explicit' ? spec.sampling.policy : defaultPolicyForModel(model, spec?.toolkit ?? null);
+    return `${p} · recorded indices`;
+  }
+  return `${c.policy}${c.source === 'model-default' ? ' (model default)' : c.source === 'override' ? ' (override)' : ''}`;
+}
+
+/** Writes refused on a read-only project with the reason, before they reach the store. */
+function assertWritable(s: { project: Project; readOnlyReason: string | null }): void {
+  if (s.project.readOnly) throw new ServiceError('read-only', `the project is open read-only: ${s.readOnlyReason ?? 'opened read-only'}`);
 }
 
 export function createBackend(hooks: HostHooks): Backend {
@@ -152,6 +171,7 @@ export function createBackend(hooks: HostHooks): Backend {
       selections: new Map(),
       jobs: new Map(),
       videoCount: null,
+      cacheDir: frameCacheDirForProject(project.path),
     };
     hooks.recent?.add(project.path);
     return info() as NonNullable<Res<'project:info'>>;
@@ -258,7 +278,7 @@ export function createBackend(hooks: HostHooks): Backend {
     return rows;
   };
 
-  const itemDetail = async (s: Session, model: string, split: string, sampleId: string): Promise<ItemDetail> => {
+  const itemDetail = async (s: Session, model: string, split: string, sampleId: string, jobId?: string): Promise<ItemDetail> => {
     const p = s.project;
     const meta = p.getItem(split, sampleId);
     const g = s.audit.grid(model, split);
@@ -274,13 +294,28 @@ export function createBackend(hooks: HostHooks): Backend {
     } catch (e) {
       videoError = e instanceof Error ? e.message : String(e);
     }
-    if (sel) {
+    let playPath: string | null = sel?.meta.path ?? null;
+    if (sel && !sel.meta.playable) {
+      // Chromium cannot decode this codec (HEVC, MPEG-4 part 2, …): play an H.264 proxy,
+      // transcoded once into the frame cache (electron/media/proxy.ts). Strips keep reading the original.
       const m = sel.meta;
-      if (!m.playable) videoError = `the ${m.codec} stream cannot be played in the app (no H.264 proxy yet); strips still show its frames`;
-      const id = media.register(m.path);
+      const progress = (done: number) => {
+        if (jobId) hooks.emit('job:progress', { jobId, kind: 'proxy', done, total: 1, message: `making a playable H.264 copy of the ${m.codec} video` });
+      };
+      try {
+        progress(0);
+        playPath = await ensurePlayable(m, { cacheDir: s.cacheDir, onProgress: progress });
+      } catch (e) {
+        playPath = null;
+        videoError = `the ${m.codec} stream cannot be played in the app and its H.264 proxy failed: ${e instanceof Error ? e.message : String(e)}; strips still show its frames`;
+      }
+    }
+    if (sel && playPath !== null) {
+      const m = sel.meta;
+      const id = media.register(playPath);
       video = {
         url: hooks.mediaUrl(id),
-        mime: mimeOf(m.path),
+        mime: mimeOf(playPath),
         fps: m.avgFrameRate > 0 ? m.avgFrameRate : m.realFrameRate > 0 ? m.realFrameRate : 30,
         frameCount: m.frameCount,
         durationS: m.durationS,
@@ -308,7 +343,7 @@ export function createBackend(hooks: HostHooks): Backend {
           key: c.key,
           frames: c.frames,
           pixelCount: c.pixelCount,
-          sampler: f ? samplerName(f) : c.sampling.policy,
+          sampler: f ? samplerName(f, c, model) : c.frames === 0 ? null : c.sampling.policy,
           pred: r?.pred ?? null,
           correct: r?.correct ?? null,
           score: r?.score ?? null,
@@ -328,7 +363,7 @@ export function createBackend(hooks: HostHooks): Backend {
       videoError,
       frames: (sel?.configs ?? []).map((c) => {
         const u = uniqueFrames(c);
-        return { config: c.configKey, sampler: samplerName(c), indices: u.map((x) => x.index), timesS: u.map((x) => x.timeS) };
+        return { config: c.configKey, sampler: samplerName(c, g.configs.find((x) => x.key === c.configKey), model), indices: u.map((x) => x.index), timesS: u.map((x) => x.timeS) };
       }),
     };
   };
@@ -338,7 +373,7 @@ export function createBackend(hooks: HostHooks): Backend {
     'project:info': () => info(),
     'grids:list': () => info()?.grids ?? [],
     'queue:list': (req) => ({ rows: queueRows(need(), req.annotator) }),
-    'item:get': (req) => itemDetail(need(), req.model, req.split, req.sampleId),
+    'item:get': (req) => itemDetail(need(), req.model, req.split, req.sampleId, req.jobId),
     'frames:strips': async (req) => {
       const s = need();
       const g = s.audit.grid(req.model, req.split);
@@ -351,7 +386,7 @@ export function createBackend(hooks: HostHooks): Backend {
         const u = uniqueFrames(c);
         return {
           config: c.configKey,
-          sampler: samplerName(c),
+          sampler: samplerName(c, g.configs.find((x) => x.key === c.configKey), req.model),
           indices: u.map((x) => x.index),
           timesS: u.map((x) => x.timeS),
           tiles: u.map((x) => ({ config: c.configKey, index: x.index, timeS: x.timeS, url: null, approximate: true })),
@@ -368,7 +403,7 @@ export function createBackend(hooks: HostHooks): Backend {
         { videoPath: file, model: req.model, configs: g.configs.map((c) => ({ config: c, recorded: s.project.responsesForItem(req.model, req.split, req.sampleId).find((r) => r.config === c.key)?.frameIndices ?? null })), videoId: s.project.getItem(req.split, req.sampleId)?.videoId ?? null },
         {
           signal: controller.signal,
-          priority: 0,
+          priority: req.priority ?? 0,
           onTile: (ev) => {
             const list = tilesByIndex.get(ev.index);
             if (!list) return;
@@ -400,9 +435,19 @@ export function createBackend(hooks: HostHooks): Backend {
       s.jobs.delete(req.jobId);
       return { cancelled: true };
     },
+    'frames:full': async (req) => {
+      const s = need();
+      const { file, error } = videoPathOf(s.project, req.split, req.sampleId);
+      if (file === null) throw new ServiceError('not-found', error ?? 'no video');
+      const r = await s.frames.requestFrames({ video: file, indices: [req.index], spec: { width: null, format: 'jpeg' }, approximate: false, priority: 0 });
+      const out = r.files.get(req.index);
+      if (!out) throw new ServiceError('internal', r.failures[0]?.message ?? `frame ${req.index} could not be extracted`);
+      return { url: hooks.mediaUrl(media.register(out)) };
+    },
     'annotation:state': (req) => annotationOf(need(), req.model, req.split, req.sampleId, req.annotator),
     'annotation:apply': async (req) => {
       const s = need();
+      assertWritable(s);
       const edit = await withCoverage(s, req.edit, req.annotator);
       const state = s.project.annotations.apply(edit, req.annotator);
       hooks.emit('data:changed', { scope: 'annotations', item: { model: state.model, split: state.split, sampleId: state.sampleId } });
@@ -410,6 +455,7 @@ export function createBackend(hooks: HostHooks): Backend {
     },
     'annotation:undo': (req) => {
       const s = need();
+      assertWritable(s);
       const r = s.project.annotations.undo(req.annotator);
       if (!r) return null;
       const t = r.target;
@@ -419,6 +465,7 @@ export function createBackend(hooks: HostHooks): Backend {
     },
     'annotation:redo': (req) => {
       const s = need();
+      assertWritable(s);
       const r = s.project.annotations.redo(req.annotator);
       if (!r) return null;
       const t = r.target;
@@ -434,6 +481,7 @@ export function createBackend(hooks: HostHooks): Backend {
     },
     'settings:set': (req) => {
       const s = need();
+      assertWritable(s);
       if (req.value === null) s.project.deleteSetting(req.key);
       else if (req.key === 'matchedGrid') s.project.setSetting(req.key, req.value.split(',').map((x) => x.trim()).filter((x) => x !== ''));
       else s.project.setSetting(req.key, path.resolve(req.value));
@@ -445,6 +493,7 @@ export function createBackend(hooks: HostHooks): Backend {
     },
     'import:run': async (req) => {
       const s = need();
+      assertWritable(s);
       const files: Res<'import:run'>['files'] = [];
       let done = 0;
       const overrides = { ...(req.model ? { model: req.model } : {}), ...(req.split ? { split: req.split } : {}), ...(req.config ? { config: req.config } : {}) };

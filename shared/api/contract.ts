@@ -232,13 +232,27 @@ export const operations = {
     z.object({ rows: z.array(QueueRow) }),
     'All audit rows; filtering and sorting run client-side (shared/api/queue-filter.ts) so 30k rows filter in milliseconds.',
   ),
-  'item:get': op(ItemRef, ItemDetail, 'Everything the item view shows except the tiles.'),
+  'item:get': op(
+    ItemRef.extend({ jobId: JobId.optional() }),
+    ItemDetail,
+    'Everything the item view shows except the tiles; an unplayable codec is transcoded to an H.264 proxy first (progress as job:progress of jobId, kind proxy).',
+  ),
   'frames:strips': op(
-    ItemRef.extend({ jobId: JobId, width: z.number().int().min(32).max(1920).optional() }),
+    ItemRef.extend({
+      jobId: JobId,
+      width: z.number().int().min(32).max(1920).optional(),
+      /** 0 = the item on screen (default); higher = background prefetch of the queue's next items. */
+      priority: z.number().int().min(0).max(10).optional(),
+    }),
     z.object({ strips: z.array(Strip) }),
     'Tiles per config; returns what is ready now (approximate or cached) and streams the rest as frames:tile events.',
   ),
   'frames:cancel': op(z.object({ jobId: JobId }), z.object({ cancelled: z.boolean() }), 'Stop extraction for an item the user left.'),
+  'frames:full': op(
+    ItemRef.extend({ index: z.number().int().nonnegative() }),
+    z.object({ url: z.string() }),
+    'One exact frame at full size (hover on a tile), extracted on demand and cached.',
+  ),
   'annotation:state': op(
     ItemRef.extend({ annotator: Annotator }),
     AnnotationState,
@@ -304,7 +318,7 @@ export type Res<N extends OpName> = z.infer<Operations[N]['response']>;
 export const events = {
   'job:progress': z.object({
     jobId: JobId,
-    kind: z.enum(['import', 'export', 'frames']),
+    kind: z.enum(['import', 'export', 'frames', 'proxy']),
     done: z.number(),
     total: z.number(),
     message: z.string().nullable(),

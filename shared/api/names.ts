@@ -11,6 +11,7 @@ export const OP_NAME_LIST = [
   'item:get',
   'frames:strips',
   'frames:cancel',
+  'frames:full',
   'annotation:state',
   'annotation:apply',
   'annotation:undo',
