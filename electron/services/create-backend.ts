@@ -25,6 +25,7 @@ import { ServiceError, type Handlers } from './dispatch';
 import { createAuditIndex, type AuditIndex } from './audit-index';
 import { createMediaRegistry, mimeOf, type MediaRegistry } from './media-registry';
 import { toContractCodebook } from './codebook';
+import { overviewHandlers } from './overview-handlers';
 
 export type PickKind = 'open-project' | 'new-project' | 'import' | 'export-dir' | 'media-root';
 
@@ -369,6 +370,7 @@ export function createBackend(hooks: HostHooks): Backend {
   };
 
   const handlers: Handlers = {
+    ...overviewHandlers(() => need().project),
     'project:open': (req) => open(req.path, { create: req.create ?? false }),
     'project:info': () => info(),
     'grids:list': () => info()?.grids ?? [],

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { annotationEditSchema } from '../domain/annotations';
 import { EVENT_NAME_LIST, IPC_EVENT_CHANNEL, IPC_PREFIX, OP_NAME_LIST } from './names';
+import { CascadeRequest, Overview, OverviewCascade, SavedViewDto, SavedViewValue, ViewName } from './overview';
 
 // ---------------------------------------------------------------- building blocks
 
@@ -305,6 +306,16 @@ export const operations = {
   'recent:list': op(Empty, z.array(z.string()), 'Recently opened projects (Electron; web mode: the served project).'),
   'annotator:get': op(Empty, z.string().nullable(), 'The annotator name of this machine.'),
   'annotator:set': op(z.object({ name: Annotator }), z.string(), 'Remember the annotator name on this machine.'),
+  'overview:get': op(Empty, Overview, 'The overview: per-grid metrics, flows, wins, trajectories, iso-compute, default cascade; the matched-grid table.'),
+  'overview:cascade': op(
+    CascadeRequest,
+    z.object({ cascade: OverviewCascade.nullable(), note: z.string().nullable() }),
+    'The confidence cascade of a grid over chosen budgets against a chosen reference (or why there is none).',
+  ),
+  'views:list': op(Empty, z.array(SavedViewDto), 'Saved queue views of the project, by name.'),
+  'views:save': op(z.object({ name: ViewName, value: SavedViewValue }), SavedViewDto, 'Save (or replace) a queue view by name.'),
+  'views:rename': op(z.object({ id: z.number().int(), name: ViewName }), z.array(SavedViewDto), 'Rename a saved view; returns the list.'),
+  'views:delete': op(z.object({ id: z.number().int() }), z.array(SavedViewDto), 'Delete a saved view; returns the list.'),
 } as const;
 
 export type Operations = typeof operations;

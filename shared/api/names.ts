@@ -25,6 +25,12 @@ export const OP_NAME_LIST = [
   'recent:list',
   'annotator:get',
   'annotator:set',
+  'overview:get',
+  'overview:cascade',
+  'views:list',
+  'views:save',
+  'views:rename',
+  'views:delete',
 ] as const;
 
 export const EVENT_NAME_LIST = ['job:progress', 'frames:tile', 'data:changed', 'menu:command'] as const;

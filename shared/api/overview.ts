@@ -1,0 +1,181 @@
+/**
+ * Schemas of the overview (issue 5 §1) and of saved queue views (§2) as they cross the
+ * transport. The numbers are the engine's (shared/engine) — the backend only reshapes them —
+ * so the charts, the CLI and the release export can never disagree.
+ */
+import { z } from 'zod';
+
+const Counts = z.record(z.string(), z.number());
+
+export const OverviewMetrics = z.object({
+  n: z.number().int(),
+  nExcluded: z.number().int(),
+  configs: z.array(z.string()),
+  accuracy: Counts,
+  correctCounts: Counts,
+  bestFixed: z.string().nullable(),
+  oracleAccuracy: z.number(),
+  oracleHeadroomPts: z.number(),
+  visualConfusionRate: z.number(),
+  visualConfusionRateVisualOnly: z.number(),
+  textOverwriteRate: z.number().nullable(),
+  textOverwriteRateOfTextCorrect: z.number().nullable(),
+  terminalConfig: z.string().nullable(),
+  terminalRegressionRate: z.number(),
+  counts: z.object({
+    oracle: z.number().int(),
+    visuallyConfused: z.number().int(),
+    visuallyConfusedVisualOnly: z.number().int(),
+    textOverwritten: z.number().int(),
+    textCorrect: z.number().int(),
+    terminalRegressions: z.number().int(),
+  }),
+});
+export type OverviewMetrics = z.infer<typeof OverviewMetrics>;
+
+export const OverviewTransition = z.object({
+  from: z.string(),
+  to: z.string(),
+  rescued: z.number().int(),
+  harmed: z.number().int(),
+  churn: z.number().int(),
+  churnRate: z.number(),
+  netPts: z.number(),
+  mcnemarP: z.number(),
+});
+export type OverviewTransition = z.infer<typeof OverviewTransition>;
+
+/** One complete item of a grid: its pattern over the grid's configs (config order) and class. */
+export const OverviewRow = z.object({
+  sampleId: z.string(),
+  pattern: z.string(),
+  cls: z.string().nullable(),
+  confused: z.boolean(),
+  textOverwritten: z.boolean(),
+  terminalRegression: z.boolean(),
+});
+export type OverviewRow = z.infer<typeof OverviewRow>;
+
+export const OverviewIsoGroup = z.object({
+  configs: z.array(z.string()),
+  compute: z.array(z.number()),
+  bestConfig: z.string(),
+  bestAccuracy: z.number(),
+  oracleAccuracy: z.number(),
+  oracleHeadroomPts: z.number(),
+  pairs: z.array(z.object({ a: z.string(), b: z.string(), onlyA: z.number().int(), onlyB: z.number().int(), both: z.number().int(), neither: z.number().int() })),
+});
+export type OverviewIsoGroup = z.infer<typeof OverviewIsoGroup>;
+
+/** τ = +∞ (every item runs to the last budget) travels as null: JSON has no infinity. */
+export const CascadePointDto = z.object({
+  tau: z.number().nullable(),
+  correct: z.number().int(),
+  accuracy: z.number(),
+  meanSharedCost: z.number(),
+  meanUnsharedCost: z.number(),
+});
+export type CascadePointDto = z.infer<typeof CascadePointDto>;
+
+export const OverviewCascade = z.object({
+  budgets: z.array(z.string()),
+  reference: z.string(),
+  n: z.number().int(),
+  nExcluded: z.number().int(),
+  signal: z.enum(['margin', 'confidence']),
+  referenceAccuracy: z.number(),
+  referenceFrames: z.number(),
+  pareto: z.array(CascadePointDto),
+  operatingPoint: CascadePointDto.extend({ savingVsReference: z.number(), unsharedSavingVsReference: z.number() }).nullable(),
+  heldOut: z.object({
+    seed: z.number().int(),
+    nTune: z.number().int(),
+    nEval: z.number().int(),
+    tau: z.number().nullable(),
+    accuracy: z.number().nullable(),
+    referenceAccuracy: z.number(),
+    meanSharedCost: z.number().nullable(),
+    savingVsReference: z.number().nullable(),
+  }),
+});
+export type OverviewCascade = z.infer<typeof OverviewCascade>;
+
+export const OverviewGrid = z.object({
+  model: z.string(),
+  split: z.string(),
+  kind: z.enum(['mcqa', 'open']),
+  /** null for open-ended grids (the overview's flows are MCQA; §4 metrics are in the CLI). */
+  metrics: OverviewMetrics.nullable(),
+  transitions: z.array(OverviewTransition),
+  wins: z.object({ configs: z.array(z.string()), n: z.number().int(), wins: z.array(z.array(z.number().int())) }),
+  classes: z.record(z.string(), z.number().int()),
+  rows: z.array(OverviewRow),
+  iso: z.array(OverviewIsoGroup),
+  /** Visual configs a cascade can climb (the budget ladder without text), cheapest first. */
+  cascadeBudgets: z.array(z.string()),
+  cascade: OverviewCascade.nullable(),
+  /** Why there is no cascade (no confidence/margin recorded, fewer than two budgets, …). */
+  cascadeNote: z.string().nullable(),
+});
+export type OverviewGrid = z.infer<typeof OverviewGrid>;
+
+export const MatchedGridTable = z.object({
+  configs: z.array(z.string()),
+  source: z.enum(['setting', 'proposed']),
+  /** Models the grid leaves out across the project, with the reason (e.g. context ceiling). */
+  leftOut: z.array(z.object({ model: z.string(), reason: z.string() })),
+  splits: z.array(
+    z.object({
+      split: z.string(),
+      nItems: z.number().int(),
+      perModel: z.array(z.object({ model: z.string(), metrics: OverviewMetrics })),
+      leftOut: z.array(z.object({ model: z.string(), missing: z.array(z.string()) })),
+    }),
+  ),
+});
+export type MatchedGridTable = z.infer<typeof MatchedGridTable>;
+
+export const Overview = z.object({
+  grids: z.array(OverviewGrid),
+  matchedGrid: MatchedGridTable,
+});
+export type Overview = z.infer<typeof Overview>;
+
+export const CascadeRequest = z.object({
+  model: z.string().min(1),
+  split: z.string().min(1),
+  budgets: z.array(z.string().min(1)).min(2),
+  reference: z.string().min(1),
+  seed: z.number().int().optional(),
+});
+
+// ---------------------------------------------------------------- saved views
+
+export const QUEUE_COLUMNS = ['item', 'model', 'split', 'task', 'pattern', 'class', 'flags', 'status'] as const;
+export type QueueColumn = (typeof QUEUE_COLUMNS)[number];
+
+/** What a saved view restores: the queue's filter, sort and visible columns. */
+export const SavedViewValue = z.object({
+  filter: z.object({
+    preset: z.enum(['default', 'all']),
+    model: z.string().nullable(),
+    split: z.string().nullable(),
+    taskType: z.string().nullable(),
+    trajectoryClass: z.string().nullable(),
+    flags: z.array(z.enum(['visuallyConfused', 'textOverwritten', 'terminalRegression'])),
+    transition: z.string().nullable(),
+    transitionKind: z.enum(['harmed', 'rescued']).nullable().optional(),
+    itemSet: z.object({ label: z.string(), ids: z.array(z.string()) }).nullable().optional(),
+    status: z.enum(['todo', 'in_progress', 'done', 'skipped', 'needs_review']).nullable(),
+    annotator: z.string().nullable(),
+    hasVideo: z.boolean().nullable(),
+    search: z.string(),
+  }),
+  sort: z.object({ key: z.enum(['default', 'sampleId', 'model', 'split', 'taskType', 'status', 'class']), desc: z.boolean() }),
+  columns: z.array(z.enum(QUEUE_COLUMNS)),
+});
+export type SavedViewValue = z.infer<typeof SavedViewValue>;
+
+export const SavedViewDto = z.object({ id: z.number().int(), name: z.string(), value: SavedViewValue, updatedAt: z.string() });
+export type SavedViewDto = z.infer<typeof SavedViewDto>;
+export const ViewName = z.string().trim().min(1).max(200);
