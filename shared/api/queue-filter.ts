@@ -16,6 +16,10 @@ export interface QueueFilter {
   flags: FlagName[];
   /** A harmed or rescued transition `a>b`. */
   transition: string | null;
+  /** Narrows `transition` to its harmed (or rescued) items only; null = either. */
+  transitionKind?: 'harmed' | 'rescued' | null;
+  /** Exactly these sample ids (the items behind an overview mark); `label` says which mark. */
+  itemSet?: { label: string; ids: string[] } | null;
   status: AnnotationStatus | null;
   annotator: string | null;
   hasVideo: boolean | null;
@@ -36,11 +40,24 @@ export const EMPTY_FILTER: QueueFilter = {
   trajectoryClass: null,
   flags: [],
   transition: null,
+  transitionKind: null,
+  itemSet: null,
   status: null,
   annotator: null,
   hasVideo: null,
   search: '',
 };
+
+// One Set per item-set array, so 30k rows test membership in O(1) without rebuilding it per row.
+const idSets = new WeakMap<readonly string[], Set<string>>();
+function idSet(ids: readonly string[]): Set<string> {
+  let s = idSets.get(ids);
+  if (!s) {
+    s = new Set(ids);
+    idSets.set(ids, s);
+  }
+  return s;
+}
 
 export function matchesFilter(r: QueueRow, f: QueueFilter, terms: string[]): boolean {
   if (f.preset === 'default' && !(r.flags.terminalRegression || r.flags.visuallyConfused)) return false;
@@ -49,7 +66,12 @@ export function matchesFilter(r: QueueRow, f: QueueFilter, terms: string[]): boo
   if (f.taskType !== null && r.taskType !== f.taskType) return false;
   if (f.trajectoryClass !== null && r.trajectoryClass !== f.trajectoryClass) return false;
   for (const flag of f.flags) if (!r.flags[flag]) return false;
-  if (f.transition !== null && !r.harmed.includes(f.transition) && !r.rescued.includes(f.transition)) return false;
+  if (f.transition !== null) {
+    const harmed = r.harmed.includes(f.transition);
+    const rescued = r.rescued.includes(f.transition);
+    if (f.transitionKind === 'harmed' ? !harmed : f.transitionKind === 'rescued' ? !rescued : !harmed && !rescued) return false;
+  }
+  if (f.itemSet && !idSet(f.itemSet.ids).has(r.sampleId)) return false;
   if (f.status !== null && r.status !== f.status) return false;
   if (f.annotator !== null && !r.annotators.includes(f.annotator)) return false;
   if (f.hasVideo !== null && r.hasVideo !== f.hasVideo) return false;
