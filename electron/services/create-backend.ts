@@ -25,6 +25,7 @@ import { ServiceError, type Handlers } from './dispatch';
 import { createAuditIndex, type AuditIndex } from './audit-index';
 import { createMediaRegistry, mimeOf, type MediaRegistry } from './media-registry';
 import { toContractCodebook } from './codebook';
+import { createProjectMetadataCache } from './project-metadata-cache';
 import { overviewHandlers } from './overview-handlers';
 
 export type PickKind = 'open-project' | 'new-project' | 'import' | 'export-dir' | 'media-root';
@@ -168,7 +169,7 @@ export function createBackend(hooks: HostHooks): Backend {
       project,
       readOnlyReason,
       audit: createAuditIndex(project),
-      frames: createFrameService({ cacheDir: frameCacheDirForProject(project.path) }),
+      frames: createFrameService({ cacheDir: frameCacheDirForProject(project.path), metadataCache: createProjectMetadataCache(project) }),
       selections: new Map(),
       jobs: new Map(),
       videoCount: null,

@@ -14,6 +14,7 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const MODULES: { name: string; file: string; fn: string }[] = [
   { name: 'release', file: 'release.ts', fn: 'benchRelease' },
   { name: 'frames', file: 'frames.ts', fn: 'benchFrames' },
+  { name: 'workspace', file: 'workspace.ts', fn: 'benchWorkspace' },
 ];
 
 async function main(): Promise<number> {
