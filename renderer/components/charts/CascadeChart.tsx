@@ -1,0 +1,92 @@
+/**
+ * The confidence cascade (metrics.md §5): Pareto front of (mean shared frames, accuracy), the
+ * fixed reference budget, the operating point and the held-out figure. The reference is chosen
+ * here and recomputed by the backend (overview:cascade).
+ */
+import { useEffect, useMemo, useState } from 'react';
+import type { OverviewCascade, OverviewGrid } from '../../../shared/api/overview';
+import { useClient } from '../../api/use-client';
+import { EChart, type ChartOption } from './EChart';
+
+const pct = (x: number | null | undefined) => (x === null || x === undefined ? '—' : `${(100 * x).toFixed(2)}%`);
+const tauText = (t: number | null) => (t === null ? '∞' : t.toFixed(4));
+
+export function CascadeChart({ grid }: { grid: OverviewGrid }) {
+  const client = useClient();
+  const budgets = grid.cascadeBudgets;
+  const [reference, setReference] = useState(grid.cascade?.reference ?? budgets[budgets.length - 1] ?? '');
+  const [state, setState] = useState<{ cascade: OverviewCascade | null; note: string | null }>({ cascade: grid.cascade, note: grid.cascadeNote });
+  useEffect(() => {
+    if (reference === '' || reference === grid.cascade?.reference || budgets.length < 2) {
+      setState({ cascade: grid.cascade, note: grid.cascadeNote });
+      return;
+    }
+    let live = true;
+    void client.call('overview:cascade', { model: grid.model, split: grid.split, budgets, reference }).then((r) => {
+      if (live) setState(r.ok ? r.value : { cascade: null, note: r.error.message });
+    });
+    return () => {
+      live = false;
+    };
+  }, [client, grid, budgets, reference]);
+  const c = state.cascade;
+  const label = `Confidence cascade: ${grid.model} / ${grid.split}`;
+  const option = useMemo<ChartOption>(() => {
+    if (!c) return {};
+    return {
+      grid: { left: 56, right: 30, top: 30, bottom: 50 },
+      legend: { data: ['Pareto front', 'reference', 'operating point'] },
+      tooltip: { trigger: 'item' },
+      xAxis: { type: 'value', name: 'mean shared frames', nameLocation: 'middle', nameGap: 30, scale: true },
+      yAxis: { type: 'value', name: 'accuracy %', scale: true },
+      series: [
+        { name: 'Pareto front', type: 'line', step: 'end', symbolSize: 7, data: c.pareto.map((p) => [p.meanSharedCost, 100 * p.accuracy]) },
+        { name: 'reference', type: 'scatter', symbol: 'diamond', symbolSize: 14, itemStyle: { color: '#555' }, data: [[c.referenceFrames, 100 * c.referenceAccuracy]] },
+        ...(c.operatingPoint
+          ? [{ name: 'operating point', type: 'scatter' as const, symbolSize: 16, itemStyle: { color: '#d1453b' }, data: [[c.operatingPoint.meanSharedCost, 100 * c.operatingPoint.accuracy]] }]
+          : []),
+      ],
+    };
+  }, [c]);
+  return (
+    <div className="cascade" aria-label={label} role="group">
+      {budgets.length >= 2 && (
+        <label>
+          Reference budget
+          <select aria-label={`Reference budget: ${grid.model} / ${grid.split}`} value={reference} onChange={(e) => setReference(e.target.value)}>
+            {budgets.map((b) => (
+              <option key={b} value={b}>
+                {b}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {!c ? (
+        <p className="note" role="note">
+          No cascade: {state.note ?? 'not available'}
+        </p>
+      ) : (
+        <>
+          <EChart
+            label={label}
+            testId={`cascade-${grid.model}-${grid.split}`}
+            option={option}
+            height={260}
+            csv={() => [['tau', 'accuracy', 'mean_shared_frames', 'mean_unshared_frames'], ...c.pareto.map((p) => [p.tau === null ? 'inf' : p.tau, p.accuracy, p.meanSharedCost, p.meanUnsharedCost])]}
+          />
+          <p className="cascade-summary">
+            {c.budgets.join(' → ')} vs {c.reference} ({c.n} items, signal {c.signal}): reference {pct(c.referenceAccuracy)} at {c.referenceFrames} frames.{' '}
+            {c.operatingPoint
+              ? `Operating point τ ${tauText(c.operatingPoint.tau)}: ${pct(c.operatingPoint.accuracy)} at ${c.operatingPoint.meanSharedCost.toFixed(2)} frames (${pct(c.operatingPoint.savingVsReference)} fewer).`
+              : `No τ reaches ${c.reference}'s accuracy.`}{' '}
+            Held out (seed {c.heldOut.seed}, tune {c.heldOut.nTune} / eval {c.heldOut.nEval}):{' '}
+            {c.heldOut.tau === null && c.heldOut.accuracy === null
+              ? 'no τ reached the reference on the tuning half.'
+              : `${pct(c.heldOut.accuracy)} vs reference ${pct(c.heldOut.referenceAccuracy)}, saving ${pct(c.heldOut.savingVsReference)}.`}
+          </p>
+        </>
+      )}
+    </div>
+  );
+}

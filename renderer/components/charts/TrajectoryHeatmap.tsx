@@ -1,0 +1,71 @@
+/**
+ * Items × configs of one grid (1 correct, 0 wrong), sortable by trajectory class. Drawn on
+ * canvas by echarts' heatmap so 30k items stay responsive; a click opens that item's row.
+ */
+import { useMemo, useState } from 'react';
+import type { OverviewGrid } from '../../../shared/api/overview';
+import { TRAJECTORY_CLASSES } from '../../../shared/api/contract';
+import { EChart, type ChartOption } from './EChart';
+import type { OpenQueue } from './FlowsChart';
+
+type SortBy = 'class' | 'sampleId' | 'pattern';
+const classRank = new Map<string, number>(TRAJECTORY_CLASSES.map((c, i) => [c, i]));
+
+export function TrajectoryHeatmap({ grid, onQueue }: { grid: OverviewGrid; onQueue: OpenQueue }) {
+  const [sortBy, setSortBy] = useState<SortBy>('class');
+  const configs = grid.wins.configs;
+  const label = `Trajectory heatmap: ${grid.model} / ${grid.split}`;
+  const rows = useMemo(() => {
+    const r = [...grid.rows];
+    const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    if (sortBy === 'class') r.sort((a, b) => (classRank.get(a.cls ?? '') ?? 9) - (classRank.get(b.cls ?? '') ?? 9) || cmp(a.pattern, b.pattern) || cmp(a.sampleId, b.sampleId));
+    else if (sortBy === 'pattern') r.sort((a, b) => cmp(a.pattern, b.pattern) || cmp(a.sampleId, b.sampleId));
+    else r.sort((a, b) => cmp(a.sampleId, b.sampleId));
+    return r;
+  }, [grid.rows, sortBy]);
+  const option = useMemo<ChartOption>(() => {
+    const data: number[][] = [];
+    rows.forEach((r, y) => {
+      for (let x = 0; x < configs.length; x++) data.push([x, y, r.pattern[x] === '1' ? 1 : 0]);
+    });
+    return {
+      grid: { left: rows.length > 60 ? 20 : 150, right: 20, top: 10, bottom: 40 },
+      tooltip: {
+        formatter: (p: unknown) => {
+          const v = (p as { value: number[] }).value;
+          const r = rows[v[1]!];
+          return r ? `${r.sampleId} (${r.cls ?? '—'})<br/>${configs[v[0]!]}: ${v[2] ? 'correct' : 'wrong'}` : '';
+        },
+      },
+      xAxis: { type: 'category', data: configs },
+      yAxis: { type: 'category', data: rows.map((r) => r.sampleId), inverse: true, axisLabel: { show: rows.length <= 60 } },
+      visualMap: { type: 'piecewise', show: false, pieces: [{ value: 0, color: '#e7a19b' }, { value: 1, color: '#7cc48b' }] },
+      series: [{ type: 'heatmap', data, progressive: 5000, emphasis: { disabled: true } }],
+    };
+  }, [rows, configs]);
+  const height = Math.min(600, Math.max(200, rows.length * 14 + 60));
+  return (
+    <div>
+      <label>
+        Sort heatmap rows
+        <select aria-label={`Sort ${label}`} value={sortBy} onChange={(e) => setSortBy(e.target.value as SortBy)}>
+          <option value="class">by trajectory class</option>
+          <option value="pattern">by pattern</option>
+          <option value="sampleId">by sample id</option>
+        </select>
+      </label>
+      <EChart
+        label={label}
+        testId={`heatmap-${grid.model}-${grid.split}`}
+        option={option}
+        height={height}
+        onClick={(p) => {
+          const v = (p.data as number[] | undefined) ?? [];
+          const r = rows[v[1] ?? -1];
+          if (r) onQueue({ model: grid.model, split: grid.split, itemSet: { label: r.sampleId, ids: [r.sampleId] } }, `${r.sampleId} (${grid.model} / ${grid.split})`);
+        }}
+        csv={() => [['sample_id', 'class', ...configs], ...rows.map((r) => [r.sampleId, r.cls, ...[...r.pattern].map((ch) => (ch === '.' ? null : Number(ch)))])]}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+/** The flip matrix wins[a][b] (correct under a, wrong under b) of one grid as a heatmap. */
+import { useMemo } from 'react';
+import type { OverviewGrid } from '../../../shared/api/overview';
+import { winsItems } from '../../../shared/api/overview-marks';
+import { EChart, type ChartOption } from './EChart';
+import type { OpenQueue } from './FlowsChart';
+
+export function WinsChart({ grid, onQueue }: { grid: OverviewGrid; onQueue: OpenQueue }) {
+  const { configs, wins } = grid.wins;
+  const label = `Flip matrix: ${grid.model} / ${grid.split}`;
+  const max = Math.max(1, ...wins.flat());
+  const option = useMemo<ChartOption>(
+    () => ({
+      grid: { left: 90, right: 20, top: 30, bottom: 70 },
+      tooltip: {
+        formatter: (p: unknown) => {
+          const v = (p as { value: number[] }).value;
+          return `${configs[v[1]!]} right, ${configs[v[0]!]} wrong: ${v[2]} items`;
+        },
+      },
+      xAxis: { type: 'category', data: configs, name: 'wrong under b', nameLocation: 'middle', nameGap: 50 },
+      yAxis: { type: 'category', data: configs, name: 'correct under a', inverse: true },
+      visualMap: { min: 0, max, calculable: false, show: false, inRange: { color: ['#f4f6fb', '#7b3fa0'] } },
+      series: [
+        {
+          type: 'heatmap',
+          label: { show: true },
+          data: configs.flatMap((_, a) => configs.map((__, b) => [b, a, a === b ? 0 : (wins[a]?.[b] ?? 0)])),
+        },
+      ],
+    }),
+    [configs, wins, max],
+  );
+  return (
+    <EChart
+      label={label}
+      testId={`wins-${grid.model}-${grid.split}`}
+      option={option}
+      height={280}
+      onClick={(p) => {
+        const v = (p.data as number[] | undefined) ?? [];
+        const a = configs[v[1] ?? -1];
+        const b = configs[v[0] ?? -1];
+        if (a && b && a !== b) onQueue({ model: grid.model, split: grid.split, itemSet: { label: `correct at ${a}, wrong at ${b}`, ids: winsItems(grid, a, b) } }, `wins ${a} over ${b} (${grid.model} / ${grid.split})`);
+      }}
+      csv={() => [['correct_under_a \\ wrong_under_b', ...configs], ...configs.map((a, i) => [a, ...(wins[i] ?? [])])]}
+    />
+  );
+}
