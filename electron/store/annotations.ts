@@ -21,6 +21,8 @@ import {
   type AnnotationState,
   type AnnotationStatus,
   type Codebook,
+  type Conflict,
+  type Resolution,
   type EvidenceSpan,
   type MergeSummary,
   type UndoRedoResult,
@@ -97,6 +99,12 @@ export interface AnnotationStore {
   /** Stores the codebook; a changed definition bumps the version. Returns what is now current. */
   setCodebook(cb: unknown): Codebook;
   codebookVersions(): { version: number; createdAt: string }[];
+  /** The resolution of each adjudicated item (latest adjudication not undone). */
+  resolutions(filter?: Pick<AnnotationFilter, 'model' | 'split' | 'sampleId'>): Resolution[];
+  /** Items whose annotators set different primary pathways, resolved or not, in key order. */
+  conflicts(): Conflict[];
+  /** Total number of events (merge checks: importing a bundle twice adds none). */
+  eventCount(): number;
 }
 
 const compareEvents = (a: { at: string; uuid: string }, b: { at: string; uuid: string }): number =>
@@ -150,8 +158,11 @@ export function replay(key: Key, events: readonly AnnotationEvent[]): Annotation
   const spans = new Map<string, EvidenceSpan>();
   let lastAt: string | null = null;
   for (const e of events) {
+    // An adjudication resolves the item for everyone; it is not the adjudicator's own label.
+    if (e.kind === 'adjudicate') continue;
     lastAt = e.at;
     if (!active.get(e.uuid)) continue;
+    const fresh = state === null;
     state ??= emptyAnnotationState(key, e.at);
     state.updatedAt = e.at;
     state.codebookVersion = e.codebookVersion;
@@ -214,6 +225,33 @@ export function replay(key: Key, events: readonly AnnotationEvent[]): Annotation
       case 'deleteSpan':
         spans.delete(str(p.spanId) ?? '');
         break;
+      case 'snapshot': {
+        if (fresh && str(p.createdAt) !== null) state.createdAt = str(p.createdAt)!;
+        state.status = (str(p.status) ?? 'todo') as AnnotationStatus;
+        state.primaryPathway = str(p.primaryPathway);
+        pathways.clear();
+        if (Array.isArray(p.pathways)) for (const x of p.pathways) if (typeof x === 'string') pathways.add(x);
+        if (state.primaryPathway !== null) pathways.add(state.primaryPathway);
+        state.transition = str(p.transition);
+        state.notes = str(p.notes) ?? '';
+        state.confidence = num(p.confidence);
+        spans.clear();
+        for (const raw of Array.isArray(p.spans) ? p.spans : []) {
+          const s = (raw ?? {}) as Record<string, unknown>;
+          const id = str(s.id);
+          if (id === null) continue;
+          spans.set(id, {
+            id,
+            startS: num(s.startS) ?? 0,
+            endS: num(s.endS) ?? 0,
+            label: str(s.label) ?? '',
+            coveredBy: Array.isArray(s.coveredBy) ? s.coveredBy.filter((x): x is string => typeof x === 'string') : [],
+            createdAt: e.at,
+            updatedAt: e.at,
+          });
+        }
+        break;
+      }
       default:
         break;
     }
@@ -497,7 +535,54 @@ export function createAnnotationStore(db: Database.Database, options: Annotation
       })();
     },
     codebookVersions: () => q.codebookVersions.all().map((r) => ({ version: r.version, createdAt: r.created_at })),
+    resolutions,
+    conflicts() {
+      const byItem = new Map<string, Conflict>();
+      for (const st of listStates()) {
+        if (st.primaryPathway === null) continue;
+        const k = JSON.stringify([st.model, st.split, st.sampleId]);
+        let c = byItem.get(k);
+        if (!c) byItem.set(k, (c = { model: st.model, split: st.split, sampleId: st.sampleId, primaries: {}, resolution: null }));
+        c.primaries[st.annotator] = st.primaryPathway;
+      }
+      const out = [...byItem.values()].filter((c) => new Set(Object.values(c.primaries)).size > 1);
+      if (out.length === 0) return out;
+      const res = new Map(resolutions().map((r) => [JSON.stringify([r.model, r.split, r.sampleId]), r]));
+      for (const c of out) c.resolution = res.get(JSON.stringify([c.model, c.split, c.sampleId])) ?? null;
+      return out;
+    },
+    eventCount: () => (db.prepare('SELECT count(*) AS n FROM annotation_events').get() as { n: number }).n,
   };
+
+  function resolutions(filter: Pick<AnnotationFilter, 'model' | 'split' | 'sampleId'> = {}): Resolution[] {
+    const w = whereOf(filter);
+    const adj = (db
+      .prepare(`SELECT * FROM annotation_events ${w.sql}${w.sql ? ' AND' : ' WHERE'} kind = 'adjudicate' ORDER BY at, uuid`)
+      .all(...w.args) as EventRow[]).map(toEvent);
+    if (adj.length === 0) return [];
+    // Undo/redo of an adjudication are events of the adjudicator that name it.
+    const targets = (db
+      .prepare(`SELECT * FROM annotation_events WHERE kind IN ('undo', 'redo') AND target_uuid IN (SELECT uuid FROM annotation_events WHERE kind = 'adjudicate') ORDER BY at, uuid`)
+      .all() as EventRow[]).map(toEvent);
+    const active = activeSet([...adj, ...targets].sort(compareEvents));
+    const latest = new Map<string, Resolution>();
+    for (const e of adj) {
+      if (!active.get(e.uuid)) continue;
+      const p = e.payload;
+      latest.set(JSON.stringify([e.model, e.split, e.sampleId]), {
+        model: e.model,
+        split: e.split,
+        sampleId: e.sampleId,
+        adjudicator: e.annotator,
+        primary: str(p.primary),
+        pathways: Array.isArray(p.pathways) ? p.pathways.filter((x): x is string => typeof x === 'string').sort() : [],
+        note: str(p.note) ?? '',
+        at: e.at,
+        uuid: e.uuid,
+      });
+    }
+    return [...latest.values()].sort((a, b) => (a.model + '\u0000' + a.split + '\u0000' + a.sampleId < b.model + '\u0000' + b.split + '\u0000' + b.sampleId ? -1 : 1));
+  }
 
   /** The key's state from its events, without writing (for toggles). */
   function recomputeFree(k: Key): AnnotationState | null {

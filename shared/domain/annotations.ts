@@ -73,6 +73,17 @@ export const annotationEditSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('addSpan'), ...target, span: evidenceSpanInputSchema }),
   z.object({ op: z.literal('updateSpan'), ...target, spanId: z.string().min(1), patch: evidenceSpanPatchSchema }),
   z.object({ op: z.literal('deleteSpan'), ...target, spanId: z.string().min(1) }),
+  /**
+   * The adjudicator's resolution of a conflict: stored as an event of the adjudicator and shown
+   * as the item's resolved label. It never changes anyone's own labels (replay skips it).
+   */
+  z.object({
+    op: z.literal('adjudicate'),
+    ...target,
+    primary: z.string().min(1).nullable(),
+    pathways: z.array(z.string().min(1)).default([]),
+    note: z.string().default(''),
+  }),
 ]);
 export type AnnotationEdit = z.input<typeof annotationEditSchema>;
 export type AnnotationEditParsed = z.output<typeof annotationEditSchema>;
@@ -92,6 +103,13 @@ export const ANNOTATION_EVENT_KINDS = [
   'addSpan',
   'updateSpan',
   'deleteSpan',
+  'adjudicate',
+  /**
+   * A whole (model, split, item, annotator) state at one instant: what a bundle without an
+   * event log (only pathways.csv / evidence_spans.csv) merges as. Replay replaces every field
+   * and the span set with the payload.
+   */
+  'snapshot',
   'undo',
   'redo',
 ] as const;
@@ -172,6 +190,29 @@ export interface MergeSummary {
   skipped: number;
   /** (model, split, sample, annotator) keys whose state was recomputed. */
   keysRecomputed: number;
+}
+
+/** An adjudicator's resolution of an item (the latest adjudicate event that takes effect). */
+export interface Resolution {
+  model: string;
+  split: string;
+  sampleId: string;
+  adjudicator: string;
+  primary: string | null;
+  pathways: string[];
+  note: string;
+  at: string;
+  uuid: string;
+}
+
+/** Annotators disagree on the primary pathway of an item (every annotator's state, side by side). */
+export interface Conflict {
+  model: string;
+  split: string;
+  sampleId: string;
+  /** annotator → primary pathway, for the annotators who set one. */
+  primaries: Record<string, string>;
+  resolution: Resolution | null;
 }
 
 export function emptyAnnotationState(
