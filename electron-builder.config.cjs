@@ -12,6 +12,8 @@ const { installElectronBinding, restoreNodeBinding } = require('./build/native-b
 
 const electronVersion = require('electron/package.json').version;
 
+const RUNTIME_MODULES = require('./build/runtime-modules.cjs');
+
 // electron-builder's Arch enum (builder-util): ia32, x64, armv7l, arm64, universal.
 const ARCH_NAMES = ['ia32', 'x64', 'armv7l', 'arm64', 'universal'];
 
@@ -40,8 +42,9 @@ module.exports = {
     // electron/store/migrate.ts reads its .sql files from `<dir of the running module>/migrations`;
     // in the bundle that module is dist/electron/main.js.
     { from: 'electron/store/migrations', to: 'dist/electron/migrations', filter: ['*.sql'] },
-    // Dev/CLI-only runtime dependencies the bundle does not need (tsx drags esbuild's binary in).
-    '!node_modules/{tsx,esbuild,@esbuild,get-tsconfig,resolve-pkg-maps}/**',
+    // Every JS dependency is inlined in the bundles; only what they load at run time ships.
+    '!node_modules/**',
+    `node_modules/{${RUNTIME_MODULES.join(',')}}/**`,
     // better-sqlite3's C sources and build intermediates: only build/Release/better_sqlite3.node loads.
     '!node_modules/better-sqlite3/{deps,src}/**',
     '!node_modules/better-sqlite3/build/{Release/obj,Release/obj.target,Release/.deps,deps}/**',
@@ -113,4 +116,5 @@ module.exports = {
     artifactName: '${productName}-Setup-${version}.${ext}',
   },
 };
+
 
