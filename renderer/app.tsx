@@ -8,6 +8,9 @@ import { parseRoute, routeHash, type Route } from './route';
 import { OpenView } from './views/OpenView';
 import { QueueView } from './views/QueueView';
 import { ItemView } from './views/ItemView';
+import { OverviewView } from './views/OverviewView';
+import { SavedViewsBar, hiddenColumnsCss } from './views/SavedViewsBar';
+import { QUEUE_COLUMNS, type QueueColumn } from '../shared/api/overview';
 import { AnnotatorPrompt } from './components/AnnotatorPrompt';
 import { ShortcutsDialog } from './components/ShortcutsDialog';
 import { keyOf } from './shortcuts';
@@ -43,6 +46,9 @@ export function App({ client }: { client: FlipbookClient }) {
   const [sort, setSort] = useState<QueueSort>(() => loadJson(SORT_KEY, { key: 'default', desc: false }));
   const [showShortcuts, setShowShortcuts] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [columns, setColumns] = useState<QueueColumn[]>(() => [...QUEUE_COLUMNS]);
+  // Label of the overview mark whose items the queue shows, until saved as a named view.
+  const [unsavedView, setUnsavedView] = useState<string | null>(null);
   const annotatorRef = useRef<string | null>(null);
   annotatorRef.current = annotator;
 
@@ -175,18 +181,45 @@ export function App({ client }: { client: FlipbookClient }) {
         onSaved={patchRow}
       />
     );
+  } else if (route.view === 'overview') {
+    body = (
+      <OverviewView
+        onQueue={(patch, label) => {
+          setFilter({ ...EMPTY_FILTER, preset: 'all', ...patch });
+          setUnsavedView(label);
+          navigate({ view: 'queue' });
+        }}
+      />
+    );
   } else {
     body = (
-      <QueueView
-        project={project}
-        rows={rows}
-        order={order}
-        filter={filter}
-        sort={sort}
-        onFilter={setFilter}
-        onSort={setSort}
-        onOpen={(item) => navigate({ view: 'item', item })}
-      />
+      <div className="queue-cols">
+        <style>{hiddenColumnsCss(columns)}</style>
+        <SavedViewsBar
+          filter={filter}
+          sort={sort}
+          columns={columns}
+          unsaved={unsavedView}
+          onApply={(v) => {
+            setFilter({ ...EMPTY_FILTER, ...v.filter });
+            setSort(v.sort);
+            setColumns(v.columns);
+            setUnsavedView(null);
+          }}
+          onColumns={setColumns}
+          onSaved={() => setUnsavedView(null)}
+        />
+        <QueueView
+          project={project}
+          rows={rows}
+          order={order}
+          filter={filter}
+          sort={sort}
+          onFilter={setFilter}
+          onSort={setSort}
+          onOpen={(item) => navigate({ view: 'item', item })}
+        />
+      </div>
     );
   }
 
@@ -201,6 +234,9 @@ export function App({ client }: { client: FlipbookClient }) {
             </a>
             <a href="#/queue" aria-current={route.view === 'queue' ? 'page' : undefined}>
               Queue
+            </a>
+            <a href="#/overview" aria-current={route.view === 'overview' ? 'page' : undefined}>
+              Overview
             </a>
           </nav>
           <span className="project-name" aria-label="Open project">

@@ -1,7 +1,7 @@
 /** Hash routes: #/open, #/queue, #/item/<model>/<split>/<sampleId> (each part URI-encoded). */
 import type { ItemRef } from '../shared/api/contract';
 
-export type Route = { view: 'open' } | { view: 'queue' } | { view: 'item'; item: ItemRef };
+export type Route = { view: 'open' } | { view: 'queue' } | { view: 'overview' } | { view: 'item'; item: ItemRef };
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/');
@@ -14,6 +14,7 @@ export function parseRoute(hash: string): Route {
     }
   }
   if (parts[0] === 'open') return { view: 'open' };
+  if (parts[0] === 'overview') return { view: 'overview' };
   return { view: 'queue' };
 }
 
