@@ -129,7 +129,7 @@ export function App({ client }: { client: FlipbookClient }) {
   }, []);
 
   const neighbours = useCallback(
-    (item: ItemRef): { prev: ItemRef | null; next: ItemRef | null; position: number } => {
+    (item: ItemRef): { prev: ItemRef | null; next: ItemRef | null; position: number; upcoming: ItemRef[] } => {
       const key = rowKey(item);
       const pos = order.findIndex((i) => {
         const r = rows[i];
@@ -139,7 +139,9 @@ export function App({ client }: { client: FlipbookClient }) {
         const r = k >= 0 && k < order.length ? rows[order[k] as number] : undefined;
         return r ? { model: r.model, split: r.split, sampleId: r.sampleId } : null;
       };
-      return { prev: pos > 0 ? at(pos - 1) : null, next: pos >= 0 ? at(pos + 1) : at(0), position: pos };
+      // upcoming: the next queue items the item view prefetches frames for (background priority).
+      const upcoming = [pos + 1, pos + 2].map((k) => (pos >= 0 ? at(k) : null)).filter((r): r is ItemRef => r !== null);
+      return { prev: pos > 0 ? at(pos - 1) : null, next: pos >= 0 ? at(pos + 1) : at(0), position: pos, upcoming };
     },
     [order, rows],
   );
@@ -175,6 +177,7 @@ export function App({ client }: { client: FlipbookClient }) {
         item={route.item}
         annotator={annotator}
         codebook={codebook}
+        readOnly={project.readOnly ? (project.readOnlyReason ?? 'opened read-only') : null}
         neighbours={neighbours(route.item)}
         queueLength={order.length}
         onNavigate={navigate}
