@@ -15,11 +15,28 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 type EditBody = DistributiveOmit<AnnotationEdit, 'model' | 'split' | 'sampleId'>;
 
 let jobSeq = 0;
+const newJobId = (kind: string) => `${kind}-${Date.now().toString(36)}-${(jobSeq++).toString(36)}`;
+
+/**
+ * Prefetch jobs of the item view the user just left. They are cancelled once the next view's
+ * own extraction has started (so frames both need are not killed and restarted — the frame
+ * service keeps a running decode while any request still wants it), or after a short grace
+ * period when no item view follows (back to the queue).
+ */
+const orphanPrefetch = new Set<string>();
+let orphanTimer: ReturnType<typeof setTimeout> | null = null;
+function flushPrefetch(cancel: (jobId: string) => void): void {
+  if (orphanTimer !== null) clearTimeout(orphanTimer);
+  orphanTimer = null;
+  for (const id of orphanPrefetch) cancel(id);
+  orphanPrefetch.clear();
+}
 
 export function ItemView({
   item,
   annotator,
   codebook,
+  readOnly: readOnlyReason = null,
   neighbours,
   queueLength,
   onNavigate,
@@ -28,7 +45,9 @@ export function ItemView({
   item: ItemRef;
   annotator: string;
   codebook: Codebook | null;
-  neighbours: { prev: ItemRef | null; next: ItemRef | null; position: number };
+  /** Why the project is read-only (open in another Flipbook process), or null when writable. */
+  readOnly?: string | null;
+  neighbours: { prev: ItemRef | null; next: ItemRef | null; position: number; upcoming?: ItemRef[] };
   queueLength: number;
   onNavigate: (r: Route) => void;
   onSaved: (item: ItemRef, status: AnnotationStatus, annotator: string) => void;
@@ -44,18 +63,31 @@ export function ItemView({
   const [selectedSpan, setSelectedSpan] = useState(0);
   const [looping, setLooping] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
+  const [proxy, setProxy] = useState<{ done: number; message: string | null } | null>(null);
+  const [stripsReady, setStripsReady] = useState(false);
   const player = useRef<PlayerHandle>(null);
   const queueRef = useRef<Promise<unknown>>(Promise.resolve());
 
   useEffect(() => {
     let live = true;
-    const jobId = `strips-${Date.now().toString(36)}-${(jobSeq++).toString(36)}`;
+    const jobId = newJobId('strips');
+    const itemJob = newJobId('item');
+    const offProgress = client.on('job:progress', (p) => {
+      if (p.jobId === itemJob && p.kind === 'proxy') setProxy({ done: p.done, message: p.message });
+    });
+    let flushed = false;
+    const flush = () => {
+      if (flushed) return;
+      flushed = true;
+      flushPrefetch((id) => void client.call('frames:cancel', { jobId: id }));
+    };
     // Tile events travel apart from the strips response (SSE vs the HTTP reply), so one may
     // arrive first: keep the newest tile per (config, index) and merge it into whatever strips exist.
     const latest = new Map<string, Tile>();
     const merge = (ss: Strip[]) => ss.map((s) => ({ ...s, tiles: s.tiles.map((t) => latest.get(`${s.config}|${t.index}`) ?? t) }));
     const off = client.on('frames:tile', (p) => {
       if (p.jobId !== jobId) return;
+      flush();
       const k = `${p.tile.config}|${p.tile.index}`;
       const prev = latest.get(k);
       if (prev && !prev.approximate && p.tile.approximate) return;
@@ -63,31 +95,52 @@ export function ItemView({
       setStrips(merge);
     });
     void (async () => {
-      const [d, st] = await Promise.all([client.call('item:get', item), client.call('annotation:state', { ...item, annotator })]);
+      const [d, st] = await Promise.all([client.call('item:get', { ...item, jobId: itemJob }), client.call('annotation:state', { ...item, annotator })]);
       if (!live) return;
       if (!d.ok) return setLoadError(d.error.message);
       setDetail(d.value);
       if (st.ok) setState(st.value);
       else setLoadError(st.error.message);
-      if (d.value.video) {
+      setProxy(null);
+      if (d.value.video || d.value.frames.length > 0) {
         const s = await client.call('frames:strips', { ...item, jobId });
         if (!live) return;
         if (s.ok) setStrips(merge(s.value.strips));
         else setNotice(`Frames unavailable: ${s.error.message}`);
-      }
+        setStripsReady(true);
+      } else flush();
     })();
     return () => {
       live = false;
       off();
+      offProgress();
       void client.call('frames:cancel', { jobId });
     };
   }, [client, item, annotator]);
+
+  // Prefetch the queue's next items in the background (frame service priority 1: the item on
+  // screen always goes first); the jobs are cancelled when the user leaves this item for
+  // anything but them (see orphanPrefetch).
+  const upcomingKey = (neighbours.upcoming ?? []).map((r) => `${r.model}\u0000${r.split}\u0000${r.sampleId}`).join('\u0001');
+  useEffect(() => {
+    if (!stripsReady) return;
+    const jobs = (neighbours.upcoming ?? []).map((it) => ({ it, jobId: newJobId('prefetch') }));
+    for (const { it, jobId } of jobs) void client.call('frames:strips', { ...it, jobId, priority: 1 });
+    return () => {
+      for (const { jobId } of jobs) orphanPrefetch.add(jobId);
+      if (orphanTimer !== null) clearTimeout(orphanTimer);
+      orphanTimer = setTimeout(() => flushPrefetch((id) => void client.call('frames:cancel', { jobId: id })), 3000);
+    };
+    // upcomingKey stands for neighbours.upcoming (a new array on every render).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [client, stripsReady, upcomingKey]);
 
   const transition = state?.transition ?? detail?.defaultTransition ?? null;
 
   /** Edits run one after another so their order is the order the annotator made them. */
   const edit = useCallback(
     (body: EditBody) => {
+      if (readOnlyReason !== null) return setNotice(`Read-only: ${readOnlyReason}`);
       const run = async () => {
         setSave({ kind: 'saving' });
         // The preselected transition becomes part of the annotation with its first edit.
@@ -103,11 +156,12 @@ export function ItemView({
       };
       queueRef.current = queueRef.current.then(run, run);
     },
-    [client, annotator, item, state, detail, onSaved],
+    [client, annotator, item, state, detail, onSaved, readOnlyReason],
   );
 
   const undoRedo = useCallback(
     async (which: 'annotation:undo' | 'annotation:redo') => {
+      if (readOnlyReason !== null) return setNotice(`Read-only: ${readOnlyReason}`);
       setSave({ kind: 'saving' });
       const r = await client.call(which, { annotator });
       if (!r.ok) return setSave({ kind: 'error', message: r.error.message });
@@ -123,7 +177,7 @@ export function ItemView({
       onSaved(it, r.value.state.status, annotator);
       setSave({ kind: 'saved', at: new Date().toISOString() });
     },
-    [client, annotator, item, onSaved],
+    [client, annotator, item, onSaved, readOnlyReason],
   );
 
   const spans = state?.spans ?? [];
@@ -150,7 +204,7 @@ export function ItemView({
     );
   }, [detail, state, codebook, transition, spans]);
 
-  const readOnly = false;
+  const readOnly = readOnlyReason !== null;
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -297,11 +351,28 @@ export function ItemView({
   );
 
   if (loadError) return <p role="alert">Could not open the item: {loadError}</p>;
-  if (!detail) return <p role="status">Loading item…</p>;
+  if (!detail)
+    return (
+      <p role="status">
+        Loading item…
+        {proxy && (
+          <>
+            {' '}
+            {proxy.message ?? 'making a playable copy'}{' '}
+            <progress aria-label="Proxy transcoding progress" max={1} value={proxy.done} /> {Math.round(proxy.done * 100)}%
+          </>
+        )}
+      </p>
+    );
 
   const letters = 'ABCDEFGH';
   return (
     <div className="item-view" data-testid="item-view">
+      {readOnlyReason !== null && (
+        <div className="read-only-banner" role="alert" aria-label="Read-only">
+          Read-only — tagging and spans are disabled: {readOnlyReason}
+        </div>
+      )}
       <div className="item-header">
         <button type="button" aria-label="Back to queue" onClick={() => onNavigate({ view: 'queue' })}>
           ← Queue
@@ -327,12 +398,28 @@ export function ItemView({
           {detail.video ? (
             <VideoPlayer ref={player} video={detail.video} onTime={setTime} />
           ) : (
-            <p role="alert" className="no-video">
-              No video: {detail.videoError ?? 'this item has no video file'}
+            <div className="no-video" role="alert" aria-label="No video">
+              <strong>No video</strong>: {detail.videoError ?? 'this item has no video file'}.{' '}
+              {detail.frames.length === 0 && 'The frame strips need the video too; set the media root on the Project page. Answers, tags and spans still work.'}
+            </div>
+          )}
+          {detail.video && detail.videoError && (
+            <p role="status" className="notice">
+              {detail.videoError}
             </p>
           )}
-          {detail.video && (
-            <Strips strips={strips} outcomes={detail.configs} durationS={detail.video.durationS} time={time} onSeekFrame={(k) => player.current?.seekFrame(k)} />
+          {(detail.video || detail.frames.length > 0) && (
+            <Strips
+              strips={strips}
+              outcomes={detail.configs}
+              durationS={detail.video?.durationS ?? detail.durationS ?? 0}
+              time={time}
+              onSeekFrame={(k) => player.current?.seekFrame(k)}
+              onFullFrame={async (index) => {
+                const r = await client.call('frames:full', { ...item, index });
+                return r.ok ? r.value.url : null;
+              }}
+            />
           )}
         </div>
         <div className="item-side">
