@@ -1,8 +1,11 @@
 import type { CliCommand } from '../command';
 import { cascadeCommand } from './cascade';
 import { exportCommand } from './export';
+import { extractFramesCommand } from './extract-frames';
+import { framesCommand } from './frames';
 import { importCommand } from './import';
 import { metricsCommand } from './metrics';
+import { probeCommand } from './probe';
 import { sampleFramesCommand } from './sample-frames';
 import { sampleProjectCommand } from './sample-project';
 import { serveCommand } from './serve';
@@ -11,8 +14,11 @@ import { serveCommand } from './serve';
 export const commands: CliCommand[] = [
   cascadeCommand,
   exportCommand,
+  extractFramesCommand,
+  framesCommand,
   importCommand,
   metricsCommand,
+  probeCommand,
   sampleFramesCommand,
   sampleProjectCommand,
   serveCommand,
