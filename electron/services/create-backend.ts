@@ -27,6 +27,7 @@ import { createMediaRegistry, mimeOf, type MediaRegistry } from './media-registr
 import { toContractCodebook } from './codebook';
 import { createProjectMetadataCache } from './project-metadata-cache';
 import { overviewHandlers } from './overview-handlers';
+import { createTeamHandlers } from './team-handlers';
 
 export type PickKind = 'open-project' | 'new-project' | 'import' | 'export-dir' | 'media-root';
 
@@ -372,6 +373,7 @@ export function createBackend(hooks: HostHooks): Backend {
 
   const handlers: Handlers = {
     ...overviewHandlers(() => need().project),
+    ...createTeamHandlers({ project: () => need().project, emit: hooks.emit.bind(hooks) }),
     'project:open': (req) => open(req.path, { create: req.create ?? false }),
     'project:info': () => info(),
     'grids:list': () => info()?.grids ?? [],

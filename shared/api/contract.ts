@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { annotationEditSchema } from '../domain/annotations';
 import { EVENT_NAME_LIST, IPC_EVENT_CHANNEL, IPC_PREFIX, OP_NAME_LIST } from './names';
 import { CascadeRequest, Overview, OverviewCascade, SavedViewDto, SavedViewValue, ViewName } from './overview';
+import { teamOperations } from './team-contract';
 
 // ---------------------------------------------------------------- building blocks
 
@@ -316,6 +317,7 @@ export const operations = {
   'views:save': op(z.object({ name: ViewName, value: SavedViewValue }), SavedViewDto, 'Save (or replace) a queue view by name.'),
   'views:rename': op(z.object({ id: z.number().int(), name: ViewName }), z.array(SavedViewDto), 'Rename a saved view; returns the list.'),
   'views:delete': op(z.object({ id: z.number().int() }), z.array(SavedViewDto), 'Delete a saved view; returns the list.'),
+  ...teamOperations,
 } as const;
 
 export type Operations = typeof operations;

@@ -31,6 +31,13 @@ export const OP_NAME_LIST = [
   'views:save',
   'views:rename',
   'views:delete',
+  // team workflow (shared/api/team-contract.ts)
+  'codebook:set',
+  'team:item',
+  'team:agreement',
+  'team:conflicts',
+  'team:adjudicate',
+  'team:merge',
 ] as const;
 
 export const EVENT_NAME_LIST = ['job:progress', 'frames:tile', 'data:changed', 'menu:command'] as const;

@@ -1,0 +1,68 @@
+/**
+ * Handlers of the team operations (shared/api/team-contract.ts): codebook editing, annotators
+ * side by side, agreement, conflicts, adjudication and merge. createBackend spreads them into
+ * its handler table; they need only the open project and the event hook.
+ */
+import path from 'node:path';
+import type { EventName, EventPayload } from '../../shared/api/contract';
+import type { TEAM_OP_NAMES } from '../../shared/api/team-contract';
+import { agreementReport } from '../../shared/team/agreement';
+import { codebookProblems } from '../../shared/team/codebook-rules';
+import type { Project } from '../store/project';
+import { mergeBundle } from '../team/merge';
+import { toContractCodebook } from './codebook';
+import { ServiceError, type Handlers } from './dispatch';
+
+export interface TeamDeps {
+  project(): Project;
+  emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
+}
+
+export function createTeamHandlers(deps: TeamDeps): Pick<Handlers, (typeof TEAM_OP_NAMES)[number]> {
+  return {
+    'codebook:set': (req) => {
+      const problems = codebookProblems(req.codebook);
+      if (problems.length > 0) throw new ServiceError('bad-request', `codebook not saved: ${problems.join('; ')}`);
+      const saved = deps.project().annotations.setCodebook(req.codebook);
+      deps.emit('data:changed', { scope: 'project', item: null });
+      return toContractCodebook(saved);
+    },
+    'team:item': (req) => {
+      const a = deps.project().annotations;
+      return {
+        labels: a.state(req.model, req.split, req.sampleId).map((s) => ({
+          annotator: s.annotator,
+          status: s.status,
+          primaryPathway: s.primaryPathway,
+          pathways: s.pathways,
+          transition: s.transition,
+          notes: s.notes,
+          confidence: s.confidence,
+          spans: s.spans.length,
+          codebookVersion: s.codebookVersion,
+          updatedAt: s.updatedAt,
+        })),
+        resolution: a.resolutions({ model: req.model, split: req.split, sampleId: req.sampleId })[0] ?? null,
+        codebookVersion: a.getCodebook().version,
+      };
+    },
+    'team:agreement': () => agreementReport(deps.project().annotations.listStates()),
+    'team:conflicts': () => ({ conflicts: deps.project().annotations.conflicts() }),
+    'team:adjudicate': (req) => {
+      const a = deps.project().annotations;
+      const item = { model: req.model, split: req.split, sampleId: req.sampleId };
+      // The resolved primary is always among the resolved tags.
+      const pathways = [...new Set([...req.pathways, ...(req.primary ? [req.primary] : [])])].sort();
+      a.apply({ op: 'adjudicate', ...item, primary: req.primary, pathways, note: req.note }, req.adjudicator);
+      const r = a.resolutions(item)[0];
+      if (!r) throw new ServiceError('internal', 'the adjudication was not recorded');
+      deps.emit('data:changed', { scope: 'annotations', item });
+      return r;
+    },
+    'team:merge': async (req) => {
+      const report = await mergeBundle(deps.project(), path.resolve(req.path));
+      deps.emit('data:changed', { scope: 'project', item: null });
+      return report;
+    },
+  };
+}
