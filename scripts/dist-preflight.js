@@ -35,7 +35,9 @@ export async function probe(url) {
     const res = await fetch(url, { method: 'HEAD', redirect: 'follow', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
     return { ok: res.status < 400, detail: `HTTP ${res.status}` };
   } catch (e) {
-    const cause = e && typeof e === 'object' && 'cause' in e && e.cause && typeof e.cause === 'object' && 'code' in e.cause ? String(e.cause.code) : null;
+    // undici wraps the reason: cause.code (ENOTFOUND, ECONNREFUSED…) or cause.message ("bad port").
+    const c = e && typeof e === 'object' && 'cause' in e && e.cause && typeof e.cause === 'object' ? e.cause : null;
+    const cause = c ? ('code' in c && c.code ? String(c.code) : 'message' in c ? String(c.message) : null) : null;
     const why = e instanceof Error && e.name === 'TimeoutError' ? `no answer within ${PROBE_TIMEOUT_MS / 1000} s` : (cause ?? (e instanceof Error ? e.message : String(e)));
     return { ok: false, detail: why };
   }

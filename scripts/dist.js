@@ -45,7 +45,7 @@ async function main(extraArgs) {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    step('building the renderer (vite)', [require.resolve('vite/bin/vite.js'), 'build', '--logLevel', 'warn']);
+    step('building the renderer (vite)', [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn']);
     step('bundling main and preload (esbuild)', [path.join(ROOT, 'scripts/build-electron.js')]);
     await rebuildForElectron();
     step('packaging with electron-builder', [
