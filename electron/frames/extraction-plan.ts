@@ -14,7 +14,9 @@ export interface PlanOptions {
   /**
    * Merge the next interval into the current run when the frames decoded in between (from the
    * run's last needed frame to the next keyframe) are fewer than this: decoding them is cheaper
-   * than starting a process (~0.1 s ≈ 50 decoded 720p frames on the reference machine).
+   * than starting a process. Default: a process start (~0.1 s) ≈ 50 decoded 720p frames on the
+   * reference machine, scaled by pixel count (decode cost is roughly proportional to it), so
+   * 360p merges across ~200 frames and 4K across ~12.
    */
   mergeGapFrames?: number;
   /** At most this many select terms per process: longer ffmpeg expressions fail to parse (~128+). */
@@ -34,8 +36,13 @@ export function toRanges(sorted: number[]): [number, number][] {
   return out;
 }
 
+export function defaultMergeGap(meta: VideoMeta): number {
+  const pixels = Math.max(1, meta.width * meta.height);
+  return Math.min(500, Math.max(8, Math.round((50 * 1280 * 720) / pixels)));
+}
+
 export function planDecodeRuns(meta: VideoMeta, indices: readonly number[], opts: PlanOptions = {}): DecodeRun[] {
-  const mergeGap = opts.mergeGapFrames ?? 50;
+  const mergeGap = opts.mergeGapFrames ?? defaultMergeGap(meta);
   const maxTerms = opts.maxTerms ?? 60;
   const minRuns = opts.minRuns ?? 1;
   const unique = [...new Set(indices)].sort((a, b) => a - b);

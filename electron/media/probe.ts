@@ -141,6 +141,10 @@ async function probeUncached(id: FileIdentity, opts: ProbeOptions): Promise<Vide
   const path = id.path;
   const ffprobe = opts.ffprobe ?? resolveFfprobe();
   if (id.size === 0) throw new MediaError('not-video', path, 'file is empty');
+  // The packet scan runs alongside the stream probe (they are independent; this halves the
+  // latency of a cold open). Its failure only matters once the file is known to be a video.
+  const scanning = scanPackets(ffprobe, path, opts.signal);
+  scanning.catch(() => {});
   const r = await runProcess(ffprobe, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', path], opts.signal ? { signal: opts.signal } : {});
   if (r.code !== 0) {
     const why = lastErrorLine(r.stderr);
@@ -164,7 +168,7 @@ async function probeUncached(id: FileIdentity, opts: ProbeOptions): Promise<Vide
   if (!tbMatch) throw new MediaError('not-video', path, `video stream has no time base`);
   const timeBase: [number, number] = [Number(tbMatch[1]), Number(tbMatch[2])];
 
-  const scan = await scanPackets(ffprobe, path, opts.signal);
+  const scan = await scanning;
   if (scan.pts.length === 0) {
     if (await looksLikeContainer(path)) throw new MediaError('truncated', path, 'video stream has no readable frames (file truncated?)');
     throw new MediaError('not-video', path, 'video stream has no frames');

@@ -124,6 +124,7 @@ async function benchCase(c: VideoCase, naiveSampleSize: number): Promise<Record<
       probeSeconds: probeS,
       coldSeconds: coldS,
       approxAllTilesSeconds: res.approxFilledSeconds,
+      approxAllTilesIncludingProbeSeconds: res.approxFilledSeconds === null ? null : Math.round((probeS + res.approxFilledSeconds) * 100) / 100,
       warmSeconds: Math.round(warmS * 1000) / 1000,
       warmCacheHits: warm.cacheHits,
       naive: {
@@ -138,7 +139,8 @@ async function benchCase(c: VideoCase, naiveSampleSize: number): Promise<Record<
       targets: {
         naiveOverColdAtLeast3: naiveS / coldS >= 3,
         coldWithin1_3xOfFloor: coldS / floorS <= 1.3,
-        approxUnder2s: (res.approxFilledSeconds ?? Infinity) < 2,
+        // judged on a cold open: ffprobe + keyframe pass, as the user experiences it
+        approxUnder2s: probeS + (res.approxFilledSeconds ?? Infinity) < 2,
         warmUnder100ms: warmS < 0.1,
       },
       tileEvents: tiles,
