@@ -9,6 +9,8 @@ import { OpenView } from './views/OpenView';
 import { QueueView } from './views/QueueView';
 import { ItemView } from './views/ItemView';
 import { OverviewView } from './views/OverviewView';
+import { CodebookView } from './views/CodebookView';
+import { TeamView } from './views/TeamView';
 import { SavedViewsBar, hiddenColumnsCss } from './views/SavedViewsBar';
 import { QUEUE_COLUMNS, type QueueColumn } from '../shared/api/overview';
 import { AnnotatorPrompt } from './components/AnnotatorPrompt';
@@ -184,6 +186,10 @@ export function App({ client }: { client: FlipbookClient }) {
         onSaved={patchRow}
       />
     );
+  } else if (route.view === 'codebook') {
+    body = <CodebookView onSaved={(cb) => setCodebook(cb)} />;
+  } else if (route.view === 'team') {
+    body = <TeamView annotator={annotator} codebook={codebook} onNavigate={navigate} />;
   } else if (route.view === 'overview') {
     body = (
       <OverviewView
@@ -240,6 +246,12 @@ export function App({ client }: { client: FlipbookClient }) {
             </a>
             <a href="#/overview" aria-current={route.view === 'overview' ? 'page' : undefined}>
               Overview
+            </a>
+            <a href="#/team" aria-current={route.view === 'team' ? 'page' : undefined}>
+              Team
+            </a>
+            <a href="#/codebook" aria-current={route.view === 'codebook' ? 'page' : undefined}>
+              Codebook
             </a>
           </nav>
           <span className="project-name" aria-label="Open project">

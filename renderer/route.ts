@@ -1,7 +1,7 @@
 /** Hash routes: #/open, #/queue, #/item/<model>/<split>/<sampleId> (each part URI-encoded). */
 import type { ItemRef } from '../shared/api/contract';
 
-export type Route = { view: 'open' } | { view: 'queue' } | { view: 'overview' } | { view: 'item'; item: ItemRef };
+export type Route = { view: 'open' } | { view: 'queue' } | { view: 'overview' } | { view: 'codebook' } | { view: 'team' } | { view: 'item'; item: ItemRef };
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/');
@@ -15,6 +15,8 @@ export function parseRoute(hash: string): Route {
   }
   if (parts[0] === 'open') return { view: 'open' };
   if (parts[0] === 'overview') return { view: 'overview' };
+  if (parts[0] === 'codebook') return { view: 'codebook' };
+  if (parts[0] === 'team') return { view: 'team' };
   return { view: 'queue' };
 }
 

@@ -1,0 +1,165 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { Codebook } from '../../shared/api/contract';
+import type { AgreementReport, Conflict } from '../../shared/api/team-contract';
+import { useClient } from '../api/use-client';
+import type { Route } from '../route';
+
+const fmt = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
+const pct = (x: number | null): string => (x === null ? '—' : `${(x * 100).toFixed(1)}%`);
+
+/** Agreement per (model, split) and the conflicts queue with adjudication (issue 5 §4). */
+export function TeamView({ annotator, codebook, onNavigate }: { annotator: string | null; codebook: Codebook | null; onNavigate: (r: Route) => void }) {
+  const client = useClient();
+  const [report, setReport] = useState<AgreementReport | null>(null);
+  const [conflicts, setConflicts] = useState<Conflict[] | null>(null);
+  const [showResolved, setShowResolved] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const refresh = useCallback(async () => {
+    const [a, c] = await Promise.all([client.call('team:agreement', {}), client.call('team:conflicts', {})]);
+    if (a.ok) setReport(a.value);
+    else setError(a.error.message);
+    if (c.ok) setConflicts(c.value.conflicts);
+    else setError(c.error.message);
+  }, [client]);
+  useEffect(() => {
+    void refresh();
+    return client.on('data:changed', () => void refresh());
+  }, [client, refresh]);
+
+  const label = (id: string | null) => (id === null ? 'none' : (codebook?.pathways.find((p) => p.id === id)?.label ?? id));
+  const shown = (conflicts ?? []).filter((c) => showResolved || c.resolution === null);
+  const open = (conflicts ?? []).filter((c) => c.resolution === null).length;
+
+  return (
+    <div className="team-view" data-testid="team-view">
+      {error && <p role="alert">{error}</p>}
+      <section aria-label="Agreement">
+        <h2>Agreement between annotators</h2>
+        {report === null && <p role="status">Loading…</p>}
+        {report !== null && report.groups.length === 0 && <p>No labelled items yet.</p>}
+        {report?.groups.map((g) => (
+          <div key={`${g.model}|${g.split}`} className="agreement-group" role="region" aria-label={`Agreement ${g.model} ${g.split}`}>
+            <h3>
+              {g.model} · {g.split} — {g.annotators.length} annotator{g.annotators.length === 1 ? '' : 's'} ({g.annotators.join(', ')}), {g.nItems} labelled items
+            </h3>
+            {g.pairs.length === 0 && <p>Agreement needs two annotators on the same items.</p>}
+            {g.pairs.map((p) => (
+              <table key={`${p.a}|${p.b}`} className="agreement" aria-label={`Agreement ${g.model} ${g.split} ${p.a} × ${p.b}`}>
+                <caption>
+                  {p.a} × {p.b}: {p.nBoth} items labelled by both
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">pathway</th>
+                    <th scope="col">items</th>
+                    <th scope="col">raw agreement</th>
+                    <th scope="col">Cohen κ</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  <tr className="primary-row">
+                    <th scope="row">primary pathway</th>
+                    <td>{p.primary.n}</td>
+                    <td>{pct(p.primary.rawAgreement)}</td>
+                    <td aria-label={`Cohen kappa primary ${p.a} ${p.b}`}>{fmt(p.primary.kappa)}</td>
+                  </tr>
+                  {Object.entries(p.pathways).map(([id, c]) => (
+                    <tr key={id}>
+                      <th scope="row">{label(id)}</th>
+                      <td>{c.n}</td>
+                      <td>{pct(c.rawAgreement)}</td>
+                      <td>{fmt(c.kappa)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            ))}
+            {g.fleiss && (
+              <p aria-label={`Fleiss kappa ${g.model} ${g.split}`}>
+                Fleiss κ (primary pathway, {g.annotators.length} annotators, {g.fleiss.nItems} items all labelled): <strong>{fmt(g.fleiss.kappa)}</strong>, observed
+                agreement {pct(g.fleiss.observedAgreement)}
+              </p>
+            )}
+          </div>
+        ))}
+      </section>
+      <section aria-label="Conflicts">
+        <h2>
+          Conflicts <span aria-label="Open conflicts">{open}</span> open
+        </h2>
+        <label>
+          <input type="checkbox" checked={showResolved} onChange={(e) => setShowResolved(e.target.checked)} /> show resolved
+        </label>
+        {shown.length === 0 && conflicts !== null && <p>No {showResolved ? '' : 'open '}conflicts: annotators agree on every primary pathway.</p>}
+        <ul className="conflicts" aria-label="Conflicts queue">
+          {shown.map((c) => (
+            <ConflictRow key={`${c.model}|${c.split}|${c.sampleId}`} conflict={c} annotator={annotator} codebook={codebook} label={label} onNavigate={onNavigate} onResolved={() => void refresh()} />
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}
+
+function ConflictRow({
+  conflict: c,
+  annotator,
+  codebook,
+  label,
+  onNavigate,
+  onResolved,
+}: {
+  conflict: Conflict;
+  annotator: string | null;
+  codebook: Codebook | null;
+  label: (id: string | null) => string;
+  onNavigate: (r: Route) => void;
+  onResolved: () => void;
+}) {
+  const client = useClient();
+  const candidates = [...new Set([...Object.values(c.primaries), ...(codebook?.pathways.map((p) => p.id) ?? [])])];
+  const [primary, setPrimary] = useState(c.resolution?.primary ?? Object.values(c.primaries)[0] ?? '');
+  const [note, setNote] = useState(c.resolution?.note ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const name = `${c.model} ${c.split} ${c.sampleId}`;
+  const resolve = async () => {
+    if (!annotator) return setError('set your name first: the adjudicator is recorded');
+    const r = await client.call('team:adjudicate', { model: c.model, split: c.split, sampleId: c.sampleId, adjudicator: annotator, primary: primary || null, pathways: [], note });
+    if (!r.ok) return setError(r.error.message);
+    onResolved();
+  };
+  return (
+    <li className="conflict" aria-label={`Conflict ${name}`}>
+      <button type="button" className="link" onClick={() => onNavigate({ view: 'item', item: { model: c.model, split: c.split, sampleId: c.sampleId } })}>
+        {name}
+      </button>{' '}
+      {Object.entries(c.primaries).map(([who, p]) => (
+        <span key={who} className="conflict-label">
+          {who}: <strong>{label(p)}</strong>{' '}
+        </span>
+      ))}
+      {c.resolution ? (
+        <span className="resolution" aria-label={`Resolution ${name}`}>
+          resolved by {c.resolution.adjudicator}: <strong>{label(c.resolution.primary)}</strong>
+          {c.resolution.note && ` — ${c.resolution.note}`}
+        </span>
+      ) : (
+        <span className="adjudicate">
+          <select aria-label={`Resolved primary for ${name}`} value={primary} onChange={(e) => setPrimary(e.target.value)}>
+            {candidates.map((id) => (
+              <option key={id} value={id}>
+                {label(id)}
+              </option>
+            ))}
+          </select>{' '}
+          <input aria-label={`Adjudication note for ${name}`} placeholder="why" value={note} onChange={(e) => setNote(e.target.value)} />{' '}
+          <button type="button" onClick={() => void resolve()} aria-label={`Resolve ${name}`}>
+            Resolve
+          </button>
+        </span>
+      )}
+      {error && <span role="alert"> {error}</span>}
+    </li>
+  );
+}
