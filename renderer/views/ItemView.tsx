@@ -10,6 +10,7 @@ import { VideoPlayer, type PlayerHandle } from '../components/VideoPlayer';
 import { Strips } from '../components/Strips';
 import { TaggingPanel, type SaveState } from '../components/TaggingPanel';
 import { SpansPanel } from '../components/SpansPanel';
+import { AnnotatorsPanel } from '../components/AnnotatorsPanel';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 type EditBody = DistributiveOmit<AnnotationEdit, 'model' | 'split' | 'sampleId'>;
@@ -468,6 +469,7 @@ export function ItemView({
               </tbody>
             </table>
           </section>
+          <AnnotatorsPanel item={item} annotator={annotator} codebook={codebook} refreshKey={state?.updatedAt ?? ''} />
           <TaggingPanel
             codebook={codebook}
             state={state}

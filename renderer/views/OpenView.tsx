@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ImportSummary, ProjectInfo } from '../../shared/api/contract';
 import { useClient } from '../api/use-client';
+import { MergePanel } from '../components/MergePanel';
 
 interface Job {
   id: string;
@@ -286,6 +287,7 @@ export function OpenView({
           </div>
         </section>
       )}
+      {project && <MergePanel onMerged={onImported} />}
     </div>
   );
 }
