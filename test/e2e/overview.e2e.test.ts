@@ -119,6 +119,18 @@ describe.skipIf(skipReason !== null)('overview and saved views in Chromium', () 
     await expect.poll(() => page.locator('.cascade-summary').first().textContent()).toContain('Held out');
     await shot('overview');
 
+    // Any chart exports as PNG, SVG and CSV (the flows chart of the clicked grid here).
+    const flowsLabel = `Accuracy and flows: ${expected.harmedModel} / ${expected.split}`;
+    const read = async (name: string) => {
+      const [d] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name }).click()]);
+      return fs.readFileSync((await d.path())!);
+    };
+    expect((await read(`Export ${flowsLabel} as SVG`)).toString('utf8')).toMatch(/^<svg[\s\S]*<\/svg>$/);
+    expect((await read(`Export ${flowsLabel} as PNG`)).subarray(1, 4).toString('latin1')).toBe('PNG');
+    const csv = (await read(`Export ${flowsLabel} numbers as CSV`)).toString('utf8');
+    const tHarm = expected.harmedTransition;
+    expect(csv).toContain(`${expected.harmedModel},${expected.split},${tHarm.from},${tHarm.to},${tHarm.rescued},${tHarm.harmed},`);
+
     // Click the harmed bar on the chart's canvas, at the pixel the chart reports for that mark.
     const t = expected.harmedTransition;
     const chart = page.getByTestId(`flows-${expected.harmedModel}-${expected.split}`);
