@@ -14,6 +14,7 @@ import { exportRelease } from '../../../electron/release/export';
 import { README_DATE_PREFIX } from '../../../electron/release/readme';
 import { readImport } from '../../../electron/importers/index';
 import { openProject, type Project } from '../../../electron/store/project';
+import { mergeBundle } from '../../../electron/team/merge';
 
 const MATCHED = ['textonly', '16f_151k', '32f_151k'];
 
@@ -161,9 +162,15 @@ function withoutDateLine(b: Buffer): string {
     .join('\n');
 }
 
+/**
+ * Imports a release the way Flipbook does: responses, configs and provenance through the
+ * importers and the store; the annotations/ folder through the team merge (electron/team),
+ * which turns its pathways/spans rows into content-hashed snapshot events.
+ */
 async function importInto(file: string, source: string): Promise<Project> {
   const p = openProject(file, { create: true });
   for (const b of await readImport(source)) p.applyImport(b);
+  await mergeBundle(p, source);
   return p;
 }
 
