@@ -427,9 +427,12 @@ export function createBackend(hooks: HostHooks): Backend {
           },
         },
       );
-      void strip.frames.finally(() => {
+      // then(done, done), not finally(): finally() re-rejects with a cancelled extraction's error,
+      // an unhandled rejection that would end the server process.
+      const done = () => {
         if (s.jobs.get(req.jobId) === controller) s.jobs.delete(req.jobId);
-      });
+      };
+      void strip.frames.then(done, done);
       return { strips };
     },
     'frames:cancel': (req) => {
