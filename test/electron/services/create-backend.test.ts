@@ -139,6 +139,19 @@ describe('workspace backend (real project, real videos)', () => {
     expect(text.tiles).toHaveLength(0);
   });
 
+  it('prefetches at background priority and cancels work for an item the user left', async () => {
+    const item = { model: MODEL, split: SPLIT, sampleId: 'm' };
+    const pre = await call<{ strips: Strip[] }>(backend, 'frames:strips', { ...item, jobId: 'prefetch-1', priority: 1 });
+    expect(pre.strips.find((x) => x.config === '16f')?.tiles).toHaveLength(16);
+    expect(await call(backend, 'frames:cancel', { jobId: 'prefetch-1' })).toEqual({ cancelled: true });
+    expect(await call(backend, 'frames:cancel', { jobId: 'prefetch-1' })).toEqual({ cancelled: false });
+    // Opening the item afterwards still delivers every tile exactly (the cancel poisoned nothing).
+    const view = await call<{ strips: Strip[] }>(backend, 'frames:strips', { ...item, jobId: 'view-1' });
+    const want = new Set(view.strips.flatMap((x) => x.tiles.map((t) => t.index)));
+    const exact = () => new Set(events.filter((e) => e.name === 'frames:tile').map((e) => e.payload as { jobId: string; tile: { index: number; approximate: boolean } }).filter((p) => p.jobId === 'view-1' && !p.tile.approximate).map((p) => p.tile.index));
+    await expect.poll(() => exact().size, { timeout: 30_000 }).toBe(want.size);
+  });
+
   it('extracts a full-size frame on demand (hover)', async () => {
     const r = await call<{ url: string }>(backend, 'frames:full', { model: MODEL, split: SPLIT, sampleId: 'h', index: 37 });
     const p = backend.media.pathOf(r.url.replace('/media/', ''))!;
