@@ -10,9 +10,11 @@
  * - `lmms-eval`         `.jsonl` whose first record has doc_id and filtered_resps/resps
  * - `vlmevalkit`        `.xlsx` / `.tsv`, or `.json` records with index + prediction
  * - `videomme-results`  `.json`: videos with `questions[]` + `response`, or flat question records with `response`
- * - `mlvu-results`      `.json` records (or `{res_list}`) with a prediction (pred/option) and question_type
+ * - `mlvu-results`      `.json` records (or `{res_list}`) with a prediction (pred/option) and question_type,
+ *                       or MLVU's generation outputs `{video_name, Q, A, pred}` (open-ended)
  * - `videomme-parquet`  `.parquet` (Video-MME's dataset table) → item metadata
  * - `mlvu-meta`         `.json` records with candidates + question_type and no prediction → item metadata
+ *                       (generation tasks: question_type + question + free-text answer, no candidates)
  */
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
@@ -61,7 +63,11 @@ export function classifyJson(value: unknown): ImportFormat | null {
   if ('prediction' in first && ('index' in first || 'question' in first)) return 'vlmevalkit';
   if ('response' in first && 'question_id' in first && 'video_id' in first) return 'videomme-results';
   if ('question_type' in first && ('pred' in first || 'option' in first || 'response' in first)) return 'mlvu-results';
+  // MLVU's generation-inference output (sub-scene captioning / summary): {video_name, Q, A, pred}.
+  if ('pred' in first && 'Q' in first && 'A' in first) return 'mlvu-results';
   if ('candidates' in first && 'question_type' in first) return 'mlvu-meta';
+  // MLVU generation-task metadata has no candidates: a free-text answer per video question.
+  if ('question_type' in first && 'question' in first && 'answer' in first && ('video' in first || 'video_name' in first)) return 'mlvu-meta';
   return null;
 }
 

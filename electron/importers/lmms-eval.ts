@@ -9,6 +9,7 @@ import { sha256File } from './file-hash';
 import { readLines } from './line-reader';
 import { splitMcqPrompt, stripOptionPrefix } from './mcq-text';
 import { framesFromArgs, parseModelArgs, pixelsFromArgs } from './model-args';
+import { OpenScorer, checkKind, parseScore, referencesOf } from './open-ended';
 import { extractOptionLetter, isOptionLetter } from './option-letter';
 
 /**
@@ -24,7 +25,17 @@ import { extractOptionLetter, isOptionLetter } from './option-letter';
  * - Split: `--split` if given (a `{duration}` placeholder is replaced per item, e.g.
  *   `V1_{duration}` → `V1_short`, the release's split names); otherwise the task name
  *   (`videomme`), so one log is one (model, split).
+ * - Open-ended tasks (no options in `doc` or the prompt, and an answer that is free text or a
+ *   list of reference texts): `pred` is the response text and `score` the task's own
+ *   per-sample score when the log has one (a numeric `score`/`<name>_score` field, or such an
+ *   object's numeric `score`), else Token-F1 against the references (`target`, else
+ *   `doc.answer`, else the metric object's `answer`); open-ended.ts says which wins and why.
+ *   A log holds one kind: a multiple-choice record among open-ended ones is rejected.
  */
+const StringList: z.ZodType<unknown[]> = z.array(z.union([z.string(), z.lazy(() => StringList)]));
+/** An answer: an option letter (MCQA), or reference text(s) of an open-ended task. */
+const AnswerValue = z.union([z.string(), z.number(), StringList]).nullish();
+
 const ScoreSchema = z
   .object({
     question_id: z.union([z.string(), z.number()]).optional(),
@@ -34,7 +45,7 @@ const ScoreSchema = z
     task_category: z.string().nullish(),
     task_type: z.string().nullish(),
     pred_answer: z.string().nullish(),
-    answer: z.string().nullish(),
+    answer: AnswerValue,
   })
   .passthrough();
 
@@ -49,16 +60,15 @@ const DocSchema = z
     task_type: z.string().nullish(),
     question: z.string().nullish(),
     options: z.array(z.string()).nullish(),
-    answer: z.string().nullish(),
+    answer: AnswerValue,
   })
   .passthrough();
 
-const StringList: z.ZodType<unknown[]> = z.array(z.union([z.string(), z.lazy(() => StringList)]));
 
 const LineSchema = z
   .object({
     doc_id: z.number().int(),
-    target: z.union([z.string(), z.number()]).nullish(),
+    target: AnswerValue,
     filtered_resps: StringList,
     resps: StringList.optional(),
     doc: DocSchema.optional(),
@@ -80,6 +90,31 @@ function firstString(list: unknown[]): string | null {
     if (Array.isArray(v)) {
       const s = firstString(v);
       if (s !== null) return s;
+    }
+  }
+  return null;
+}
+
+/** The last non-empty line of a rendered prompt (the question follows the instructions). */
+function lastLine(input: string | null | undefined): string | null {
+  if (!input) return null;
+  const lines = input.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  return lines[lines.length - 1] ?? null;
+}
+
+/**
+ * The task's own per-sample score of an open-ended record, if the log has one: a top-level
+ * `score` / `<name>_score` that is a number (or numeric string), or such an object's `score`.
+ */
+function givenScore(rec: Record<string, unknown>, file: string, line: number): { value: number; field: string } | null {
+  for (const [k, v] of Object.entries(rec)) {
+    if (k === 'doc' || !(k === 'score' || k.endsWith('_score'))) continue;
+    if (typeof v === 'number' || typeof v === 'string') {
+      const n = parseScore(v, file, line, k);
+      if (n !== null) return { value: n, field: k };
+    } else if (v !== null && typeof v === 'object' && !Array.isArray(v) && 'score' in v) {
+      const n = parseScore((v as { score: unknown }).score, file, line, `${k}.score`);
+      if (n !== null) return { value: n, field: `${k}.score` };
     }
   }
   return null;
@@ -155,6 +190,8 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
   let disagreements = 0;
   const examples: string[] = [];
   let byDocId = 0;
+  const kindState: { kind: 'mcqa' | 'open' | null; line: number } = { kind: null, line: 0 };
+  const scorer = new OpenScorer(file);
 
   for await (const { line, text, terminated } of readLines(path)) {
     if (text.trim() === '') continue;
@@ -193,13 +230,53 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
     const duration = score?.duration ?? (typeof doc?.duration === 'string' ? doc.duration : null);
     const split = opts.split ? expandSplit(opts.split, duration) : (task ?? 'lmms-eval');
 
-    let answer = score?.answer ?? doc?.answer ?? (rec.target == null ? null : String(rec.target));
-    if (answer === '') answer = null;
-    if (answer !== null && !isOptionLetter(answer)) {
-      throw new ImportError(file, line, score?.answer != null ? `${scoreKey}.answer` : 'target', `expected an option letter A–H, got ${JSON.stringify(answer)}`);
+    const rawAnswer = score?.answer ?? doc?.answer ?? rec.target ?? null;
+    const answerField = score?.answer != null ? `${scoreKey}.answer` : doc?.answer != null ? 'doc.answer' : 'target';
+    const prompt = rec.input ? splitMcqPrompt(rec.input) : { question: null, options: null };
+    const hasOptions = (doc?.options?.length ?? 0) > 0 || prompt.options !== null;
+    const letterLike = typeof rawAnswer === 'string' && (rawAnswer === '' || isOptionLetter(rawAnswer));
+    const open = !hasOptions && rawAnswer !== null && !letterLike;
+    checkKind(kindState, open ? 'open' : 'mcqa', file, line, answerField);
+    const raw = firstString(rec.filtered_resps) ?? (rec.resps ? firstString(rec.resps) : null);
+    const row = emptyResponse(model, split, sampleId, config, line);
+    row.sourceTag = `lmms-eval:${task ?? 'unknown'}`;
+    const taskType = score?.task_category ?? score?.task_type ?? doc?.task_type ?? null;
+
+    if (open) {
+      // lmms-eval's own target (doc_to_target) first: it is what the task scored against.
+      const refField = rec.target != null ? 'target' : doc?.answer != null ? 'doc.answer' : `${scoreKey}.answer`;
+      const references = referencesOf(rec.target ?? doc?.answer ?? score?.answer, file, line, refField);
+      const given = givenScore(rec as Record<string, unknown>, file, line);
+      scorer.apply(row, { pred: raw, references, given: given?.value ?? null, givenField: given?.field ?? '', referenceField: refField, line });
+      b.addResponse(row);
+      b.addItem(
+        {
+          split,
+          sampleId,
+          question: doc?.question ?? lastLine(rec.input),
+          options: null,
+          answer: null,
+          references,
+          taskType,
+          durationBucket: duration,
+          domain: score?.category ?? doc?.domain ?? null,
+          subCategory: score?.sub_category ?? doc?.sub_category ?? null,
+          videoId: doc?.videoID ?? null,
+          videoFile: doc?.videoID ? `${doc.videoID}.mp4` : null,
+          kind: 'open',
+        },
+        line,
+        { references: refField },
+      );
+      continue;
     }
 
-    const raw = firstString(rec.filtered_resps) ?? (rec.resps ? firstString(rec.resps) : null);
+    let answer: string | null;
+    if (rawAnswer === null || rawAnswer === '') answer = null;
+    else if (typeof rawAnswer === 'string' && isOptionLetter(rawAnswer)) answer = rawAnswer;
+    else if (typeof rawAnswer === 'number' && isOptionLetter(String(rawAnswer))) answer = String(rawAnswer);
+    else throw new ImportError(file, line, answerField, `expected an option letter A–H, got ${JSON.stringify(rawAnswer)}`);
+
     const pred = extractOptionLetter(raw);
     const toolkitPred = score?.pred_answer;
     if (toolkitPred != null && (toolkitPred || null) !== pred) {
@@ -207,21 +284,18 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
       if (examples.length < 5) examples.push(`line ${line} (${sampleId}): ${JSON.stringify(raw)} → ${pred ?? 'none'} vs pred_answer ${JSON.stringify(toolkitPred)}`);
     }
 
-    const row = emptyResponse(model, split, sampleId, config, line);
     row.pred = pred;
     row.groundTruth = answer;
     row.correct = answer === null ? null : pred === answer;
-    row.sourceTag = `lmms-eval:${task ?? 'unknown'}`;
     b.addResponse(row);
 
-    const prompt = rec.input ? splitMcqPrompt(rec.input) : { question: null, options: null };
     const item: ItemMeta = {
       split,
       sampleId,
       question: doc?.question ?? prompt.question,
       options: doc?.options ? doc.options.map(stripOptionPrefix) : prompt.options,
       answer,
-      taskType: score?.task_category ?? score?.task_type ?? doc?.task_type ?? null,
+      taskType,
       durationBucket: duration,
       domain: score?.category ?? doc?.domain ?? null,
       subCategory: score?.sub_category ?? doc?.sub_category ?? null,
@@ -229,13 +303,14 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
       videoFile: doc?.videoID ? `${doc.videoID}.mp4` : null,
       kind: 'mcqa',
     };
-    b.addItem(item, line, { answer: `${scoreKey}.answer` });
+    b.addItem(item, line, { answer: answerField });
   }
   if (disagreements > 0) {
     b.warnings.push(
       `${basename(file)}: re-extracted letter differs from lmms-eval's pred_answer on ${disagreements} line(s): ${examples.join('; ')}`,
     );
   }
+  b.warnings.push(...scorer.warnings());
   if (byDocId > 0) b.warnings.push(`${basename(file)}: ${byDocId} line(s) have no question_id; keyed by doc_id`);
   if (!results && !opts.config) b.warnings.push(`${basename(file)}: no *_results.json beside it`);
   return b.finish({

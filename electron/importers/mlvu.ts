@@ -8,6 +8,7 @@ import { ImportError } from './errors';
 import { budgetFromName } from './file-name-budget';
 import { sha256File } from './file-hash';
 import { readJsonSource } from './json-source';
+import { OpenScorer, checkKind, parseScore, referencesOf } from './open-ended';
 import { extractOptionLetter, isOptionLetter, letterOf } from './option-letter';
 
 /**
@@ -19,6 +20,13 @@ import { extractOptionLetter, isOptionLetter, letterOf } from './option-letter';
  * the id is `<video stem>#<first 8 hex of sha1(question)>`, so metadata and results of the
  * same question get the same id without a shared row order. Split: --split or `MLVU`.
  * Answers given as option text are mapped to their letter through `candidates`.
+ *
+ * Generation tasks (sub-scene captioning `subPlot`, video summary `summary`): records without
+ * candidates whose answer is free text are open-ended — metadata gives items of kind `open`
+ * with `references: [answer]`; outputs (also MLVU's generation-inference layout
+ * `{video_name, Q, A, pred}`) give rows whose `pred` is the text and whose score is the
+ * record's numeric `score` in [0, 1] when present, else Token-F1 against the answer
+ * (open-ended.ts). A file holds one kind (multiple-choice or open-ended).
  */
 const Meta = z
   .object({
@@ -36,6 +44,10 @@ const Meta = z
 
 const Result = Meta.extend({
   question: z.string().nullish(),
+  /** MLVU's generation-inference output names question and answer Q and A. */
+  Q: z.string().nullish(),
+  A: z.string().nullish(),
+  score: z.unknown().optional(),
   pred: z.string().nullish(),
   option: z.string().nullish(),
   prediction: z.string().nullish(),
@@ -60,6 +72,16 @@ function answerLetter(answer: string | null | undefined, candidates: string[] | 
   if (i >= 0) return letterOf(i);
   const l = /^\(?([A-H])[).]?$/.exec(answer.trim());
   return l?.[1] ?? undefined; // undefined = not understood
+}
+
+/** MLVU's generation task types (no candidates; free-text answers). */
+const GENERATION_TYPES = new Set(['subPlot', 'summary', 'sub_scene', 'subscene', 'sub_plot']);
+
+/** Open-ended: no candidates, and a free-text answer or a generation task type. */
+function isOpenRecord(answer: string | null | undefined, candidates: string[] | null | undefined, questionType: string | null | undefined): boolean {
+  if (candidates && candidates.length > 0) return false;
+  if (questionType != null && GENERATION_TYPES.has(questionType)) return true;
+  return answer != null && answer !== '' && answerLetter(answer, candidates) === undefined;
 }
 
 function itemOf(split: string, sampleId: string, r: z.infer<typeof Meta> | z.infer<typeof Result>, answer: string | null): ItemMeta {
@@ -92,11 +114,19 @@ export async function readMlvuMeta(path: string, opts: ImportOptions = {}): Prom
   const src = await readJsonSource(path);
   const split = opts.split ?? 'MLVU';
   const b = new BatchBuilder(file);
+  const kindState: { kind: 'mcqa' | 'open' | null; line: number } = { kind: null, line: 0 };
   records(src.value, file).forEach((rec, i) => {
     const line = src.lineOf(rec);
     const r = parseWith(Meta, rec, file, line, `[${i}]`);
     const id = sampleIdOf(r);
     if (!id) throw new ImportError(file, line, `[${i}].video`, 'no question_id and no video to derive a sample id from');
+    const open = isOpenRecord(r.answer, r.candidates, r.question_type);
+    checkKind(kindState, open ? 'open' : 'mcqa', file, line, `[${i}].${open ? 'answer' : 'candidates'}`);
+    if (open) {
+      const references = referencesOf(r.answer || null, file, line, `[${i}].answer`);
+      b.addItem({ ...itemOf(split, id, r, null), options: null, references, kind: 'open' }, line, { references: `[${i}].answer` });
+      return;
+    }
     const answer = answerLetter(r.answer, r.candidates);
     if (answer === undefined) throw new ImportError(file, line, `[${i}].answer`, `answer ${JSON.stringify(r.answer)} is neither a letter nor one of the candidates`);
     b.addItem(itemOf(split, id, r, answer), line);
@@ -114,14 +144,37 @@ export async function readMlvuResults(path: string, opts: ImportOptions = {}): P
   const split = opts.split ?? 'MLVU';
   const b = new BatchBuilder(file);
   b.addConfig(specFor(config, { toolkit: 'mlvu', sampling: { policy: null, seed: null, fps: nb.fps } }));
+  const kindState: { kind: 'mcqa' | 'open' | null; line: number } = { kind: null, line: 0 };
+  const scorer = new OpenScorer(file);
   records(src.value, file).forEach((rec, i) => {
     const line = src.lineOf(rec);
-    const r = parseWith(Result, rec, file, line, `[${i}]`);
+    const parsed = parseWith(Result, rec, file, line, `[${i}]`);
+    const r = { ...parsed, question: parsed.question ?? parsed.Q ?? null };
     const id = sampleIdOf(r);
     if (!id) throw new ImportError(file, line, `[${i}].question_id`, 'no question_id, and no video + question to derive a sample id from');
-    const gtField = r.gt != null ? 'gt' : 'answer';
-    const answer = answerLetter(r.gt ?? r.answer, r.candidates);
-    if (answer === undefined) throw new ImportError(file, line, `[${i}].${gtField}`, `answer ${JSON.stringify(r.gt ?? r.answer)} is neither a letter nor one of the candidates`);
+    const gtField = r.gt != null ? 'gt' : r.answer != null ? 'answer' : 'A';
+    const gtValue = r.gt ?? r.answer ?? r.A ?? null;
+    const open = isOpenRecord(gtValue, r.candidates, r.question_type);
+    checkKind(kindState, open ? 'open' : 'mcqa', file, line, `[${i}].${open ? gtField : 'candidates'}`);
+    if (open) {
+      const references = referencesOf(gtValue || null, file, line, `[${i}].${gtField}`);
+      const given = parseScore(r.score, file, line, `[${i}].score`);
+      const row = emptyResponse(model, split, id, config, line);
+      row.sourceTag = 'mlvu-results';
+      scorer.apply(row, {
+        pred: r.pred ?? r.prediction ?? r.response ?? r.option ?? null,
+        references,
+        given,
+        givenField: 'score',
+        referenceField: `[${i}].${gtField}`,
+        line,
+      });
+      b.addResponse(row);
+      b.addItem({ ...itemOf(split, id, r, null), options: null, references, kind: 'open' }, line, { references: `[${i}].${gtField}` });
+      return;
+    }
+    const answer = answerLetter(gtValue, r.candidates);
+    if (answer === undefined) throw new ImportError(file, line, `[${i}].${gtField}`, `answer ${JSON.stringify(gtValue)} is neither a letter nor one of the candidates`);
     const raw = r.option ?? r.pred ?? r.prediction ?? r.response ?? null;
     const maxLetter = r.candidates && r.candidates.length > 0 ? letterOf(Math.min(r.candidates.length, 8) - 1) : 'H';
     const pred = extractOptionLetter(raw, maxLetter);
@@ -133,5 +186,6 @@ export async function readMlvuResults(path: string, opts: ImportOptions = {}): P
     b.addResponse(row);
     b.addItem(itemOf(split, id, r, answer), line);
   });
+  b.warnings.push(...scorer.warnings());
   return b.finish({ sourcePath: path, sha256: await sha256File(path), format: 'mlvu-results', toolkit: 'mlvu', modelArgs: null });
 }

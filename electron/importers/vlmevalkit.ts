@@ -10,6 +10,7 @@ import { sha256File } from './file-hash';
 import { readJsonSource } from './json-source';
 import { parseListLiteral } from './list-literal';
 import { stripOptionPrefix } from './mcq-text';
+import { OpenScorer, checkKind, parseScore, referencesOf } from './open-ended';
 import { extractOptionLetter, isOptionLetter, letterOf } from './option-letter';
 
 /**
@@ -21,6 +22,11 @@ import { extractOptionLetter, isOptionLetter, letterOf } from './option-letter';
  * video and is unknown, so --config is required and the fps is recorded in sampling.
  * Model: --model or the name's first part; split: --split (`{duration}` allowed) or the
  * dataset name. "Line" is the spreadsheet/TSV row (header = 1) or the JSON record's line.
+ *
+ * Open-ended datasets (no `candidates`/`options` value and an `answer` that is free text, not
+ * a letter): `pred` is the `prediction` text, the score is the row's `score` in [0, 1] when
+ * the file has one, else Token-F1 against `answer` (open-ended.ts); items get `references`.
+ * A file holds one kind: a multiple-choice row among open-ended ones is rejected.
  */
 type Rec = Record<string, unknown>;
 
@@ -120,6 +126,8 @@ export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Pr
   if (nb.fps !== null) b.warnings.push(`${basename(file)}: sampled at ${nb.fps} fps; the frame count per video is unknown (config ${config} as given)`);
 
   let header: Set<string> | null = null;
+  const kindState: { kind: 'mcqa' | 'open' | null; line: number } = { kind: null, line: 0 };
+  const scorer = new OpenScorer(file);
   await forEachRow(path, file, (rec, line) => {
     if (!header) {
       header = new Set(Object.keys(rec));
@@ -133,6 +141,45 @@ export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Pr
     const options = rawOptions ? parseListLiteral(rawOptions) : null;
     if (rawOptions && !options) throw new ImportError(file, line, rec.candidates != null ? 'candidates' : 'options', 'not a list of options');
     const ansText = text(rec.answer);
+    const duration = text(rec.duration);
+    const split = opts.split ? expandSplit(opts.split, duration) : dataset;
+    const videoId = text(rec.videoID) ?? text(rec.video);
+    const durNum = duration !== null && /^\d+(\.\d+)?$/.test(duration) ? Number(duration) : null;
+    const open = (!options || options.length === 0) && ansText !== null && ansText.trim() !== '' && !isOptionLetter(ansText.trim());
+    checkKind(kindState, open ? 'open' : 'mcqa', file, line, open ? 'answer' : rec.candidates != null ? 'candidates' : 'options');
+    const itemBase = {
+      split,
+      sampleId,
+      question: text(rec.question),
+      taskType: text(rec.task_type) ?? text(rec.question_type),
+      durationS: durNum,
+      durationBucket: durNum === null ? duration : null,
+      domain: text(rec.domain),
+      subCategory: text(rec.sub_category),
+      videoId,
+      videoFile: videoId ? (/\.\w{2,4}$/.test(videoId) ? videoId : `${videoId}.mp4`) : null,
+    };
+    if (open) {
+      // The answer column holds one reference; a Python list literal of several is read as such.
+      const listed = ansText.trim().startsWith('[') ? parseListLiteral(ansText) : null;
+      const references = referencesOf(listed ?? ansText, file, line, 'answer');
+      if (rec.prediction != null && typeof rec.prediction === 'object' && text(rec.prediction) === null) {
+        throw new ImportError(file, line, 'prediction', 'expected text');
+      }
+      const row = emptyResponse(model, split, sampleId, config, line);
+      row.sourceTag = `vlmevalkit:${dataset}`;
+      scorer.apply(row, {
+        pred: text(rec.prediction),
+        references,
+        given: parseScore(typeof rec.score === 'object' && rec.score !== null ? text(rec.score) : rec.score, file, line, 'score'),
+        givenField: 'score',
+        referenceField: 'answer',
+        line,
+      });
+      b.addResponse(row);
+      b.addItem({ ...itemBase, options: null, answer: null, references, kind: 'open' }, line, { references: 'answer' });
+      return;
+    }
     let answer: string | null = null;
     if (ansText) {
       if (isOptionLetter(ansText.trim())) answer = ansText.trim();
@@ -148,34 +195,14 @@ export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Pr
     }
     const maxLetter = options && options.length > 0 ? letterOf(Math.min(options.length, 8) - 1) : 'H';
     const pred = extractOptionLetter(text(predText), maxLetter);
-    const duration = text(rec.duration);
-    const split = opts.split ? expandSplit(opts.split, duration) : dataset;
     const row = emptyResponse(model, split, sampleId, config, line);
     row.pred = pred;
     row.groundTruth = answer;
     row.correct = answer === null ? null : pred === answer;
     row.sourceTag = `vlmevalkit:${dataset}`;
     b.addResponse(row);
-    const videoId = text(rec.videoID) ?? text(rec.video);
-    const durNum = duration !== null && /^\d+(\.\d+)?$/.test(duration) ? Number(duration) : null;
-    b.addItem(
-      {
-        split,
-        sampleId,
-        question: text(rec.question),
-        options: options ? options.map(stripOptionPrefix) : null,
-        answer,
-        taskType: text(rec.task_type) ?? text(rec.question_type),
-        durationS: durNum,
-        durationBucket: durNum === null ? duration : null,
-        domain: text(rec.domain),
-        subCategory: text(rec.sub_category),
-        videoId,
-        videoFile: videoId ? (/\.\w{2,4}$/.test(videoId) ? videoId : `${videoId}.mp4`) : null,
-        kind: 'mcqa',
-      },
-      line,
-    );
+    b.addItem({ ...itemBase, options: options ? options.map(stripOptionPrefix) : null, answer, kind: 'mcqa' }, line);
   });
+  b.warnings.push(...scorer.warnings());
   return b.finish({ sourcePath: path, sha256: await sha256File(path), format: 'vlmevalkit', toolkit: 'vlmevalkit', modelArgs: null });
 }
