@@ -152,7 +152,8 @@ export async function readMlvuResults(path: string, opts: ImportOptions = {}): P
     const r = { ...parsed, question: parsed.question ?? parsed.Q ?? null };
     const id = sampleIdOf(r);
     if (!id) throw new ImportError(file, line, `[${i}].question_id`, 'no question_id, and no video + question to derive a sample id from');
-    const gtField = r.gt != null ? 'gt' : r.answer != null ? 'answer' : 'A';
+    // The field to name: the one present, else the one of the record's layout (Q/A or question/answer).
+    const gtField = r.gt != null ? 'gt' : r.answer != null ? 'answer' : r.A != null || parsed.Q != null ? 'A' : 'answer';
     const gtValue = r.gt ?? r.answer ?? r.A ?? null;
     const open = isOpenRecord(gtValue, r.candidates, r.question_type);
     checkKind(kindState, open ? 'open' : 'mcqa', file, line, `[${i}].${open ? gtField : 'candidates'}`);

@@ -83,22 +83,24 @@ export class OpenScorer {
 
   /** Fills `row` (pred, score, correct = null, groundTruth = null, protocolNote) from `cell`. */
   apply(row: ResponseRow, cell: OpenCell): void {
-    row.pred = cell.pred;
+    // An empty cell (TSV/xlsx) is no answer, stored as none rather than as "".
+    const pred = cell.pred !== null && cell.pred.trim() !== '' ? cell.pred : null;
+    row.pred = pred;
     row.correct = null;
     row.groundTruth = null;
-    if (cell.pred === null) this.noPred++;
+    if (pred === null) this.noPred++;
     if (cell.given !== null) {
       row.score = cell.given;
       row.protocolNote = `score: ${cell.givenField}`;
       this.kept++;
       this.keptFields.add(cell.givenField);
-      if (cell.references && Math.abs(tokenF1(cell.pred ?? '', cell.references) - cell.given) > 1e-9) this.differ++;
+      if (cell.references && Math.abs(tokenF1(pred ?? '', cell.references) - cell.given) > 1e-9) this.differ++;
       return;
     }
     if (!cell.references) {
       throw new ImportError(this.file, cell.line, cell.referenceField, 'open-ended row with neither a score nor a reference text to compute Token-F1 from');
     }
-    row.score = tokenF1(cell.pred ?? '', cell.references);
+    row.score = tokenF1(pred ?? '', cell.references);
     row.protocolNote = TOKEN_F1_NOTE;
     this.computed++;
   }
