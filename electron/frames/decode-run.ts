@@ -87,10 +87,11 @@ export async function decodeRun(meta: VideoMeta, run: DecodeRun, spec: ImageSpec
 /**
  * The approximate first fill: every keyframe, decoded without touching any other packet
  * (-discard nokey drops them in the demuxer, so this is ~0.3 s for 10 minutes of 720p).
- * Returns images in keyframe order.
+ * Returns the number of images, delivered in keyframe order. Needs only the path, so it can
+ * run while ffprobe is still scanning the packets (see FrameService.prefetchKeyframes).
  */
 export async function decodeKeyframes(
-  meta: VideoMeta,
+  path: string,
   spec: ImageSpec,
   opts: { ffmpeg: string; signal?: AbortSignal; onFrame: (ordinal: number, image: Buffer) => void },
 ): Promise<number> {
@@ -98,7 +99,7 @@ export async function decodeKeyframes(
   const args = [
     '-hide_banner', '-nostdin', '-v', 'error',
     '-discard', 'nokey', '-skip_frame', 'nokey', // -discard alone is ignored by the Matroska demuxer
-    '-i', meta.path,
+    '-i', path,
     '-map', '0:v:0', '-an', '-sn', '-dn',
     ...(filters.length ? ['-vf', filters.join(',')] : []),
     '-fps_mode', 'passthrough',
@@ -113,6 +114,6 @@ export async function decodeKeyframes(
       for (const img of splitter.push(chunk)) opts.onFrame(got++, img);
     },
   });
-  if (r.code !== 0) throw new MediaError('ffmpeg-failed', meta.path, `ffmpeg could not decode keyframes: ${lastErrorLine(r.stderr)}`);
+  if (r.code !== 0) throw new MediaError('ffmpeg-failed', path, `ffmpeg could not decode keyframes: ${lastErrorLine(r.stderr)}`);
   return got;
 }

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
 import { z } from 'zod';
 import { resolveFfmpeg, resolveFfprobe } from '../media/ffmpeg-path';
+import { fileIdentity } from '../media/file-identity';
 import { MediaError } from '../media/media-error';
 import type { MetadataCache } from '../media/metadata-cache';
 import { probeVideo } from '../media/probe';
@@ -63,6 +64,8 @@ export interface FrameServiceStats {
 
 export interface FrameService {
   probe(path: string, signal?: AbortSignal): Promise<VideoMeta>;
+  /** Start the approximate keyframe pass early (call before probe on a cold open); never rejects. */
+  prefetchKeyframes(path: string, spec?: ImageSpec): Promise<void>;
   requestFrames(req: FrameRequest): Promise<FrameBatchResult>;
   stats(): FrameServiceStats;
   /** Cancel everything (app quit, project closed). */
@@ -106,6 +109,7 @@ export function createFrameService(options: FrameServiceOptions): FrameService {
   const queue: Task[] = [];
   const inflight = new Map<string, Pending>();
   const keyframePasses = new Map<string, Promise<Map<number, string> | null>>();
+  const keyframeDecodes = new Map<string, Promise<Buffer[]>>();
   const probes = new Map<string, Promise<VideoMeta>>();
   let running = 0;
   let seq = 0;
@@ -209,6 +213,34 @@ export function createFrameService(options: FrameServiceOptions): FrameService {
     return p;
   }
 
+  /** Decoded keyframe images of a file, started as early as possible (before ffprobe finishes). */
+  function keyframeImages(path: string, hash: string, spec: ImageSpec): Promise<Buffer[]> {
+    const k = `${hash}|${specKey(spec)}`;
+    let p = keyframeDecodes.get(k);
+    if (!p) {
+      const images: Buffer[] = [];
+      p = decodeKeyframes(path, spec, { ffmpeg, signal: closeController.signal, onFrame: (_ord, img) => images.push(img) }).then(() => images);
+      p.catch(() => keyframeDecodes.delete(k));
+      keyframeDecodes.set(k, p);
+    }
+    return p;
+  }
+
+  /**
+   * Start the keyframe pass for a video right away, in parallel with probing: both read the
+   * whole file (~1.3 s each for an hour of 360p), and on two cores they overlap, which keeps
+   * "every tile approximately filled" under 2 s on a cold open. A no-op when cached.
+   */
+  async function prefetchKeyframes(path: string, spec: ImageSpec = DEFAULT_THUMB): Promise<void> {
+    try {
+      const id = await fileIdentity(path);
+      if (ManifestSchema.safeParse(await readJsonIfExists(keyframeManifestPath(cacheDir, id.headTailHash, spec))).success) return;
+      await keyframeImages(path, id.headTailHash, spec);
+    } catch {
+      // the probe reports what is wrong with the file; the prefetch stays silent
+    }
+  }
+
   /** All keyframe thumbnails of a video, once per (video, spec); null when they cannot be mapped safely. */
   function keyframeThumbs(meta: VideoMeta, spec: ImageSpec): Promise<Map<number, string> | null> {
     const k = `${meta.hash}|${specKey(spec)}`;
@@ -218,8 +250,8 @@ export function createFrameService(options: FrameServiceOptions): FrameService {
         const manifestFile = keyframeManifestPath(cacheDir, meta.hash, spec);
         const manifest = ManifestSchema.safeParse(await readJsonIfExists(manifestFile));
         if (manifest.success) return new Map(manifest.data.keyframes.map((i) => [i, keyframeThumbPath(cacheDir, meta.hash, i, spec)]));
-        const images: Buffer[] = [];
-        await decodeKeyframes(meta, spec, { ffmpeg, signal: closeController.signal, onFrame: (_ord, img) => images.push(img) });
+        const images = await keyframeImages(meta.path, meta.hash, spec);
+        keyframeDecodes.delete(k);
         // Decoded keyframes map to our keyframe list by order; if the counts disagree (a first
         // frame we treated as key without the flag, odd streams) we only trust an exact match.
         let kfs = meta.keyframes;
@@ -252,6 +284,7 @@ export function createFrameService(options: FrameServiceOptions): FrameService {
     const spec = req.spec ?? DEFAULT_THUMB;
     const signal = req.signal;
     if (signal?.aborted) throw new MediaError('cancelled', null, 'cancelled');
+    if (typeof req.video === 'string' && (req.approximate ?? true)) void prefetchKeyframes(req.video, spec);
     const meta = typeof req.video === 'string' ? await probe(req.video, signal) : req.video;
     const unique = [...new Set(req.indices)].sort((a, b) => a - b);
     for (const k of unique) {
@@ -393,6 +426,7 @@ export function createFrameService(options: FrameServiceOptions): FrameService {
 
   return {
     probe,
+    prefetchKeyframes,
     requestFrames,
     stats: () => ({ running, queued: queue.length }),
     close() {

@@ -43,6 +43,8 @@ export interface ItemStrips {
  * tiles fill in through onTile (approximate first, then exact).
  */
 export async function stripsForItem(service: FrameService, input: ItemStripInput, opts: ItemStripOptions = {}): Promise<ItemStrips> {
+  // The keyframe pass needs only the file, so it overlaps the probe on a cold open.
+  if (opts.approximate ?? true) void service.prefetchKeyframes(input.videoPath, opts.spec);
   const meta = await service.probe(input.videoPath, opts.signal);
   const configs = input.configs.map((c) =>
     selectFramesForConfig({
