@@ -76,6 +76,7 @@ function naivePerFrameSeconds(meta: VideoMeta, sample: number[], outDir: string)
 
 async function benchCase(c: VideoCase, naiveSampleSize: number): Promise<Record<string, unknown>> {
   const file = ensureVideo(c);
+  const load0 = Math.round((loadavg()[0] ?? 0) * 100) / 100;
   const work = mkdtempSync(join(tmpdir(), 'flipbook-bench-'));
   try {
     const metaCache = createMemoryMetadataCache();
@@ -124,7 +125,7 @@ async function benchCase(c: VideoCase, naiveSampleSize: number): Promise<Record<
       intervalsWithNeededFrames: neededIntervals,
       parallelism: availableParallelism(),
       // other work on the machine skews every timing: recorded so a noisy run can be recognised
-      loadAverage1mAtStart: Math.round((loadavg()[0] ?? 0) * 100) / 100,
+      loadAverage1mAtStart: load0,
       probeSeconds: probeS,
       coldSeconds: coldS,
       approxAllTilesSeconds: res.approxFilledSeconds,
