@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { aggregatedFiles } from './aggregated-files';
+import { EVENTS_FILE, eventsJsonl } from './annotation-events';
 import { codebookJson, pathwaysCsv, spansCsv } from './annotation-files';
 import { compareCodePoints } from './format';
 import { optionalColumnsOf, perItemCsv, sortCells } from './per-item-csv';
@@ -68,6 +69,9 @@ export function buildReleaseFiles(data: ReleaseData, opts: ExportOptions = {}): 
   out.push({ path: 'annotations/codebook.json', text: codebookJson(data.codebook) });
   out.push({ path: 'annotations/pathways.csv', text: pathwaysCsv(data.pathways) });
   out.push({ path: 'annotations/evidence_spans.csv', text: spansCsv(data.spans) });
+  // Flipbook's own addition to annotations/: the event log, so that merging an export loses
+  // no edit and no history (pathways.csv/evidence_spans.csv only hold the current state).
+  out.push({ path: EVENTS_FILE, text: eventsJsonl(data.events) });
   // Counts from the matrices (one per grid) rather than passes over every cell.
   const usedConfigs = new Set(data.matrices.flatMap((m) => m.configs.map((c) => c.key)));
   out.push({ path: 'provenance/configs.json', text: configsJson(data.configs.filter((c) => usedConfigs.has(c.key))) });

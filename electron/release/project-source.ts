@@ -86,5 +86,6 @@ export function readReleaseData(project: ProjectSource, opts: Pick<ExportOptions
     },
     pathways,
     spans,
+    events: project.annotations.exportEvents(),
   };
 }

@@ -3,6 +3,7 @@
  * (project-source.ts). The writers (release-files.ts) depend only on this shape, so the
  * file layout is tested and benchmarked independently of how the store names things.
  */
+import type { AnnotationEvent } from '../../shared/domain/annotations';
 import type { ConfigSpec, ItemMeta, ResponseMatrix, ResponseRow } from '../../shared/domain/types';
 
 /** One response cell as exported: a ResponseRow without the source line. */
@@ -65,4 +66,6 @@ export interface ReleaseData {
   codebook: ReleaseCodebook | null;
   pathways: ReleasePathwayRow[];
   spans: ReleaseSpanRow[];
+  /** The annotation event log (annotations/events.jsonl): what makes a merge lossless. */
+  events: AnnotationEvent[];
 }

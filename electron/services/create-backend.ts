@@ -13,6 +13,7 @@ import type { ConfigSpec } from '../../shared/domain/types';
 import { openProject as openStore, type Project } from '../store/project';
 import { ProjectLockedError } from '../store/errors';
 import { detectFormat, readImport } from '../importers/index';
+import { applyImportsWithAnnotations, bundleForImport } from '../team/import-with-annotations';
 import { exportRelease } from '../release/export';
 import { createFrameService, type FrameService } from '../frames/frame-service';
 import { frameCacheDirForProject } from '../frames/frame-cache';
@@ -509,7 +510,8 @@ export function createBackend(hooks: HostHooks): Backend {
         hooks.emit('job:progress', { jobId: req.jobId, kind: 'import', done, total: req.paths.length, message: `reading ${file}` });
         const format = req.format ?? (await detectFormat(file));
         const batches = await readImport(file, { format, ...overrides });
-        const summary = s.project.applyImports(batches, overrides);
+        const bundle = await bundleForImport(file, batches);
+        const summary = applyImportsWithAnnotations(s.project, batches, bundle ? [bundle] : [], overrides);
         files.push({
           path: file,
           format,

@@ -3,6 +3,8 @@ import { ImportError } from '../../importers/errors';
 import { readImport } from '../../importers/index';
 import { openProject } from '../../store/index';
 import { emptySummary } from '../../store/import-apply';
+import type { Bundle } from '../../team/bundle';
+import { applyImportsWithAnnotations, bundleForImport } from '../../team/import-with-annotations';
 import type { ImportBatch } from '../../../shared/domain/types';
 import { listOption, parseCli, progress, requireOption, toJson } from '../args';
 import { UsageError, type CliCommand } from '../command';
@@ -51,6 +53,7 @@ export const importCommand: CliCommand = {
 
     // Read everything first: a file that fails to parse must not leave a half-made project.
     const batches: ImportBatch[] = [];
+    const bundles: Bundle[] = [];
     try {
       for (const p of positionals) {
         progress(`reading ${p} …`);
@@ -61,7 +64,11 @@ export const importCommand: CliCommand = {
           ...(values.config !== undefined && { config: values.config }),
           ...(values['ground-truth'] !== undefined && { groundTruth: values['ground-truth'] }),
         };
-        batches.push(...(await readImport(p, opts)));
+        const read = await readImport(p, opts);
+        batches.push(...read);
+        // A release's annotations/ come in with it (same transaction below).
+        const bundle = await bundleForImport(p, read);
+        if (bundle) bundles.push(bundle);
       }
     } catch (err) {
       if (err instanceof ImportError) {
@@ -73,11 +80,11 @@ export const importCommand: CliCommand = {
 
     const existed = fs.existsSync(projectPath);
     const project = openProject(projectPath, { create: true });
-    let summary = emptySummary();
+    let summary: ReturnType<typeof applyImportsWithAnnotations> = { ...emptySummary(), annotations: { bundles: 0, eventsAdded: 0, eventsSkipped: 0 } };
     try {
       progress(`applying ${batches.length} batch(es) to ${projectPath} …`);
       // The importers already applied --model/--split/--config; the store must not re-map.
-      summary = project.applyImports(batches);
+      summary = applyImportsWithAnnotations(project, batches, bundles);
     } catch (err) {
       project.close();
       // A project this command created and could not fill is removed again: "untouched".
@@ -99,6 +106,9 @@ export const importCommand: CliCommand = {
         `  configs:   ${summary.configsAdded} added to grids (${summary.configs.join(', ') || '—'})`,
         `  models:    ${summary.models.join(', ') || '—'}`,
         `  splits:    ${summary.splits.join(', ') || '—'}`,
+        ...(summary.annotations.bundles > 0
+          ? [`  annotations: ${summary.annotations.eventsAdded} events added, ${summary.annotations.eventsSkipped} already present`]
+          : []),
         ...summary.warnings.map((w) => `  warning: ${w}`),
       ];
       console.log(lines.join('\n'));

@@ -14,7 +14,7 @@ import { exportRelease } from '../../../electron/release/export';
 import { README_DATE_PREFIX } from '../../../electron/release/readme';
 import { readImport } from '../../../electron/importers/index';
 import { openProject, type Project } from '../../../electron/store/project';
-import { mergeBundle } from '../../../electron/team/merge';
+import { applyImportsWithAnnotations, bundleForImport } from '../../../electron/team/import-with-annotations';
 
 const MATCHED = ['textonly', '16f_151k', '32f_151k'];
 
@@ -163,14 +163,15 @@ function withoutDateLine(b: Buffer): string {
 }
 
 /**
- * Imports a release the way Flipbook does: responses, configs and provenance through the
- * importers and the store; the annotations/ folder through the team merge (electron/team),
- * which turns its pathways/spans rows into content-hashed snapshot events.
+ * Imports a release the way `flipbook import` does: responses, configs and provenance through
+ * the importers and the store, and the annotations/ folder's event log, in one transaction.
  */
 async function importInto(file: string, source: string): Promise<Project> {
   const p = openProject(file, { create: true });
-  for (const b of await readImport(source)) p.applyImport(b);
-  await mergeBundle(p, source);
+  const batches = await readImport(source);
+  const bundle = await bundleForImport(source, batches);
+  expect(bundle?.source).toBe('events');
+  applyImportsWithAnnotations(p, batches, bundle ? [bundle] : []);
   return p;
 }
 

@@ -56,16 +56,23 @@ const comparable = (states: ReturnType<typeof statesOf>) =>
   states.map((s) => ({ ...s, spans: s.spans.map((x) => ({ startS: x.startS, endS: x.endS, label: x.label, coveredBy: x.coveredBy })) }));
 
 describe('mergeBundle', () => {
-  for (const zip of [false, true]) {
-    it(`merges an exported release ${zip ? 'zip' : 'folder'} (rows only): nothing lost, twice is a no-op, conflicts queued`, async () => {
+  // An export carries annotations/events.jsonl (the whole log); with it removed, the bundle
+  // merges from pathways.csv/evidence_spans.csv rows as content-hashed snapshots.
+  for (const [zip, rowsOnly] of [[false, false], [true, false], [false, true]] as const) {
+    it(`merges an exported release ${zip ? 'zip' : 'folder'} (${rowsOnly ? 'rows only' : 'event log'}): nothing lost, twice is a no-op, conflicts queued`, async () => {
       const { alice, bob } = teams();
       const out = path.join(tempDir(), 'bob-release');
-      exportRelease(bob, out, { zip });
+      const exportBob = () => {
+        exportRelease(bob, out, { zip });
+        if (rowsOnly) fs.rmSync(path.join(out, 'annotations', 'events.jsonl'));
+      };
+      exportBob();
       const bundle = zip ? `${out}.zip` : out;
       const aliceBefore = statesOf(alice, 'alice');
+      const inBundle = rowsOnly ? 2 : bob.annotations.eventCount();
 
       const first = await mergeBundle(alice, bundle);
-      expect(first).toMatchObject({ source: 'rows', eventsInBundle: 2, added: 2, skipped: 0, keysRecomputed: 2, annotators: ['bob'], openConflicts: 1 });
+      expect(first).toMatchObject({ source: rowsOnly ? 'rows' : 'events', eventsInBundle: inBundle, added: inBundle, skipped: 0, keysRecomputed: 2, annotators: ['bob'], openConflicts: 1 });
       expect(statesOf(alice, 'alice')).toEqual(aliceBefore);
       expect(comparable(statesOf(alice, 'bob'))).toEqual(comparable(statesOf(bob, 'bob')));
       expect(alice.annotations.conflicts().map((c) => [c.sampleId, c.primaries])).toEqual([['001-1', { alice: 'evidence-missed', bob: 'temporal-misorder' }]]);
@@ -74,16 +81,16 @@ describe('mergeBundle', () => {
       const events = alice.annotations.eventCount();
       const states = alice.annotations.listStates().length;
       const second = await mergeBundle(alice, bundle);
-      expect(second).toMatchObject({ added: 0, skipped: 2, keysRecomputed: 0, openConflicts: 1 });
+      expect(second).toMatchObject({ added: 0, skipped: inBundle, keysRecomputed: 0, openConflicts: 1 });
       expect(alice.annotations.eventCount()).toBe(events);
       expect(alice.annotations.listStates().length).toBe(states);
       expect(stateHash(alice)).toBe(hash);
 
       // Bob keeps working and exports again: only his new row snapshot is added, his earlier edits stay.
       bob.annotations.apply({ op: 'setPrimary', ...item2, pathway: 'label-noise' }, 'bob');
-      exportRelease(bob, out, { zip });
+      exportBob();
       const third = await mergeBundle(alice, bundle);
-      expect(third).toMatchObject({ added: 1, skipped: 1, openConflicts: 2 });
+      expect(third).toMatchObject({ added: 1, skipped: rowsOnly ? 1 : inBundle, openConflicts: 2 });
       expect(comparable(statesOf(alice, 'bob'))).toEqual(comparable(statesOf(bob, 'bob')));
       expect(statesOf(alice, 'alice')).toEqual(aliceBefore);
       alice.close();
