@@ -4,16 +4,19 @@
 // commands work on a fresh machine. Uses apt-get where it exists and we are root; elsewhere
 // it prints what to install and exits non-zero.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 
 const needed = [
-  { bin: 'ffmpeg', pkg: 'ffmpeg', why: 'frame extraction and the sample project' },
-  { bin: 'ffprobe', pkg: 'ffmpeg', why: 'video metadata' },
+  { bin: 'ffmpeg', pkg: 'ffmpeg', why: 'frame extraction and the sample project', env: 'FLIPBOOK_FFMPEG' },
+  { bin: 'ffprobe', pkg: 'ffmpeg', why: 'video metadata', env: 'FLIPBOOK_FFPROBE' },
   { bin: 'chromium', pkg: 'chromium', why: 'the browser (end-to-end) tests and the web mode' },
   { bin: 'Xvfb', pkg: 'xvfb', why: 'a virtual display for Electron tests' },
 ];
 const only = process.argv.slice(2);
 const has = (bin) => spawnSync('sh', ['-c', `command -v ${bin}`], { stdio: 'ignore' }).status === 0;
-const missing = needed.filter((n) => (only.length === 0 || only.includes(n.bin)) && !has(n.bin));
+// A binary named by its environment variable (electron/media/ffmpeg-path.ts) counts as present.
+const present = (n) => (n.env && process.env[n.env] && existsSync(process.env[n.env])) || has(n.bin);
+const missing = needed.filter((n) => (only.length === 0 || only.includes(n.bin)) && !present(n));
 if (missing.length === 0) process.exit(0);
 
 const pkgs = [...new Set(missing.map((m) => m.pkg))];
@@ -23,7 +26,7 @@ if (has('apt-get') && isRoot) {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const upd = spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
   const inst = upd.status === 0 && spawnSync('apt-get', ['install', '-y', '-qq', ...pkgs], { stdio: 'inherit', env });
-  if (inst && inst.status === 0 && missing.every((m) => has(m.bin))) process.exit(0);
+  if (inst && inst.status === 0 && missing.every((m) => present(m))) process.exit(0);
   console.error('[flipbook] apt-get could not install: ' + pkgs.join(' '));
   process.exit(1);
 }

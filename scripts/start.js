@@ -22,6 +22,10 @@ const run = (args, what) => {
   }
 };
 
+// ffmpeg/ffprobe are needed for the sample videos and the frames; install them when missing
+// (apt-get as root), as the README promises for both commands.
+run([path.join(root, 'scripts/ensure-system.js'), 'ffmpeg', 'ffprobe'], 'installing system tools');
+
 if (!fs.existsSync(project)) {
   console.error(`[flipbook] making the sample project in ${sampleDir} …`);
   run([cli, 'sample-project', '--out', sampleDir], 'sample-project');
