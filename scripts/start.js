@@ -55,10 +55,27 @@ function electronBinary() {
   }
 }
 
-const electron = electronBinary();
+// The Electron-ABI build of better-sqlite3 lives apart from node_modules (scripts/rebuild-native.js),
+// so that `npm test` keeps loading the Node build after `npm start`.
+function electronSqliteBinding(electronPath) {
+  const version = spawnSync(electronPath, ['--version'], { encoding: 'utf8', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } }).stdout?.trim().replace(/^v/, '');
+  if (!version) return null;
+  const file = path.join(root, '.cache/electron-native', `electron-v${version}-${process.platform}-${process.arch}`, 'better_sqlite3.node');
+  if (!fs.existsSync(file)) {
+    console.error('[flipbook] building better-sqlite3 for Electron (once) …');
+    const r = spawnSync(process.execPath, [path.join(root, 'scripts/rebuild-native.js')], { cwd: root, stdio: 'inherit' });
+    if (r.status !== 0) return null;
+  }
+  return fs.existsSync(file) ? file : null;
+}
+
+const electronFound = electronBinary();
+const binding = electronFound ? electronSqliteBinding(electronFound) : null;
+if (electronFound && !binding) console.error('[flipbook] no Electron build of better-sqlite3 could be made; using the web mode instead.');
+const electron = binding ? electronFound : null;
 if (electron) {
   run([path.join(root, 'scripts/build-electron.js')], 'electron build');
-  const child = spawn(electron, [root], { cwd: root, stdio: 'inherit', env: { ...process.env, FLIPBOOK_PROJECT: project } });
+  const child = spawn(electron, [root], { cwd: root, stdio: 'inherit', env: { ...process.env, FLIPBOOK_PROJECT: project, FLIPBOOK_SQLITE_BINDING: binding } });
   child.on('exit', (code) => process.exit(code ?? 0));
 } else {
   console.error('[flipbook] no Electron binary on this machine (it could not be downloaded): starting the web mode instead.');

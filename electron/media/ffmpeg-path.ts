@@ -16,7 +16,11 @@ function fromStaticPackage(): string | null {
   try {
     const require = createRequire(import.meta.url);
     const bin: unknown = require('ffmpeg-static');
-    return typeof bin === 'string' && existsSync(bin) ? bin : null;
+    if (typeof bin !== 'string') return null;
+    // In a packaged app the package resolves inside app.asar, which cannot be executed; the
+    // binary itself is unpacked beside it (asarUnpack in electron-builder.config.cjs).
+    const unpacked = bin.replace(/app\.asar([\\/])/, 'app.asar.unpacked$1');
+    return existsSync(unpacked) ? unpacked : null;
   } catch {
     return null;
   }

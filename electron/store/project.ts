@@ -168,7 +168,11 @@ export function openProject(file: string, opts: OpenProjectOptions = {}): Projec
   let db: Database.Database | null = null;
   try {
     try {
-      db = new Database(abs, { readonly: readOnly, fileMustExist: exists });
+      // Under `npm start` with a real Electron, node_modules holds the Node build of
+      // better-sqlite3 (npm test needs it); start.js points us at the Electron-ABI build made by
+      // scripts/rebuild-native.js instead. Packaged apps have the right build in place.
+      const binding = process.versions.electron ? process.env.FLIPBOOK_SQLITE_BINDING : undefined;
+      db = new Database(abs, { readonly: readOnly, fileMustExist: exists, ...(binding ? { nativeBinding: binding } : {}) });
       db.pragma('busy_timeout = 5000');
       // Reading the header fails here (not later) for a file that is not SQLite.
       db.pragma('user_version');
