@@ -27,6 +27,8 @@ export function encodeArgs(spec: ImageSpec): { filters: string[]; codec: string[
 
 export interface DecodeRunOptions {
   ffmpeg: string;
+  /** Decoder threads per process (ffmpeg's -threads as an input option); undefined = ffmpeg's choice. */
+  threads?: number;
   signal?: AbortSignal;
   onFrame: (index: number, image: Buffer) => void;
 }
@@ -49,6 +51,7 @@ export async function decodeRun(meta: VideoMeta, run: DecodeRun, spec: ImageSpec
   const args = [
     '-hide_banner', '-nostdin', '-v', 'error',
     '-copyts', '-noaccurate_seek', ...seek,
+    ...(opts.threads ? ['-threads', String(opts.threads)] : []),
     '-i', meta.path,
     '-map', '0:v:0', '-an', '-sn', '-dn',
     '-vf', vf,

@@ -55,6 +55,8 @@ export interface FrameServiceOptions {
   /** Concurrent ffmpeg decodes (default os.availableParallelism()). */
   parallelism?: number;
   plan?: PlanOptions;
+  /** Decoder threads per ffmpeg process (default: ffmpeg's choice). */
+  decodeThreads?: number;
 }
 
 export interface FrameServiceStats {
@@ -139,6 +141,7 @@ export function createFrameService(options: FrameServiceOptions): FrameService {
     try {
       await decodeRun(task.meta, task.run, task.spec, {
         ffmpeg,
+        ...(options.decodeThreads ? { threads: options.decodeThreads } : {}),
         signal: task.controller.signal,
         onFrame: (index, image) => {
           const key = frameKey(task.meta.hash, task.spec, index);
