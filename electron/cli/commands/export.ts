@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { exportRelease } from '../../release/export';
 import { openProject } from '../../store/project';
+import { parseCli } from '../args';
 import { UsageError, type CliCommand } from '../command';
 
 const HELP = `Usage: flipbook export --project P --out DIR [--matched-grid c1,c2,…] [--include-text] [--zip] [--json]
@@ -29,24 +29,14 @@ export const exportCommand: CliCommand = {
   summary: 'Write the project in the release layout (folder or zip)',
   help: HELP,
   async run(argv) {
-    let values;
-    try {
-      ({ values } = parseArgs({
-        args: argv,
-        options: {
-          project: { type: 'string' },
-          out: { type: 'string' },
-          'matched-grid': { type: 'string' },
-          'include-text': { type: 'boolean' },
-          zip: { type: 'boolean' },
-          json: { type: 'boolean' },
-        },
-        strict: true,
-        allowPositionals: false,
-      }));
-    } catch (err) {
-      throw new UsageError(err instanceof Error ? err.message : String(err));
-    }
+    const { values } = parseCli(argv, {
+      project: { type: 'string' },
+      out: { type: 'string' },
+      'matched-grid': { type: 'string' },
+      'include-text': { type: 'boolean' },
+      zip: { type: 'boolean' },
+      json: { type: 'boolean' },
+    });
     if (!values.project) throw new UsageError('--project is required');
     if (!values.out) throw new UsageError('--out is required');
     if (!existsSync(values.project)) {

@@ -1,6 +1,6 @@
-import { parseArgs } from 'node:util';
 import { SAMPLING_POLICIES, type SamplingPolicy } from '../../../shared/domain/types';
 import { SamplerError, sampleFrames } from '../../../shared/samplers/index';
+import { parseCli } from '../args';
 import { UsageError, type CliCommand } from '../command';
 
 const HELP = `Usage: flipbook sample-frames --policy P --total T --n N [--seed S] [--video-id V] [--indices i,j,…]
@@ -34,24 +34,14 @@ export const sampleFramesCommand: CliCommand = {
   summary: 'Print the frame indices a sampling policy picks (JSON)',
   help: HELP,
   async run(argv) {
-    let values;
-    try {
-      ({ values } = parseArgs({
-        args: argv,
-        options: {
-          policy: { type: 'string' },
-          total: { type: 'string' },
-          n: { type: 'string' },
-          seed: { type: 'string' },
-          'video-id': { type: 'string' },
-          indices: { type: 'string' },
-        },
-        strict: true,
-        allowPositionals: false,
-      }));
-    } catch (err) {
-      throw new UsageError(err instanceof Error ? err.message : String(err));
-    }
+    const { values } = parseCli(argv, {
+      policy: { type: 'string' },
+      total: { type: 'string' },
+      n: { type: 'string' },
+      seed: { type: 'string' },
+      'video-id': { type: 'string' },
+      indices: { type: 'string' },
+    });
     const policy = values.policy;
     if (policy === undefined) throw new UsageError('--policy is required');
     if (!(SAMPLING_POLICIES as readonly string[]).includes(policy)) {

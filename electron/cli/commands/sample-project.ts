@@ -1,5 +1,5 @@
-import { parseArgs } from 'node:util';
 import { createSampleProject } from '../../sample/create-sample-project';
+import { parseCli } from '../args';
 import { UsageError, type CliCommand } from '../command';
 
 const HELP = `Usage: flipbook sample-project --out DIR [--force] [--json]
@@ -25,17 +25,7 @@ export const sampleProjectCommand: CliCommand = {
   summary: 'Write the embedded sample project (videos + simulated responses)',
   help: HELP,
   async run(argv) {
-    let values;
-    try {
-      ({ values } = parseArgs({
-        args: argv,
-        options: { out: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' } },
-        strict: true,
-        allowPositionals: false,
-      }));
-    } catch (err) {
-      throw new UsageError(err instanceof Error ? err.message : String(err));
-    }
+    const { values } = parseCli(argv, { out: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' } });
     if (!values.out) throw new UsageError('--out is required');
     const tty = process.stderr.isTTY;
     const started = Date.now();

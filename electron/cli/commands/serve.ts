@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCli } from '../args';
 import { UsageError, type CliCommand } from '../command';
 import { DEFAULT_RENDERER_DIR, startWebMode } from '../../server/start-web-mode';
 
@@ -25,17 +25,7 @@ export const serveCommand: CliCommand = {
   summary: 'Run the app in a browser (loopback web mode with a token)',
   help: HELP,
   async run(argv) {
-    let values;
-    try {
-      ({ values } = parseArgs({
-        args: argv,
-        options: { project: { type: 'string' }, port: { type: 'string' }, create: { type: 'boolean' }, renderer: { type: 'string' } },
-        strict: true,
-        allowPositionals: false,
-      }));
-    } catch (err) {
-      throw new UsageError(err instanceof Error ? err.message : String(err));
-    }
+    const { values } = parseCli(argv, { project: { type: 'string' }, port: { type: 'string' }, create: { type: 'boolean' }, renderer: { type: 'string' } });
     if (!values.project) throw new UsageError('--project is required');
     const port = values.port === undefined ? 0 : Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0…65535, got ${values.port}`);
