@@ -26,7 +26,7 @@ import { ServiceError, type Handlers } from './dispatch';
 import { createAuditIndex, type AuditIndex } from './audit-index';
 import { createMediaRegistry, mimeOf, type MediaRegistry } from './media-registry';
 import { toContractCodebook } from './codebook';
-import { createProjectMetadataCache } from './project-metadata-cache';
+import { createProjectMetadataCache } from '../media/project-metadata-cache';
 import { overviewHandlers } from './overview-handlers';
 import { createTeamHandlers } from './team-handlers';
 
