@@ -4,11 +4,12 @@
  * iso-compute comparisons and the confidence cascade; across models the matched-grid table.
  * Every mark opens the queue on exactly its items (an unsaved view the user can save).
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { MatchedGridTable, Overview, OverviewGrid, OverviewMetrics } from '../../shared/api/overview';
 import { headroomItems } from '../../shared/api/overview-marks';
 import { useClient } from '../api/use-client';
 import { FlowsChart, type OpenQueue } from '../components/charts/FlowsChart';
+import { TransitionsTable } from '../components/charts/TransitionsTable';
 import { WinsChart } from '../components/charts/WinsChart';
 import { ClassChart } from '../components/charts/ClassChart';
 import { TrajectoryHeatmap } from '../components/charts/TrajectoryHeatmap';
@@ -16,55 +17,80 @@ import { CascadeChart } from '../components/charts/CascadeChart';
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? '—' : (100 * x).toFixed(2));
 
+type Kpi = { name: string; value: string; unit: string; sub: string; count: number; countLabel?: string; go?: () => void; tone?: 'bad' | 'warn' | 'info' };
+
+/** The headline item-level rates of one grid as a compact KPI block; each opens its items. */
 function Rates({ grid, onQueue }: { grid: OverviewGrid; onQueue: OpenQueue }) {
   const m = grid.metrics;
   if (!m) return null;
   const where = `${grid.model} / ${grid.split}`;
   const open = (label: string, pick: (r: OverviewGrid['rows'][number]) => boolean) =>
     onQueue({ model: grid.model, split: grid.split, itemSet: { label, ids: grid.rows.filter(pick).map((r) => r.sampleId) } }, `${label} (${where})`);
-  const entries: { name: string; value: string; count: number; go?: () => void }[] = [
+  const entries: Kpi[] = [
     {
       name: 'oracle headroom',
-      value: `${m.oracleHeadroomPts.toFixed(2)} pts (oracle ${pct(m.oracleAccuracy)}% vs best fixed ${m.bestFixed ?? '—'})`,
+      value: m.oracleHeadroomPts.toFixed(2),
+      unit: 'pts',
+      sub: `oracle ${pct(m.oracleAccuracy)}% vs best fixed ${m.bestFixed ?? '—'}`,
       count: headroomItems(grid).length,
+      tone: 'info',
       go: () => onQueue({ model: grid.model, split: grid.split, itemSet: { label: 'oracle headroom', ids: headroomItems(grid) } }, `oracle headroom (${where})`),
     },
-    { name: 'visual confusion', value: `${pct(m.visualConfusionRate)}%`, count: m.counts.visuallyConfused, go: () => open('visually confused', (r) => r.confused) },
-    { name: 'visual confusion (visual only)', value: `${pct(m.visualConfusionRateVisualOnly)}%`, count: m.counts.visuallyConfusedVisualOnly },
+    {
+      name: 'visual confusion',
+      value: pct(m.visualConfusionRate),
+      unit: '%',
+      sub: `visual configs only: ${pct(m.visualConfusionRateVisualOnly)}% (${m.counts.visuallyConfusedVisualOnly} items)`,
+      count: m.counts.visuallyConfused,
+      tone: 'warn',
+      go: () => open('visually confused', (r) => r.confused),
+    },
     {
       name: 'text overwrite',
-      value: `${pct(m.textOverwriteRate)}% of items, ${pct(m.textOverwriteRateOfTextCorrect)}% of text-correct`,
+      value: pct(m.textOverwriteRate),
+      unit: '% of items',
+      sub: `${pct(m.textOverwriteRateOfTextCorrect)}% of the ${m.counts.textCorrect} text-correct`,
       count: m.counts.textOverwritten,
+      tone: 'info',
       go: () => open('text overwritten', (r) => r.textOverwritten),
     },
     {
       name: 'terminal regressions',
-      value: `${pct(m.terminalRegressionRate)}% (${m.terminalConfig ?? '—'})`,
+      value: pct(m.terminalRegressionRate),
+      unit: '%',
+      sub: `wrong at ${m.terminalConfig ?? '—'}, right at a smaller budget`,
       count: m.counts.terminalRegressions,
+      tone: 'bad',
       go: () => open('terminal regression', (r) => r.terminalRegression),
     },
   ];
   return (
-    <dl className="rates" aria-label={`Rates: ${where}`}>
+    <dl className="kpis" aria-label={`Rates: ${where}`}>
       {entries.map((e) => (
-        <div key={e.name} data-rate={e.name}>
+        <div key={e.name} className={`kpi ${e.tone ?? ''}`} data-rate={e.name}>
           <dt>{e.name}</dt>
           <dd>
-            {e.value} ·{' '}
+            <span className="kpi-value">
+              {e.value}
+              <small>{e.unit}</small>
+            </span>
+            <span className="kpi-sub">{e.sub}</span>
             {e.go ? (
-              <button type="button" className="link" aria-label={`Open ${e.name} items (${where})`} onClick={e.go}>
-                {e.count} items
+              <button type="button" className="kpi-go" aria-label={`Open ${e.name} items (${where})`} onClick={e.go}>
+                {e.count} items →
               </button>
             ) : (
-              `${e.count} items`
+              <span className="kpi-sub">{e.count} items</span>
             )}
           </dd>
         </div>
       ))}
-      <div>
+      <div className="kpi kpi-n">
         <dt>items</dt>
         <dd>
-          {m.n} complete, {m.nExcluded} excluded
+          <span className="kpi-sub">
+            {m.n} complete · {m.nExcluded} excluded · {m.configs.length} configs
+          </span>
         </dd>
       </div>
     </dl>
@@ -74,42 +100,58 @@ function Rates({ grid, onQueue }: { grid: OverviewGrid; onQueue: OpenQueue }) {
 function IsoCompute({ grid }: { grid: OverviewGrid }) {
   if (grid.iso.length === 0) return <p className="note">No iso-compute groups: no two configs with different frame counts have frames × pixels within ±5%.</p>;
   return (
-    <table className="numbers" aria-label={`Iso-compute: ${grid.model} / ${grid.split}`}>
-      <thead>
-        <tr>
-          <th>group</th>
-          <th>best</th>
-          <th>headroom pts</th>
-          <th>pair</th>
-          <th>only a</th>
-          <th>only b</th>
-          <th>both</th>
-          <th>neither</th>
-        </tr>
-      </thead>
-      <tbody>
-        {grid.iso.flatMap((g) =>
-          g.pairs.map((p) => (
-            <tr key={`${g.configs.join(',')}:${p.a}:${p.b}`}>
-              <td>{g.configs.join(', ')}</td>
-              <td>
-                {g.bestConfig} ({pct(g.bestAccuracy)}%)
-              </td>
-              <td>{g.oracleHeadroomPts.toFixed(2)}</td>
-              <td>
-                {p.a} vs {p.b}
-              </td>
-              <td>{p.onlyA}</td>
-              <td>{p.onlyB}</td>
-              <td>{p.both}</td>
-              <td>{p.neither}</td>
-            </tr>
-          )),
-        )}
-      </tbody>
-    </table>
+    <div className="table-scroll">
+      <table className="numbers" aria-label={`Iso-compute: ${grid.model} / ${grid.split}`}>
+        <thead>
+          <tr>
+            <th className="text">group</th>
+            <th className="text">best</th>
+            <th>headroom pts</th>
+            <th className="text">pair</th>
+            <th>only a</th>
+            <th>only b</th>
+            <th>both</th>
+            <th>neither</th>
+          </tr>
+        </thead>
+        <tbody>
+          {grid.iso.flatMap((g) =>
+            g.pairs.map((p) => (
+              <tr key={`${g.configs.join(',')}:${p.a}:${p.b}`}>
+                <td className="text">{g.configs.join(', ')}</td>
+                <td className="text">
+                  {g.bestConfig} ({pct(g.bestAccuracy)}%)
+                </td>
+                <td>{g.oracleHeadroomPts.toFixed(2)}</td>
+                <td className="text">
+                  {p.a} vs {p.b}
+                </td>
+                <td>{p.onlyA}</td>
+                <td>{p.onlyB}</td>
+                <td>{p.both}</td>
+                <td>{p.neither}</td>
+              </tr>
+            )),
+          )}
+        </tbody>
+      </table>
+    </div>
   );
 }
+
+const MATCHED_HEADERS: [string, boolean][] = [
+  ['split', true],
+  ['model', true],
+  ['n', false],
+  ['best fixed', true],
+  ['oracle %', false],
+  ['headroom pts', false],
+  ['confusion %', false],
+  ['confusion visual-only %', false],
+  ['text overwrite %', false],
+  ['of text-correct %', false],
+  ['terminal regr. %', false],
+];
 
 function MatchedGrid({ table, model, split }: { table: MatchedGridTable; model: string | null; split: string | null }) {
   const row = (m: OverviewMetrics) => [
@@ -124,52 +166,132 @@ function MatchedGrid({ table, model, split }: { table: MatchedGridTable; model: 
     pct(m.terminalRegressionRate),
   ];
   return (
-    <section aria-label="Matched grid" className="matched-grid">
-      <h3>
-        Matched grid ({table.source === 'setting' ? 'project setting' : 'proposed'}): {table.configs.join(', ') || '—'}
-      </h3>
+    <section aria-label="Matched grid" className="panel matched-grid">
+      <header className="panel-head">
+        <h2>Matched grid across models</h2>
+        <span className="badge">{table.source === 'setting' ? 'project setting' : 'proposed'}</span>
+        <span className="configs">{table.configs.length > 0 ? table.configs.map((c) => <code key={c}>{c}</code>) : '—'}</span>
+      </header>
+      <p className="caption">The same configs and items for every model, so the rates compare across models. Models lacking a config are left out, not scored as wrong.</p>
       {table.leftOut.length > 0 && (
-        <ul aria-label="Models left out of the matched grid">
+        <ul className="left-out" aria-label="Models left out of the matched grid">
           {table.leftOut.map((l) => (
             <li key={l.model}>
-              {l.model} — {l.reason}
+              <strong>{l.model}</strong> left out — {l.reason}
             </li>
           ))}
         </ul>
       )}
-      <table className="numbers" aria-label="Matched-grid metrics">
-        <thead>
-          <tr>
-            {['split', 'model', 'n', 'best fixed', 'oracle %', 'headroom pts', 'confusion %', 'confusion visual-only %', 'text overwrite %', 'of text-correct %', 'terminal regr. %'].map((h) => (
-              <th key={h}>{h}</th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {table.splits
-            .filter((s) => split === null || s.split === split)
-            .flatMap((s) => [
-              ...s.perModel
-                .filter((p) => model === null || p.model === model)
-                .map((p) => (
-                  <tr key={`${s.split}/${p.model}`} data-split={s.split} data-model={p.model} data-headroom={p.metrics.oracleHeadroomPts} data-confusion={p.metrics.visualConfusionRate} data-n={p.metrics.n}>
-                    <td>{s.split}</td>
-                    <td>{p.model}</td>
-                    {row(p.metrics).map((v, i) => (
-                      <td key={i}>{v}</td>
-                    ))}
+      <div className="table-scroll">
+        <table className="numbers" aria-label="Matched-grid metrics">
+          <thead>
+            <tr>
+              {MATCHED_HEADERS.map(([h, text]) => (
+                <th key={h} className={text ? 'text' : undefined}>
+                  {h}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {table.splits
+              .filter((s) => split === null || s.split === split)
+              .flatMap((s) => [
+                ...s.perModel
+                  .filter((p) => model === null || p.model === model)
+                  .map((p) => (
+                    <tr key={`${s.split}/${p.model}`} data-split={s.split} data-model={p.model} data-headroom={p.metrics.oracleHeadroomPts} data-confusion={p.metrics.visualConfusionRate} data-n={p.metrics.n}>
+                      <td className="text">{s.split}</td>
+                      <td className="text">{p.model}</td>
+                      {row(p.metrics).map((v, i) => (
+                        <td key={i} className={i === 1 ? 'text' : undefined}>
+                          {v}
+                        </td>
+                      ))}
+                    </tr>
+                  )),
+                ...s.leftOut.map((l) => (
+                  <tr key={`${s.split}/${l.model}/out`} className="left-out-row" data-split={s.split} data-model={l.model} data-left-out="true">
+                    <td className="text">{s.split}</td>
+                    <td className="text">{l.model}</td>
+                    <td colSpan={9} className="text">
+                      left out: lacks {l.missing.join(', ')} (not scored as wrong)
+                    </td>
                   </tr>
                 )),
-              ...s.leftOut.map((l) => (
-                <tr key={`${s.split}/${l.model}/out`} data-split={s.split} data-model={l.model} data-left-out="true">
-                  <td>{s.split}</td>
-                  <td>{l.model}</td>
-                  <td colSpan={9}>left out: lacks {l.missing.join(', ')} (not scored as wrong)</td>
-                </tr>
-              )),
-            ])}
-        </tbody>
-      </table>
+              ])}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+/** One titled block of a grid card: a heading, a one-line caption saying what it shows, the content. */
+function Panel({ title, caption, wide, children }: { title: string; caption: string; wide?: boolean; children: ReactNode }) {
+  return (
+    <section className={`panel${wide ? ' wide' : ''}`}>
+      <header className="panel-head">
+        <h3>{title}</h3>
+      </header>
+      <p className="caption">{caption}</p>
+      {children}
+    </section>
+  );
+}
+
+function GridCard({ g, onQueue }: { g: OverviewGrid; onQueue: OpenQueue }) {
+  const m = g.metrics;
+  return (
+    <section className="overview-grid card" aria-label={`Overview: ${g.model} / ${g.split}`}>
+      <header className="card-head">
+        <h2>
+          {g.model} <span className="sep">/</span> {g.split}
+        </h2>
+        {m && (
+          <span className="card-meta">
+            {m.n} items · {m.configs.length} configs · best fixed <code>{m.bestFixed ?? '—'}</code>
+            {m.bestFixed && ` ${pct(m.accuracy[m.bestFixed])}%`} · oracle {pct(m.oracleAccuracy)}%
+          </span>
+        )}
+      </header>
+      {g.kind !== 'mcqa' ? (
+        <p className="note">Open-ended grid: flows and cascades are MCQA measures; see `flipbook metrics` for the oracle gap.</p>
+      ) : (
+        <>
+          <div className="card-hero">
+            <div className="hero-figure">
+              <h3>Accuracy and flows</h3>
+              <p className="caption">
+                Line: accuracy per config. Bars: items rescued (green, above) and harmed (red, below) between adjacent budgets — hover for McNemar p, click to
+                open the items.
+              </p>
+              <FlowsChart grid={g} onQueue={onQueue} height={340} />
+            </div>
+            <Rates grid={g} onQueue={onQueue} />
+          </div>
+          <div className="card-grid">
+            <Panel title="Transitions" caption="Every pair of configs: rescued / harmed items (click to open), net change, churn and McNemar p (bold: p < 0.05).">
+              <TransitionsTable grid={g} onQueue={onQueue} />
+            </Panel>
+            <Panel title="Flip matrix" caption="Items correct under the row config and wrong under the column config; click a cell to open them.">
+              <WinsChart grid={g} onQueue={onQueue} />
+            </Panel>
+            <Panel title="Trajectory classes" caption="Items by the shape of their correct/wrong pattern across budgets; click a bar to open a class.">
+              <ClassChart grid={g} onQueue={onQueue} />
+            </Panel>
+            <Panel title="Iso-compute" caption="Configs with about the same frames × pixels (±5%): which items each one alone gets right.">
+              <IsoCompute grid={g} />
+            </Panel>
+            <Panel title="Trajectory heatmap" caption="One row per item, one column per config: green correct, red wrong; click a row to open the item.">
+              <TrajectoryHeatmap grid={g} onQueue={onQueue} />
+            </Panel>
+            <Panel title="Confidence cascade" caption="Climb the budgets only while confidence is below τ: accuracy vs mean frames, against a fixed reference budget.">
+              <CascadeChart grid={g} />
+            </Panel>
+          </div>
+        </>
+      )}
     </section>
   );
 }
@@ -190,7 +312,8 @@ export function OverviewView({ onQueue }: { onQueue: OpenQueue }) {
   const grids = data.grids.filter((g) => (model === null || g.model === model) && (split === null || g.split === split));
   return (
     <div className="overview-view" data-ready="true">
-      <div className="filters" role="group" aria-label="Overview filters">
+      <div className="toolbar sticky" role="group" aria-label="Overview filters">
+        <strong className="toolbar-title">Overview</strong>
         <label>
           Model
           <select aria-label="Overview model" value={model ?? ''} onChange={(e) => setModel(e.target.value || null)}>
@@ -209,32 +332,29 @@ export function OverviewView({ onQueue }: { onQueue: OpenQueue }) {
             ))}
           </select>
         </label>
+        <span className="muted">
+          {grids.length} of {data.grids.length} grids
+        </span>
+        <nav className="jump" aria-label="Jump to grid">
+          {grids.map((g) => (
+            <a key={`${g.model}/${g.split}`} href={`#/overview`} onClick={(e) => {
+              e.preventDefault();
+              document.getElementById(gridAnchor(g))?.scrollIntoView({ block: 'start' });
+            }}>
+              {g.model}
+              {splits.length > 1 ? ` / ${g.split}` : ''}
+            </a>
+          ))}
+        </nav>
       </div>
       <MatchedGrid table={data.matchedGrid} model={model} split={split} />
       {grids.map((g) => (
-        <section key={`${g.model}/${g.split}`} className="overview-grid" aria-label={`Overview: ${g.model} / ${g.split}`}>
-          <h3>
-            {g.model} / {g.split}
-          </h3>
-          {g.kind !== 'mcqa' ? (
-            <p className="note">Open-ended grid: flows and cascades are MCQA measures; see `flipbook metrics` for the oracle gap.</p>
-          ) : (
-            <>
-              <FlowsChart grid={g} onQueue={onQueue} />
-              <Rates grid={g} onQueue={onQueue} />
-              <div className="overview-pair">
-                <ClassChart grid={g} onQueue={onQueue} />
-                <WinsChart grid={g} onQueue={onQueue} />
-              </div>
-              <TrajectoryHeatmap grid={g} onQueue={onQueue} />
-              <h4>Iso-compute</h4>
-              <IsoCompute grid={g} />
-              <h4>Confidence cascade</h4>
-              <CascadeChart grid={g} />
-            </>
-          )}
-        </section>
+        <div key={`${g.model}/${g.split}`} id={gridAnchor(g)} className="card-anchor">
+          <GridCard g={g} onQueue={onQueue} />
+        </div>
       ))}
     </div>
   );
 }
+
+const gridAnchor = (g: OverviewGrid) => `grid-${g.model}-${g.split}`.replace(/[^A-Za-z0-9_-]+/g, '_');

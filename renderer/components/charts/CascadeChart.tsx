@@ -34,8 +34,8 @@ export function CascadeChart({ grid }: { grid: OverviewGrid }) {
   const option = useMemo<ChartOption>(() => {
     if (!c) return {};
     return {
-      grid: { left: 56, right: 30, top: 30, bottom: 50 },
-      legend: { data: ['Pareto front', 'reference', 'operating point'] },
+      grid: { left: 56, right: 30, top: 36, bottom: 44 },
+      legend: { data: ['Pareto front', 'reference', 'operating point'], top: 0, right: 30 },
       tooltip: { trigger: 'item' },
       xAxis: { type: 'value', name: 'mean shared frames', nameLocation: 'middle', nameGap: 30, scale: true },
       yAxis: { type: 'value', name: 'accuracy %', scale: true },

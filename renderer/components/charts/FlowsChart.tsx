@@ -12,10 +12,15 @@ import { EChart, type ChartOption } from './EChart';
 
 export type OpenQueue = (patch: Partial<QueueFilter>, label: string) => void;
 
-const pval = (p: number) => (p < 1e-4 ? p.toExponential(1) : p.toFixed(4));
-const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`;
+export const pval = (p: number) => (p < 1e-4 ? p.toExponential(1) : p.toFixed(4));
+export const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`;
 
-export function FlowsChart({ grid, onQueue }: { grid: OverviewGrid; onQueue: OpenQueue }) {
+/** Opens the queue on exactly the rescued or harmed items of one transition. */
+export function openFlow(grid: OverviewGrid, onQueue: OpenQueue, t: { from: string; to: string }, kind: 'harmed' | 'rescued') {
+  onQueue({ model: grid.model, split: grid.split, transition: `${t.from}>${t.to}`, transitionKind: kind }, `${kind} ${t.from} → ${t.to} (${grid.model} / ${grid.split})`);
+}
+
+export function FlowsChart({ grid, onQueue, height = 340 }: { grid: OverviewGrid; onQueue: OpenQueue; height?: number }) {
   const m = grid.metrics;
   const configs = useMemo(() => m?.configs ?? [], [m]);
   const ladder = useMemo(() => ladderTransitions(grid.transitions), [grid.transitions]);
@@ -26,8 +31,8 @@ export function FlowsChart({ grid, onQueue }: { grid: OverviewGrid; onQueue: Ope
 
   const option = useMemo<ChartOption>(
     () => ({
-      grid: { left: 56, right: 56, top: 40, bottom: 40 },
-      legend: { data: ['accuracy %', 'rescued', 'harmed'] },
+      grid: { left: 56, right: 56, top: 44, bottom: 30 },
+      legend: { data: ['accuracy %', 'rescued', 'harmed'], top: 0, right: 56 },
       tooltip: {
         trigger: 'item',
         formatter: (p: unknown) => {
@@ -47,7 +52,9 @@ export function FlowsChart({ grid, onQueue }: { grid: OverviewGrid; onQueue: Ope
         max: configs.length - 0.5,
         interval: 1,
         splitLine: { show: false },
-        axisLabel: { formatter: (v: number) => configs[v] ?? '' },
+        // Ticks sit between configs (min −0.5); the config names go under the points themselves.
+        axisTick: { show: false },
+        axisLabel: { customValues: configs.map((_, i) => i), formatter: (v: number) => configs[v] ?? '', fontFamily: 'ui-monospace, monospace' },
       },
       yAxis: [
         { type: 'value', name: 'accuracy %', min: 0, max: 100 },
@@ -61,7 +68,7 @@ export function FlowsChart({ grid, onQueue }: { grid: OverviewGrid; onQueue: Ope
           stack: 'flow',
           barWidth: 22,
           itemStyle: { color: '#2e9d4a' },
-          label: { show: true, position: 'top', formatter: (p: { value: unknown }) => `+${(p.value as number[])[1]}` },
+          label: { show: true, position: 'top', formatter: (p: { value: unknown }) => ((p.value as number[])[1] ? `+${(p.value as number[])[1]}` : '') },
           data: ladder.map((t) => [mid(t), t.rescued]),
         },
         {
@@ -71,7 +78,7 @@ export function FlowsChart({ grid, onQueue }: { grid: OverviewGrid; onQueue: Ope
           stack: 'flow',
           barWidth: 22,
           itemStyle: { color: '#d1453b' },
-          label: { show: true, position: 'bottom', formatter: (p: { value: unknown }) => `−${-(p.value as number[])[1]!}` },
+          label: { show: true, position: 'bottom', formatter: (p: { value: unknown }) => ((p.value as number[])[1] ? `−${-(p.value as number[])[1]!}` : '') },
           data: ladder.map((t) => [mid(t), -t.harmed]),
         },
         {
@@ -103,8 +110,6 @@ export function FlowsChart({ grid, onQueue }: { grid: OverviewGrid; onQueue: Ope
     [ladder, mid],
   );
 
-  const openFlow = (t: { from: string; to: string }, kind: 'harmed' | 'rescued') =>
-    onQueue({ model: grid.model, split: grid.split, transition: `${t.from}>${t.to}`, transitionKind: kind }, `${kind} ${t.from} → ${t.to} (${grid.model} / ${grid.split})`);
 
   if (!m) return null;
   return (
@@ -113,11 +118,12 @@ export function FlowsChart({ grid, onQueue }: { grid: OverviewGrid; onQueue: Ope
         label={label}
         testId={`flows-${grid.model}-${grid.split}`}
         option={option}
+        height={height}
         marks={marks}
         onClick={(p) => {
           const t = ladder[p.dataIndex];
-          if (p.seriesName === 'harmed' && t) openFlow(t, 'harmed');
-          else if (p.seriesName === 'rescued' && t) openFlow(t, 'rescued');
+          if (p.seriesName === 'harmed' && t) openFlow(grid, onQueue, t, 'harmed');
+          else if (p.seriesName === 'rescued' && t) openFlow(grid, onQueue, t, 'rescued');
           else if (p.seriesName === 'accuracy %') {
             const c = configs[p.dataIndex];
             if (c) onQueue({ model: grid.model, split: grid.split, itemSet: { label: `correct at ${c}`, ids: correctAtItems(grid, c) } }, `correct at ${c} (${grid.model} / ${grid.split})`);
@@ -128,40 +134,6 @@ export function FlowsChart({ grid, onQueue }: { grid: OverviewGrid; onQueue: Ope
           ...grid.transitions.map((t) => [grid.model, grid.split, t.from, t.to, t.rescued, t.harmed, t.churn, t.churnRate, t.netPts, t.mcnemarP]),
         ]}
       />
-      <table className="numbers" aria-label={`Transitions: ${grid.model} / ${grid.split}`}>
-        <thead>
-          <tr>
-            <th>transition</th>
-            <th>rescued</th>
-            <th>harmed</th>
-            <th>net pts</th>
-            <th>churn %</th>
-            <th>McNemar p</th>
-          </tr>
-        </thead>
-        <tbody>
-          {grid.transitions.map((t) => (
-            <tr key={`${t.from}>${t.to}`} data-transition={`${t.from}>${t.to}`}>
-              <td>
-                {t.from} → {t.to}
-              </td>
-              <td>
-                <button type="button" className="link" aria-label={`Open rescued items of ${t.from} → ${t.to} (${grid.model} / ${grid.split})`} data-count={t.rescued} onClick={() => openFlow(t, 'rescued')}>
-                  {t.rescued}
-                </button>
-              </td>
-              <td>
-                <button type="button" className="link" aria-label={`Open harmed items of ${t.from} → ${t.to} (${grid.model} / ${grid.split})`} data-count={t.harmed} onClick={() => openFlow(t, 'harmed')}>
-                  {t.harmed}
-                </button>
-              </td>
-              <td data-net={t.netPts}>{signed(t.netPts)}</td>
-              <td>{(100 * t.churnRate).toFixed(2)}</td>
-              <td data-p={t.mcnemarP}>{pval(t.mcnemarP)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
     </div>
   );
 }

@@ -11,15 +11,15 @@ export function WinsChart({ grid, onQueue }: { grid: OverviewGrid; onQueue: Open
   const max = Math.max(1, ...wins.flat());
   const option = useMemo<ChartOption>(
     () => ({
-      grid: { left: 90, right: 20, top: 30, bottom: 70 },
+      grid: { left: 110, right: 20, top: 10, bottom: 50 },
       tooltip: {
         formatter: (p: unknown) => {
           const v = (p as { value: number[] }).value;
           return `${configs[v[1]!]} right, ${configs[v[0]!]} wrong: ${v[2]} items`;
         },
       },
-      xAxis: { type: 'category', data: configs, name: 'wrong under b', nameLocation: 'middle', nameGap: 50 },
-      yAxis: { type: 'category', data: configs, name: 'correct under a', inverse: true },
+      xAxis: { type: 'category', data: configs, name: 'wrong under (column)', nameLocation: 'middle', nameGap: 30, axisLabel: { fontFamily: 'ui-monospace, monospace' } },
+      yAxis: { type: 'category', data: configs, name: 'correct under (row)', nameLocation: 'middle', nameGap: 90, nameRotate: 90, inverse: true, axisLabel: { fontFamily: 'ui-monospace, monospace' } },
       visualMap: { min: 0, max, calculable: false, show: false, inRange: { color: ['#f4f6fb', '#7b3fa0'] } },
       series: [
         {
