@@ -1,14 +1,57 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
+import { createPortal } from 'react-dom';
 import type { ConfigOutcome, Strip, Tile } from '../../shared/api/contract';
 
 function fmt(n: number | null, digits = 2): string {
   return n === null || Number.isNaN(n) ? '—' : n.toFixed(digits);
 }
 
+/** Largest tile width (px): sparse strips stay thumbnails, not posters. */
+const MAX_TILE_W = 104;
+/** Below this width a strip's tiles are staggered over more rows instead of shrinking further. */
+const MIN_SINGLE_ROW_W = 30;
+const PREVIEW_W = 480;
+const PREVIEW_CAPTION_H = 24;
+const GAP = 14;
+
+/** A readable tick step (seconds) giving roughly `want` ticks over `duration`. */
+function tickStep(duration: number, want: number): number {
+  const raw = duration / Math.max(1, want);
+  for (const s of [0.1, 0.2, 0.25, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600]) if (s >= raw) return s;
+  return 3600 * Math.ceil(raw / 3600);
+}
+
+function tickLabel(s: number, step: number): string {
+  if (step < 1) return s.toFixed(step < 0.25 ? 1 : 2).replace(/0$/, '');
+  if (s >= 60) return `${Math.floor(s / 60)}:${String(Math.round(s % 60)).padStart(2, '0')}`;
+  return String(Math.round(s));
+}
+
+type Zoom = { config: string; tile: Tile; x: number; y: number; anchor: DOMRect };
+
+/**
+ * Where the floating preview goes: beside the pointer (or the focused tile), inside the
+ * viewport, preferring below-right and flipping when it would leave the window — so it never
+ * sits glued over the strip the user is reading.
+ */
+function previewPosition(z: Zoom, w: number, h: number): { left: number; top: number } {
+  const vw = window.innerWidth;
+  const vh = window.innerHeight;
+  let left = z.x + GAP;
+  if (left + w > vw - 8) left = z.x - GAP - w;
+  left = Math.max(8, Math.min(left, vw - w - 8));
+  // Vertically: below the tile if it fits, else above it, else pinned inside the window.
+  let top = z.anchor.bottom + GAP;
+  if (top + h > vh - 8) top = z.anchor.top - GAP - h;
+  top = Math.max(8, Math.min(top, vh - h - 8));
+  return { left, top };
+}
+
 /**
  * One strip per config, ordered by budget (the order the backend gives), tiles placed on one
- * shared time axis so a frame picked by several budgets lines up vertically; the player's
- * position is drawn as the same vertical line on every strip.
+ * shared time axis (drawn once, above) so a frame picked by several budgets lines up
+ * vertically; the player's position is drawn as the same vertical line on every strip. Tiles
+ * keep the video's aspect and grow with the width: a strip with N frames gets 1/N of it.
  */
 export function Strips({
   strips,
@@ -26,11 +69,26 @@ export function Strips({
   /** URL of the full-size frame, extracted on demand (null when it cannot be). */
   onFullFrame?: (index: number) => Promise<string | null>;
 }) {
-  const pct = (s: number) => `${Math.max(0, Math.min(100, (100 * s) / Math.max(durationS, 1e-6)))}%`;
+  const duration = Math.max(durationS, 1e-6);
+  const frac = (s: number) => Math.max(0, Math.min(1, s / duration));
   // Hover (or keyboard focus) enlarges a tile: the thumbnail at once, the full-size frame when extracted.
-  const [zoom, setZoom] = useState<{ config: string; tile: Tile } | null>(null);
+  const [zoom, setZoom] = useState<Zoom | null>(null);
   const [full, setFull] = useState<Map<number, string>>(() => new Map());
+  const [aspect, setAspect] = useState(16 / 9);
+  const [trackW, setTrackW] = useState(0);
+  const axisRef = useRef<HTMLDivElement>(null);
   const asked = useRef(new Set<number>());
+
+  useLayoutEffect(() => {
+    const node = axisRef.current;
+    if (!node) return;
+    const measure = () => setTrackW(node.clientWidth);
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(node);
+    return () => ro.disconnect();
+  }, []);
+
   useEffect(() => {
     if (!zoom || !onFullFrame || asked.current.has(zoom.tile.index)) return;
     const k = zoom.tile.index;
@@ -40,73 +98,147 @@ export function Strips({
       else asked.current.delete(k);
     });
   }, [zoom, onFullFrame]);
+
+  // All strips share one lane (the track minus a margin of half the widest tile on each side),
+  // so equal times sit at equal x on every strip and on the axis.
+  const counts = strips.map((s) => s.tiles.length).filter((n) => n > 0);
+  const widest = Math.min(MAX_TILE_W, trackW / Math.max(1, Math.min(...counts, 64)));
+  const pad = Math.ceil(widest / 2) + 1;
+  const lane = Math.max(1, trackW - 2 * pad);
+  const x = (s: number) => pad + frac(s) * lane;
+  // Dense strips stagger their tiles over two or three rows (alternating in time order), so a
+  // 64-frame strip gets tiles two to three times wider while each still sits at its own time.
+  const rowsFor = (n: number) => (lane / Math.max(1, n) >= MIN_SINGLE_ROW_W ? 1 : (2 * lane) / Math.max(1, n) >= MIN_SINGLE_ROW_W ? 2 : 3);
+  const tileW = (n: number) => {
+    const r = rowsFor(n);
+    return Math.max(4, Math.min(MAX_TILE_W, (r * lane) / Math.max(1, n)) - (r > 1 ? 2 : 3));
+  };
+
+  const step = tickStep(duration, Math.max(2, Math.floor(lane / 90)));
+  const ticks: number[] = [];
+  for (let t = 0; t <= duration + 1e-9 && ticks.length < 400; t += step) ticks.push(Math.round(t * 1000) / 1000);
+
+  const hoverIndex = zoom?.tile.index ?? null;
+  const enter = (config: string, tile: Tile) => (e: ReactMouseEvent<HTMLButtonElement>) =>
+    setZoom({ config, tile, x: e.clientX, y: e.clientY, anchor: e.currentTarget.getBoundingClientRect() });
+  const move = (e: ReactMouseEvent<HTMLButtonElement>) => setZoom((z) => (z ? { ...z, x: e.clientX, y: e.clientY } : z));
+
+  const previewH = PREVIEW_W / aspect + PREVIEW_CAPTION_H;
+  const previewW = Math.min(PREVIEW_W, typeof window === 'undefined' ? PREVIEW_W : window.innerWidth * 0.45);
+  const preview =
+    zoom &&
+    createPortal(
+      <figure
+        className="tile-zoom"
+        style={{ ...previewPosition(zoom, previewW, (previewW / PREVIEW_W) * previewH), width: previewW }}
+        aria-label={`Enlarged frame ${zoom.tile.index}`}
+        data-full={full.has(zoom.tile.index) ? 'true' : 'false'}
+      >
+        <div className="tile-zoom-image" style={{ aspectRatio: String(aspect) }}>
+          {(full.get(zoom.tile.index) ?? zoom.tile.url) && <img src={full.get(zoom.tile.index) ?? zoom.tile.url ?? ''} alt={`frame ${zoom.tile.index}`} />}
+        </div>
+        <figcaption>
+          <strong>frame {zoom.tile.index}</strong>
+          <span>{zoom.tile.timeS.toFixed(2)} s</span>
+          <span>{zoom.config}</span>
+          <span className="muted">{full.has(zoom.tile.index) ? 'full size' : zoom.tile.approximate ? 'approximate' : 'loading full size…'}</span>
+        </figcaption>
+      </figure>,
+      document.body,
+    );
+
   return (
     <div className="strips" role="group" aria-label="Frame strips">
+      <div className="strip strip-axis" aria-hidden="true">
+        <div className="strip-label axis-label">time (s)</div>
+        <div className="axis-track" ref={axisRef}>
+          {ticks.map((t) => (
+            <span key={t} className="tick" style={{ left: x(t) }}>
+              {tickLabel(t, step)}
+            </span>
+          ))}
+          <div className="playhead" style={{ left: x(time) }} />
+        </div>
+      </div>
       {strips.map((s) => {
         const o = outcomes.find((c) => c.key === s.config);
         const approx = s.tiles.filter((t) => t.approximate).length;
         // A config without frames (text only) has no sampler: say so instead of naming one.
         const textOnly = s.tiles.length === 0 && (s.sampler === null || o?.frames === 0);
+        const w = tileW(s.tiles.length);
+        const h = Math.round(w / aspect);
+        const nRows = rowsFor(s.tiles.length);
+        // Row of each tile: its rank in time order, modulo the strip's rows.
+        const rank = new Map([...s.tiles].sort((a, b) => a.timeS - b.timeS || a.index - b.index).map((t, i) => [t.index, i % nRows]));
+        const sampler = textOnly ? 'text only — no frames' : (s.sampler ?? 'sampler unknown');
+        const verdict = o?.correct === true ? 'ok' : o?.correct === false ? 'bad' : 'none';
         return (
-          <div className="strip" key={s.config} role="group" aria-label={`Strip ${s.config}`} data-config={s.config} data-frames={s.tiles.length}>
+          <div className={`strip verdict-${verdict}`} key={s.config} role="group" aria-label={`Strip ${s.config}`} data-config={s.config} data-frames={s.tiles.length}>
             <div className="strip-label">
-              <strong>{s.config}</strong>
-              <span className="sampler" aria-label={`Sampler of ${s.config}`}>
-                {textOnly ? 'text only — no frames' : (s.sampler ?? 'sampler unknown')}
+              <div className="strip-title">
+                <strong>{s.config}</strong>
+                {o && (
+                  <span className={`answer ${verdict}`} aria-label={`Answer of ${s.config}`}>
+                    {o.pred ?? '—'} {o.correct === true ? '✓' : o.correct === false ? '✗' : ''}
+                  </span>
+                )}
+              </div>
+              <span className="sampler" aria-label={`Sampler of ${s.config}`} title={sampler}>
+                {sampler}
               </span>
-              {o && (
-                <span className={o.correct === true ? 'ok' : o.correct === false ? 'bad' : ''} aria-label={`Answer of ${s.config}`}>
-                  {o.pred ?? '—'} {o.correct === true ? '✓' : o.correct === false ? '✗' : ''}
+              <span className="conf">
+                {o && `conf ${fmt(o.confidence)} · margin ${fmt(o.margin)} · `}
+                <span className="count">
+                  {s.tiles.length} fr{approx > 0 ? ` · ${approx} ≈` : ''}
                 </span>
-              )}
-              {o && (
-                <span className="conf">
-                  conf {fmt(o.confidence)} · margin {fmt(o.margin)}
-                </span>
-              )}
-              <span className="count">
-                {s.tiles.length} frames{approx > 0 ? ` · ${approx} approximate` : ''}
               </span>
             </div>
-            <div className="strip-track">
+            <div className="strip-track" data-rows={nRows} style={{ height: s.tiles.length > 0 ? nRows * (h + 2) + 6 : undefined }}>
               {s.tiles.map((t) => (
                 <button
                   type="button"
                   key={t.index}
-                  className={`tile${t.approximate ? ' approximate' : ''}`}
-                  style={{ left: pct(t.timeS) }}
+                  className={`tile${t.approximate ? ' approximate' : ''}${hoverIndex === t.index ? ' same-frame' : ''}`}
+                  style={{ left: x(t.timeS), top: 3 + (rank.get(t.index) ?? 0) * (h + 2), width: w, height: h, marginLeft: -w / 2 }}
                   aria-label={`${s.config} frame ${t.index} at ${t.timeS.toFixed(2)} s${t.approximate ? ' (approximate)' : ''}`}
                   data-approximate={t.approximate ? 'true' : 'false'}
                   data-index={t.index}
                   onClick={() => onSeekFrame(t.index)}
-                  onMouseEnter={() => setZoom({ config: s.config, tile: t })}
+                  onMouseEnter={enter(s.config, t)}
+                  onMouseMove={move}
                   onMouseLeave={() => setZoom(null)}
-                  onFocus={() => setZoom({ config: s.config, tile: t })}
+                  onFocus={(e) => {
+                    const r = e.currentTarget.getBoundingClientRect();
+                    setZoom({ config: s.config, tile: t, x: r.right, y: r.top, anchor: r });
+                  }}
                   onBlur={() => setZoom(null)}
                 >
-                  {t.url ? <img src={t.url} alt="" draggable={false} /> : <span className="tile-empty" />}
+                  {t.url ? (
+                    <img
+                      src={t.url}
+                      alt=""
+                      draggable={false}
+                      onLoad={(e) => {
+                        const img = e.currentTarget;
+                        if (img.naturalWidth > 0 && img.naturalHeight > 0) {
+                          const a = img.naturalWidth / img.naturalHeight;
+                          setAspect((old) => (Math.abs(old - a) > 0.01 ? a : old));
+                        }
+                      }}
+                    />
+                  ) : (
+                    <span className="tile-empty" />
+                  )}
                   {t.approximate && <span className="approx-badge">≈</span>}
                 </button>
               ))}
               {s.tiles.length === 0 && <span className="strip-empty">{textOnly ? 'text only — no frames' : 'no frames'}</span>}
-              {zoom?.config === s.config && (
-                <figure
-                  className="tile-zoom"
-                  style={{ left: pct(zoom.tile.timeS) }}
-                  aria-label={`Enlarged frame ${zoom.tile.index}`}
-                  data-full={full.has(zoom.tile.index) ? 'true' : 'false'}
-                >
-                  {(full.get(zoom.tile.index) ?? zoom.tile.url) && <img src={full.get(zoom.tile.index) ?? zoom.tile.url ?? ''} alt={`frame ${zoom.tile.index}`} />}
-                  <figcaption>
-                    frame {zoom.tile.index} · {zoom.tile.timeS.toFixed(2)} s{full.has(zoom.tile.index) ? ' · full size' : zoom.tile.approximate ? ' · approximate' : ' · loading full size…'}
-                  </figcaption>
-                </figure>
-              )}
-              <div className="playhead" style={{ left: pct(time) }} aria-hidden="true" />
+              <div className="playhead" style={{ left: x(time) }} aria-hidden="true" />
             </div>
           </div>
         );
       })}
+      {preview}
     </div>
   );
 }
