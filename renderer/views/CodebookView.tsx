@@ -96,7 +96,7 @@ export function CodebookView({ onSaved }: { onSaved: (cb: Codebook) => void }) {
       <h2>
         Codebook <code>{current.id}</code> · <span aria-label="Codebook version">version {current.version}</span>
       </h2>
-      <p>
+      <p className="intro">
         Ids stay fixed once used; changing a label, description, key or scope and saving makes a new version. Existing annotations keep the version
         they were made under.
       </p>

@@ -36,6 +36,7 @@ export function TeamView({ annotator, codebook, onNavigate }: { annotator: strin
       {error && <p role="alert">{error}</p>}
       <section aria-label="Agreement">
         <h2>Agreement between annotators</h2>
+        <p className="caption">Per model and split: raw agreement and Cohen's κ for each pair of annotators (primary pathway and each pathway), Fleiss' κ for three or more.</p>
         {report === null && <p role="status">Loading…</p>}
         {report !== null && report.groups.length === 0 && <p>No labelled items yet.</p>}
         {report?.groups.map((g) => (
@@ -86,8 +87,9 @@ export function TeamView({ annotator, codebook, onNavigate }: { annotator: strin
       </section>
       <section aria-label="Conflicts">
         <h2>
-          Conflicts <span aria-label="Open conflicts">{open}</span> open
+          Conflicts <span className={`open-count${open === 0 ? ' zero' : ''}`} aria-label="Open conflicts">{open}</span> open
         </h2>
+        <p className="caption">Items where annotators chose different primary pathways. Resolving records you as adjudicator; everyone's original labels are kept.</p>
         <label>
           <input type="checkbox" checked={showResolved} onChange={(e) => setShowResolved(e.target.checked)} /> show resolved
         </label>
