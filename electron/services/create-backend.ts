@@ -17,7 +17,7 @@ import { applyImportsWithAnnotations, bundleForImport } from '../team/import-wit
 import { exportRelease } from '../release/export';
 import { createFrameService, type FrameService } from '../frames/frame-service';
 import { frameCacheDirForProject } from '../frames/frame-cache';
-import { selectFramesForConfig, type ConfigFrames } from '../frames/frame-selection';
+import type { ConfigFrames } from '../frames/frame-selection';
 import { stripsForItem } from '../frames/item-strips';
 import type { VideoMeta } from '../media/video-meta';
 import { ensurePlayable } from '../media/proxy';
@@ -27,6 +27,7 @@ import { createAuditIndex, type AuditIndex } from './audit-index';
 import { createMediaRegistry, mimeOf, type MediaRegistry } from './media-registry';
 import { toContractCodebook } from './codebook';
 import { createProjectMetadataCache } from '../media/project-metadata-cache';
+import { mediaRootOf, selectItemFrames, videoPathOf } from './item-frames';
 import { overviewHandlers } from './overview-handlers';
 import { createTeamHandlers } from './team-handlers';
 
@@ -103,20 +104,6 @@ export function createBackend(hooks: HostHooks): Backend {
     media.clear();
   };
 
-  const mediaRootOf = (p: Project): string | null => {
-    const v = p.getSetting<unknown>('mediaRoot');
-    return typeof v === 'string' && v !== '' ? v : null;
-  };
-
-  const videoPathOf = (p: Project, split: string, sampleId: string): { file: string | null; error: string | null } => {
-    const meta = p.getItem(split, sampleId);
-    const root = mediaRootOf(p);
-    if (!meta?.videoFile) return { file: null, error: 'the item names no video file' };
-    if (root === null) return { file: null, error: 'no media root is set for this project (Project → Media root)' };
-    const file = path.resolve(root, meta.videoFile);
-    if (!fs.existsSync(file)) return { file: null, error: `video not found: ${file}` };
-    return { file, error: null };
-  };
 
   const countVideos = (s: Session): number => {
     if (s.videoCount !== null) return s.videoCount;
@@ -186,15 +173,8 @@ export function createBackend(hooks: HostHooks): Backend {
     const k = itemKey(model, split, sampleId);
     const hit = s.selections.get(k);
     if (hit) return hit;
-    const { file } = videoPathOf(s.project, split, sampleId);
-    if (file === null) return null;
-    const meta = await s.frames.probe(file);
-    const recorded = new Map(s.project.responsesForItem(model, split, sampleId).map((r) => [r.config, r.frameIndices]));
-    const videoId = s.project.getItem(split, sampleId)?.videoId ?? null;
-    const sel = {
-      meta,
-      configs: configs.map((c) => selectFramesForConfig({ meta, config: c, model, recorded: recorded.get(c.key) ?? null, videoId })),
-    };
+    const sel = await selectItemFrames(s.project, (file) => s.frames.probe(file), { model, split, sampleId }, configs);
+    if (sel === null) return null;
     s.selections.set(k, sel);
     return sel;
   };

@@ -1,6 +1,11 @@
 import { openProject } from '../../store/index';
 import { cascade } from '../../../shared/engine/cascade';
-import { integerOption, listOption, parseCli, requireOption, table, toJson } from '../args';
+import type { ResponseMatrix } from '../../../shared/domain/types';
+import { probeVideo } from '../../media/probe';
+import { createProjectMetadataCache } from '../../media/project-metadata-cache';
+import { samplerOverridesOf, selectItemFrames } from '../../services/item-frames';
+import type { Project } from '../../store/project';
+import { integerOption, listOption, parseCli, progress, requireOption, table, toJson } from '../args';
 import { UsageError, type CliCommand } from '../command';
 
 const HELP = `Usage: flipbook cascade --project P --model M --split S --budgets c1,c2,… --reference C
@@ -20,6 +25,44 @@ Options:
   --json          print JSON
 
 Exit codes: 0 ok, 1 failure (e.g. unknown config, no confidence recorded), 2 bad usage.`;
+
+/**
+ * The shared frame cost (metrics.md §5) counts the union of the frames each budget saw.
+ * Recorded frame_indices win (the engine reads them from the matrix); otherwise the frames
+ * come from each config's sampling policy over the item's video (probed once, cached in the
+ * project), the same selection the item view's strips show. Items without a readable video
+ * fall back to the engine's nested-grid assumption, and the output says how many did.
+ */
+async function policyFrameSets(project: Project, m: ResponseMatrix, budgets: string[]) {
+  const cols = budgets.map((b) => m.configs.findIndex((c) => c.key === b));
+  const specs = cols.map((c) => m.configs[c]!);
+  const C = m.configs.length;
+  const sets = new Map<string, Int32Array>();
+  const cache = createProjectMetadataCache(project);
+  const overrides = samplerOverridesOf(project);
+  let fromPolicy = 0;
+  let noVideo = 0;
+  const errors: string[] = [];
+  for (let row = 0; row < m.itemIds.length; row++) {
+    if (cols.every((c) => m.frameIndices[row * C + c])) continue;
+    const sampleId = m.itemIds[row]!;
+    try {
+      const sel = await selectItemFrames(project, (file) => probeVideo(file, { cache }), { model: m.model, split: m.split, sampleId }, specs, overrides);
+      if (sel === null) {
+        noVideo++;
+        continue;
+      }
+      sel.configs.forEach((cf, j) => sets.set(`${row}\u0000${budgets[j]}`, Int32Array.from(cf.frames)));
+      fromPolicy++;
+    } catch (e) {
+      noVideo++;
+      if (errors.length < 5) errors.push(`${m.split}/${sampleId}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  // null → the engine uses the recorded indices, else the nested assumption.
+  const frameSet = (row: number, config: string) => sets.get(`${row}\u0000${config}`) ?? null;
+  return { frameSet, fromPolicy, noVideo, errors };
+}
 
 const pct = (x: number | null): string => (x === null ? '—' : (100 * x).toFixed(2));
 
@@ -53,7 +96,9 @@ export const cascadeCommand: CliCommand = {
       for (const k of [...budgets, reference]) {
         if (!known.has(k)) throw new Error(`${model} / ${split} has no config "${k}" (it has ${[...known].join(', ')})`);
       }
-      result = cascade(m, { budgets, reference, seed });
+      const sets = await policyFrameSets(project, m, budgets);
+      if (sets.fromPolicy > 0) progress(`frame sets from the sampling policy for ${sets.fromPolicy} item(s)`);
+      result = { ...cascade(m, { budgets, reference, seed, frameSet: sets.frameSet }), frameSets: { fromPolicy: sets.fromPolicy, noVideo: sets.noVideo, errors: sets.errors } };
     } finally {
       project.close();
     }
@@ -65,6 +110,9 @@ export const cascadeCommand: CliCommand = {
     const lines = [
       `${model} / ${split}: cascade ${result.budgets.join(' → ')} vs ${result.reference} (${result.n} items, ${result.nExcluded} excluded, signal: ${result.signal})`,
       `reference accuracy ${pct(result.referenceAccuracy)}% at ${result.referenceFrames} frames`,
+      `shared frame cost from: recorded frame_indices or the sampling policy over the video for ${result.sharedCostBasis.frameSets} item(s)` +
+        (result.sharedCostBasis.nestedAssumption ? `, nested-grid assumption for ${result.sharedCostBasis.nestedAssumption} (no readable video)` : ''),
+      ...result.frameSets.errors.map((e) => `  warning: ${e}`),
       table(
         ['τ', 'accuracy %', 'shared frames', 'unshared frames'],
         result.pareto.map((p) => [Number.isFinite(p.tau) ? p.tau.toFixed(4) : '∞', pct(p.accuracy), p.meanSharedCost.toFixed(2), p.meanUnsharedCost.toFixed(2)]),

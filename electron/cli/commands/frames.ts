@@ -1,11 +1,9 @@
 import { resolve } from 'node:path';
-import { z } from 'zod';
-import { SAMPLING_POLICIES } from '../../../shared/domain/types';
 import { frameCacheDirForProject } from '../../frames/frame-cache';
 import { createFrameService } from '../../frames/frame-service';
-import type { SamplingOverride } from '../../frames/frame-selection';
 import { stripsForItem } from '../../frames/item-strips';
 import { createProjectMetadataCache } from '../../media/project-metadata-cache';
+import { samplerOverridesOf } from '../../services/item-frames';
 import { openProject } from '../../store/index';
 import { integerOption, parseCli, requireOption, table, toJson } from '../args';
 import { UsageError, type CliCommand } from '../command';
@@ -26,16 +24,6 @@ Options:
   --json             print JSON
 
 Exit codes: 0 ok, 1 failure (unknown item, no media root, missing or unreadable video), 2 bad usage.`;
-
-/** Project setting 'samplerOverrides': per config key, the policy / seed / cache rate to use instead. */
-export const SamplerOverridesSchema = z.record(
-  z.string(),
-  z.object({
-    policy: z.enum(SAMPLING_POLICIES).optional(),
-    seed: z.number().int().optional(),
-    fps: z.number().positive().nullable().optional(),
-  }),
-);
 
 export const framesCommand: CliCommand = {
   name: 'frames',
@@ -70,13 +58,7 @@ export const framesCommand: CliCommand = {
       const configs = project.gridConfigs(model, split);
       if (!configs.length) throw new Error(`${projectPath}: model ${model} has no configs on split ${split}`);
       const recorded = new Map(project.responsesForItem(model, split, sampleId).map((r) => [r.config, r.frameIndices]));
-      const rawOverrides = project.getSetting<unknown>('samplerOverrides');
-      let overrides: Record<string, SamplingOverride> = {};
-      if (rawOverrides !== undefined) {
-        const parsed = SamplerOverridesSchema.safeParse(rawOverrides);
-        if (!parsed.success) throw new Error(`${projectPath}: setting 'samplerOverrides' is invalid: ${parsed.error.issues[0]?.message ?? ''}`);
-        overrides = parsed.data;
-      }
+      const overrides = samplerOverridesOf(project);
       const t0 = performance.now();
       const strips = await stripsForItem(
         svc,

@@ -1,0 +1,73 @@
+/**
+ * Which frames each config of an item saw, from the project: the item's video under the media
+ * root, its probed metadata, recorded frame_indices, the project's sampler overrides and the
+ * configs' provenance (metrics.md §8). One place, so the item view's strips, `flipbook frames`
+ * and the cascade's shared frame cost (metrics.md §5) agree on the frames.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { SAMPLING_POLICIES, type ConfigSpec } from '../../shared/domain/types';
+import { selectFramesForConfig, type ConfigFrames, type SamplingOverride } from '../frames/frame-selection';
+import type { VideoMeta } from '../media/video-meta';
+import type { Project } from '../store/project';
+
+/** Project setting 'samplerOverrides': per config key, the policy / seed / cache rate to use instead. */
+export const SamplerOverridesSchema = z.record(
+  z.string(),
+  z.object({
+    policy: z.enum(SAMPLING_POLICIES).optional(),
+    seed: z.number().int().optional(),
+    fps: z.number().positive().nullable().optional(),
+  }),
+);
+
+export function samplerOverridesOf(project: Project): Record<string, SamplingOverride> {
+  const raw = project.getSetting<unknown>('samplerOverrides');
+  if (raw === undefined) return {};
+  const parsed = SamplerOverridesSchema.safeParse(raw);
+  if (!parsed.success) throw new Error(`${project.path}: setting 'samplerOverrides' is invalid: ${parsed.error.issues[0]?.message ?? ''}`);
+  return parsed.data;
+}
+
+export function mediaRootOf(project: Project): string | null {
+  const v = project.getSetting<unknown>('mediaRoot');
+  return typeof v === 'string' && v !== '' ? v : null;
+}
+
+/** The item's video file, or why there is none (shown where the video would be). */
+export function videoPathOf(project: Project, split: string, sampleId: string): { file: string | null; error: string | null } {
+  const meta = project.getItem(split, sampleId);
+  const root = mediaRootOf(project);
+  if (!meta?.videoFile) return { file: null, error: 'the item names no video file' };
+  if (root === null) return { file: null, error: 'no media root is set for this project (Project → Media root)' };
+  const file = path.resolve(root, meta.videoFile);
+  if (!fs.existsSync(file)) return { file: null, error: `video not found: ${file}` };
+  return { file, error: null };
+}
+
+export interface ItemFrames {
+  meta: VideoMeta;
+  configs: ConfigFrames[];
+}
+
+/** Frames per config for one item; null when the item has no readable video path. */
+export async function selectItemFrames(
+  project: Project,
+  probe: (file: string) => Promise<VideoMeta>,
+  item: { model: string; split: string; sampleId: string },
+  configs: ConfigSpec[],
+  overrides: Record<string, SamplingOverride> = samplerOverridesOf(project),
+): Promise<ItemFrames | null> {
+  const { file } = videoPathOf(project, item.split, item.sampleId);
+  if (file === null) return null;
+  const meta = await probe(file);
+  const recorded = new Map(project.responsesForItem(item.model, item.split, item.sampleId).map((r) => [r.config, r.frameIndices]));
+  const videoId = project.getItem(item.split, item.sampleId)?.videoId ?? null;
+  return {
+    meta,
+    configs: configs.map((c) =>
+      selectFramesForConfig({ meta, config: c, model: item.model, recorded: recorded.get(c.key) ?? null, override: overrides[c.key] ?? null, videoId }),
+    ),
+  };
+}
