@@ -11,7 +11,7 @@
  * that need their own queries (export, frames)").
  */
 import type Database from 'better-sqlite3';
-import { type Column, type ColumnRow, decodeColumn } from '../store/response-columns';
+import { type ColumnRow, decodeFloat64, decodeFrames, decodeInt32, decodeInt8, decodeStrings } from '../store/response-columns';
 import { codePointRanks } from './rank';
 import type { ReleaseCell } from './release-data';
 
@@ -31,6 +31,50 @@ function rankById(names: Map<number, string>): Float64Array {
   return out;
 }
 
+interface ScanColumn {
+  modelId: number;
+  splitId: number;
+  configId: number;
+  itemIds: Int32Array;
+  correct: Int8Array;
+  pred: (string | null)[];
+  groundTruth: (string | null)[];
+  score: Float64Array | null;
+  confidence: Float64Array | null;
+  margin: Float64Array | null;
+  latencyMs: Float64Array | null;
+  frames: (Int32Array | null)[] | null;
+  sourceTag: (string | null)[];
+  protocolNote: (string | null)[];
+  length: number;
+}
+
+function decodeScan(r: ColumnRow): ScanColumn {
+  return {
+    modelId: r.model_id,
+    splitId: r.split_id,
+    configId: r.config_id,
+    itemIds: decodeInt32(r.item_ids),
+    correct: decodeInt8(r.correct),
+    pred: decodeStrings(r.pred),
+    groundTruth: decodeStrings(r.ground_truth),
+    score: r.score ? decodeFloat64(r.score) : null,
+    confidence: r.confidence ? decodeFloat64(r.confidence) : null,
+    margin: r.margin ? decodeFloat64(r.margin) : null,
+    latencyMs: r.latency_ms ? decodeFloat64(r.latency_ms) : null,
+    frames: r.frame_indices ? decodeFrames(r.frame_indices) : null,
+    sourceTag: decodeStrings(r.source_tag),
+    protocolNote: decodeStrings(r.protocol_note),
+    length: r.n_cells,
+  };
+}
+
+const num = (a: Float64Array | null, k: number): number | null => {
+  if (!a) return null;
+  const v = a[k] as number;
+  return Number.isNaN(v) ? null : v;
+};
+
 export function scanCells(db: Database.Database): ReleaseCell[] {
   return db.transaction((): ReleaseCell[] => {
     const models = nameTable(db, 'SELECT id, name FROM models');
@@ -42,7 +86,10 @@ export function scanCells(db: Database.Database): ReleaseCell[] {
     const iRank = rankById(items);
     const cRank = rankById(configs);
 
-    const cols = (db.prepare('SELECT * FROM response_columns').all() as ColumnRow[]).map(decodeColumn);
+    // Decoded straight from the BLOBs into typed arrays and string tables (no per-cell boxing:
+    // a JS array of `number | null` holds a heap number per cell, and that garbage cost more
+    // than the SQL did).
+    const cols = (db.prepare('SELECT * FROM response_columns').all() as ColumnRow[]).map(decodeScan);
     cols.sort((a, b) => mRank[a.modelId]! - mRank[b.modelId]! || sRank[a.splitId]! - sRank[b.splitId]! || cRank[a.configId]! - cRank[b.configId]!);
 
     let total = 0;
@@ -52,7 +99,7 @@ export function scanCells(db: Database.Database): ReleaseCell[] {
     const posOf = new Int32Array(iRank.length);
     for (let from = 0; from < cols.length; ) {
       let to = from;
-      const first = cols[from] as Column;
+      const first = cols[from] as ScanColumn;
       while (to < cols.length && cols[to]!.modelId === first.modelId && cols[to]!.splitId === first.splitId) to++;
       const grid = cols.slice(from, to);
       // Rows of the grid: the union of its columns' items, in sample_id rank order.
@@ -74,21 +121,21 @@ export function scanCells(db: Database.Database): ReleaseCell[] {
         for (let g = 0; g < grid.length; g++) {
           const k = positions[g]![r]!;
           if (k < 0) continue;
-          const c = grid[g] as Column;
-          const cor = c.correct[k] ?? null;
-          const fi = c.frames[k] ?? null;
+          const c = grid[g] as ScanColumn;
+          const cor = c.correct[k] as number;
+          const fi = c.frames?.[k] ?? null;
           out[j++] = {
             model,
             split,
             sampleId,
             config: configs.get(c.configId) as string,
             pred: c.pred[k] ?? null,
-            correct: cor === null ? null : cor === 1,
-            score: c.score[k] ?? null,
+            correct: cor < 0 ? null : cor === 1,
+            score: num(c.score, k),
             groundTruth: c.groundTruth[k] ?? null,
-            confidence: c.confidence[k] ?? null,
-            margin: c.margin[k] ?? null,
-            latencyMs: c.latencyMs[k] ?? null,
+            confidence: num(c.confidence, k),
+            margin: num(c.margin, k),
+            latencyMs: num(c.latencyMs, k),
             frameIndices: fi === null ? null : Array.from(fi),
             sourceTag: c.sourceTag[k] ?? null,
             protocolNote: c.protocolNote[k] ?? null,

@@ -76,12 +76,20 @@ export function encodeStrings(values: readonly (string | null)[], order: ArrayLi
   const n = values.length;
   const dict = new Map<string, number>();
   const idx = new Uint32Array(n);
+  // Neighbouring cells usually repeat a value (a column's source tag, a letter): compare with
+  // the previous one before hashing (string equality is a pointer compare for the same string).
+  let last: string | null = null;
+  let lastIdx = 0;
   for (let k = 0; k < n; k++) {
     const v = values[order ? (order[k] as number) : k];
     if (v === null || v === undefined) continue;
-    let i = dict.get(v);
-    if (i === undefined) dict.set(v, (i = dict.size + 1));
-    idx[k] = i;
+    if (v !== last) {
+      let i = dict.get(v);
+      if (i === undefined) dict.set(v, (i = dict.size + 1));
+      last = v;
+      lastIdx = i;
+    }
+    idx[k] = lastIdx;
   }
   const width = dict.size < 255 ? 1 : dict.size < 65535 ? 2 : 4;
   const parts = [...dict.keys()].map((s) => enc.encode(s));
