@@ -80,12 +80,19 @@ export function encodeStrings(values: readonly (string | null)[], order: ArrayLi
   // the previous one before hashing (string equality is a pointer compare for the same string).
   let last: string | null = null;
   let lastIdx = 0;
+  const ascii = new Int32Array(128);
   for (let k = 0; k < n; k++) {
     const v = values[order ? (order[k] as number) : k];
     if (v === null || v === undefined) continue;
     if (v !== last) {
-      let i = dict.get(v);
-      if (i === undefined) dict.set(v, (i = dict.size + 1));
+      // One-character values (MCQA letters) index a small table instead of hashing.
+      const ch = v.length === 1 ? v.charCodeAt(0) : 128;
+      let i = ch < 128 ? ascii[ch]! : 0;
+      if (i === 0) {
+        i = dict.get(v) ?? 0;
+        if (i === 0) dict.set(v, (i = dict.size + 1));
+        if (ch < 128) ascii[ch] = i;
+      }
       last = v;
       lastIdx = i;
     }
