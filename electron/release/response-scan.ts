@@ -2,20 +2,18 @@
  * Reads every response cell of a project straight from its SQLite tables, already sorted by
  * (model, split, sample_id, config) in code-point order.
  *
- * Why not `project.iterateResponses()`: it joins five tables, sorts by names in SQL and makes
- * one JS object per row from a row object — about 2.5 s for 145k cells on the bench machine
- * (npm run bench), most of the export's time. better-sqlite3 returns one scalar per row far
- * faster than a row (`pluck`), so each column is read by its own scan of the responses table in
- * primary-key order inside one read transaction (the scans see the same rows in the same
- * order), and names come from the small id tables. The store exposes `db` for exactly this
- * (project.ts: "for services that need their own queries (export, frames)"); the columns
- * read here are those of migration 0010.
+ * Why not `project.iterateResponses()`: that builds records with provenance (run source, line)
+ * the release does not carry, and orders by SQLite's BINARY collation per grid. Here the store's
+ * column rows (migration 0020, electron/store/response-columns.ts: one row of packed BLOBs per
+ * model, split and config) are read in one SELECT inside one read transaction, names come from
+ * the small id tables, and the cells are emitted grid by grid in rank order — no per-cell SQL
+ * row and no global sort. The store exposes `db` for exactly this (project.ts: "for services
+ * that need their own queries (export, frames)").
  */
 import type Database from 'better-sqlite3';
+import { type ColumnRow, decodeFloat64, decodeFrames, decodeInt32, decodeInt8, decodeStrings } from '../store/response-columns';
 import { codePointRanks } from './rank';
 import type { ReleaseCell } from './release-data';
-
-const ORDER = 'ORDER BY model_id, split_id, item_id, config_id';
 
 function nameTable(db: Database.Database, sql: string): Map<number, string> {
   const m = new Map<number, string>();
@@ -33,95 +31,118 @@ function rankById(names: Map<number, string>): Float64Array {
   return out;
 }
 
+interface ScanColumn {
+  modelId: number;
+  splitId: number;
+  configId: number;
+  itemIds: Int32Array;
+  correct: Int8Array;
+  pred: (string | null)[];
+  groundTruth: (string | null)[];
+  score: Float64Array | null;
+  confidence: Float64Array | null;
+  margin: Float64Array | null;
+  latencyMs: Float64Array | null;
+  frames: (Int32Array | null)[] | null;
+  sourceTag: (string | null)[];
+  protocolNote: (string | null)[];
+  length: number;
+}
+
+function decodeScan(r: ColumnRow): ScanColumn {
+  return {
+    modelId: r.model_id,
+    splitId: r.split_id,
+    configId: r.config_id,
+    itemIds: decodeInt32(r.item_ids),
+    correct: decodeInt8(r.correct),
+    pred: decodeStrings(r.pred),
+    groundTruth: decodeStrings(r.ground_truth),
+    score: r.score ? decodeFloat64(r.score) : null,
+    confidence: r.confidence ? decodeFloat64(r.confidence) : null,
+    margin: r.margin ? decodeFloat64(r.margin) : null,
+    latencyMs: r.latency_ms ? decodeFloat64(r.latency_ms) : null,
+    frames: r.frame_indices ? decodeFrames(r.frame_indices) : null,
+    sourceTag: decodeStrings(r.source_tag),
+    protocolNote: decodeStrings(r.protocol_note),
+    length: r.n_cells,
+  };
+}
+
+const num = (a: Float64Array | null, k: number): number | null => {
+  if (!a) return null;
+  const v = a[k] as number;
+  return Number.isNaN(v) ? null : v;
+};
+
 export function scanCells(db: Database.Database): ReleaseCell[] {
   return db.transaction((): ReleaseCell[] => {
     const models = nameTable(db, 'SELECT id, name FROM models');
     const splits = nameTable(db, 'SELECT id, name FROM splits');
     const items = nameTable(db, 'SELECT id, sample_id FROM items');
     const configs = nameTable(db, 'SELECT id, key FROM configs');
-    const col = <T>(expr: string): T[] => db.prepare(`SELECT ${expr} FROM responses ${ORDER}`).pluck(true).all() as T[];
-
-    // Ids packed two by two into exact integers (ids < 2^26 each keeps them below 2^53).
-    const ms = col<number>('model_id * 67108864 + split_id');
-    const ic = col<number>('item_id * 67108864 + config_id');
-    const correct = col<number | null>('correct');
-    const pred = col<string | null>('pred');
-    const gt = col<string | null>('ground_truth');
-    const tag = col<string | null>('source_tag');
-    const note = col<string | null>('protocol_note');
-    const present = db
-      .prepare('SELECT count(score), count(confidence), count(margin), count(latency_ms), count(frame_indices) FROM responses')
-      .raw(true)
-      .get() as [number, number, number, number, number];
-    const n = ms.length;
-    const optional = <T>(count: number, expr: string): (T | null)[] | null => (count > 0 ? col<T | null>(expr) : null);
-    const score = optional<number>(present[0], 'score');
-    const confidence = optional<number>(present[1], 'confidence');
-    const margin = optional<number>(present[2], 'margin');
-    const latency = optional<number>(present[3], 'latency_ms');
-    const frames = optional<Buffer>(present[4], 'frame_indices');
-
     const mRank = rankById(models);
     const sRank = rankById(splits);
     const iRank = rankById(items);
     const cRank = rankById(configs);
-    const S = splits.size + 1;
-    const I = items.size + 1;
-    const C = configs.size + 1;
-    const P = 67108864;
 
-    // The sort key of each cell from the ranks; cells usually arrive in key order already
-    // (ids are assigned in the order a sorted per_item.csv lists them), so check first.
-    const keys = new Float64Array(n);
-    let sorted = true;
-    for (let i = 0; i < n; i++) {
-      const a = ms[i] as number;
-      const b = ic[i] as number;
-      const k =
-        ((mRank[Math.floor(a / P)]! * S + sRank[a % P]!) * I + iRank[Math.floor(b / P)]!) * C + cRank[b % P]!;
-      keys[i] = k;
-      if (i > 0 && k < keys[i - 1]!) sorted = false;
-    }
-    let order: ArrayLike<number>;
-    if (sorted) {
-      order = { length: n } as ArrayLike<number>;
-    } else if ((models.size + 1) * S * I * C * n < 2 ** 53) {
-      // key × n + index is exact: one native numeric sort, no comparator calls.
-      const packed = new Float64Array(n);
-      for (let i = 0; i < n; i++) packed[i] = keys[i]! * n + i;
-      packed.sort();
-      const o = new Uint32Array(n);
-      for (let i = 0; i < n; i++) o[i] = packed[i]! % n;
-      order = o;
-    } else {
-      const o = Array.from({ length: n }, (_, i) => i);
-      o.sort((x, y) => keys[x]! - keys[y]! || x - y);
-      order = o;
-    }
+    // Decoded straight from the BLOBs into typed arrays and string tables (no per-cell boxing:
+    // a JS array of `number | null` holds a heap number per cell, and that garbage cost more
+    // than the SQL did).
+    const cols = (db.prepare('SELECT * FROM response_columns').all() as ColumnRow[]).map(decodeScan);
+    cols.sort((a, b) => mRank[a.modelId]! - mRank[b.modelId]! || sRank[a.splitId]! - sRank[b.splitId]! || cRank[a.configId]! - cRank[b.configId]!);
 
-    const out = new Array<ReleaseCell>(n);
-    for (let j = 0; j < n; j++) {
-      const i = sorted ? j : (order[j] as number);
-      const a = ms[i] as number;
-      const b = ic[i] as number;
-      const c = correct[i];
-      const fi = frames?.[i] ?? null;
-      out[j] = {
-        model: models.get(Math.floor(a / P)) as string,
-        split: splits.get(a % P) as string,
-        sampleId: items.get(Math.floor(b / P)) as string,
-        config: configs.get(b % P) as string,
-        pred: pred[i] ?? null,
-        correct: c === null || c === undefined ? null : c === 1,
-        score: score?.[i] ?? null,
-        groundTruth: gt[i] ?? null,
-        confidence: confidence?.[i] ?? null,
-        margin: margin?.[i] ?? null,
-        latencyMs: latency?.[i] ?? null,
-        frameIndices: fi === null ? null : Array.from(new Int32Array(fi.buffer.slice(fi.byteOffset, fi.byteOffset + fi.byteLength))),
-        sourceTag: tag[i] ?? null,
-        protocolNote: note[i] ?? null,
-      };
+    let total = 0;
+    for (const c of cols) total += c.length;
+    const out = new Array<ReleaseCell>(total);
+    let j = 0;
+    const posOf = new Int32Array(iRank.length);
+    for (let from = 0; from < cols.length; ) {
+      let to = from;
+      const first = cols[from] as ScanColumn;
+      while (to < cols.length && cols[to]!.modelId === first.modelId && cols[to]!.splitId === first.splitId) to++;
+      const grid = cols.slice(from, to);
+      // Rows of the grid: the union of its columns' items, in sample_id rank order.
+      const seen = new Set<number>();
+      for (const c of grid) for (const id of c.itemIds) seen.add(id);
+      const rows = Int32Array.from(seen).sort((a, b) => iRank[a]! - iRank[b]!);
+      const model = models.get(first.modelId) as string;
+      const split = splits.get(first.splitId) as string;
+      // Per column: item id → cell position + 1 (0 = no cell), reusing one dense array.
+      const positions = grid.map((c) => {
+        posOf.fill(0);
+        for (let k = 0; k < c.itemIds.length; k++) posOf[c.itemIds[k]!] = k + 1;
+        const p = new Int32Array(rows.length);
+        for (let r = 0; r < rows.length; r++) p[r] = posOf[rows[r]!]! - 1;
+        return p;
+      });
+      for (let r = 0; r < rows.length; r++) {
+        const sampleId = items.get(rows[r]!) as string;
+        for (let g = 0; g < grid.length; g++) {
+          const k = positions[g]![r]!;
+          if (k < 0) continue;
+          const c = grid[g] as ScanColumn;
+          const cor = c.correct[k] as number;
+          const fi = c.frames?.[k] ?? null;
+          out[j++] = {
+            model,
+            split,
+            sampleId,
+            config: configs.get(c.configId) as string,
+            pred: c.pred[k] ?? null,
+            correct: cor < 0 ? null : cor === 1,
+            score: num(c.score, k),
+            groundTruth: c.groundTruth[k] ?? null,
+            confidence: num(c.confidence, k),
+            margin: num(c.margin, k),
+            latencyMs: num(c.latencyMs, k),
+            frameIndices: fi === null ? null : Array.from(fi),
+            sourceTag: c.sourceTag[k] ?? null,
+            protocolNote: c.protocolNote[k] ?? null,
+          };
+        }
+      }
+      from = to;
     }
     return out;
   })();

@@ -13,6 +13,7 @@
 import type Database from 'better-sqlite3';
 import { ImportError } from '../importers/errors';
 import type { ConfigSpec, ImportBatch, ItemMeta, ResponseRow } from '../../shared/domain/types';
+import { Column, type ColumnRow, createColumnWriter, decodeColumn } from './response-columns';
 
 export interface ImportOverrides {
   model?: string;
@@ -47,19 +48,8 @@ export function framesFromKey(key: string): number | null {
 
 interface StoredItem {
   id: number;
+  splitId: number;
   answer: string | null;
-}
-
-interface StoredResponse {
-  pred: string | null;
-  correct: number | null;
-  score: number | null;
-  runId: number | null;
-  line: number | null;
-  /** Written by this apply call (a second row with the same key in the batch is a duplicate). */
-  fresh: boolean;
-  /** Bit k set = fill column k (see FILL_COLUMNS) is NULL in the stored row. */
-  nullMask: number;
 }
 
 const ITEM_FIELDS = [
@@ -84,15 +74,21 @@ function itemValue(meta: ItemMeta, field: (typeof ITEM_FIELDS)[number][0]): stri
   return v;
 }
 
-function int32Blob(values: number[] | null): Buffer | null {
-  if (!values) return null;
-  const arr = Int32Array.from(values);
-  return Buffer.from(arr.buffer, arr.byteOffset, arr.byteLength);
+function writeCell(col: Column, k: number, r: ResponseRow, correct: number | null, runId: number): void {
+  col.pred[k] = r.pred;
+  col.correct[k] = correct;
+  col.score[k] = r.score;
+  col.groundTruth[k] = r.groundTruth;
+  col.confidence[k] = r.confidence;
+  col.margin[k] = r.margin;
+  col.latencyMs[k] = r.latencyMs;
+  col.frames[k] = r.frameIndices;
+  col.sourceTag[k] = r.sourceTag;
+  col.protocolNote[k] = r.protocolNote;
+  col.runId[k] = runId;
+  col.line[k] = r.line;
+  col.dirty = true;
 }
-
-/** Columns a later import may fill when the stored row lacks them, in responseFill's order. */
-const FILL_COLUMNS = ['correct', 'ground_truth', 'confidence', 'margin', 'latency_ms', 'frame_indices', 'source_tag', 'protocol_note'] as const;
-const NULL_MASK_SQL = FILL_COLUMNS.map((c, k) => `((${c} IS NULL) << ${k})`).join(' | ');
 
 const sameNum = (a: number | null, b: number | null): boolean => a === b || (a !== null && b !== null && Math.abs(a - b) <= 1e-12);
 
@@ -137,38 +133,16 @@ export function createImportApplier(db: Database.Database) {
     itemFull: db.prepare<[number], Record<string, string | number | null>>('SELECT * FROM items WHERE id = ?'),
     itemInsertBare: db.prepare('INSERT INTO items (split_id, sample_id) VALUES (?, ?)'),
     itemSetAnswer: db.prepare('UPDATE items SET answer = ? WHERE id = ?'),
-    responsesOfGrid: db.prepare<[number, number], [number, number, string | null, number | null, number | null, number | null, number | null, number]>(
-      `SELECT item_id, config_id, pred, correct, score, run_id, line, ${NULL_MASK_SQL} FROM responses WHERE model_id = ? AND split_id = ?`,
+    itemInsert: db.prepare(
+      `INSERT INTO items (split_id, sample_id, ${ITEM_FIELDS.map(([, col]) => col).join(', ')}) VALUES (?, ?, ${ITEM_FIELDS.map(() => '?').join(', ')})`,
     ),
-    gridHasResponses: db.prepare<[number, number], { one: number }>('SELECT 1 AS one FROM responses WHERE model_id = ? AND split_id = ? LIMIT 1'),
-    responseInsert: db.prepare(
-      `INSERT INTO responses (model_id, split_id, item_id, config_id, pred, correct, score, ground_truth, confidence, margin, latency_ms,
-         frame_indices, source_tag, protocol_note, run_id, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    responseOverwrite: db.prepare(
-      `UPDATE responses SET pred = ?, correct = ?, score = ?, ground_truth = ?, confidence = ?, margin = ?, latency_ms = ?,
-         frame_indices = ?, source_tag = ?, protocol_note = ?, run_id = ?, line = ?
-       WHERE model_id = ? AND split_id = ? AND item_id = ? AND config_id = ?`,
-    ),
-    // Fill what the stored row lacks; `changes` tells whether anything was new.
-    responseFill: db.prepare(
-      `UPDATE responses SET correct = COALESCE(correct, ?), ground_truth = COALESCE(ground_truth, ?), confidence = COALESCE(confidence, ?),
-         margin = COALESCE(margin, ?), latency_ms = COALESCE(latency_ms, ?), frame_indices = COALESCE(frame_indices, ?),
-         source_tag = COALESCE(source_tag, ?), protocol_note = COALESCE(protocol_note, ?)
-       WHERE model_id = ? AND split_id = ? AND item_id = ? AND config_id = ?
-         AND (correct IS NULL AND ? IS NOT NULL OR ground_truth IS NULL AND ? IS NOT NULL OR confidence IS NULL AND ? IS NOT NULL
-           OR margin IS NULL AND ? IS NOT NULL OR latency_ms IS NULL AND ? IS NOT NULL OR frame_indices IS NULL AND ? IS NOT NULL
-           OR source_tag IS NULL AND ? IS NOT NULL OR protocol_note IS NULL AND ? IS NOT NULL)`,
-    ),
-    answerConflict: db.prepare<[number, string], { pred: string; correct: number; line: number | null; source: string | null; model: string; config: string }>(
-      `SELECT r.pred, r.correct, r.line, runs.source_path AS source, m.name AS model, c.key AS config
-       FROM responses r JOIN models m ON m.id = r.model_id JOIN configs c ON c.id = r.config_id LEFT JOIN runs ON runs.id = r.run_id
-       WHERE r.item_id = ? AND r.correct IS NOT NULL AND r.score IS NULL AND r.pred IS NOT NULL AND (r.pred = ?) <> r.correct LIMIT 1`,
-    ),
-    fillCorrect: db.prepare(
-      'UPDATE responses SET correct = CASE WHEN pred = ? THEN 1 ELSE 0 END WHERE item_id = ? AND correct IS NULL AND score IS NULL',
-    ),
+    column: db.prepare<[number, number, number], ColumnRow>('SELECT * FROM response_columns WHERE model_id = ? AND split_id = ? AND config_id = ?'),
+    columnsOfSplit: db.prepare<[number], ColumnRow>('SELECT * FROM response_columns WHERE split_id = ? ORDER BY model_id, config_id'),
+    modelName: db.prepare<[number], string>('SELECT name FROM models WHERE id = ?'),
+    configKey: db.prepare<[number], string>('SELECT key FROM configs WHERE id = ?'),
   };
+
+  const writeColumn = createColumnWriter(db);
 
   return function applyImports(batches: ImportBatch[], opts: ImportOverrides = {}): ImportSummary {
     const summary = emptySummary();
@@ -179,7 +153,40 @@ export function createImportApplier(db: Database.Database) {
     const splitIds = new Map<string, number>();
     const configIds = new Map<string, number>();
     const itemsBySplit = new Map<number, Map<string, StoredItem>>();
-    const grids = new Map<string, Map<string, StoredResponse>>();
+    // Grid columns touched by this call, decoded; merged in memory and written back once at
+    // the end (inside the caller's transaction, so a rejected batch writes nothing).
+    const columns = new Map<string, Column>();
+    /** Cells written by this call, per column: position → the line of this import that wrote it. */
+    const freshLines = new Map<Column, Map<number, number>>();
+    const splitsLoaded = new Set<number>();
+    const columnOf = (mid: number, sid: number, cid: number): Column => {
+      const key = `${mid}:${sid}:${cid}`;
+      let c = columns.get(key);
+      if (!c) {
+        const row = splitsLoaded.has(sid) ? undefined : q.column.get(mid, sid, cid);
+        c = row ? decodeColumn(row) : new Column(mid, sid, cid);
+        columns.set(key, c);
+      }
+      return c;
+    };
+    /** Every column of a split (an answer that arrives must reach all models' cells of the item). */
+    const columnsOfSplit = (sid: number): Column[] => {
+      if (!splitsLoaded.has(sid)) {
+        for (const row of q.columnsOfSplit.iterate(sid)) {
+          const key = `${row.model_id}:${row.split_id}:${row.config_id}`;
+          if (!columns.has(key)) columns.set(key, decodeColumn(row));
+        }
+        splitsLoaded.add(sid);
+      }
+      return [...columns.values()]
+        .filter((c) => c.splitId === sid)
+        .sort((a, b) => a.modelId - b.modelId || a.configId - b.configId);
+    };
+    const freshOf = (c: Column): Map<number, number> => {
+      let m = freshLines.get(c);
+      if (!m) freshLines.set(c, (m = new Map()));
+      return m;
+    };
     const updatedItems = new Set<number>();
     const runSources = new Map<number, string>();
 
@@ -198,7 +205,7 @@ export function createImportApplier(db: Database.Database) {
       let m = itemsBySplit.get(sid);
       if (!m) {
         m = new Map();
-        for (const r of q.itemsOfSplit.iterate(sid)) m.set(r.sample_id, { id: r.id, answer: r.answer });
+        for (const r of q.itemsOfSplit.iterate(sid)) m.set(r.sample_id, { id: r.id, splitId: sid, answer: r.answer });
         itemsBySplit.set(sid, m);
       }
       return m;
@@ -215,18 +222,31 @@ export function createImportApplier(db: Database.Database) {
     };
 
     /** The item's answer became known: check stored outcomes against it, then fill missing ones. */
-    const answerArrived = (item: StoredItem, answer: string, file: string, line: number, field: string, split: string, sampleId: string): void => {
-      const bad = q.answerConflict.get(item.id, answer);
-      if (bad) {
-        throw new ImportError(
-          file,
-          line,
-          field,
-          `answer "${answer}" for (${split}, ${sampleId}) contradicts ${bad.source ?? 'an earlier import'}${bad.line ? `:${bad.line}` : ''} ` +
-            `(${bad.model}, ${bad.config}: predicted "${bad.pred}", correct = ${bad.correct})`,
-        );
+    const answerArrived = (item: StoredItem, answer: string, file: string, line0: number, field: string, split: string, sampleId: string): void => {
+      const cols = columnsOfSplit(item.splitId);
+      for (const c of cols) {
+        const k = c.find(item.id);
+        if (k < 0) continue;
+        const pred = c.pred[k] ?? null;
+        const stored = c.correct[k] ?? null;
+        if (stored !== null && c.score[k] === null && pred !== null && (pred === answer ? 1 : 0) !== stored) {
+          const line = c.line[k] ?? null;
+          throw new ImportError(
+            file,
+            line0,
+            field,
+            `answer "${answer}" for (${split}, ${sampleId}) contradicts ${sourceOf(c.runId[k] ?? null)}${line ? `:${line}` : ''} ` +
+              `(${q.modelName.pluck().get(c.modelId) as string}, ${q.configKey.pluck().get(c.configId) as string}: predicted "${pred}", correct = ${stored})`,
+          );
+        }
       }
-      summary.responsesUpdated += q.fillCorrect.run(answer, item.id).changes;
+      for (const c of cols) {
+        const k = c.find(item.id);
+        if (k < 0 || c.correct[k] !== null || c.score[k] !== null) continue;
+        c.correct[k] = c.pred[k] === answer ? 1 : 0;
+        c.dirty = true;
+        summary.responsesUpdated++;
+      }
       item.answer = answer;
     };
 
@@ -323,13 +343,8 @@ export function createImportApplier(db: Database.Database) {
         const line = meta.line ?? 0;
         const stored = known.get(meta.sampleId);
         if (!stored) {
-          const cols = ITEM_FIELDS.map(([, col]) => col);
-          const id = Number(
-            db
-              .prepare(`INSERT INTO items (split_id, sample_id, ${cols.join(', ')}) VALUES (?, ?, ${cols.map(() => '?').join(', ')})`)
-              .run(sid, meta.sampleId, ...ITEM_FIELDS.map(([f]) => itemValue(meta, f))).lastInsertRowid,
-          );
-          known.set(meta.sampleId, { id, answer: meta.answer ?? null });
+          const id = Number(q.itemInsert.run(sid, meta.sampleId, ...ITEM_FIELDS.map(([f]) => itemValue(meta, f))).lastInsertRowid);
+          known.set(meta.sampleId, { id, splitId: sid, answer: meta.answer ?? null });
           summary.itemsAdded++;
           continue;
         }
@@ -355,37 +370,41 @@ export function createImportApplier(db: Database.Database) {
 
       // Responses.
       const gridConfigsSeen = new Set<string>();
+      // Rows usually come grouped by (model, split, config): the ids, the column and its
+      // grid_configs row are looked up when the triple changes, not per row (this loop runs
+      // once per cell — 145k times in the bench).
+      let prevModel: string | null = null;
+      let prevSplit: string | null = null;
+      let prevConfig: string | null = null;
+      let sid = 0;
+      let col = null as unknown as Column;
+      let fresh = null as unknown as Map<number, number>;
+      let known = null as unknown as Map<string, StoredItem>;
       for (const r of responses) {
-        const mid = modelId(r.model);
-        const sid = splitId(r.split);
-        const cid = configIds.get(r.config)!;
-        configNames.add(r.config);
-        const gridKey = `${mid}:${sid}`;
-        let grid = grids.get(gridKey);
-        if (!grid) {
-          grid = new Map();
-          if (q.gridHasResponses.get(mid, sid)) {
-            for (const [itemId, configId, pred, correct, score, rid, line, nullMask] of q.responsesOfGrid.raw().iterate(mid, sid) as IterableIterator<
-              [number, number, string | null, number | null, number | null, number | null, number | null, number]
-            >) {
-              grid.set(`${itemId}:${configId}`, { pred, correct, score, runId: rid, line, fresh: false, nullMask });
-            }
+        if (r.model !== prevModel || r.split !== prevSplit || r.config !== prevConfig) {
+          prevModel = r.model;
+          prevSplit = r.split;
+          prevConfig = r.config;
+          const mid = modelId(r.model);
+          sid = splitId(r.split);
+          const cid = configIds.get(r.config)!;
+          configNames.add(r.config);
+          col = columnOf(mid, sid, cid);
+          fresh = freshOf(col);
+          known = itemsOf(sid);
+          const spec = specByKey.get(r.config)!;
+          const gridSpec = [spec.width, spec.height, spec.sampling.policy, spec.sampling.seed, spec.sampling.fps, spec.pipeline, spec.toolkit, spec.modelArgs, spec.notes] as const;
+          const gridConfigKey = `${mid}:${sid}:${cid}`;
+          if (!gridConfigsSeen.has(gridConfigKey)) {
+            gridConfigsSeen.add(gridConfigKey);
+            if (q.gridInsert.run(mid, sid, cid, ...gridSpec, runId).changes) summary.configsAdded++;
+            else q.gridFill.run(...gridSpec, mid, sid, cid);
           }
-          grids.set(gridKey, grid);
-        }
-        const spec = specByKey.get(r.config)!;
-        const gridSpec = [spec.width, spec.height, spec.sampling.policy, spec.sampling.seed, spec.sampling.fps, spec.pipeline, spec.toolkit, spec.modelArgs, spec.notes] as const;
-        const gridConfigKey = `${gridKey}:${cid}`;
-        if (!gridConfigsSeen.has(gridConfigKey)) {
-          gridConfigsSeen.add(gridConfigKey);
-          if (q.gridInsert.run(mid, sid, cid, ...gridSpec, runId).changes) summary.configsAdded++;
-          else q.gridFill.run(...gridSpec, mid, sid, cid);
         }
 
-        const known = itemsOf(sid);
         let item = known.get(r.sampleId);
         if (!item) {
-          item = { id: Number(q.itemInsertBare.run(sid, r.sampleId).lastInsertRowid), answer: null };
+          item = { id: Number(q.itemInsertBare.run(sid, r.sampleId).lastInsertRowid), splitId: sid, answer: null };
           known.set(r.sampleId, item);
           summary.itemsAdded++;
         }
@@ -408,22 +427,28 @@ export function createImportApplier(db: Database.Database) {
           }
         }
 
-        const key = `${item.id}:${cid}`;
-        const stored = grid.get(key);
-        const values = [
-          r.pred, correct, r.score, r.groundTruth, r.confidence, r.margin, r.latencyMs, int32Blob(r.frameIndices), r.sourceTag, r.protocolNote,
-        ] as const;
-        if (!stored) {
-          q.responseInsert.run(mid, sid, item.id, cid, ...values, runId, r.line);
-          grid.set(key, { pred: r.pred, correct, score: r.score, runId, line: r.line, fresh: true, nullMask: 0 });
+        const k = col.find(item.id);
+        if (k < 0) {
+          writeCell(col, col.push(item.id), r, correct, runId);
+          fresh.set(col.length - 1, r.line);
           summary.responsesAdded++;
           continue;
         }
+        const storedCorrect = col.correct[k] ?? null;
         const differing =
-          stored.pred !== r.pred ? 'pred' : stored.correct !== null && correct !== null && stored.correct !== correct ? 'correct' : !sameNum(stored.score, r.score) ? 'score' : null;
+          (col.pred[k] ?? null) !== r.pred
+            ? 'pred'
+            : storedCorrect !== null && correct !== null && storedCorrect !== correct
+              ? 'correct'
+              : !sameNum(col.score[k] ?? null, r.score)
+                ? 'score'
+                : null;
+        const freshLine = fresh.get(k);
         if (differing) {
-          if (stored.fresh || stored.runId !== runId) {
-            const where = stored.fresh ? `line ${stored.line} of the same import` : `${sourceOf(stored.runId)}${stored.line ? `:${stored.line}` : ''}`;
+          const storedRun = col.runId[k] ?? null;
+          if (freshLine !== undefined || storedRun !== runId) {
+            const storedLine = col.line[k] ?? null;
+            const where = freshLine !== undefined ? `line ${freshLine} of the same import` : `${sourceOf(storedRun)}${storedLine ? `:${storedLine}` : ''}`;
             throw new ImportError(
               file,
               r.line,
@@ -432,23 +457,31 @@ export function createImportApplier(db: Database.Database) {
             );
           }
           // Same bytes as an earlier run but read differently (e.g. a newer importer): the new reading wins.
-          q.responseOverwrite.run(...values, runId, r.line, mid, sid, item.id, cid);
-          grid.set(key, { pred: r.pred, correct, score: r.score, runId, line: r.line, fresh: true, nullMask: 0 });
+          writeCell(col, k, r, correct, runId);
+          fresh.set(k, r.line);
           summary.responsesUpdated++;
           continue;
         }
-        if (stored.fresh) continue; // an exact duplicate line within this import
-        const v = values;
-        // Only touch the row when it lacks something this row has (keeps re-imports cheap).
-        const offered = [v[1], v[3], v[4], v[5], v[6], v[7], v[8], v[9]].reduce<number>((m, x, k) => (x === null ? m : m | (1 << k)), 0);
-        if (offered & stored.nullMask && q.responseFill.run(v[1], v[3], v[4], v[5], v[6], v[7], v[8], v[9], mid, sid, item.id, cid, v[1], v[3], v[4], v[5], v[6], v[7], v[8], v[9]).changes) {
+        if (freshLine !== undefined) continue; // an exact duplicate line within this import
+        // Fill what the stored cell lacks (its pred, score, run and line stay as stored).
+        let filled = false;
+        if (col.correct[k] === null && correct !== null) ((col.correct[k] = correct), (filled = true));
+        if (col.groundTruth[k] === null && r.groundTruth !== null) ((col.groundTruth[k] = r.groundTruth), (filled = true));
+        if (col.confidence[k] === null && r.confidence !== null) ((col.confidence[k] = r.confidence), (filled = true));
+        if (col.margin[k] === null && r.margin !== null) ((col.margin[k] = r.margin), (filled = true));
+        if (col.latencyMs[k] === null && r.latencyMs !== null) ((col.latencyMs[k] = r.latencyMs), (filled = true));
+        if (col.frames[k] === null && r.frameIndices !== null) ((col.frames[k] = r.frameIndices), (filled = true));
+        if (col.sourceTag[k] === null && r.sourceTag !== null) ((col.sourceTag[k] = r.sourceTag), (filled = true));
+        if (col.protocolNote[k] === null && r.protocolNote !== null) ((col.protocolNote[k] = r.protocolNote), (filled = true));
+        if (filled) {
+          col.dirty = true;
           summary.responsesUpdated++;
         }
-        stored.fresh = true;
-        stored.line = r.line;
+        fresh.set(k, r.line);
       }
       q.runCounts.run(items.length, responses.length, specByKey.size, runId);
     }
+    for (const c of columns.values()) if (c.dirty) writeColumn(c);
     summary.models = [...modelNames].sort();
     summary.splits = [...splitNames].sort();
     summary.configs = [...configNames].sort();

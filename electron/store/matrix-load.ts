@@ -1,11 +1,12 @@
 /**
  * Loads one (model, split) as a ResponseMatrix. Speed matters (a 145k-cell project must load
- * in well under 100 ms): one ordered scan of the responses' primary-key range with raw rows,
- * written straight into typed arrays — no per-cell objects.
+ * in well under 100 ms): one SELECT of the grid's column rows (migration 0020), whose BLOBs
+ * are decoded straight into the matrix's typed arrays — no per-cell rows or objects.
  */
 import type Database from 'better-sqlite3';
 import { configOrder } from '../../shared/engine/config';
 import type { ConfigSpec, ResponseMatrix, TaskKind } from '../../shared/domain/types';
+import { decodeFloat64, decodeFrames, decodeInt32, decodeInt8 } from './response-columns';
 
 export interface GridConfigRow {
   id: number;
@@ -54,52 +55,38 @@ export function createMatrixLoader(db: Database.Database) {
       'SELECT m.id AS model_id, s.id AS split_id FROM models m, splits s WHERE m.name = ? AND s.name = ?',
     ),
     configs: db.prepare<[number, number], GridConfigRow>(GRID_CONFIGS_SQL),
-    items: db.prepare<[number, number, number], [number, string]>(
-      `SELECT i.id, i.sample_id FROM items i WHERE i.split_id = ?
-         AND EXISTS (SELECT 1 FROM responses r WHERE r.model_id = ? AND r.split_id = ? AND r.item_id = i.id)
-       ORDER BY i.sample_id`,
+    items: db.prepare<[number], [number, string]>('SELECT id, sample_id FROM items WHERE split_id = ? ORDER BY sample_id'),
+    // One row per grid column (migration 0020): the BLOBs decode straight into the matrix.
+    columns: db.prepare<[number, number], [number, number, number, Buffer, Buffer, Buffer | null, Buffer | null, Buffer | null, Buffer | null, Buffer | null]>(
+      `SELECT config_id, n_correct, n_score, item_ids, correct, score, confidence, margin, latency_ms, frame_indices
+       FROM response_columns WHERE model_id = ? AND split_id = ?`,
     ),
-    // better-sqlite3 pays ~1 µs per row for a JS array (raw) but far less for one scalar
-    // (pluck), so the outcome and the cell's position travel packed in one integer:
-    // ((item_id * 2^16 + config_id) * 4 + correct + 1). Optional columns are fetched only
-    // when the grid has them, again as scalars in primary-key order.
-    presence: db.prepare<[number, number], { n_score: number; n_conf: number; n_margin: number; n_lat: number; n_frames: number }>(
-      `SELECT count(score) AS n_score, count(confidence) AS n_conf, count(margin) AS n_margin, count(latency_ms) AS n_lat,
-         count(frame_indices) AS n_frames FROM responses WHERE model_id = ? AND split_id = ?`,
-    ),
-    packed: db.prepare<[number, number], number>(
-      'SELECT ((item_id * 65536 + config_id) * 4 + coalesce(correct, -1) + 1) FROM responses WHERE model_id = ? AND split_id = ?',
-    ),
-    ...Object.fromEntries(
-      (['score', 'confidence', 'margin', 'latency_ms', 'frame_indices'] as const).map((col) => [
-        col,
-        {
-          keys: db.prepare(`SELECT item_id * 65536 + config_id FROM responses WHERE model_id = ? AND split_id = ? AND ${col} IS NOT NULL`),
-          values: db.prepare(`SELECT ${col} FROM responses WHERE model_id = ? AND split_id = ? AND ${col} IS NOT NULL`),
-        },
-      ]),
-    ) as Record<'score' | 'confidence' | 'margin' | 'latency_ms' | 'frame_indices', { keys: Database.Statement; values: Database.Statement }>,
   };
 
   return function loadMatrix(model: string, split: string): ResponseMatrix {
     const ids = q.ids.get(model, split);
+    const cols = ids ? (q.columns.raw(true).all(ids.model_id, ids.split_id) as [number, number, number, Buffer, Buffer, Buffer | null, Buffer | null, Buffer | null, Buffer | null, Buffer | null][]) : [];
     if (!ids) throw new Error(`the project has no responses of model "${model}" on split "${split}"`);
     const specsById = new Map<number, ConfigSpec>();
     for (const r of q.configs.all(ids.model_id, ids.split_id)) specsById.set(r.id, specFromRow(r));
     const configs = configOrder([...specsById.values()]);
     const colByKey = new Map(configs.map((c, i) => [c.key, i] as const));
-    const colById = new Map<number, number>();
-    for (const [id, spec] of specsById) colById.set(id, colByKey.get(spec.key)!);
 
+    // Rows: the items with at least one cell, in sample_id order (SQLite BINARY, as before).
+    const itemLists = cols.map((c) => decodeInt32(c[3]));
+    let maxId = 0;
+    for (const list of itemLists) for (let k = 0; k < list.length; k++) if (list[k]! > maxId) maxId = list[k]!;
+    const rowById = new Int32Array(maxId + 1).fill(-1);
+    for (const list of itemLists) for (let k = 0; k < list.length; k++) rowById[list[k]!] = 0;
     const itemIds: string[] = [];
-    const rowById = new Map<number, number>();
-    for (const [id, sampleId] of q.items.raw().iterate(ids.split_id, ids.model_id, ids.split_id) as IterableIterator<[number, string]>) {
-      rowById.set(id, itemIds.length);
-      itemIds.push(sampleId);
+    for (const [id, sampleId] of q.items.raw(true).iterate(ids.split_id) as IterableIterator<[number, string]>) {
+      if (id <= maxId && rowById[id] === 0) {
+        rowById[id] = itemIds.length + 1; // +1: 0 still means "has a cell, row not yet assigned"
+        itemIds.push(sampleId);
+      }
     }
     const nc = configs.length;
     const n = itemIds.length * nc;
-    const cellOf = (key: number): number => rowById.get(Math.floor(key / 65536))! * nc + colById.get(key % 65536)!;
     const correct = new Int8Array(n).fill(-1);
     const score = new Float64Array(n).fill(NaN);
     const confidence = new Float64Array(n).fill(NaN);
@@ -107,31 +94,31 @@ export function createMatrixLoader(db: Database.Database) {
     const latencyMs = new Float64Array(n).fill(NaN);
     const frameIndices: (Int32Array | null | undefined)[] = new Array<Int32Array | null | undefined>(n);
     let nCorrect = 0;
-    for (const v of q.packed.pluck().all(ids.model_id, ids.split_id) as number[]) {
-      const c = (v % 4) - 1;
-      if (c < 0) continue;
-      correct[cellOf(Math.floor(v / 4))] = c;
-      nCorrect++;
-    }
-    const has = q.presence.get(ids.model_id, ids.split_id)!;
-    const fill = (col: 'score' | 'confidence' | 'margin' | 'latency_ms', into: Float64Array): void => {
-      const keys = q[col].keys.pluck().all(ids.model_id, ids.split_id) as number[];
-      const values = q[col].values.pluck().all(ids.model_id, ids.split_id) as number[];
-      for (let k = 0; k < keys.length; k++) into[cellOf(keys[k]!)] = values[k]!;
-    };
-    if (has.n_score) fill('score', score);
-    if (has.n_conf) fill('confidence', confidence);
-    if (has.n_margin) fill('margin', margin);
-    if (has.n_lat) fill('latency_ms', latencyMs);
-    if (has.n_frames) {
-      const keys = q.frame_indices.keys.pluck().all(ids.model_id, ids.split_id) as number[];
-      const blobs = q.frame_indices.values.pluck().all(ids.model_id, ids.split_id) as Buffer[];
-      for (let k = 0; k < keys.length; k++) {
-        const b = blobs[k]!;
-        frameIndices[cellOf(keys[k]!)] = new Int32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+    let nScore = 0;
+    cols.forEach((c, j) => {
+      const [configId, nc0, ns0, , correctBlob, scoreBlob, confBlob, marginBlob, latBlob, framesBlob] = c;
+      nCorrect += nc0;
+      nScore += ns0;
+      const col = colByKey.get(specsById.get(configId)!.key)!;
+      const list = itemLists[j]!;
+      const cell = new Int32Array(list.length);
+      for (let k = 0; k < list.length; k++) cell[k] = (rowById[list[k]!]! - 1) * nc + col;
+      const cor = decodeInt8(correctBlob);
+      for (let k = 0; k < cell.length; k++) correct[cell[k]!] = cor[k]!;
+      const fill = (blob: Buffer | null, into: Float64Array): void => {
+        if (!blob) return;
+        const v = decodeFloat64(blob);
+        for (let k = 0; k < cell.length; k++) into[cell[k]!] = v[k]!;
+      };
+      fill(scoreBlob, score);
+      fill(confBlob, confidence);
+      fill(marginBlob, margin);
+      fill(latBlob, latencyMs);
+      if (framesBlob) {
+        const f = decodeFrames(framesBlob);
+        for (let k = 0; k < cell.length; k++) if (f[k]) frameIndices[cell[k]!] = f[k];
       }
-    }
-    const nScore = has.n_score;
+    });
     // A grid is open-ended when it carries scores and no MCQA outcomes (metrics.md §4).
     const kind: TaskKind = nScore > 0 && nCorrect === 0 ? 'open' : 'mcqa';
     if (kind === 'open') correct.fill(-1);

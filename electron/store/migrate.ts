@@ -8,12 +8,20 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type Database from 'better-sqlite3';
 import { ProjectVersionError } from './errors';
+import { convertResponsesToColumns } from './migrate-columnar';
 
 export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** A data step run after `sql`, in the same transaction (e.g. converting rows to a new layout). */
+  run?: (db: Database.Database) => void;
 }
+
+/** Data steps by version: what SQL alone cannot do. */
+const STEPS: Record<number, (db: Database.Database) => void> = {
+  20: convertResponsesToColumns,
+};
 
 // The .sql files sit beside this module; a bundled build must copy the folder next to the
 // bundle (electron-builder `extraResources`) or set FLIPBOOK_MIGRATIONS_DIR.
@@ -27,7 +35,11 @@ export function loadMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
     .readdirSync(dir)
     .map((file) => /^(\d{4})-([a-z0-9-]+)\.sql$/.exec(file))
     .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => ({ version: Number(m[1]), name: m[2] ?? '', sql: fs.readFileSync(path.join(dir, m[0]), 'utf8') }))
+    .map((m) => {
+      const version = Number(m[1]);
+      const step = STEPS[version];
+      return { version, name: m[2] ?? '', sql: fs.readFileSync(path.join(dir, m[0]), 'utf8'), ...(step ? { run: step } : {}) };
+    })
     .sort((a, b) => a.version - b.version);
   for (let i = 1; i < list.length; i++) {
     if (list[i]!.version === list[i - 1]!.version) throw new Error(`duplicate migration version ${list[i]!.version} in ${dir}`);
@@ -77,7 +89,10 @@ export function migrate(db: Database.Database, file: string, migrations: Migrati
   }
   const to = pending[pending.length - 1]!.version;
   db.transaction(() => {
-    for (const m of pending) db.exec(m.sql);
+    for (const m of pending) {
+      db.exec(m.sql);
+      m.run?.(db);
+    }
     // user_version lives in the database header and is part of the transaction.
     db.pragma(`user_version = ${to}`);
   })();

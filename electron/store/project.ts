@@ -17,6 +17,7 @@ import { createImportApplier, type ImportOverrides, type ImportSummary } from '.
 import { acquireLock, type ProjectLock } from './lock';
 import { createMatrixLoader, GRID_CONFIGS_SQL, specFromRow, type GridConfigRow } from './matrix-load';
 import { checkVersion, latestVersion, migrate, type MigrationResult } from './migrate';
+import { type ColumnRow, decodeColumn, decodeInt32 } from './response-columns';
 
 export interface OpenProjectOptions {
   /** Create the file when it does not exist. */
@@ -228,11 +229,63 @@ function createProject(db: Database.Database, file: string, readOnly: boolean, l
     mediaPut: db.prepare('INSERT OR REPLACE INTO media (path, size, mtime_ms, head_tail_hash, json) VALUES (?, ?, ?, ?, ?)'),
   };
 
-  const responseSelect = `
-    SELECT m.name AS model, s.name AS split, i.sample_id, c.key AS config, r.pred, r.correct, r.score, r.ground_truth, r.confidence, r.margin,
-      r.latency_ms, r.frame_indices, r.source_tag, r.protocol_note, runs.source_path AS source, r.line
-    FROM responses r JOIN models m ON m.id = r.model_id JOIN splits s ON s.id = r.split_id JOIN items i ON i.id = r.item_id
-      JOIN configs c ON c.id = r.config_id LEFT JOIN runs ON runs.id = r.run_id`;
+  const names = {
+    models: db.prepare<[], [number, string]>('SELECT id, name FROM models'),
+    splits: db.prepare<[], [number, string]>('SELECT id, name FROM splits'),
+    configs: db.prepare<[], [number, string]>('SELECT id, key FROM configs ORDER BY key'),
+    itemsOfSplit: db.prepare<[number], [number, string]>('SELECT id, sample_id FROM items WHERE split_id = ? ORDER BY sample_id'),
+    columnsOfGrid: db.prepare<[number, number], ColumnRow>('SELECT * FROM response_columns WHERE model_id = ? AND split_id = ?'),
+    runSources: db.prepare<[], [number, string]>('SELECT id, source_path FROM runs'),
+    grids: db.prepare<[], [number, number, string, string]>(
+      `SELECT DISTINCT g.model_id, g.split_id, m.name, s.name FROM response_columns g JOIN models m ON m.id = g.model_id JOIN splits s ON s.id = g.split_id
+       ORDER BY m.name, s.name`,
+    ),
+  };
+  const idMap = (stmt: Database.Statement<[], [number, string]>): Map<number, string> => new Map(stmt.raw(true).all());
+
+  /**
+   * The records of one grid, ordered by sample_id then config key (SQLite BINARY order, as
+   * the row-per-cell schema's ORDER BY gave), optionally of one item only.
+   */
+  function gridRecords(modelId: number, splitId: number, model: string, split: string, onlySample?: string): ResponseRecord[] {
+    const cols = names.columnsOfGrid.all(modelId, splitId).map(decodeColumn);
+    if (cols.length === 0) return [];
+    const configKeys = idMap(names.configs);
+    const runs = idMap(names.runSources);
+    // Config-key order as SQLite sorts it (BINARY): the map was filled in that order.
+    const rank = new Map([...configKeys.keys()].map((id, i) => [id, i] as const));
+    cols.sort((a, b) => (rank.get(a.configId) as number) - (rank.get(b.configId) as number));
+    const out: ResponseRecord[] = [];
+    for (const [itemId, sampleId] of names.itemsOfSplit.raw(true).iterate(splitId) as IterableIterator<[number, string]>) {
+      if (onlySample !== undefined && sampleId !== onlySample) continue;
+      for (const c of cols) {
+        const k = c.find(itemId);
+        if (k < 0) continue;
+        const correct = c.correct[k] ?? null;
+        const run = c.runId[k] ?? null;
+        const fi = c.frames[k] ?? null;
+        out.push({
+          model,
+          split,
+          sampleId,
+          config: configKeys.get(c.configId) as string,
+          pred: c.pred[k] ?? null,
+          correct: correct === null ? null : correct === 1,
+          score: c.score[k] ?? null,
+          groundTruth: c.groundTruth[k] ?? null,
+          confidence: c.confidence[k] ?? null,
+          margin: c.margin[k] ?? null,
+          latencyMs: c.latencyMs[k] ?? null,
+          frameIndices: fi === null ? null : Array.from(fi),
+          sourceTag: c.sourceTag[k] ?? null,
+          protocolNote: c.protocolNote[k] ?? null,
+          source: run === null ? null : (runs.get(run) ?? null),
+          line: c.line[k] ?? null,
+        });
+      }
+    }
+    return out;
+  }
 
   const project: Project = {
     path: file,
@@ -261,22 +314,28 @@ function createProject(db: Database.Database, file: string, readOnly: boolean, l
     },
 
     listGrids() {
+      // Counts per column are stored; distinct items need the columns' item-id BLOBs.
       const rows = db
         .prepare(
-          `SELECT m.name AS model, s.name AS split, g.model_id, g.split_id, g.n_cells, g.n_items, g.n_correct, g.n_score
-           FROM (SELECT model_id, split_id, count(*) AS n_cells, count(DISTINCT item_id) AS n_items,
-                   count(correct) AS n_correct, count(score) AS n_score FROM responses GROUP BY model_id, split_id) g
-           JOIN models m ON m.id = g.model_id JOIN splits s ON s.id = g.split_id ORDER BY m.name, s.name`,
+          `SELECT m.name AS model, s.name AS split, g.model_id, g.split_id, sum(g.n_cells) AS n_cells, sum(g.n_correct) AS n_correct,
+             sum(g.n_score) AS n_score
+           FROM response_columns g JOIN models m ON m.id = g.model_id JOIN splits s ON s.id = g.split_id
+           GROUP BY g.model_id, g.split_id ORDER BY m.name, s.name`,
         )
-        .all() as { model: string; split: string; model_id: number; split_id: number; n_cells: number; n_items: number; n_correct: number; n_score: number }[];
-      return rows.map((r) => ({
-        model: r.model,
-        split: r.split,
-        kind: r.n_score > 0 && r.n_correct === 0 ? ('open' as const) : ('mcqa' as const),
-        configs: configOrder(q.gridConfigs.all(r.model_id, r.split_id).map(specFromRow)),
-        nItems: r.n_items,
-        nCells: r.n_cells,
-      }));
+        .all() as { model: string; split: string; model_id: number; split_id: number; n_cells: number; n_correct: number; n_score: number }[];
+      const itemBlobs = db.prepare<[number, number], Buffer>('SELECT item_ids FROM response_columns WHERE model_id = ? AND split_id = ?').pluck(true);
+      return rows.map((r) => {
+        const seen = new Set<number>();
+        for (const b of itemBlobs.all(r.model_id, r.split_id)) for (const id of decodeInt32(b)) seen.add(id);
+        return {
+          model: r.model,
+          split: r.split,
+          kind: r.n_score > 0 && r.n_correct === 0 ? ('open' as const) : ('mcqa' as const),
+          configs: configOrder(q.gridConfigs.all(r.model_id, r.split_id).map(specFromRow)),
+          nItems: seen.size,
+          nCells: r.n_cells,
+        };
+      });
     },
     loadMatrix,
     listConfigs() {
@@ -336,19 +395,19 @@ function createProject(db: Database.Database, file: string, readOnly: boolean, l
       return (db.prepare(sql).all(...args) as ItemRow[]).map(itemFromRow);
     },
     responsesForItem(model, split, sampleId) {
-      const rows = (db.prepare(`${responseSelect} WHERE m.name = ? AND s.name = ? AND i.sample_id = ?`).all(model, split, sampleId) as ResponseRow[]).map(
-        responseFromRow,
-      );
+      const ids = q.gridIds.get(model, split);
+      if (!ids) return [];
+      const rows = gridRecords(ids.model_id, ids.split_id, model, split, sampleId);
       const order = new Map(project.gridConfigs(model, split).map((c, i) => [c.key, i] as const));
       return rows.sort((a, b) => (order.get(a.config) ?? 1e9) - (order.get(b.config) ?? 1e9));
     },
     *iterateResponses(filter = {}) {
-      const where: string[] = [];
-      const args: string[] = [];
-      if (filter.model !== undefined) (where.push('m.name = ?'), args.push(filter.model));
-      if (filter.split !== undefined) (where.push('s.name = ?'), args.push(filter.split));
-      const sql = `${responseSelect} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY m.name, s.name, i.sample_id, c.key`;
-      for (const row of db.prepare(sql).iterate(...args) as IterableIterator<ResponseRow>) yield responseFromRow(row);
+      // One grid decoded at a time: memory stays that of one grid, not of the project.
+      for (const [modelId, splitId, model, split] of names.grids.raw(true).all() as [number, number, string, string][]) {
+        if (filter.model !== undefined && model !== filter.model) continue;
+        if (filter.split !== undefined && split !== filter.split) continue;
+        yield* gridRecords(modelId, splitId, model, split);
+      }
     },
 
     annotations,
@@ -398,47 +457,6 @@ function itemFromRow(r: ItemRow): ItemMeta {
     videoId: r.video_id,
     videoFile: r.video_file,
     kind: r.kind === 'mcqa' || r.kind === 'open' ? r.kind : null,
-  };
-}
-
-interface ResponseRow {
-  model: string;
-  split: string;
-  sample_id: string;
-  config: string;
-  pred: string | null;
-  correct: number | null;
-  score: number | null;
-  ground_truth: string | null;
-  confidence: number | null;
-  margin: number | null;
-  latency_ms: number | null;
-  frame_indices: Buffer | null;
-  source_tag: string | null;
-  protocol_note: string | null;
-  source: string | null;
-  line: number | null;
-}
-
-function responseFromRow(r: ResponseRow): ResponseRecord {
-  const fi = r.frame_indices;
-  return {
-    model: r.model,
-    split: r.split,
-    sampleId: r.sample_id,
-    config: r.config,
-    pred: r.pred,
-    correct: r.correct === null ? null : r.correct === 1,
-    score: r.score,
-    groundTruth: r.ground_truth,
-    confidence: r.confidence,
-    margin: r.margin,
-    latencyMs: r.latency_ms,
-    frameIndices: fi === null ? null : Array.from(new Int32Array(fi.buffer.slice(fi.byteOffset, fi.byteOffset + fi.byteLength))),
-    sourceTag: r.source_tag,
-    protocolNote: r.protocol_note,
-    source: r.source,
-    line: r.line,
   };
 }
 

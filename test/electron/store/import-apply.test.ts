@@ -11,9 +11,11 @@ function fresh(): { project: Project; file: string } {
 
 function counts(p: Project): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const t of ['models', 'splits', 'items', 'configs', 'grid_configs', 'responses', 'runs']) {
+  for (const t of ['models', 'splits', 'items', 'configs', 'grid_configs', 'runs']) {
     out[t] = p.db.prepare(`SELECT count(*) FROM ${t}`).pluck().get() as number;
   }
+  // Responses are stored column-wise (migration 0020): count the cells, not the column rows.
+  out.responses = p.db.prepare('SELECT coalesce(sum(n_cells), 0) FROM response_columns').pluck().get() as number;
   return out;
 }
 
