@@ -2,26 +2,15 @@ import type { ImportBatch, ResponseRow } from '../../shared/domain/types';
 import { BatchBuilder, type ImportOptions } from './batch-builder';
 import { parseKey, specFor } from './config-keys';
 import { readCsvRecords } from './csv-records';
+import { PER_ITEM_COLUMNS, PER_ITEM_OPTIONAL_COLUMNS } from '../../shared/release/per-item-columns';
 import { ImportError } from './errors';
 import { sha256File } from './file-hash';
 
 /** release-format.md: the eleven columns of labels/per_item.csv. */
-export const PER_ITEM_REQUIRED = [
-  'sample_id',
-  'model',
-  'split',
-  'config',
-  'frame_count',
-  'pixel_count',
-  'predicted_option',
-  'ground_truth_option',
-  'correct',
-  'source_tag',
-  'protocol_note',
-] as const;
+export const PER_ITEM_REQUIRED = PER_ITEM_COLUMNS;
 
 /** The documented optional columns Flipbook may append. Anything else is rejected. */
-export const PER_ITEM_OPTIONAL = ['confidence', 'margin', 'latency_s', 'frame_indices', 'score'] as const;
+export const PER_ITEM_OPTIONAL = PER_ITEM_OPTIONAL_COLUMNS;
 
 type Column = (typeof PER_ITEM_REQUIRED)[number] | (typeof PER_ITEM_OPTIONAL)[number];
 

@@ -2,23 +2,12 @@
  * labels/per_item.csv and the per-(model, split) wide CSVs (release-format.md).
  */
 import type { ConfigSpec, ItemMeta } from '../../shared/domain/types';
+import { PER_ITEM_COLUMNS, PER_ITEM_OPTIONAL_COLUMNS } from '../../shared/release/per-item-columns';
 import { compareCodePoints, csvField, csvText, formatNumber, type CsvCell } from './format';
 import { codePointRanks, sortedOrder } from './rank';
 import type { ReleaseCell } from './release-data';
 
-export const PER_ITEM_COLUMNS = [
-  'sample_id',
-  'model',
-  'split',
-  'config',
-  'frame_count',
-  'pixel_count',
-  'predicted_option',
-  'ground_truth_option',
-  'correct',
-  'source_tag',
-  'protocol_note',
-] as const;
+export { PER_ITEM_COLUMNS };
 
 /**
  * Flipbook's optional columns, always in this order after the eleven. Rule: a column is
@@ -26,7 +15,7 @@ export const PER_ITEM_COLUMNS = [
  * confidences exports exactly the release's eleven columns, and the same project always
  * gets the same header.
  */
-export const OPTIONAL_COLUMNS = ['confidence', 'margin', 'latency_s', 'frame_indices', 'score'] as const;
+export const OPTIONAL_COLUMNS = PER_ITEM_OPTIONAL_COLUMNS;
 export type OptionalColumn = (typeof OPTIONAL_COLUMNS)[number];
 
 const LETTER = /^[A-H]$/;
@@ -68,12 +57,6 @@ export function sortCells(cells: readonly ReleaseCell[]): readonly ReleaseCell[]
   const out = new Array<ReleaseCell>(n);
   for (let i = 0; i < n; i++) out[i] = cells[order[i] as number] as ReleaseCell;
   return out;
-}
-
-/** The ground-truth letter of a cell: its own, else its item's answer when that is a letter. */
-function groundTruthOf(cell: ReleaseCell, answers: Map<string, string>): string {
-  if (cell.groundTruth != null) return cell.groundTruth;
-  return answers.get(`${cell.split}\u0000${cell.sampleId}`) ?? '';
 }
 
 export function optionalColumnsOf(cells: readonly ReleaseCell[]): OptionalColumn[] {
@@ -126,6 +109,7 @@ export function perItemCsv(sorted: readonly ReleaseCell[], configs: readonly Con
       head.set(hk, h);
     }
     const open = c.score != null && c.correct == null;
+    // The cell's own ground truth, else its item's answer when that is a letter.
     const gt = open ? '' : (c.groundTruth ?? answers.get(`${c.split}\u0000${c.sampleId}`) ?? '');
     let line = `${csvField(c.sampleId)},${h},${open ? '' : esc(c.pred)},${esc(gt)},${c.correct == null ? '' : c.correct ? '1' : '0'},${esc(c.sourceTag)},${esc(c.protocolNote)}`;
     for (const col of optional) {

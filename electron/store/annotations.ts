@@ -321,11 +321,6 @@ export function createAnnotationStore(db: Database.Database, options: Annotation
   };
   const currentCodebookVersion = (): number | null => q.codebookCurrent.get()?.version ?? options.defaultCodebook()?.version ?? null;
 
-  const spansOf = (k: Key): EvidenceSpan[] =>
-    (db
-      .prepare('SELECT * FROM evidence_spans WHERE model = ? AND split = ? AND sample_id = ? AND annotator = ? ORDER BY start_s, end_s, id')
-      .all(k.model, k.split, k.sampleId, k.annotator) as SpanRow[]).map(toSpan);
-
   const fromStateRow = (r: StateRow, spans: EvidenceSpan[]): AnnotationState => ({
     model: r.model,
     split: r.split,
