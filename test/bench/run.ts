@@ -2,7 +2,7 @@
  * `npm run bench`: runs every bench module present (release: benchRelease; frames:
  * benchFrames, when test/bench/frames.ts exists) one after another and prints ONE JSON object
  * on stdout. Progress goes to stderr; a module that fails reports its error in the JSON and
- * makes the exit code 1.
+ * makes the exit code 1. `npm run bench -- release workspace` runs only the named modules.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -24,7 +24,8 @@ async function main(): Promise<number> {
     date: new Date().toISOString(),
   };
   let failed = false;
-  for (const m of MODULES) {
+  const only = process.argv.slice(2);
+  for (const m of MODULES.filter((x) => only.length === 0 || only.includes(x.name))) {
     const file = path.join(HERE, m.file);
     if (!existsSync(file)) {
       out[m.name] = { skipped: `${path.relative(process.cwd(), file)} not present` };
