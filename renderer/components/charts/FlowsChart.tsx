@@ -32,7 +32,7 @@ export function FlowsChart({ grid, onQueue, height = 340 }: { grid: OverviewGrid
   const option = useMemo<ChartOption>(
     () => ({
       grid: { left: 56, right: 56, top: 44, bottom: 30 },
-      legend: { data: ['accuracy %', 'rescued', 'harmed'], top: 0, right: 56 },
+      legend: { data: ['accuracy %', 'rescued', 'harmed'], top: 0, left: 'center' },
       tooltip: {
         trigger: 'item',
         formatter: (p: unknown) => {
