@@ -100,7 +100,10 @@ export function ItemView({
       if (!live) return;
       if (!d.ok) return setLoadError(d.error.message);
       setDetail(d.value);
-      if (st.ok) setState(st.value);
+      if (st.ok) {
+        stateRef.current = st.value;
+        setState(st.value);
+      }
       else setLoadError(st.error.message);
       setProxy(null);
       if (d.value.video || d.value.frames.length > 0) {
@@ -138,26 +141,36 @@ export function ItemView({
 
   const transition = state?.transition ?? detail?.defaultTransition ?? null;
 
+  // The state the last queued edit returned: an edit computed from the current value (a span
+  // nudge) must see the edits queued before it, or fast repeated keys collapse into one.
+  // (Set wherever state is set, not by an effect, which could run late and put back an older state.)
+  const stateRef = useRef<AnnotationState | null>(null);
+
   /** Edits run one after another so their order is the order the annotator made them. */
   const edit = useCallback(
-    (body: EditBody) => {
+    (change: EditBody | ((current: AnnotationState | null) => EditBody | null)) => {
       if (readOnlyReason !== null) return setNotice(`Read-only: ${readOnlyReason}`);
       const run = async () => {
+        const body = typeof change === 'function' ? change(stateRef.current) : change;
+        if (body === null) return;
         setSave({ kind: 'saving' });
         // The preselected transition becomes part of the annotation with its first edit.
-        if (state !== null && state.transition === null && detail?.defaultTransition && !('transition' in body)) {
+        const cur = stateRef.current;
+        if (cur !== null && cur.transition === null && detail?.defaultTransition && !('transition' in body)) {
           const t = await client.call('annotation:apply', { annotator, edit: { op: 'setTransition', ...item, transition: detail.defaultTransition } });
           if (!t.ok) return setSave({ kind: 'error', message: t.error.message });
+          stateRef.current = t.value;
         }
         const r = await client.call('annotation:apply', { annotator, edit: { ...body, ...item } as AnnotationEdit });
         if (!r.ok) return setSave({ kind: 'error', message: r.error.message });
+        stateRef.current = r.value;
         setState(r.value);
         setSave({ kind: 'saved', at: new Date().toISOString() });
         onSaved(item, r.value.status, annotator);
       };
       queueRef.current = queueRef.current.then(run, run);
     },
-    [client, annotator, item, state, detail, onSaved, readOnlyReason],
+    [client, annotator, item, detail, onSaved, readOnlyReason],
   );
 
   const undoRedo = useCallback(
@@ -172,6 +185,7 @@ export function ItemView({
       }
       const it = r.value.item;
       if (it.model === item.model && it.split === item.split && it.sampleId === item.sampleId) {
+        stateRef.current = r.value.state;
         setState(r.value.state);
         setNotice(null);
       } else setNotice(`${which === 'annotation:undo' ? 'Undid' : 'Redid'} an edit on ${it.model} ${it.split} ${it.sampleId}`);
@@ -187,11 +201,16 @@ export function ItemView({
 
   const nudge = useCallback(
     (which: 'startS' | 'endS', dir: 1 | -1) => {
-      const s = spans[selectedSpan];
-      if (!s) return;
-      const v = Math.max(0, s[which] + dir / fps);
-      const patch = which === 'startS' ? { startS: Math.min(v, s.endS) } : { endS: Math.max(v, s.startS) };
-      edit({ op: 'updateSpan', spanId: s.id, patch });
+      const id = spans[selectedSpan]?.id;
+      if (id === undefined) return;
+      // Computed when the edit runs, from the span as the edits before it left it.
+      edit((cur) => {
+        const s = cur?.spans.find((x) => x.id === id);
+        if (!s) return null;
+        const v = Math.max(0, s[which] + dir / fps);
+        const patch = which === 'startS' ? { startS: Math.min(v, s.endS) } : { endS: Math.max(v, s.startS) };
+        return { op: 'updateSpan', spanId: s.id, patch };
+      });
     },
     [spans, selectedSpan, fps, edit],
   );
