@@ -23,6 +23,8 @@ export interface PlanOptions {
   maxTerms?: number;
   /** Keep at least this many runs when there is enough work, so all cores decode. */
   minRuns?: number;
+  /** At most this many runs share one ffmpeg process (see packRuns). */
+  maxRunsPerProcess?: number;
 }
 
 /** Consecutive indices collapse into one select range. */
@@ -124,4 +126,53 @@ export function selectExpression(meta: VideoMeta, indices: number[]): string {
     terms.push(`between(t,${a === 0 ? '-1e12' : fmt(lo)},${b === meta.frameCount - 1 ? '1e12' : fmt(hi)})`);
   }
   return terms.join('+');
+}
+
+/** Frames one run decodes (keyframe through its last needed frame). */
+export function runDecodeFrames(run: DecodeRun): number {
+  return (run.indices.at(-1) ?? run.keyframe) - run.keyframe + 1;
+}
+
+/**
+ * Default runs per process: decoders of all of a process's inputs are open at once, so the
+ * count shrinks with the picture size (16 at 720p and below, 4 at 4K).
+ */
+export function defaultMaxRunsPerProcess(meta: VideoMeta): number {
+  const pixels = Math.max(1, meta.width * meta.height);
+  return Math.min(16, Math.max(1, Math.floor((16 * 1280 * 720) / pixels)));
+}
+
+/**
+ * Pack consecutive runs into process batches of at most `maxPerProcess` runs, with at least
+ * `minBatches` batches when there are enough runs (so every core has work and a cancelled or
+ * outranked request never holds a core for long), balanced by estimated work: the frames each
+ * run decodes plus `overheadFrames` for opening its input.
+ */
+export function packRuns(runs: readonly DecodeRun[], opts: { maxPerProcess: number; minBatches: number; overheadFrames?: number }): DecodeRun[][] {
+  if (!runs.length) return [];
+  const maxPer = Math.max(1, opts.maxPerProcess);
+  const batches = Math.min(runs.length, Math.max(opts.minBatches, Math.ceil(runs.length / maxPer)));
+  const overhead = opts.overheadFrames ?? 30;
+  const work = runs.map((r) => runDecodeFrames(r) + overhead);
+  let remaining = work.reduce((a, b) => a + b, 0);
+  const out: DecodeRun[][] = [];
+  let cur: DecodeRun[] = [];
+  let curWork = 0;
+  runs.forEach((run, i) => {
+    const w = work[i] ?? 0;
+    const left = Math.max(1, batches - out.length); // batches still to fill, this one included
+    const target = remaining / left;
+    const runsLeft = runs.length - i;
+    // close the batch when it is full, or when adding this run overshoots the even share by more than leaving it out undershoots
+    if (cur.length && (cur.length >= maxPer || (left > 1 && (curWork + w / 2 > target || runsLeft < left)))) {
+      out.push(cur);
+      remaining -= curWork;
+      cur = [];
+      curWork = 0;
+    }
+    cur.push(run);
+    curWork += w;
+  });
+  if (cur.length) out.push(cur);
+  return out;
 }

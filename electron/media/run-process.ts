@@ -9,6 +9,13 @@ export interface RunOptions {
   onStderrLine?: (line: string) => void;
   /** Cap on buffered stdout, to refuse pathological outputs instead of eating memory. */
   maxStdoutBytes?: number;
+  /**
+   * Extra output pipes: the child sees them as fds 3, 4, … (ffmpeg writes to them as `pipe:3`, …).
+   * One pipe per ffmpeg output keeps the images of different outputs apart, so a short output
+   * can never shift the labels of another one.
+   */
+  extraPipes?: number;
+  onPipe?: (pipe: number, chunk: Buffer) => void;
 }
 
 export interface RunResult {
@@ -28,7 +35,18 @@ export function runProcess(cmd: string, args: string[], opts: RunOptions = {}): 
       reject(new MediaError('cancelled', null, 'cancelled'));
       return;
     }
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const extra = opts.extraPipes ?? 0;
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe', ...Array.from({ length: extra }, () => 'pipe' as const)], windowsHide: true });
+    for (let i = 0; i < extra; i++) {
+      const stream = child.stdio[3 + i];
+      if (stream && 'on' in stream) stream.on('data', (chunk: Buffer) => opts.onPipe?.(i, chunk));
+    }
+    const { stdout, stderr } = child;
+    if (!stdout || !stderr) {
+      child.kill('SIGKILL');
+      reject(new Error(`cannot read the output of '${cmd}'`));
+      return;
+    }
     const out: Buffer[] = [];
     let outBytes = 0;
     let err = '';
@@ -38,7 +56,7 @@ export function runProcess(cmd: string, args: string[], opts: RunOptions = {}): 
       child.kill('SIGKILL');
     };
     opts.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.on('data', (chunk: Buffer) => {
+    stdout.on('data', (chunk: Buffer) => {
       if (opts.onStdout) {
         opts.onStdout(chunk);
         return;
@@ -50,8 +68,8 @@ export function runProcess(cmd: string, args: string[], opts: RunOptions = {}): 
       }
       out.push(chunk);
     });
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
+    stderr.setEncoding('utf8');
+    stderr.on('data', (chunk: string) => {
       // Keep only the tail of stderr: a long decode can print megabytes of warnings.
       err = (err + chunk).slice(-20_000);
       if (opts.onStderrLine) {

@@ -49,7 +49,7 @@ describe('frame service scheduling', () => {
   });
 
   it('the current view is served before queued prefetch work', async () => {
-    const svc = createFrameService({ cacheDir: mkdtempSync(join(tmpdir(), 'flipbook-prio-')), parallelism: 1, plan: { mergeGapFrames: 0 } });
+    const svc = createFrameService({ cacheDir: mkdtempSync(join(tmpdir(), 'flipbook-prio-')), parallelism: 1, plan: { mergeGapFrames: 0, maxRunsPerProcess: 1 } });
     const order: string[] = [];
     const blocker = svc.requestFrames({ video: video(), indices: [5], approximate: false });
     const prefetch = svc.requestFrames({ video: video(), indices: [60, 110, 160], priority: 5, approximate: false, onTile: () => order.push('prefetch') });
@@ -63,7 +63,7 @@ describe('frame service scheduling', () => {
   });
 
   it('cancelling a request drops its queued work and rejects with cancelled; shared work survives', async () => {
-    const svc = createFrameService({ cacheDir: mkdtempSync(join(tmpdir(), 'flipbook-cancel-')), parallelism: 1, plan: { mergeGapFrames: 0 } });
+    const svc = createFrameService({ cacheDir: mkdtempSync(join(tmpdir(), 'flipbook-cancel-')), parallelism: 1, plan: { mergeGapFrames: 0, maxRunsPerProcess: 1 } });
     const meta = await svc.probe(video());
     const leave = new AbortController();
     const left = svc.requestFrames({ video: meta, indices: [10, 60, 110, 160, 210], signal: leave.signal, approximate: false });
