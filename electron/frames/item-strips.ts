@@ -44,7 +44,8 @@ export interface ItemStrips {
  */
 export async function stripsForItem(service: FrameService, input: ItemStripInput, opts: ItemStripOptions = {}): Promise<ItemStrips> {
   // The keyframe pass needs only the file, so it overlaps the probe on a cold open.
-  if (opts.approximate ?? true) void service.prefetchKeyframes(input.videoPath, opts.spec);
+  if (opts.approximate ?? true)
+    void service.prefetchKeyframes(input.videoPath, opts.spec, { priority: opts.priority ?? 0, ...(opts.signal ? { signal: opts.signal } : {}) });
   const meta = await service.probe(input.videoPath, opts.signal);
   const configs = input.configs.map((c) =>
     selectFramesForConfig({

@@ -1,9 +1,10 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createFrameService } from '../../../electron/frames/frame-service';
 import { planDecodeRuns, selectExpression } from '../../../electron/frames/extraction-plan';
+import type { JobEvent } from '../../../electron/jobs/job-runner';
 import { MediaError } from '../../../electron/media/media-error';
 import { probeVideo } from '../../../electron/media/probe';
 import { barcodeVideo, readBarcodes } from './barcode-video';
@@ -78,5 +79,97 @@ describe('frame service scheduling', () => {
     // the shared run finishes its bookkeeping just after delivering; nothing else is left queued
     expect(svc.stats().queued).toBe(0);
     while (svc.stats().running) await new Promise((r) => setTimeout(r, 5));
+  });
+});
+
+describe('the keyframe (approximate) pass is scheduled work', () => {
+  it('a prefetch pass waits behind the current view, and cancelling it kills its ffmpeg', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flipbook-kfsched-'));
+    // An ffmpeg wrapper that records the pid of every keyframe pass (the only command with
+    // -skip_frame nokey) and then hangs in it, so the pass is surely running when it is cancelled.
+    const wrapper = join(dir, 'ffmpeg.sh');
+    writeFileSync(wrapper, `#!/bin/sh\ncase "$*" in *nokey*) echo $$ >> "${dir}/kf.pids"; exec sleep 600;; esac\nexec ffmpeg "$@"\n`);
+    chmodSync(wrapper, 0o755);
+    const svc = createFrameService({ cacheDir: join(dir, 'cache'), ffmpeg: wrapper, parallelism: 1, plan: { maxRunsPerProcess: 1 } });
+    const viewVideo = video();
+    const prefetchVideo = barcodeVideo({ name: 'bars-prefetch.mp4', frames: 120, gop: 30, bframes: 2 });
+    const [viewMeta, prefetchMeta] = await Promise.all([svc.probe(viewVideo), svc.probe(prefetchVideo)]);
+    const order: string[] = [];
+    // The only slot is busy with exact work, so both later requests queue.
+    const blocker = svc.requestFrames({ video: viewMeta, indices: [5], approximate: false });
+    const leave = new AbortController();
+    const prefetch = svc.requestFrames({ video: prefetchMeta, indices: [10, 70], priority: 5, signal: leave.signal, onTile: (t) => order.push(`prefetch-${t.kind}`) });
+    while (svc.stats().queued < 1) await new Promise((r) => setTimeout(r, 5));
+    const view = svc.requestFrames({ video: viewMeta, indices: [120, 260], priority: 0, approximate: false, onTile: (t) => order.push(`view-${t.kind}`) });
+    await blocker;
+    const v = await view;
+    expect(readBarcodes([120, 260].map((k) => v.files.get(k) ?? ''))).toEqual([120, 260]);
+    // the view's exact tiles came before any tile of the prefetch (whose keyframe pass hangs)
+    expect(order.slice(0, 2)).toEqual(['view-exact', 'view-exact']);
+    // now the prefetch's keyframe pass runs (and hangs); leaving the item must kill it
+    const pidFile = join(dir, 'kf.pids');
+    while (!existsSync(pidFile)) await new Promise((r) => setTimeout(r, 5));
+    const pid = Number(readFileSync(pidFile, 'utf8').trim());
+    expect(() => process.kill(pid, 0)).not.toThrow();
+    leave.abort();
+    const err = await prefetch.then(() => null, (e: unknown) => e);
+    expect((err as MediaError).code).toBe('cancelled');
+    const alive = (): boolean => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    while (alive()) await new Promise((r) => setTimeout(r, 5));
+    while (svc.stats().running + svc.stats().queued) await new Promise((r) => setTimeout(r, 5));
+    expect(order.some((o) => o.startsWith('prefetch'))).toBe(false);
+  });
+});
+
+describe('extraction as a job', () => {
+  it('reports progress and the result under a job id', async () => {
+    const svc = createFrameService({ cacheDir: mkdtempSync(join(tmpdir(), 'flipbook-job-')) });
+    const events: JobEvent[] = [];
+    svc.jobs.subscribe((e) => events.push(e));
+    const job = svc.startExtraction({ video: video(), indices: [3, 77, 150, 299], approximate: false }, { label: 'item a' });
+    const r = await job.result;
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(readBarcodes([3, 77, 150, 299].map((k) => r.value.files.get(k) ?? ''))).toEqual([3, 77, 150, 299]);
+    const mine = events.filter((e) => e.job.id === job.id);
+    expect(mine.some((e) => e.type === 'progress' && e.job.total === 4)).toBe(true);
+    const fin = mine.at(-1);
+    expect(fin?.type).toBe('finished');
+    expect(fin?.job).toMatchObject({ kind: 'frames', label: 'item a', state: 'done', done: 4, total: 4, fraction: 1 });
+  });
+
+  it('cancelling the job by id stops its ffmpeg and finishes it as cancelled', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flipbook-jobcancel-'));
+    // every exact decode hangs (pid recorded), so the job is surely mid-decode when cancelled
+    const wrapper = join(dir, 'ffmpeg.sh');
+    writeFileSync(wrapper, `#!/bin/sh\ncase "$*" in *select*) echo $$ >> "${dir}/dec.pids"; exec sleep 600;; esac\nexec ffmpeg "$@"\n`);
+    chmodSync(wrapper, 0o755);
+    const svc = createFrameService({ cacheDir: join(dir, 'cache'), ffmpeg: wrapper, parallelism: 1 });
+    const job = svc.startExtraction({ video: video(), indices: [3, 77], approximate: false });
+    const pidFile = join(dir, 'dec.pids');
+    while (!existsSync(pidFile)) await new Promise((r) => setTimeout(r, 5));
+    const pid = Number(readFileSync(pidFile, 'utf8').trim().split('\n')[0]);
+    expect(svc.jobs.get(job.id)?.state).toBe('running');
+    expect(svc.jobs.cancel(job.id)).toBe(true);
+    const r = await job.result;
+    expect(r).toEqual({ ok: false, error: { code: 'cancelled', message: 'cancelled' } });
+    expect(svc.jobs.get(job.id)?.state).toBe('cancelled');
+    const alive = (): boolean => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    while (alive()) await new Promise((r) => setTimeout(r, 5));
+    while (svc.stats().running + svc.stats().queued) await new Promise((r) => setTimeout(r, 5));
   });
 });
