@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createFrameService } from '../../../electron/frames/frame-service';
-import { planDecodeRuns, selectExpression } from '../../../electron/frames/extraction-plan';
+import { packRuns, planDecodeRuns, selectExpression } from '../../../electron/frames/extraction-plan';
 import type { JobEvent } from '../../../electron/jobs/job-runner';
 import { MediaError } from '../../../electron/media/media-error';
 import { probeVideo } from '../../../electron/media/probe';
@@ -31,6 +31,16 @@ describe('decode planning', () => {
     expect(split.flatMap((r) => r.indices)).toEqual([10, 120, 220]);
     expect(() => planDecodeRuns(m, [300])).toThrow(/outside 0…299/);
     expect(selectExpression(m, [3, 4, 5, 9]).split('between').length - 1).toBe(2);
+  });
+
+  it('packs runs into process batches: bounded size, order kept, every core busy', () => {
+    const runs = Array.from({ length: 10 }, (_, i) => ({ keyframe: i * 50, indices: [i * 50 + 10] }));
+    const packed = packRuns(runs, { maxPerProcess: 3, minBatches: 2 });
+    expect(packed.every((b) => b.length >= 1 && b.length <= 3)).toBe(true);
+    expect(packed.flat()).toEqual(runs);
+    expect(packed.length).toBe(4);
+    expect(packRuns(runs, { maxPerProcess: 16, minBatches: 4 }).map((b) => b.length)).toEqual([3, 2, 3, 2]);
+    expect(packRuns(runs.slice(0, 1), { maxPerProcess: 16, minBatches: 4 })).toEqual([runs.slice(0, 1)]);
   });
 });
 
