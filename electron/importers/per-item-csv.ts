@@ -1,5 +1,7 @@
+import { basename } from 'node:path';
 import type { ImportBatch, ResponseRow } from '../../shared/domain/types';
 import { BatchBuilder, type ImportOptions } from './batch-builder';
+import { type CellValues, ColumnBuilder, columnRows } from './column-builder';
 import { parseKey, specFor } from './config-keys';
 import { readCsvRecords } from './csv-records';
 import { PER_ITEM_COLUMNS, PER_ITEM_OPTIONAL_COLUMNS } from '../../shared/release/per-item-columns';
@@ -50,12 +52,32 @@ function parseUnit(file: string, line: number, field: string, s: string, min: nu
 }
 
 /**
- * Reads a release `per_item.csv` (streamed with csv-parse). `display` names the file in
+ * Reads a release `per_item.csv` (csv-records.ts streams it). `display` names the file in
  * errors (e.g. `release.zip!labels/per_item.csv`).
+ *
+ * The cells go into one ColumnBuilder per (model, split, config) — the store's own layout —
+ * and the batch carries them as `columns`: a 145k-row release is applied without a
+ * ResponseRow object per cell. `responses` is built from the columns only if read.
  */
 export async function readPerItemCsv(path: string, opts: ImportOptions = {}, display = path): Promise<ImportBatch> {
   const file = display;
   const b = new BatchBuilder(file);
+  const columns: ColumnBuilder[] = [];
+  const byKey = new Map<string, ColumnBuilder>();
+  let col: ColumnBuilder | null = null;
+  // One object refilled per row: the builders copy its scalars into their arrays.
+  const cell: CellValues = {
+    pred: null,
+    correct: -1,
+    score: NaN,
+    groundTruth: null,
+    confidence: NaN,
+    margin: NaN,
+    latencyMs: NaN,
+    frameIndices: null,
+    sourceTag: null,
+    protocolNote: null,
+  };
   const colOf: Record<string, string> = {
     pred: 'predicted_option',
     correct: 'correct',
@@ -146,29 +168,31 @@ export async function readPerItemCsv(path: string, opts: ImportOptions = {}, dis
 
       const srcTag = r[idx.source_tag] as string;
       const note = r[idx.protocol_note] as string;
-      const row: ResponseRow = {
-        model,
-        split,
-        sampleId,
-        config,
-        pred: pred === '' ? null : pred,
-        correct,
-        score,
-        groundTruth: gt === '' ? null : gt,
-        confidence: idx.confidence >= 0 ? parseUnit(file, line, 'confidence', r[idx.confidence] as string, 0, 1) : null,
-        margin: idx.margin >= 0 ? parseUnit(file, line, 'margin', r[idx.margin] as string, 0, 1) : null,
-        latencyMs: null,
-        frameIndices: null,
-        sourceTag: srcTag === '' ? null : srcTag,
-        protocolNote: note === '' ? null : note,
-        line,
-      };
+      cell.pred = pred === '' ? null : pred;
+      cell.correct = correct === null ? -1 : correct ? 1 : 0;
+      cell.score = score ?? NaN;
+      cell.groundTruth = gt === '' ? null : gt;
+      cell.confidence = idx.confidence >= 0 ? (parseUnit(file, line, 'confidence', r[idx.confidence] as string, 0, 1) ?? NaN) : NaN;
+      cell.margin = idx.margin >= 0 ? (parseUnit(file, line, 'margin', r[idx.margin] as string, 0, 1) ?? NaN) : NaN;
+      cell.latencyMs = NaN;
       if (idx.latency_s >= 0) {
         const s = parseUnit(file, line, 'latency_s', r[idx.latency_s] as string, 0, Number.MAX_VALUE);
-        row.latencyMs = s === null ? null : s * 1000;
+        if (s !== null) cell.latencyMs = s * 1000;
       }
-      if (idx.frame_indices >= 0) row.frameIndices = parseFrameIndices(file, line, r[idx.frame_indices] as string);
-      b.addResponse(row);
+      cell.frameIndices = idx.frame_indices >= 0 ? parseFrameIndices(file, line, r[idx.frame_indices] as string) : null;
+      cell.sourceTag = srcTag === '' ? null : srcTag;
+      cell.protocolNote = note === '' ? null : note;
+      // Files are usually grouped by (model, split, config): reuse the previous column.
+      if (col === null || col.model !== model || col.split !== split || col.config !== config) {
+        const key = `${model}\u0000${split}\u0000${config}`;
+        col = byKey.get(key) ?? null;
+        if (col === null) {
+          col = new ColumnBuilder(model, split, config);
+          byKey.set(key, col);
+          columns.push(col);
+        }
+      }
+      col.add(file, line, sampleId, cell, b.fieldName);
   });
   if (idx === null) throw new ImportError(file, 1, '', 'empty file: no header row');
 
@@ -181,13 +205,26 @@ export async function readPerItemCsv(path: string, opts: ImportOptions = {}, dis
   for (const [split, bySample] of gtByItem) {
     for (const [sampleId, { gt, line }] of bySample) b.addItem({ split, sampleId, answer: gt, kind: 'mcqa' }, line);
   }
-  return b.finish({
+  let duplicates = 0;
+  for (const c of columns) duplicates += c.duplicates;
+  if (duplicates > 0) b.warnings.push(`${basename(file)}: ${duplicates} repeated identical row(s) ignored`);
+  const batch = b.finish({
     sourcePath: path,
     sha256: await sha256File(path),
     format: 'per-item-csv',
     toolkit: 'flipbook-release',
     modelArgs: null,
   });
+  const built = columns.map((c) => c.finish());
+  let rows: ResponseRow[] | null = null;
+  const withColumns: ImportBatch = {
+    ...batch,
+    columns: built,
+    get responses(): ResponseRow[] {
+      return (rows ??= columnRows(built));
+    },
+  };
+  return withColumns;
 }
 
 function readHeader(file: string, header: string[]): Record<Column, number> {
