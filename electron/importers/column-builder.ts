@@ -34,7 +34,11 @@ const nullable = (v: number): number | null => (Number.isNaN(v) ? null : v);
 export class ColumnBuilder {
   length = 0;
   duplicates = 0;
-  private readonly index = new Map<string, number>();
+  /** Item number (per split, from the reader) → cell position + 1; 0 = no cell yet. */
+  private pos = new Int32Array(256);
+  /** Source tags and notes repeat down a column: keep one string object for a run of equal values. */
+  private lastTag: string | null = null;
+  private lastNote: string | null = null;
   private readonly sampleIds: string[] = [];
   private readonly pred: (string | null)[] = [];
   private readonly groundTruth: (string | null)[] = [];
@@ -55,18 +59,24 @@ export class ColumnBuilder {
   ) {}
 
   /**
-   * Adds a cell; `fieldName` names a ResponseRow field as the file's column for errors.
+   * Adds a cell of item number `item` (dense per split, the same for every column of the
+   * split); `fieldName` names a ResponseRow field as the file's column for errors.
    * Returns false for an exact duplicate (not added).
    */
-  add(file: string, line: number, sampleId: string, v: CellValues, fieldName: (f: keyof ResponseRow) => string): boolean {
-    const prev = this.index.get(sampleId);
-    if (prev !== undefined) {
+  add(file: string, line: number, sampleId: string, item: number, v: CellValues, fieldName: (f: keyof ResponseRow) => string): boolean {
+    if (item >= this.pos.length) {
+      const p = new Int32Array(Math.max(item + 1, this.pos.length * 2));
+      p.set(this.pos);
+      this.pos = p;
+    }
+    const prev = this.pos[item]! - 1;
+    if (prev >= 0) {
       this.checkSame(file, line, sampleId, prev, v, fieldName);
       this.duplicates++;
       return false;
     }
     const k = this.length++;
-    this.index.set(sampleId, k);
+    this.pos[item] = k + 1;
     this.correct = grow(this.correct, k);
     this.score = grow(this.score, k);
     this.confidence = grow(this.confidence, k);
@@ -77,8 +87,10 @@ export class ColumnBuilder {
     this.pred.push(v.pred);
     this.groundTruth.push(v.groundTruth);
     this.frameIndices.push(v.frameIndices);
-    this.sourceTag.push(v.sourceTag);
-    this.protocolNote.push(v.protocolNote);
+    if (v.sourceTag !== this.lastTag) this.lastTag = v.sourceTag;
+    if (v.protocolNote !== this.lastNote) this.lastNote = v.protocolNote;
+    this.sourceTag.push(this.lastTag);
+    this.protocolNote.push(this.lastNote);
     this.correct[k] = v.correct;
     this.score[k] = v.score;
     this.confidence[k] = v.confidence;

@@ -18,6 +18,16 @@ type Column = (typeof PER_ITEM_REQUIRED)[number] | (typeof PER_ITEM_OPTIONAL)[nu
 
 const KNOWN = new Set<string>([...PER_ITEM_REQUIRED, ...PER_ITEM_OPTIONAL]);
 
+interface SeenItem {
+  /** The sample_id string shared by all cells of the item. */
+  id: string;
+  /** Dense number of the item within its split. */
+  n: number;
+  gt: string | null;
+  /** Line of the first ground truth (or of the first row while there is none). */
+  line: number;
+}
+
 interface ConfigSeen {
   frames: number;
   pixelCount: number | null;
@@ -94,10 +104,17 @@ export async function readPerItemCsv(path: string, opts: ImportOptions = {}, dis
   const seen = new Map<string, ConfigSeen>();
   const checked = new Map<string, { fc: string; pc: string }>();
   let inconsistent = 0;
-  /** split → sampleId → ground truth, to catch one item with two different answers. */
-  const gtByItem = new Map<string, Map<string, { gt: string; line: number }>>();
-  let gtSplit: string | null = null;
-  let gtOfSplit: Map<string, { gt: string; line: number }> | undefined;
+  /**
+   * split → sampleId → the item: its ground truth (to catch one item with two different
+   * answers) and a dense number per split, which the column builders use instead of a Map of
+   * their own. The item's first sample_id string is kept for every later cell of it, so the
+   * 145k cells hold ~5k strings and each row's copy dies young (less old-generation GC).
+   */
+  const itemsBySplit = new Map<string, Map<string, SeenItem>>();
+  /** Items with a ground truth, in the order their first ground truth appeared. */
+  const answered: { split: string; item: SeenItem }[] = [];
+  let curSplit: string | null = null;
+  let curItems = new Map<string, SeenItem>();
   const override = { model: opts.model ?? null, split: opts.split ?? null };
 
   await readCsvRecords(path, file, (r, line) => {
@@ -148,20 +165,25 @@ export async function readPerItemCsv(path: string, opts: ImportOptions = {}, dis
       }
       // Kept as the file says (the release's scripts read `correct`), but worth a warning.
       if (gt !== '' && correct !== null && pred !== '' && (pred === gt) !== correct) inconsistent += 1;
+      if (split !== curSplit) {
+        curSplit = split;
+        let m = itemsBySplit.get(split);
+        if (!m) itemsBySplit.set(split, (m = new Map()));
+        curItems = m;
+      }
+      let item = curItems.get(sampleId);
+      if (item === undefined) curItems.set(sampleId, (item = { id: sampleId, n: curItems.size, gt: null, line }));
       if (gt !== '') {
-        if (split !== gtSplit) {
-          gtSplit = split;
-          gtOfSplit = gtByItem.get(split);
-          if (!gtOfSplit) gtByItem.set(split, (gtOfSplit = new Map()));
-        }
-        const prevGt = (gtOfSplit as Map<string, { gt: string; line: number }>).get(sampleId);
-        if (prevGt === undefined) (gtOfSplit as Map<string, { gt: string; line: number }>).set(sampleId, { gt, line });
-        else if (prevGt.gt !== gt) {
+        if (item.gt === null) {
+          item.gt = gt;
+          item.line = line;
+          answered.push({ split, item });
+        } else if (item.gt !== gt) {
           throw new ImportError(
             file,
             line,
             'ground_truth_option',
-            `duplicate item (split ${split}, sample ${sampleId}) with a different value: ${gt} here, ${prevGt.gt} at line ${prevGt.line}`,
+            `duplicate item (split ${split}, sample ${sampleId}) with a different value: ${gt} here, ${item.gt} at line ${item.line}`,
           );
         }
       }
@@ -192,7 +214,7 @@ export async function readPerItemCsv(path: string, opts: ImportOptions = {}, dis
           columns.push(col);
         }
       }
-      col.add(file, line, sampleId, cell, b.fieldName);
+      col.add(file, line, item.id, item.n, cell, b.fieldName);
   });
   if (idx === null) throw new ImportError(file, 1, '', 'empty file: no header row');
 
@@ -202,9 +224,7 @@ export async function readPerItemCsv(path: string, opts: ImportOptions = {}, dis
   for (const [key, s] of seen) {
     b.addConfig(specFor(key, { frames: s.frames, pixelCount: s.pixelCount }));
   }
-  for (const [split, bySample] of gtByItem) {
-    for (const [sampleId, { gt, line }] of bySample) b.addItem({ split, sampleId, answer: gt, kind: 'mcqa' }, line);
-  }
+  for (const { split, item } of answered) b.addItem({ split, sampleId: item.id, answer: item.gt, kind: 'mcqa' }, item.line);
   let duplicates = 0;
   for (const c of columns) duplicates += c.duplicates;
   if (duplicates > 0) b.warnings.push(`${basename(file)}: ${duplicates} repeated identical row(s) ignored`);
