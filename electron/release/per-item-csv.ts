@@ -3,7 +3,7 @@
  */
 import type { ConfigSpec, ItemMeta } from '../../shared/domain/types';
 import { PER_ITEM_COLUMNS, PER_ITEM_OPTIONAL_COLUMNS } from '../../shared/release/per-item-columns';
-import { csvField, csvText, formatNumber, type CsvCell } from './format';
+import { csvField, formatNumber } from './format';
 import type { ReleaseColumn, ReleaseGrid } from './release-data';
 
 export { PER_ITEM_COLUMNS };
@@ -25,6 +25,23 @@ const LETTER = /^[A-H]$/;
  */
 export function latencySeconds(ms: number): number {
   return Math.round(ms * 1000) / 1e6;
+}
+
+/**
+ * csvField with a memo: the repeated columns (letters, source tags, notes, config names) take
+ * a few distinct values, so each is escaped once instead of once per row. null/'' → ''.
+ */
+function csvFieldMemo(): (v: string | null | undefined) => string {
+  const cache = new Map<string, string>();
+  return (v) => {
+    if (v === null || v === undefined || v === '') return '';
+    let e = cache.get(v);
+    if (e === undefined) {
+      e = csvField(v);
+      if (cache.size < 100_000) cache.set(v, e);
+    }
+    return e;
+  };
 }
 
 const hasValue = (a: Float64Array | null): boolean => a !== null && a.some((v) => !Number.isNaN(v));
@@ -58,16 +75,7 @@ export function perItemCsv(grids: readonly ReleaseGrid[], configs: readonly Conf
   const answers = new Map<string, string>();
   for (const it of items) if (it.answer != null && LETTER.test(it.answer)) answers.set(`${it.split}\u0000${it.sampleId}`, it.answer);
   const optional = optionalColumnsOf(grids);
-  const cache = new Map<string, string>();
-  const esc = (v: string | null | undefined): string => {
-    if (v === null || v === undefined || v === '') return '';
-    let e = cache.get(v);
-    if (e === undefined) {
-      e = csvField(v);
-      if (cache.size < 100_000) cache.set(v, e);
-    }
-    return e;
-  };
+  const esc = csvFieldMemo();
   const num = (a: Float64Array | null, k: number): string => {
     const x = a === null ? NaN : (a[k] as number);
     return Number.isNaN(x) ? '' : formatNumber(x);
@@ -137,16 +145,17 @@ export function perItemCsv(grids: readonly ReleaseGrid[], configs: readonly Conf
  * order holding `predicted_option` (empty where the cell is missing or open-ended).
  */
 export function wideCsv(g: ReleaseGrid): string {
-  const rows: CsvCell[][] = new Array(g.sampleIds.length);
+  // Written line by line like per_item.csv (csvText would test every cell against a regex).
+  const esc = csvFieldMemo();
+  const lines = new Array<string>(g.sampleIds.length + 1);
+  lines[0] = ['sample_id', ...g.columns.map((c) => c.config)].map(csvField).join(',');
   for (let r = 0; r < g.sampleIds.length; r++) {
-    const row = new Array<CsvCell>(g.columns.length + 1);
-    row[0] = g.sampleIds[r] as string;
-    for (let j = 0; j < g.columns.length; j++) {
-      const c = g.columns[j] as ReleaseColumn;
+    let line = csvField(g.sampleIds[r] as string);
+    for (const c of g.columns) {
       const k = c.at[r] as number;
-      row[j + 1] = k < 0 || isOpenCell(c, k) ? '' : (c.pred[k] ?? '');
+      line += k < 0 || isOpenCell(c, k) ? ',' : `,${esc(c.pred[k])}`;
     }
-    rows[r] = row;
+    lines[r + 1] = line;
   }
-  return csvText(['sample_id', ...g.columns.map((c) => c.config)], rows);
+  return lines.join('\n') + '\n';
 }
