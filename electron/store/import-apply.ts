@@ -93,6 +93,28 @@ function writeCell(col: Column, k: number, r: ResponseRow, correct: number | nul
 
 const orNull = (v: number): number | null => (Number.isNaN(v) ? null : v);
 
+/**
+ * Cell position → the line of this import that wrote it (undefined = not written by it).
+ * A growable Int32Array rather than a Map: it is read and written once per imported cell.
+ */
+class FreshLines {
+  private lines = new Int32Array(1024).fill(-1);
+
+  get(k: number): number | undefined {
+    const v = k < this.lines.length ? (this.lines[k] as number) : -1;
+    return v < 0 ? undefined : v;
+  }
+
+  set(k: number, line: number): void {
+    if (k >= this.lines.length) {
+      const next = new Int32Array(Math.max(k + 1, this.lines.length * 2)).fill(-1);
+      next.set(this.lines);
+      this.lines = next;
+    }
+    this.lines[k] = line;
+  }
+}
+
 const sameNum = (a: number | null, b: number | null): boolean => a === b || (a !== null && b !== null && Math.abs(a - b) <= 1e-12);
 
 export function createImportApplier(db: Database.Database) {
@@ -160,7 +182,7 @@ export function createImportApplier(db: Database.Database) {
     // the end (inside the caller's transaction, so a rejected batch writes nothing).
     const columns = new Map<string, Column>();
     /** Cells written by this call, per column: position → the line of this import that wrote it. */
-    const freshLines = new Map<Column, Map<number, number>>();
+    const freshLines = new Map<Column, FreshLines>();
     const splitsLoaded = new Set<number>();
     const columnOf = (mid: number, sid: number, cid: number): Column => {
       const key = `${mid}:${sid}:${cid}`;
@@ -185,9 +207,9 @@ export function createImportApplier(db: Database.Database) {
         .filter((c) => c.splitId === sid)
         .sort((a, b) => a.modelId - b.modelId || a.configId - b.configId);
     };
-    const freshOf = (c: Column): Map<number, number> => {
+    const freshOf = (c: Column): FreshLines => {
       let m = freshLines.get(c);
-      if (!m) freshLines.set(c, (m = new Map()));
+      if (!m) freshLines.set(c, (m = new FreshLines()));
       return m;
     };
     const updatedItems = new Set<number>();
@@ -383,7 +405,7 @@ export function createImportApplier(db: Database.Database) {
       const gridConfigsSeen = new Set<string>();
       let sid = 0;
       let col = null as unknown as Column;
-      let fresh = null as unknown as Map<number, number>;
+      let fresh = null as unknown as FreshLines;
       let known = null as unknown as Map<string, StoredItem>;
       const enter = (model: string, split: string, config: string): void => {
         const mid = modelId(model);
