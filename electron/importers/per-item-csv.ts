@@ -6,7 +6,6 @@ import { parseKey, specFor } from './config-keys';
 import { readCsvRecords } from './csv-records';
 import { PER_ITEM_COLUMNS, PER_ITEM_OPTIONAL_COLUMNS } from '../../shared/release/per-item-columns';
 import { ImportError } from './errors';
-import { sha256File } from './file-hash';
 
 /** release-format.md: the eleven columns of labels/per_item.csv. */
 export const PER_ITEM_REQUIRED = PER_ITEM_COLUMNS;
@@ -117,7 +116,7 @@ export async function readPerItemCsv(path: string, opts: ImportOptions = {}, dis
   let curItems = new Map<string, SeenItem>();
   const override = { model: opts.model ?? null, split: opts.split ?? null };
 
-  await readCsvRecords(path, file, (r, line) => {
+  const sha256 = await readCsvRecords(path, file, (r, line) => {
       if (idx === null) {
         idx = readHeader(file, r);
         width = r.length;
@@ -230,7 +229,7 @@ export async function readPerItemCsv(path: string, opts: ImportOptions = {}, dis
   if (duplicates > 0) b.warnings.push(`${basename(file)}: ${duplicates} repeated identical row(s) ignored`);
   const batch = b.finish({
     sourcePath: path,
-    sha256: await sha256File(path),
+    sha256,
     format: 'per-item-csv',
     toolkit: 'flipbook-release',
     modelArgs: null,
