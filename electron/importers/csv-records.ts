@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { parse, type Options as CsvOptions } from 'csv-parse';
@@ -21,14 +22,18 @@ interface NumberedRecord {
  * From the first line holding a quote onwards everything (that line included) goes through
  * csv-parse's streaming API, which handles quoting, escaped quotes and embedded newlines.
  * test/electron/importers/csv-records.test.ts checks both paths give identical records.
+ *
+ * Resolves to the sha256 (hex) of the bytes read, so an importer that records the run's
+ * hash need not read the file a second time.
  */
 export async function readCsvRecords(
   path: string,
   file: string,
   onRecord: CsvRecordHandler,
   delimiter = ',',
-): Promise<void> {
+): Promise<string> {
   const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+  const hash = createHash('sha256');
   const decoder = new StringDecoder('utf8');
   let carry = '';
   let line = 0;
@@ -62,6 +67,7 @@ export async function readCsvRecords(
 
   try {
     for await (const chunk of stream) {
+      hash.update(chunk as Buffer);
       let text = decoder.write(chunk as Buffer);
       if (first) {
         if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -99,20 +105,21 @@ export async function readCsvRecords(
     if (parser) {
       (parser as ReturnType<typeof parse>).end(rest);
       await parserDone;
-      return;
+      return hash.digest('hex');
     }
     carry += rest;
     if (carry.includes('"')) {
       startParser(carry);
       (parser as unknown as ReturnType<typeof parse>).end();
       await parserDone;
-      return;
+      return hash.digest('hex');
     }
     if (carry.length > 0) {
       line += 1;
       const text = carry.endsWith('\r') ? carry.slice(0, -1) : carry;
       if (text.length > 0) onRecord(text.split(delimiter), line);
     }
+    return hash.digest('hex');
   } finally {
     stream.destroy();
     if (parser) (parser as ReturnType<typeof parse>).destroy();

@@ -1,10 +1,11 @@
+import { basename } from 'node:path';
 import type { ImportBatch, ResponseRow } from '../../shared/domain/types';
 import { BatchBuilder, type ImportOptions } from './batch-builder';
+import { type CellValues, ColumnBuilder, columnRows } from './column-builder';
 import { parseKey, specFor } from './config-keys';
 import { readCsvRecords } from './csv-records';
 import { PER_ITEM_COLUMNS, PER_ITEM_OPTIONAL_COLUMNS } from '../../shared/release/per-item-columns';
 import { ImportError } from './errors';
-import { sha256File } from './file-hash';
 
 /** release-format.md: the eleven columns of labels/per_item.csv. */
 export const PER_ITEM_REQUIRED = PER_ITEM_COLUMNS;
@@ -15,6 +16,16 @@ export const PER_ITEM_OPTIONAL = PER_ITEM_OPTIONAL_COLUMNS;
 type Column = (typeof PER_ITEM_REQUIRED)[number] | (typeof PER_ITEM_OPTIONAL)[number];
 
 const KNOWN = new Set<string>([...PER_ITEM_REQUIRED, ...PER_ITEM_OPTIONAL]);
+
+interface SeenItem {
+  /** The sample_id string shared by all cells of the item. */
+  id: string;
+  /** Dense number of the item within its split. */
+  n: number;
+  gt: string | null;
+  /** Line of the first ground truth (or of the first row while there is none). */
+  line: number;
+}
 
 interface ConfigSeen {
   frames: number;
@@ -50,12 +61,32 @@ function parseUnit(file: string, line: number, field: string, s: string, min: nu
 }
 
 /**
- * Reads a release `per_item.csv` (streamed with csv-parse). `display` names the file in
+ * Reads a release `per_item.csv` (csv-records.ts streams it). `display` names the file in
  * errors (e.g. `release.zip!labels/per_item.csv`).
+ *
+ * The cells go into one ColumnBuilder per (model, split, config) — the store's own layout —
+ * and the batch carries them as `columns`: a 145k-row release is applied without a
+ * ResponseRow object per cell. `responses` is built from the columns only if read.
  */
 export async function readPerItemCsv(path: string, opts: ImportOptions = {}, display = path): Promise<ImportBatch> {
   const file = display;
   const b = new BatchBuilder(file);
+  const columns: ColumnBuilder[] = [];
+  const byKey = new Map<string, ColumnBuilder>();
+  let col: ColumnBuilder | null = null;
+  // One object refilled per row: the builders copy its scalars into their arrays.
+  const cell: CellValues = {
+    pred: null,
+    correct: -1,
+    score: NaN,
+    groundTruth: null,
+    confidence: NaN,
+    margin: NaN,
+    latencyMs: NaN,
+    frameIndices: null,
+    sourceTag: null,
+    protocolNote: null,
+  };
   const colOf: Record<string, string> = {
     pred: 'predicted_option',
     correct: 'correct',
@@ -72,13 +103,20 @@ export async function readPerItemCsv(path: string, opts: ImportOptions = {}, dis
   const seen = new Map<string, ConfigSeen>();
   const checked = new Map<string, { fc: string; pc: string }>();
   let inconsistent = 0;
-  /** split → sampleId → ground truth, to catch one item with two different answers. */
-  const gtByItem = new Map<string, Map<string, { gt: string; line: number }>>();
-  let gtSplit: string | null = null;
-  let gtOfSplit: Map<string, { gt: string; line: number }> | undefined;
+  /**
+   * split → sampleId → the item: its ground truth (to catch one item with two different
+   * answers) and a dense number per split, which the column builders use instead of a Map of
+   * their own. The item's first sample_id string is kept for every later cell of it, so the
+   * 145k cells hold ~5k strings and each row's copy dies young (less old-generation GC).
+   */
+  const itemsBySplit = new Map<string, Map<string, SeenItem>>();
+  /** Items with a ground truth, in the order their first ground truth appeared. */
+  const answered: { split: string; item: SeenItem }[] = [];
+  let curSplit: string | null = null;
+  let curItems = new Map<string, SeenItem>();
   const override = { model: opts.model ?? null, split: opts.split ?? null };
 
-  await readCsvRecords(path, file, (r, line) => {
+  const sha256 = await readCsvRecords(path, file, (r, line) => {
       if (idx === null) {
         idx = readHeader(file, r);
         width = r.length;
@@ -126,49 +164,56 @@ export async function readPerItemCsv(path: string, opts: ImportOptions = {}, dis
       }
       // Kept as the file says (the release's scripts read `correct`), but worth a warning.
       if (gt !== '' && correct !== null && pred !== '' && (pred === gt) !== correct) inconsistent += 1;
+      if (split !== curSplit) {
+        curSplit = split;
+        let m = itemsBySplit.get(split);
+        if (!m) itemsBySplit.set(split, (m = new Map()));
+        curItems = m;
+      }
+      let item = curItems.get(sampleId);
+      if (item === undefined) curItems.set(sampleId, (item = { id: sampleId, n: curItems.size, gt: null, line }));
       if (gt !== '') {
-        if (split !== gtSplit) {
-          gtSplit = split;
-          gtOfSplit = gtByItem.get(split);
-          if (!gtOfSplit) gtByItem.set(split, (gtOfSplit = new Map()));
-        }
-        const prevGt = (gtOfSplit as Map<string, { gt: string; line: number }>).get(sampleId);
-        if (prevGt === undefined) (gtOfSplit as Map<string, { gt: string; line: number }>).set(sampleId, { gt, line });
-        else if (prevGt.gt !== gt) {
+        if (item.gt === null) {
+          item.gt = gt;
+          item.line = line;
+          answered.push({ split, item });
+        } else if (item.gt !== gt) {
           throw new ImportError(
             file,
             line,
             'ground_truth_option',
-            `duplicate item (split ${split}, sample ${sampleId}) with a different value: ${gt} here, ${prevGt.gt} at line ${prevGt.line}`,
+            `duplicate item (split ${split}, sample ${sampleId}) with a different value: ${gt} here, ${item.gt} at line ${item.line}`,
           );
         }
       }
 
       const srcTag = r[idx.source_tag] as string;
       const note = r[idx.protocol_note] as string;
-      const row: ResponseRow = {
-        model,
-        split,
-        sampleId,
-        config,
-        pred: pred === '' ? null : pred,
-        correct,
-        score,
-        groundTruth: gt === '' ? null : gt,
-        confidence: idx.confidence >= 0 ? parseUnit(file, line, 'confidence', r[idx.confidence] as string, 0, 1) : null,
-        margin: idx.margin >= 0 ? parseUnit(file, line, 'margin', r[idx.margin] as string, 0, 1) : null,
-        latencyMs: null,
-        frameIndices: null,
-        sourceTag: srcTag === '' ? null : srcTag,
-        protocolNote: note === '' ? null : note,
-        line,
-      };
+      cell.pred = pred === '' ? null : pred;
+      cell.correct = correct === null ? -1 : correct ? 1 : 0;
+      cell.score = score ?? NaN;
+      cell.groundTruth = gt === '' ? null : gt;
+      cell.confidence = idx.confidence >= 0 ? (parseUnit(file, line, 'confidence', r[idx.confidence] as string, 0, 1) ?? NaN) : NaN;
+      cell.margin = idx.margin >= 0 ? (parseUnit(file, line, 'margin', r[idx.margin] as string, 0, 1) ?? NaN) : NaN;
+      cell.latencyMs = NaN;
       if (idx.latency_s >= 0) {
         const s = parseUnit(file, line, 'latency_s', r[idx.latency_s] as string, 0, Number.MAX_VALUE);
-        row.latencyMs = s === null ? null : s * 1000;
+        if (s !== null) cell.latencyMs = s * 1000;
       }
-      if (idx.frame_indices >= 0) row.frameIndices = parseFrameIndices(file, line, r[idx.frame_indices] as string);
-      b.addResponse(row);
+      cell.frameIndices = idx.frame_indices >= 0 ? parseFrameIndices(file, line, r[idx.frame_indices] as string) : null;
+      cell.sourceTag = srcTag === '' ? null : srcTag;
+      cell.protocolNote = note === '' ? null : note;
+      // Files are usually grouped by (model, split, config): reuse the previous column.
+      if (col === null || col.model !== model || col.split !== split || col.config !== config) {
+        const key = `${model}\u0000${split}\u0000${config}`;
+        col = byKey.get(key) ?? null;
+        if (col === null) {
+          col = new ColumnBuilder(model, split, config);
+          byKey.set(key, col);
+          columns.push(col);
+        }
+      }
+      col.add(file, line, item.id, item.n, cell, b.fieldName);
   });
   if (idx === null) throw new ImportError(file, 1, '', 'empty file: no header row');
 
@@ -178,16 +223,27 @@ export async function readPerItemCsv(path: string, opts: ImportOptions = {}, dis
   for (const [key, s] of seen) {
     b.addConfig(specFor(key, { frames: s.frames, pixelCount: s.pixelCount }));
   }
-  for (const [split, bySample] of gtByItem) {
-    for (const [sampleId, { gt, line }] of bySample) b.addItem({ split, sampleId, answer: gt, kind: 'mcqa' }, line);
-  }
-  return b.finish({
+  for (const { split, item } of answered) b.addItem({ split, sampleId: item.id, answer: item.gt, kind: 'mcqa' }, item.line);
+  let duplicates = 0;
+  for (const c of columns) duplicates += c.duplicates;
+  if (duplicates > 0) b.warnings.push(`${basename(file)}: ${duplicates} repeated identical row(s) ignored`);
+  const batch = b.finish({
     sourcePath: path,
-    sha256: await sha256File(path),
+    sha256,
     format: 'per-item-csv',
     toolkit: 'flipbook-release',
     modelArgs: null,
   });
+  const built = columns.map((c) => c.finish());
+  let rows: ResponseRow[] | null = null;
+  const withColumns: ImportBatch = {
+    ...batch,
+    columns: built,
+    get responses(): ResponseRow[] {
+      return (rows ??= columnRows(built));
+    },
+  };
+  return withColumns;
 }
 
 function readHeader(file: string, header: string[]): Record<Column, number> {

@@ -6,7 +6,6 @@ import { BatchBuilder, emptyResponse, type ImportOptions } from './batch-builder
 import { parseKey, specFor } from './config-keys';
 import { readCsvRecords } from './csv-records';
 import { ImportError } from './errors';
-import { sha256File } from './file-hash';
 import type { GroundTruth } from './ground-truth';
 import { isOptionLetter } from './option-letter';
 
@@ -71,7 +70,7 @@ export async function readWideCsv(
   const rowsById = new Map<string, { line: number; cells: string[] }>();
   let noGt = 0;
 
-  await readCsvRecords(path, file, (r, line) => {
+  const sha256 = await readCsvRecords(path, file, (r, line) => {
     if (configs === null) {
       if (r[0] !== 'sample_id') throw new ImportError(file, 1, r[0] ?? '', `unknown header "${r[0] ?? ''}": the first column must be sample_id`);
       const seen = new Set<string>();
@@ -120,5 +119,5 @@ export async function readWideCsv(
   if (configs === null) throw new ImportError(file, 1, '', 'empty file: no header row');
   for (const c of configs as string[]) b.addConfig(specFor(c));
   if (noGt > 0) b.warnings.push(`${basename(file)}: ${noGt} sample(s) have no answer in the ground-truth source (correct left empty)`);
-  return b.finish({ sourcePath: path, sha256: await sha256File(path), format: 'wide-csv', toolkit: 'flipbook-release', modelArgs: null });
+  return b.finish({ sourcePath: path, sha256, format: 'wide-csv', toolkit: 'flipbook-release', modelArgs: null });
 }

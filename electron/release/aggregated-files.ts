@@ -17,7 +17,7 @@ import {
 } from '../../shared/release/aggregate';
 import { compareCodePoints, compareKeys, csvText, JsonFloat, jsonText, type JsonValue } from './format';
 import { wideCsv } from './per-item-csv';
-import type { ReleaseCell, ReleaseData } from './release-data';
+import type { ReleaseData, ReleaseGrid } from './release-data';
 
 /** The release's table2_metrics.json lists its splits in this order; others follow in code-point order. */
 export const RELEASE_SPLIT_ORDER = ['V1_medium', 'V1_short', 'V2_medium', 'MLVU'];
@@ -71,10 +71,13 @@ export function isMixedResolution(m: ResponseMatrix): boolean {
   return ppf.size > 1;
 }
 
-/** The most common value (ties → code-point first); '' when none. */
-function modeOf(values: readonly string[]): string {
+/** The most common value, null counting as '' (ties → code-point first); '' when none. */
+function modeOf(values: readonly (string | null)[]): string {
   const counts = new Map<string, number>();
-  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  for (const x of values) {
+    const v = x ?? '';
+    counts.set(v, (counts.get(v) ?? 0) + 1);
+  }
   let best = '';
   let bestN = 0;
   for (const [v, n] of counts) {
@@ -94,19 +97,8 @@ export interface AggregatedFiles {
   mixedResolution: { model: string; split: string; configs: number; visualConfusionRate: number | null }[];
 }
 
-/**
- * `sorted` are all cells sorted by (model, split, sample_id, config): each (model, split) is
- * one contiguous run of it.
- */
-export function aggregatedFiles(data: ReleaseData, sorted: readonly ReleaseCell[]): AggregatedFiles {
-  const runs = new Map<string, { from: number; to: number }>();
-  for (let i = 0; i < sorted.length; ) {
-    const c = sorted[i] as ReleaseCell;
-    let j = i + 1;
-    while (j < sorted.length && (sorted[j] as ReleaseCell).model === c.model && (sorted[j] as ReleaseCell).split === c.split) j++;
-    runs.set(`${c.model}\u0000${c.split}`, { from: i, to: j });
-    i = j;
-  }
+export function aggregatedFiles(data: ReleaseData): AggregatedFiles {
+  const grids = new Map<string, ReleaseGrid>(data.grids.map((g) => [`${g.model}\u0000${g.split}`, g]));
 
   const matrices = data.matrices.slice().sort((a, b) => compareKeys([a.model, a.split], [b.model, b.split]));
   const mg = data.matchedGrid.length ? data.matchedGrid : null;
@@ -127,25 +119,19 @@ export function aggregatedFiles(data: ReleaseData, sorted: readonly ReleaseCell[
     files.push({ path: `labels/aggregated/${name}.json`, text: jsonText(value) });
     if (isMixedResolution(m)) mixed.push({ model: m.model, split: m.split, configs: m.configs.length, visualConfusionRate: agg.visual_confusion_rate });
 
-    const run = runs.get(`${m.model}\u0000${m.split}`);
-    const cells = run ? sorted.slice(run.from, run.to) : [];
+    // data.matrices are built from data.grids, one per grid.
+    const grid = grids.get(`${m.model}\u0000${m.split}`) as ReleaseGrid;
     const widePath = `labels/aggregated/${name}_predictions_wide.csv`;
-    files.push({ path: widePath, text: wideCsv(cells) });
+    files.push({ path: widePath, text: wideCsv(grid) });
     wideSources[name] = widePath;
 
     if (m.kind === 'mcqa') for (const r of derivedRows(m, mg)) derived.push(DERIVED_COLUMNS.map((k) => r[k]));
 
-    const tags = new Map<string, { sourceTags: string[]; notes: string[] }>();
-    for (const c of cells) {
-      let t = tags.get(c.config);
-      if (!t) tags.set(c.config, (t = { sourceTags: [], notes: [] }));
-      t.sourceTags.push(c.sourceTag ?? '');
-      t.notes.push(c.protocolNote ?? '');
-    }
+    const columns = new Map(grid.columns.map((c) => [c.config, c]));
     cellsOut.push(
       ...manifestCells(m, (key) => {
-        const t = tags.get(key);
-        return t ? { sourceTag: modeOf(t.sourceTags), protocolNote: modeOf(t.notes) } : null;
+        const c = columns.get(key);
+        return c ? { sourceTag: modeOf(c.sourceTag), protocolNote: modeOf(c.protocolNote) } : null;
       }),
     );
   }

@@ -10,7 +10,7 @@ import { aggregatedFiles } from './aggregated-files';
 import { EVENTS_FILE, eventsJsonl } from './annotation-events';
 import { codebookJson, pathwaysCsv, spansCsv } from './annotation-files';
 import { compareCodePoints } from './format';
-import { optionalColumnsOf, perItemCsv, sortCells } from './per-item-csv';
+import { optionalColumnsOf, perItemCsv } from './per-item-csv';
 import { type ProjectSource, readReleaseData } from './project-source';
 import { configsJson, itemsCsv } from './provenance-files';
 import { readmeText } from './readme';
@@ -60,10 +60,9 @@ const enc = new TextEncoder();
 
 /** Builds every file of the release in memory (paths `/`-separated), in path order. */
 export function buildReleaseFiles(data: ReleaseData, opts: ExportOptions = {}): { files: ReleaseFile[]; summary: Omit<ExportSummary, 'path' | 'zip' | 'files'> } {
-  const sorted = sortCells(data.cells);
   const out: { path: string; text: string }[] = [];
-  out.push({ path: 'labels/per_item.csv', text: perItemCsv(sorted, data.configs, data.items) });
-  const agg = aggregatedFiles(data, sorted);
+  out.push({ path: 'labels/per_item.csv', text: perItemCsv(data.grids, data.configs, data.items) });
+  const agg = aggregatedFiles(data);
   out.push(...agg.files);
   if (opts.includeText) out.push({ path: 'labels/items.csv', text: itemsCsv(data.items) });
   out.push({ path: 'annotations/codebook.json', text: codebookJson(data.codebook) });
@@ -82,9 +81,11 @@ export function buildReleaseFiles(data: ReleaseData, opts: ExportOptions = {}): 
   const itemKeys = new Set<string>();
   for (const m of data.matrices) for (const id of m.itemIds) itemKeys.add(`${m.split}\u0000${id}`);
   const items = itemKeys.size;
-  const optionalColumns = optionalColumnsOf(data.cells);
+  const optionalColumns = optionalColumnsOf(data.grids);
+  let cells = 0;
+  for (const g of data.grids) for (const c of g.columns) cells += c.length;
   const counts = {
-    cells: data.cells.length,
+    cells,
     derivedRows: agg.derivedRows,
     items,
     models: models.length,

@@ -3,9 +3,8 @@
  */
 import type { ConfigSpec, ItemMeta } from '../../shared/domain/types';
 import { PER_ITEM_COLUMNS, PER_ITEM_OPTIONAL_COLUMNS } from '../../shared/release/per-item-columns';
-import { compareCodePoints, csvField, csvText, formatNumber, type CsvCell } from './format';
-import { codePointRanks, sortedOrder } from './rank';
-import type { ReleaseCell } from './release-data';
+import { csvField, formatNumber } from './format';
+import type { ReleaseColumn, ReleaseGrid } from './release-data';
 
 export { PER_ITEM_COLUMNS };
 
@@ -28,64 +27,14 @@ export function latencySeconds(ms: number): number {
   return Math.round(ms * 1000) / 1e6;
 }
 
-function inOrder(a: ReleaseCell, b: ReleaseCell): boolean {
-  if (a.model !== b.model) return compareCodePoints(a.model, b.model) < 0;
-  if (a.split !== b.split) return compareCodePoints(a.split, b.split) < 0;
-  if (a.sampleId !== b.sampleId) return compareCodePoints(a.sampleId, b.sampleId) < 0;
-  return compareCodePoints(a.config, b.config) < 0;
-}
-
-/** Cells sorted by (model, split, sample_id, config) in code-point order (returned as is when they already are). */
-export function sortCells(cells: readonly ReleaseCell[]): readonly ReleaseCell[] {
-  let sorted = true;
-  for (let i = 1; i < cells.length && sorted; i++) sorted = inOrder(cells[i - 1] as ReleaseCell, cells[i] as ReleaseCell);
-  if (sorted) return cells;
-  const models = codePointRanks(cells.map((c) => c.model));
-  const splits = codePointRanks(cells.map((c) => c.split));
-  const ids = codePointRanks(cells.map((c) => c.sampleId));
-  const configs = codePointRanks(cells.map((c) => c.config));
-  const n = cells.length;
-  const cols = [new Int32Array(n), new Int32Array(n), new Int32Array(n), new Int32Array(n)] as const;
-  for (let i = 0; i < n; i++) {
-    const c = cells[i] as ReleaseCell;
-    cols[0][i] = models.get(c.model) as number;
-    cols[1][i] = splits.get(c.split) as number;
-    cols[2][i] = ids.get(c.sampleId) as number;
-    cols[3][i] = configs.get(c.config) as number;
-  }
-  const order = sortedOrder(n, cols);
-  const out = new Array<ReleaseCell>(n);
-  for (let i = 0; i < n; i++) out[i] = cells[order[i] as number] as ReleaseCell;
-  return out;
-}
-
-export function optionalColumnsOf(cells: readonly ReleaseCell[]): OptionalColumn[] {
-  const has = { confidence: false, margin: false, latency_s: false, frame_indices: false, score: false };
-  for (const c of cells) {
-    if (c.confidence != null) has.confidence = true;
-    if (c.margin != null) has.margin = true;
-    if (c.latencyMs != null) has.latency_s = true;
-    if (c.frameIndices != null) has.frame_indices = true;
-    if (c.score != null) has.score = true;
-  }
-  return OPTIONAL_COLUMNS.filter((k) => has[k]);
-}
-
 /**
- * The text of labels/per_item.csv; `sorted` must come from {@link sortCells}.
- *
- * Lines are built directly (no per-row arrays) and the few distinct strings of the repeated
- * columns are escaped once each: this file is ~145k lines in the benchmark and its garbage was
- * the export's main cost.
+ * csvField with a memo: the repeated columns (letters, source tags, notes, config names) take
+ * a few distinct values, so each is escaped once instead of once per row. null/'' → ''.
  */
-export function perItemCsv(sorted: readonly ReleaseCell[], configs: readonly ConfigSpec[], items: readonly ItemMeta[]): string {
-  const specs = new Map(configs.map((c) => [c.key, c]));
-  const answers = new Map<string, string>();
-  for (const it of items) if (it.answer != null && LETTER.test(it.answer)) answers.set(`${it.split}\u0000${it.sampleId}`, it.answer);
-  const optional = optionalColumnsOf(sorted);
+function csvFieldMemo(): (v: string | null | undefined) => string {
   const cache = new Map<string, string>();
-  const esc = (v: string | null): string => {
-    if (v === null || v === '') return '';
+  return (v) => {
+    if (v === null || v === undefined || v === '') return '';
     let e = cache.get(v);
     if (e === undefined) {
       e = csvField(v);
@@ -93,69 +42,120 @@ export function perItemCsv(sorted: readonly ReleaseCell[], configs: readonly Con
     }
     return e;
   };
-  // `<sample_id>,<model>,<split>,<config>,<frame_count>,<pixel_count>` differs per row only
-  // by sample_id; the rest is cached per (model, split, config).
-  const head = new Map<string, string>();
-  const lines: string[] = new Array(sorted.length + 1);
-  lines[0] = [...PER_ITEM_COLUMNS, ...optional].join(',');
-  const num = (x: number | null): string => (x === null ? '' : formatNumber(x));
-  for (let i = 0; i < sorted.length; i++) {
-    const c = sorted[i] as ReleaseCell;
-    const hk = `${c.model}\u0000${c.split}\u0000${c.config}`;
-    let h = head.get(hk);
-    if (h === undefined) {
-      const spec = specs.get(c.config);
-      h = `${esc(c.model)},${esc(c.split)},${esc(c.config)},${spec ? spec.frames : ''},${spec?.pixelCount ?? ''}`;
-      head.set(hk, h);
+}
+
+const hasValue = (a: Float64Array | null): boolean => a !== null && a.some((v) => !Number.isNaN(v));
+
+export function optionalColumnsOf(grids: readonly ReleaseGrid[]): OptionalColumn[] {
+  const has = { confidence: false, margin: false, latency_s: false, frame_indices: false, score: false };
+  for (const g of grids) {
+    for (const c of g.columns) {
+      if (hasValue(c.confidence)) has.confidence = true;
+      if (hasValue(c.margin)) has.margin = true;
+      if (hasValue(c.latencyMs)) has.latency_s = true;
+      if (c.frames?.some((f) => f !== null)) has.frame_indices = true;
+      if (hasValue(c.score)) has.score = true;
     }
-    const open = c.score != null && c.correct == null;
-    // The cell's own ground truth, else its item's answer when that is a letter.
-    const gt = open ? '' : (c.groundTruth ?? answers.get(`${c.split}\u0000${c.sampleId}`) ?? '');
-    let line = `${csvField(c.sampleId)},${h},${open ? '' : esc(c.pred)},${esc(gt)},${c.correct == null ? '' : c.correct ? '1' : '0'},${esc(c.sourceTag)},${esc(c.protocolNote)}`;
-    for (const col of optional) {
-      switch (col) {
-        case 'confidence':
-          line += `,${num(c.confidence)}`;
-          break;
-        case 'margin':
-          line += `,${num(c.margin)}`;
-          break;
-        case 'latency_s':
-          line += `,${c.latencyMs == null ? '' : formatNumber(latencySeconds(c.latencyMs))}`;
-          break;
-        case 'frame_indices':
-          line += `,${c.frameIndices == null ? '' : c.frameIndices.join(' ')}`;
-          break;
-        case 'score':
-          line += `,${num(c.score)}`;
-          break;
+  }
+  return OPTIONAL_COLUMNS.filter((k) => has[k]);
+}
+
+/** An open-ended cell: a score and no correctness (its pred and ground truth are not written). */
+export const isOpenCell = (c: ReleaseColumn, k: number): boolean => c.score !== null && !Number.isNaN(c.score[k]!) && c.correct[k]! < 0;
+
+/**
+ * The text of labels/per_item.csv: grids in (model, split) order, then rows, then columns —
+ * already the release's (model, split, sample_id, config) order (response-scan.ts).
+ *
+ * Lines are built directly (no per-row arrays) and the few distinct strings of the repeated
+ * columns are escaped once each; each grid's lines are joined into one chunk.
+ */
+export function perItemCsv(grids: readonly ReleaseGrid[], configs: readonly ConfigSpec[], items: readonly ItemMeta[]): string {
+  const specs = new Map(configs.map((c) => [c.key, c]));
+  const answers = new Map<string, string>();
+  for (const it of items) if (it.answer != null && LETTER.test(it.answer)) answers.set(`${it.split}\u0000${it.sampleId}`, it.answer);
+  const optional = optionalColumnsOf(grids);
+  const esc = csvFieldMemo();
+  const num = (a: Float64Array | null, k: number): string => {
+    const x = a === null ? NaN : (a[k] as number);
+    return Number.isNaN(x) ? '' : formatNumber(x);
+  };
+  const chunks: string[] = [[...PER_ITEM_COLUMNS, ...optional].join(',') + '\n'];
+  for (const g of grids) {
+    // `<model>,<split>,<config>,<frame_count>,<pixel_count>` is the same for a whole column.
+    const heads = g.columns.map((c) => {
+      const spec = specs.get(c.config);
+      return `,${esc(g.model)},${esc(g.split)},${esc(c.config)},${spec ? spec.frames : ''},${spec?.pixelCount ?? ''},`;
+    });
+    const lines: string[] = [];
+    for (let r = 0; r < g.sampleIds.length; r++) {
+      const sampleId = g.sampleIds[r] as string;
+      const id = csvField(sampleId);
+      let answer: string | undefined | null = null;
+      for (let j = 0; j < g.columns.length; j++) {
+        const c = g.columns[j] as ReleaseColumn;
+        const k = c.at[r] as number;
+        if (k < 0) continue;
+        const open = isOpenCell(c, k);
+        const cor = c.correct[k] as number;
+        // The cell's own ground truth, else its item's answer when that is a letter.
+        let gt = '';
+        if (!open) {
+          const own = c.groundTruth[k];
+          if (own != null) gt = own;
+          else {
+            if (answer === null) answer = answers.get(`${g.split}\u0000${sampleId}`);
+            gt = answer ?? '';
+          }
+        }
+        let line = `${id}${heads[j] as string}${open ? '' : esc(c.pred[k])},${esc(gt)},${cor < 0 ? '' : cor === 1 ? '1' : '0'},${esc(c.sourceTag[k])},${esc(c.protocolNote[k])}`;
+        for (const col of optional) {
+          switch (col) {
+            case 'confidence':
+              line += `,${num(c.confidence, k)}`;
+              break;
+            case 'margin':
+              line += `,${num(c.margin, k)}`;
+              break;
+            case 'latency_s': {
+              const ms = c.latencyMs === null ? NaN : (c.latencyMs[k] as number);
+              line += `,${Number.isNaN(ms) ? '' : formatNumber(latencySeconds(ms))}`;
+              break;
+            }
+            case 'frame_indices': {
+              const f = c.frames?.[k] ?? null;
+              line += `,${f === null ? '' : f.join(' ')}`;
+              break;
+            }
+            case 'score':
+              line += `,${num(c.score, k)}`;
+              break;
+          }
+        }
+        lines.push(line);
       }
     }
-    lines[i + 1] = line;
+    if (lines.length) chunks.push(lines.join('\n') + '\n');
   }
-  return lines.join('\n') + '\n';
+  return chunks.join('');
 }
 
 /**
  * The wide CSV of one (model, split): `sample_id` and one column per config in code-point
- * order holding `predicted_option` (empty where the cell is missing). `cells` are that
- * pair's cells, already sorted by sample_id then config.
+ * order holding `predicted_option` (empty where the cell is missing or open-ended).
  */
-export function wideCsv(cells: readonly ReleaseCell[]): string {
-  const configs = [...new Set(cells.map((c) => c.config))].sort(compareCodePoints);
-  const col = new Map(configs.map((k, i) => [k, i + 1]));
-  const rows: CsvCell[][] = [];
-  let current: CsvCell[] | null = null;
-  let currentId: string | null = null;
-  for (const c of cells) {
-    if (c.sampleId !== currentId) {
-      currentId = c.sampleId;
-      current = new Array<CsvCell>(configs.length + 1).fill('');
-      current[0] = c.sampleId;
-      rows.push(current);
+export function wideCsv(g: ReleaseGrid): string {
+  // Written line by line like per_item.csv (csvText would test every cell against a regex).
+  const esc = csvFieldMemo();
+  const lines = new Array<string>(g.sampleIds.length + 1);
+  lines[0] = ['sample_id', ...g.columns.map((c) => c.config)].map(csvField).join(',');
+  for (let r = 0; r < g.sampleIds.length; r++) {
+    let line = csvField(g.sampleIds[r] as string);
+    for (const c of g.columns) {
+      const k = c.at[r] as number;
+      line += k < 0 || isOpenCell(c, k) ? ',' : `,${esc(c.pred[k])}`;
     }
-    const open = c.score != null && c.correct == null;
-    (current as CsvCell[])[col.get(c.config) as number] = open ? '' : (c.pred ?? '');
+    lines[r + 1] = line;
   }
-  return csvText(['sample_id', ...configs], rows);
+  return lines.join('\n') + '\n';
 }

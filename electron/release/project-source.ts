@@ -7,8 +7,8 @@ import { proposeMatchedGrid } from '../../shared/engine/matched-grid';
 import type { Project } from '../store/project';
 import type { ExportOptions } from './export';
 import type { ReleaseData, ReleasePathwayRow, ReleaseSpanRow } from './release-data';
-import { matricesFromCells } from './matrices-from-cells';
-import { scanCells } from './response-scan';
+import { gridMatrices } from './grid-matrices';
+import { scanGrids } from './response-scan';
 
 /** The part of the store the exporter uses. */
 export type ProjectSource = Pick<Project, 'listConfigs' | 'listItems' | 'getSetting' | 'annotations' | 'db'>;
@@ -30,11 +30,13 @@ export function matchedGridOf(project: ProjectSource, matrices: readonly Respons
 }
 
 export function readReleaseData(project: ProjectSource, opts: Pick<ExportOptions, 'matchedGrid' | 'includeText'> = {}): ReleaseData {
-  const cells = scanCells(project.db);
+  const grids = scanGrids(project.db);
   const configs = project.listConfigs();
-  const matrices = matricesFromCells(cells, configs);
+  const matrices = gridMatrices(grids, configs);
   // Item metadata is needed only for text, or for MCQA cells that lack their own ground truth.
-  const needItems = opts.includeText === true || cells.some((c) => c.groundTruth === null && c.correct !== null);
+  const needItems =
+    opts.includeText === true ||
+    grids.some((g) => g.columns.some((c) => c.groundTruth.some((gt, k) => gt === null && c.correct[k]! >= 0)));
   const pathways: ReleasePathwayRow[] = [];
   const spans: ReleaseSpanRow[] = [];
   for (const s of project.annotations.listStates()) {
@@ -68,7 +70,7 @@ export function readReleaseData(project: ProjectSource, opts: Pick<ExportOptions
   }
   const cb = project.annotations.getCodebook();
   return {
-    cells,
+    grids,
     configs,
     items: needItems ? project.listItems() : [],
     matrices,

@@ -4,10 +4,41 @@
  * file layout is tested and benchmarked independently of how the store names things.
  */
 import type { AnnotationEvent } from '../../shared/domain/annotations';
-import type { ConfigSpec, ItemMeta, ResponseMatrix, ResponseRow } from '../../shared/domain/types';
+import type { ConfigSpec, ItemMeta, ResponseMatrix } from '../../shared/domain/types';
 
-/** One response cell as exported: a ResponseRow without the source line. */
-export type ReleaseCell = Omit<ResponseRow, 'line'>;
+/**
+ * One config of a grid as the store holds it (electron/store/response-columns.ts), decoded
+ * into typed arrays and string tables. Cells stay column-wise: the release's files are written
+ * by walking grids, rows and columns in order, so no per-cell object is ever built (145k of
+ * them, sorted, used to be the export's main cost).
+ */
+export interface ReleaseColumn {
+  config: string;
+  /** Cell position of each grid row (index into the arrays below), −1 = no cell. */
+  at: Int32Array;
+  /** Number of cells. */
+  length: number;
+  /** 1 correct, 0 wrong, −1 unknown. */
+  correct: Int8Array;
+  pred: (string | null)[];
+  groundTruth: (string | null)[];
+  /** NaN = no value; null = no cell of the column has one. */
+  score: Float64Array | null;
+  confidence: Float64Array | null;
+  margin: Float64Array | null;
+  latencyMs: Float64Array | null;
+  frames: (Int32Array | null)[] | null;
+  sourceTag: (string | null)[];
+  protocolNote: (string | null)[];
+}
+
+/** One (model, split): rows in sample_id code-point order, columns in config-key code-point order. */
+export interface ReleaseGrid {
+  model: string;
+  split: string;
+  sampleIds: string[];
+  columns: ReleaseColumn[];
+}
 
 /** One pathway-annotation row of annotations/pathways.csv (release-format.md). */
 export interface ReleasePathwayRow {
@@ -53,8 +84,8 @@ export interface ReleaseCodebook {
 }
 
 export interface ReleaseData {
-  /** Every response cell, in any order (the writers sort). */
-  cells: ReleaseCell[];
+  /** Every response cell, grid by grid in (model, split) code-point order. */
+  grids: ReleaseGrid[];
   /** Every config the cells use (and any others the project knows). */
   configs: ConfigSpec[];
   /** Item metadata; only read for --include-text and for ground-truth letters. */

@@ -1,19 +1,20 @@
 /**
- * Reads every response cell of a project straight from its SQLite tables, already sorted by
- * (model, split, sample_id, config) in code-point order.
+ * Reads every response cell of a project straight from its SQLite tables as grids in
+ * (model, split) code-point order, each with rows in sample_id and columns in config
+ * code-point order — the release's sort (model, split, sample_id, config) without sorting cells.
  *
  * Why not `project.iterateResponses()`: that builds records with provenance (run source, line)
  * the release does not carry, and orders by SQLite's BINARY collation per grid. Here the store's
  * column rows (migration 0020, electron/store/response-columns.ts: one row of packed BLOBs per
  * model, split and config) are read in one SELECT inside one read transaction, names come from
- * the small id tables, and the cells are emitted grid by grid in rank order — no per-cell SQL
- * row and no global sort. The store exposes `db` for exactly this (project.ts: "for services
+ * the small id tables, and each grid's rows get one position array per column — no per-cell
+ * SQL row, object or sort. The store exposes `db` for exactly this (project.ts: "for services
  * that need their own queries (export, frames)").
  */
 import type Database from 'better-sqlite3';
 import { type ColumnRow, decodeFloat64, decodeFrames, decodeInt32, decodeInt8, decodeStrings } from '../store/response-columns';
 import { codePointRanks } from './rank';
-import type { ReleaseCell } from './release-data';
+import type { ReleaseColumn, ReleaseGrid } from './release-data';
 
 function nameTable(db: Database.Database, sql: string): Map<number, string> {
   const m = new Map<number, string>();
@@ -31,30 +32,12 @@ function rankById(names: Map<number, string>): Float64Array {
   return out;
 }
 
-interface ScanColumn {
-  modelId: number;
-  splitId: number;
-  configId: number;
-  itemIds: Int32Array;
-  correct: Int8Array;
-  pred: (string | null)[];
-  groundTruth: (string | null)[];
-  score: Float64Array | null;
-  confidence: Float64Array | null;
-  margin: Float64Array | null;
-  latencyMs: Float64Array | null;
-  frames: (Int32Array | null)[] | null;
-  sourceTag: (string | null)[];
-  protocolNote: (string | null)[];
-  length: number;
-}
-
-function decodeScan(r: ColumnRow): ScanColumn {
+/** The column's BLOBs decoded (no per-cell boxing: typed arrays and string tables). */
+function decodeScan(r: ColumnRow, config: string): ReleaseColumn {
   return {
-    modelId: r.model_id,
-    splitId: r.split_id,
-    configId: r.config_id,
-    itemIds: decodeInt32(r.item_ids),
+    config,
+    at: new Int32Array(0),
+    length: r.n_cells,
     correct: decodeInt8(r.correct),
     pred: decodeStrings(r.pred),
     groundTruth: decodeStrings(r.ground_truth),
@@ -65,18 +48,11 @@ function decodeScan(r: ColumnRow): ScanColumn {
     frames: r.frame_indices ? decodeFrames(r.frame_indices) : null,
     sourceTag: decodeStrings(r.source_tag),
     protocolNote: decodeStrings(r.protocol_note),
-    length: r.n_cells,
   };
 }
 
-const num = (a: Float64Array | null, k: number): number | null => {
-  if (!a) return null;
-  const v = a[k] as number;
-  return Number.isNaN(v) ? null : v;
-};
-
-export function scanCells(db: Database.Database): ReleaseCell[] {
-  return db.transaction((): ReleaseCell[] => {
+export function scanGrids(db: Database.Database): ReleaseGrid[] {
+  return db.transaction((): ReleaseGrid[] => {
     const models = nameTable(db, 'SELECT id, name FROM models');
     const splits = nameTable(db, 'SELECT id, name FROM splits');
     const items = nameTable(db, 'SELECT id, sample_id FROM items');
@@ -86,63 +62,43 @@ export function scanCells(db: Database.Database): ReleaseCell[] {
     const iRank = rankById(items);
     const cRank = rankById(configs);
 
-    // Decoded straight from the BLOBs into typed arrays and string tables (no per-cell boxing:
-    // a JS array of `number | null` holds a heap number per cell, and that garbage cost more
-    // than the SQL did).
-    const cols = (db.prepare('SELECT * FROM response_columns').all() as ColumnRow[]).map(decodeScan);
-    cols.sort((a, b) => mRank[a.modelId]! - mRank[b.modelId]! || sRank[a.splitId]! - sRank[b.splitId]! || cRank[a.configId]! - cRank[b.configId]!);
+    const rows = db.prepare('SELECT * FROM response_columns').all() as ColumnRow[];
+    rows.sort(
+      (a, b) => mRank[a.model_id]! - mRank[b.model_id]! || sRank[a.split_id]! - sRank[b.split_id]! || cRank[a.config_id]! - cRank[b.config_id]!,
+    );
 
-    let total = 0;
-    for (const c of cols) total += c.length;
-    const out = new Array<ReleaseCell>(total);
-    let j = 0;
+    const out: ReleaseGrid[] = [];
     const posOf = new Int32Array(iRank.length);
-    for (let from = 0; from < cols.length; ) {
+    for (let from = 0; from < rows.length; ) {
       let to = from;
-      const first = cols[from] as ScanColumn;
-      while (to < cols.length && cols[to]!.modelId === first.modelId && cols[to]!.splitId === first.splitId) to++;
-      const grid = cols.slice(from, to);
+      const first = rows[from] as ColumnRow;
+      while (to < rows.length && rows[to]!.model_id === first.model_id && rows[to]!.split_id === first.split_id) to++;
+      // A column without cells adds no config to the grid (it writes nothing anywhere).
+      const grid = rows.slice(from, to).filter((r) => r.n_cells > 0);
+      from = to;
+      if (grid.length === 0) continue;
+      const itemIds = grid.map((r) => decodeInt32(r.item_ids));
       // Rows of the grid: the union of its columns' items, in sample_id rank order.
       const seen = new Set<number>();
-      for (const c of grid) for (const id of c.itemIds) seen.add(id);
-      const rows = Int32Array.from(seen).sort((a, b) => iRank[a]! - iRank[b]!);
-      const model = models.get(first.modelId) as string;
-      const split = splits.get(first.splitId) as string;
-      // Per column: item id → cell position + 1 (0 = no cell), reusing one dense array.
-      const positions = grid.map((c) => {
+      for (const ids of itemIds) for (const id of ids) seen.add(id);
+      const order = Int32Array.from(seen).sort((a, b) => iRank[a]! - iRank[b]!);
+      const columns = grid.map((r, g) => {
+        const c = decodeScan(r, configs.get(r.config_id) as string);
+        const ids = itemIds[g] as Int32Array;
+        // item id → cell position + 1 (0 = no cell), reusing one dense array.
         posOf.fill(0);
-        for (let k = 0; k < c.itemIds.length; k++) posOf[c.itemIds[k]!] = k + 1;
-        const p = new Int32Array(rows.length);
-        for (let r = 0; r < rows.length; r++) p[r] = posOf[rows[r]!]! - 1;
-        return p;
+        for (let k = 0; k < ids.length; k++) posOf[ids[k]!] = k + 1;
+        const at = new Int32Array(order.length);
+        for (let i = 0; i < order.length; i++) at[i] = posOf[order[i]!]! - 1;
+        c.at = at;
+        return c;
       });
-      for (let r = 0; r < rows.length; r++) {
-        const sampleId = items.get(rows[r]!) as string;
-        for (let g = 0; g < grid.length; g++) {
-          const k = positions[g]![r]!;
-          if (k < 0) continue;
-          const c = grid[g] as ScanColumn;
-          const cor = c.correct[k] as number;
-          const fi = c.frames?.[k] ?? null;
-          out[j++] = {
-            model,
-            split,
-            sampleId,
-            config: configs.get(c.configId) as string,
-            pred: c.pred[k] ?? null,
-            correct: cor < 0 ? null : cor === 1,
-            score: num(c.score, k),
-            groundTruth: c.groundTruth[k] ?? null,
-            confidence: num(c.confidence, k),
-            margin: num(c.margin, k),
-            latencyMs: num(c.latencyMs, k),
-            frameIndices: fi === null ? null : Array.from(fi),
-            sourceTag: c.sourceTag[k] ?? null,
-            protocolNote: c.protocolNote[k] ?? null,
-          };
-        }
-      }
-      from = to;
+      out.push({
+        model: models.get(first.model_id) as string,
+        split: splits.get(first.split_id) as string,
+        sampleIds: Array.from(order, (id) => items.get(id) as string),
+        columns,
+      });
     }
     return out;
   })();

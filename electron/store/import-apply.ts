@@ -11,8 +11,9 @@
  * - a config key must agree with its frame count.
  */
 import type Database from 'better-sqlite3';
+import { emptyResponse } from '../importers/batch-builder';
 import { ImportError } from '../importers/errors';
-import type { ConfigSpec, ImportBatch, ItemMeta, ResponseRow } from '../../shared/domain/types';
+import type { ConfigSpec, ImportBatch, ItemMeta, ResponseColumnBatch, ResponseRow } from '../../shared/domain/types';
 import { Column, type ColumnRow, createColumnWriter, decodeColumn } from './response-columns';
 
 export interface ImportOverrides {
@@ -90,6 +91,30 @@ function writeCell(col: Column, k: number, r: ResponseRow, correct: number | nul
   col.dirty = true;
 }
 
+const orNull = (v: number): number | null => (Number.isNaN(v) ? null : v);
+
+/**
+ * Cell position → the line of this import that wrote it (undefined = not written by it).
+ * A growable Int32Array rather than a Map: it is read and written once per imported cell.
+ */
+class FreshLines {
+  private lines = new Int32Array(1024).fill(-1);
+
+  get(k: number): number | undefined {
+    const v = k < this.lines.length ? (this.lines[k] as number) : -1;
+    return v < 0 ? undefined : v;
+  }
+
+  set(k: number, line: number): void {
+    if (k >= this.lines.length) {
+      const next = new Int32Array(Math.max(k + 1, this.lines.length * 2)).fill(-1);
+      next.set(this.lines);
+      this.lines = next;
+    }
+    this.lines[k] = line;
+  }
+}
+
 const sameNum = (a: number | null, b: number | null): boolean => a === b || (a !== null && b !== null && Math.abs(a - b) <= 1e-12);
 
 export function createImportApplier(db: Database.Database) {
@@ -157,7 +182,7 @@ export function createImportApplier(db: Database.Database) {
     // the end (inside the caller's transaction, so a rejected batch writes nothing).
     const columns = new Map<string, Column>();
     /** Cells written by this call, per column: position → the line of this import that wrote it. */
-    const freshLines = new Map<Column, Map<number, number>>();
+    const freshLines = new Map<Column, FreshLines>();
     const splitsLoaded = new Set<number>();
     const columnOf = (mid: number, sid: number, cid: number): Column => {
       const key = `${mid}:${sid}:${cid}`;
@@ -182,9 +207,9 @@ export function createImportApplier(db: Database.Database) {
         .filter((c) => c.splitId === sid)
         .sort((a, b) => a.modelId - b.modelId || a.configId - b.configId);
     };
-    const freshOf = (c: Column): Map<number, number> => {
+    const freshOf = (c: Column): FreshLines => {
       let m = freshLines.get(c);
-      if (!m) freshLines.set(c, (m = new Map()));
+      if (!m) freshLines.set(c, (m = new FreshLines()));
       return m;
     };
     const updatedItems = new Set<number>();
@@ -283,21 +308,25 @@ export function createImportApplier(db: Database.Database) {
       const file = batch.run.sourcePath;
       summary.warnings.push(...batch.warnings);
 
-      // Overrides from the command line / dialog.
-      let responses: ResponseRow[] = batch.responses;
+      // Overrides from the command line / dialog. A batch carries its responses either as
+      // rows or (per_item.csv) as columns; `columns` wins when present.
+      let rows: ResponseRow[] = batch.columns ? [] : batch.responses;
+      let cols: ResponseColumnBatch[] = batch.columns ?? [];
       let specs: ConfigSpec[] = batch.configs;
       if (opts.config) {
-        const keys = new Set(responses.map((r) => r.config));
+        const keys = new Set([...rows.map((r) => r.config), ...cols.map((c) => c.config)]);
         if (keys.size > 1) {
           throw new ImportError(file, 0, 'config', `--config names one config but this file holds ${keys.size} (${[...keys].sort().join(', ')})`);
         }
         const [from] = [...keys];
         const spec = specs.find((c) => c.key === from) ?? specs[0];
         specs = spec ? [{ ...spec, key: opts.config }] : [];
-        responses = responses.map((r) => ({ ...r, config: opts.config! }));
+        rows = rows.map((r) => ({ ...r, config: opts.config! }));
+        cols = cols.map((c) => ({ ...c, config: opts.config! }));
       }
       if (opts.model || opts.split) {
-        responses = responses.map((r) => ({ ...r, model: opts.model ?? r.model, split: opts.split ?? r.split }));
+        rows = rows.map((r) => ({ ...r, model: opts.model ?? r.model, split: opts.split ?? r.split }));
+        cols = cols.map((c) => ({ ...c, model: opts.model ?? c.model, split: opts.split ?? c.split }));
       }
       const items = opts.split ? batch.items.map((it) => ({ ...it, split: opts.split! })) : batch.items;
 
@@ -314,14 +343,14 @@ export function createImportApplier(db: Database.Database) {
         specByKey.set(spec.key, spec);
         upsertConfig(spec, file, 0);
       }
-      for (const r of responses) {
-        if (specByKey.has(r.config)) continue;
-        const frames = framesFromKey(r.config);
+      const configNamed = (config: string, line: number): void => {
+        if (specByKey.has(config)) return;
+        const frames = framesFromKey(config);
         if (frames === null) {
-          throw new ImportError(file, r.line, 'config', `config "${r.config}" does not name its frame count and the file gives none (use --config)`);
+          throw new ImportError(file, line, 'config', `config "${config}" does not name its frame count and the file gives none (use --config)`);
         }
         const spec: ConfigSpec = {
-          key: r.config,
+          key: config,
           frames,
           pixelCount: frames === 0 ? 0 : null,
           width: null,
@@ -332,9 +361,11 @@ export function createImportApplier(db: Database.Database) {
           modelArgs: batch.run.modelArgs,
           notes: null,
         };
-        specByKey.set(r.config, spec);
-        upsertConfig(spec, file, r.line);
-      }
+        specByKey.set(config, spec);
+        upsertConfig(spec, file, line);
+      };
+      for (const r of rows) configNamed(r.config, r.line);
+      for (const c of cols) if (c.length > 0) configNamed(c.config, c.line[0]!);
 
       // Items (metadata) before responses so that one batch's answers apply to its own rows.
       for (const meta of items) {
@@ -368,40 +399,32 @@ export function createImportApplier(db: Database.Database) {
         if (meta.answer != null && stored.answer === null) answerArrived(stored, meta.answer, file, line, 'answer', meta.split, meta.sampleId);
       }
 
-      // Responses.
+      // Responses. Rows usually come grouped by (model, split, config) and columns are one
+      // each: the ids, the column and its grid_configs row are looked up when the triple
+      // changes (enter), not per cell — merge runs once per cell, 145k times in the bench.
       const gridConfigsSeen = new Set<string>();
-      // Rows usually come grouped by (model, split, config): the ids, the column and its
-      // grid_configs row are looked up when the triple changes, not per row (this loop runs
-      // once per cell — 145k times in the bench).
-      let prevModel: string | null = null;
-      let prevSplit: string | null = null;
-      let prevConfig: string | null = null;
       let sid = 0;
       let col = null as unknown as Column;
-      let fresh = null as unknown as Map<number, number>;
+      let fresh = null as unknown as FreshLines;
       let known = null as unknown as Map<string, StoredItem>;
-      for (const r of responses) {
-        if (r.model !== prevModel || r.split !== prevSplit || r.config !== prevConfig) {
-          prevModel = r.model;
-          prevSplit = r.split;
-          prevConfig = r.config;
-          const mid = modelId(r.model);
-          sid = splitId(r.split);
-          const cid = configIds.get(r.config)!;
-          configNames.add(r.config);
-          col = columnOf(mid, sid, cid);
-          fresh = freshOf(col);
-          known = itemsOf(sid);
-          const spec = specByKey.get(r.config)!;
-          const gridSpec = [spec.width, spec.height, spec.sampling.policy, spec.sampling.seed, spec.sampling.fps, spec.pipeline, spec.toolkit, spec.modelArgs, spec.notes] as const;
-          const gridConfigKey = `${mid}:${sid}:${cid}`;
-          if (!gridConfigsSeen.has(gridConfigKey)) {
-            gridConfigsSeen.add(gridConfigKey);
-            if (q.gridInsert.run(mid, sid, cid, ...gridSpec, runId).changes) summary.configsAdded++;
-            else q.gridFill.run(...gridSpec, mid, sid, cid);
-          }
+      const enter = (model: string, split: string, config: string): void => {
+        const mid = modelId(model);
+        sid = splitId(split);
+        const cid = configIds.get(config)!;
+        configNames.add(config);
+        col = columnOf(mid, sid, cid);
+        fresh = freshOf(col);
+        known = itemsOf(sid);
+        const spec = specByKey.get(config)!;
+        const gridSpec = [spec.width, spec.height, spec.sampling.policy, spec.sampling.seed, spec.sampling.fps, spec.pipeline, spec.toolkit, spec.modelArgs, spec.notes] as const;
+        const gridConfigKey = `${mid}:${sid}:${cid}`;
+        if (!gridConfigsSeen.has(gridConfigKey)) {
+          gridConfigsSeen.add(gridConfigKey);
+          if (q.gridInsert.run(mid, sid, cid, ...gridSpec, runId).changes) summary.configsAdded++;
+          else q.gridFill.run(...gridSpec, mid, sid, cid);
         }
-
+      };
+      const merge = (r: ResponseRow): void => {
         let item = known.get(r.sampleId);
         if (!item) {
           item = { id: Number(q.itemInsertBare.run(sid, r.sampleId).lastInsertRowid), splitId: sid, answer: null };
@@ -432,7 +455,7 @@ export function createImportApplier(db: Database.Database) {
           writeCell(col, col.push(item.id), r, correct, runId);
           fresh.set(col.length - 1, r.line);
           summary.responsesAdded++;
-          continue;
+          return;
         }
         const storedCorrect = col.correct[k] ?? null;
         const differing =
@@ -460,9 +483,9 @@ export function createImportApplier(db: Database.Database) {
           writeCell(col, k, r, correct, runId);
           fresh.set(k, r.line);
           summary.responsesUpdated++;
-          continue;
+          return;
         }
-        if (freshLine !== undefined) continue; // an exact duplicate line within this import
+        if (freshLine !== undefined) return; // an exact duplicate line within this import
         // Fill what the stored cell lacks (its pred, score, run and line stay as stored).
         let filled = false;
         if (col.correct[k] === null && correct !== null) ((col.correct[k] = correct), (filled = true));
@@ -478,8 +501,44 @@ export function createImportApplier(db: Database.Database) {
           summary.responsesUpdated++;
         }
         fresh.set(k, r.line);
+      };
+      let prevModel: string | null = null;
+      let prevSplit: string | null = null;
+      let prevConfig: string | null = null;
+      for (const r of rows) {
+        if (r.model !== prevModel || r.split !== prevSplit || r.config !== prevConfig) {
+          prevModel = r.model;
+          prevSplit = r.split;
+          prevConfig = r.config;
+          enter(r.model, r.split, r.config);
+        }
+        merge(r);
       }
-      q.runCounts.run(items.length, responses.length, specByKey.size, runId);
+      let nResponses = rows.length;
+      for (const c of cols) {
+        if (c.length === 0) continue;
+        enter(c.model, c.split, c.config);
+        nResponses += c.length;
+        // One row object refilled per cell: merge and writeCell copy its fields out.
+        const r = emptyResponse(c.model, c.split, '', c.config, 0);
+        for (let k = 0; k < c.length; k++) {
+          const cor = c.correct[k]!;
+          r.sampleId = c.sampleIds[k]!;
+          r.pred = c.pred[k] ?? null;
+          r.correct = cor < 0 ? null : cor === 1;
+          r.score = orNull(c.score[k]!);
+          r.groundTruth = c.groundTruth[k] ?? null;
+          r.confidence = orNull(c.confidence[k]!);
+          r.margin = orNull(c.margin[k]!);
+          r.latencyMs = orNull(c.latencyMs[k]!);
+          r.frameIndices = c.frameIndices[k] ?? null;
+          r.sourceTag = c.sourceTag[k] ?? null;
+          r.protocolNote = c.protocolNote[k] ?? null;
+          r.line = c.line[k]!;
+          merge(r);
+        }
+      }
+      q.runCounts.run(items.length, nResponses, specByKey.size, runId);
     }
     for (const c of columns.values()) if (c.dirty) writeColumn(c);
     summary.models = [...modelNames].sort();

@@ -115,6 +115,33 @@ export interface ResponseRow {
   line: number;
 }
 
+/**
+ * The responses of one (model, split, config), column-wise: index k of every array is one
+ * cell. The per_item.csv importer produces these (ImportBatch.columns) so that a 145k-row file
+ * reaches the store without a ResponseRow object per cell.
+ */
+export interface ResponseColumnBatch {
+  model: string;
+  split: string;
+  config: string;
+  length: number;
+  sampleIds: string[];
+  pred: (string | null)[];
+  /** 1 correct, 0 wrong, −1 not known. */
+  correct: Int8Array;
+  /** NaN = null in the Float64Arrays. */
+  score: Float64Array;
+  groundTruth: (string | null)[];
+  confidence: Float64Array;
+  margin: Float64Array;
+  latencyMs: Float64Array;
+  frameIndices: (number[] | null)[];
+  sourceTag: (string | null)[];
+  protocolNote: (string | null)[];
+  /** 1-based source line of each cell. */
+  line: Int32Array;
+}
+
 /** Provenance of one imported file. */
 export interface RunInfo {
   sourcePath: string;
@@ -128,7 +155,10 @@ export interface RunInfo {
 export interface ImportBatch {
   run: RunInfo;
   items: ItemMeta[];
+  /** With `columns` set, the same cells as rows in file order, built only when read. */
   responses: ResponseRow[];
+  /** Optional: the responses column-wise; when present the store applies these, not `responses`. */
+  columns?: ResponseColumnBatch[];
   configs: ConfigSpec[];
   warnings: string[];
   /**

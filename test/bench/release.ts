@@ -4,7 +4,8 @@
  * same machine). Targets: import+export ≤ 0.2 × Python; metrics for all grids < 100 ms.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -19,6 +20,23 @@ import { generatePerItemCsv } from './generate-per-item';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const MATCHED = ['textonly', '16f_151k', '32f_151k'];
+
+/**
+ * Digest of the export of the generated input (below), as written by the exporter at commit
+ * 1c0fd7b — before the columnar import/export fast paths. Those must not change a byte, so
+ * the bench reports whether today's export still matches it. If the generator or the release
+ * format changes on purpose, recompute it from a run of that older exporter.
+ */
+const REFERENCE_EXPORT_SHA256 = '367421b3ae905b433915da7ecd14d660eb56b750c2a42436bdd1eb6a04d881bb';
+
+/** sha256 over `<path> <sha256 of file>` lines of the exported files, in path order. */
+function exportDigest(root: string, files: readonly { path: string }[]): string {
+  const h = createHash('sha256');
+  for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    h.update(`${f.path} ${createHash('sha256').update(readFileSync(path.join(root, f.path))).digest('hex')}\n`);
+  }
+  return h.digest('hex');
+}
 
 const ms = (t0: number): number => Math.round((performance.now() - t0) * 10) / 10;
 
@@ -92,6 +110,7 @@ export async function benchRelease(): Promise<Record<string, unknown>> {
       const summary = exportRelease(project, path.join(tmp, 'export'), { now: new Date(0) });
       const exportMs = ms(t0);
       const exportCpuMs = cpuMs(uExport);
+      const digest = exportDigest(summary.path, summary.files);
 
       // Where the export's time goes (warm).
       u = process.cpuUsage();
@@ -132,6 +151,7 @@ export async function benchRelease(): Promise<Record<string, unknown>> {
       const load = loadavg()[0] ?? 0;
       return {
         input: { rows: gen.rows, bytes: gen.bytes, grids: grids.length, cells: summary.counts.cells },
+        export_check: { sha256: digest, matches_reference: digest === REFERENCE_EXPORT_SHA256 },
         flipbook: {
           import_ms: importMs,
           import_breakdown_ms: { read_import: readMs, open_project: openMs, apply_import: applyMs },

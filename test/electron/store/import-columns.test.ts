@@ -1,0 +1,130 @@
+/**
+ * The per_item.csv importer hands its cells to the store column-wise (ImportBatch.columns);
+ * every other importer hands rows. Both must land the same cells: the same file applied
+ * through either representation gives the same summary and the same stored responses —
+ * including overrides, an answer arriving later, a re-import and a conflicting file.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ImportBatch } from '../../../shared/domain/types';
+import { ImportError } from '../../../electron/importers/errors';
+import { readImport } from '../../../electron/importers/index';
+import type { ImportOverrides } from '../../../electron/store/import-apply';
+import { openProject, type Project } from '../../../electron/store/index';
+import { tempDir } from './helpers';
+
+const HEADER = 'sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note,confidence,latency_s,frame_indices,score';
+const ROWS = [
+  '001-1,M,V1_short,16f_151k,16,150528,B,C,0,official:M,,0.9,1.25,0 10 20,',
+  '001-1,M,V1_short,textonly,0,0,C,C,1,official:M,note,,,,',
+  '001-2,M,V1_short,16f_151k,16,150528,,,0,official:M,"fallback, note",,,,',
+  '001-2,N,V1_short,16f_151k,16,150528,A,,1,official:N,,,,,',
+  'q9,M,OE,16f_151k,16,150528,,,,t,,,,,0.42',
+  '001-1,M,V1_short,16f_151k,16,150528,B,C,0,official:M,,0.9,1.25,0 10 20,',
+];
+
+async function read(name: string, lines: string[]): Promise<ImportBatch> {
+  const dir = tempDir();
+  const file = path.join(dir, `${name}.csv`);
+  fs.writeFileSync(file, `${HEADER}\n${lines.join('\n')}\n`);
+  const [b] = await readImport(file, { format: 'per-item-csv' });
+  return b!;
+}
+
+/** The same batch with its cells as rows only (what every other importer produces). */
+function asRows(b: ImportBatch): ImportBatch {
+  return { run: b.run, items: b.items, configs: b.configs, warnings: b.warnings, responses: b.responses };
+}
+
+function stored(p: Project): unknown[] {
+  return [...p.iterateResponses()].map((r) => ({ ...r }));
+}
+
+function both(): [Project, Project] {
+  return [openProject(path.join(tempDir(), 'a.flipbook'), { create: true }), openProject(path.join(tempDir(), 'b.flipbook'), { create: true })];
+}
+
+describe('column-wise import batches', () => {
+  it('per_item.csv yields columns, and its rows in file order on demand', async () => {
+    const b = await read('cols', ROWS);
+    expect(b.columns?.map((c) => [c.model, c.split, c.config, c.length])).toEqual([
+      ['M', 'V1_short', '16f_151k', 2],
+      ['M', 'V1_short', 'textonly', 1],
+      ['N', 'V1_short', '16f_151k', 1],
+      ['M', 'OE', '16f_151k', 1],
+    ]);
+    expect(b.responses.map((r) => r.line)).toEqual([2, 3, 4, 5, 6]);
+  });
+
+  for (const [label, opts] of [
+    ['as written', {}],
+    ['with --split', { split: 'S' }],
+  ] as [string, ImportOverrides][]) {
+    it(`stores the same cells as the row path (${label}), and a re-import is a no-op`, async () => {
+      const b = await read('same', ROWS);
+      const [cols, rows] = both();
+      try {
+        const s1 = cols.applyImport(b, opts);
+        const s2 = rows.applyImport(asRows(b), opts);
+        expect(s1).toEqual(s2);
+        expect(s1.responsesAdded).toBe(5);
+        expect(stored(cols)).toEqual(stored(rows));
+        for (const g of cols.listGrids()) expect(cols.loadMatrix(g.model, g.split)).toEqual(rows.loadMatrix(g.model, g.split));
+        expect(cols.applyImport(b, opts)).toEqual(rows.applyImport(asRows(b), opts));
+        expect(stored(cols)).toEqual(stored(rows));
+      } finally {
+        cols.close();
+        rows.close();
+      }
+    });
+  }
+
+  it('checks stored cells against an answer that arrives in a later file, like the row path', async () => {
+    const first = await read('first', ['001-2,N,V1_short,16f_151k,16,150528,A,,1,official:N,,,,,']);
+    const later = await read('later', ['001-2,M,V1_short,16f_151k,16,150528,C,A,0,official:M,,,,,']);
+    const [cols, rows] = both();
+    try {
+      cols.applyImport(first);
+      rows.applyImport(asRows(first));
+      expect(cols.applyImport(later)).toEqual(rows.applyImport(asRows(later)));
+      expect(stored(cols)).toEqual(stored(rows));
+      expect(cols.responsesForItem('N', 'V1_short', '001-2')[0]).toMatchObject({ pred: 'A', correct: true });
+      const contradicting = await read('contradicting', ['001-3,N,V1_short,16f_151k,16,150528,B,,1,official:N,,,,,']);
+      const answer = await read('answer', ['001-3,M,V1_short,16f_151k,16,150528,C,A,0,official:M,,,,,']);
+      cols.applyImport(contradicting);
+      rows.applyImport(asRows(contradicting));
+      expect(() => cols.applyImport(answer)).toThrow(/contradicts/);
+      expect(() => rows.applyImport(asRows(answer))).toThrow(/contradicts/);
+    } finally {
+      cols.close();
+      rows.close();
+    }
+  });
+
+  it('rejects a conflicting file with the same error and changes nothing', async () => {
+    const b = await read('base', ROWS);
+    const conflict = await read('conflict', ['001-1,M,V1_short,textonly,0,0,D,C,0,official:M,,,,,']);
+    const [cols, rows] = both();
+    try {
+      cols.applyImport(b);
+      rows.applyImport(asRows(b));
+      const before = stored(cols);
+      const errs = [() => cols.applyImport(conflict), () => rows.applyImport(asRows(conflict))].map((f) => {
+        try {
+          f();
+        } catch (e) {
+          return e;
+        }
+        return null;
+      });
+      expect(errs[0]).toBeInstanceOf(ImportError);
+      expect((errs[0] as ImportError).message).toBe((errs[1] as ImportError).message);
+      expect((errs[0] as ImportError).field).toBe('pred');
+      expect(stored(cols)).toEqual(before);
+    } finally {
+      cols.close();
+      rows.close();
+    }
+  });
+});
