@@ -25,7 +25,7 @@ import { defaultPolicyForModel } from '../../shared/samplers/index';
 import { ServiceError, type Handlers } from './dispatch';
 import { createAuditIndex, type AuditIndex } from './audit-index';
 import { createMediaRegistry, mimeOf, type MediaRegistry } from './media-registry';
-import { toContractCodebook } from './codebook';
+import { toContractCodebook } from '../../shared/api/codebook';
 import { createProjectMetadataCache } from '../media/project-metadata-cache';
 import { mediaRootOf, selectItemFrames, videoPathOf } from './item-frames';
 import { overviewHandlers } from './overview-handlers';

@@ -10,7 +10,7 @@ import { agreementReport } from '../../shared/team/agreement';
 import { codebookProblems } from '../../shared/team/codebook-rules';
 import type { Project } from '../store/project';
 import { mergeBundle } from '../team/merge';
-import { toContractCodebook } from './codebook';
+import { toContractCodebook } from '../../shared/api/codebook';
 import { ServiceError, type Handlers } from './dispatch';
 
 export interface TeamDeps {

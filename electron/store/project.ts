@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { codebookSchema, type Codebook } from '../../shared/domain/annotations';
-import type { ConfigSpec, ImportBatch, ItemMeta, ResponseMatrix, TaskKind } from '../../shared/domain/types';
+import type { ConfigSpec, ImportBatch, ItemMeta, ResponseMatrix, ResponseRow, TaskKind } from '../../shared/domain/types';
 import { configOrder } from '../../shared/engine/config';
 import { createAnnotationStore, type AnnotationStore } from './annotations';
 import { ProjectOpenError, ProjectReadOnlyError } from './errors';
@@ -44,22 +44,8 @@ export interface ItemFilter {
   hasVideo?: boolean;
 }
 
-/** One stored response with its provenance. */
-export interface ResponseRecord {
-  model: string;
-  split: string;
-  sampleId: string;
-  config: string;
-  pred: string | null;
-  correct: boolean | null;
-  score: number | null;
-  groundTruth: string | null;
-  confidence: number | null;
-  margin: number | null;
-  latencyMs: number | null;
-  frameIndices: number[] | null;
-  sourceTag: string | null;
-  protocolNote: string | null;
+/** One stored response with its provenance: the imported row, plus where it came from. */
+export interface ResponseRecord extends Omit<ResponseRow, 'line'> {
   /** Source file of the run that wrote the cell, and its line there. */
   source: string | null;
   line: number | null;

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { Codebook } from '../../shared/api/contract';
+import { toContractCodebook } from '../../shared/api/codebook';
 import { codebookSchema } from '../../shared/domain/annotations';
 import { codebookProblems } from '../../shared/team/codebook-rules';
 import { useClient } from '../api/use-client';
@@ -22,17 +23,7 @@ export function parseCodebookJson(text: string): { codebook: Codebook } | { erro
   if (!r.success) return { error: r.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`).join('; ') };
   const cb = r.data;
   return {
-    codebook: {
-      id: cb.id,
-      version: cb.version,
-      pathways: cb.pathways.map((p) => ({
-        id: p.id,
-        label: p.label,
-        description: p.description,
-        applies_to: Array.isArray(p.applies_to) ? p.applies_to : typeof p.applies_to === 'string' ? [p.applies_to] : [],
-        shortcut: p.shortcut ?? null,
-      })),
-    },
+    codebook: toContractCodebook(cb),
   };
 }
 

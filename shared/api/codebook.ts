@@ -1,6 +1,6 @@
 /** The store's codebook (lenient: applies_to may be a string) in the contract's shape. */
-import type { Codebook as StoredCodebook } from '../../shared/domain/annotations';
-import type { Codebook } from '../../shared/api/contract';
+import type { Codebook as StoredCodebook } from '../domain/annotations';
+import type { Codebook } from './contract';
 
 export function toContractCodebook(cb: StoredCodebook): Codebook {
   return {
