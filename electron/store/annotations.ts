@@ -167,6 +167,21 @@ export function replay(key: Key, events: readonly AnnotationEvent[]): Annotation
     state.updatedAt = e.at;
     state.codebookVersion = e.codebookVersion;
     const p = e.payload;
+    // A span from an addSpan payload or a snapshot's list; one without an id is ignored.
+    const addSpan = (raw: unknown): void => {
+      const s = (raw ?? {}) as Record<string, unknown>;
+      const id = str(s.id);
+      if (id === null) return;
+      spans.set(id, {
+        id,
+        startS: num(s.startS) ?? 0,
+        endS: num(s.endS) ?? 0,
+        label: str(s.label) ?? '',
+        coveredBy: Array.isArray(s.coveredBy) ? s.coveredBy.filter((x): x is string => typeof x === 'string') : [],
+        createdAt: e.at,
+        updatedAt: e.at,
+      });
+    };
     switch (e.kind) {
       case 'setStatus':
         state.status = (str(p.status) ?? 'todo') as AnnotationStatus;
@@ -196,21 +211,9 @@ export function replay(key: Key, events: readonly AnnotationEvent[]): Annotation
       case 'setConfidence':
         state.confidence = num(p.confidence);
         break;
-      case 'addSpan': {
-        const s = (p.span ?? {}) as Record<string, unknown>;
-        const id = str(s.id);
-        if (id === null) break;
-        spans.set(id, {
-          id,
-          startS: num(s.startS) ?? 0,
-          endS: num(s.endS) ?? 0,
-          label: str(s.label) ?? '',
-          coveredBy: Array.isArray(s.coveredBy) ? s.coveredBy.filter((x): x is string => typeof x === 'string') : [],
-          createdAt: e.at,
-          updatedAt: e.at,
-        });
+      case 'addSpan':
+        addSpan(p.span);
         break;
-      }
       case 'updateSpan': {
         const span = spans.get(str(p.spanId) ?? '');
         if (!span) break;
@@ -236,20 +239,7 @@ export function replay(key: Key, events: readonly AnnotationEvent[]): Annotation
         state.notes = str(p.notes) ?? '';
         state.confidence = num(p.confidence);
         spans.clear();
-        for (const raw of Array.isArray(p.spans) ? p.spans : []) {
-          const s = (raw ?? {}) as Record<string, unknown>;
-          const id = str(s.id);
-          if (id === null) continue;
-          spans.set(id, {
-            id,
-            startS: num(s.startS) ?? 0,
-            endS: num(s.endS) ?? 0,
-            label: str(s.label) ?? '',
-            coveredBy: Array.isArray(s.coveredBy) ? s.coveredBy.filter((x): x is string => typeof x === 'string') : [],
-            createdAt: e.at,
-            updatedAt: e.at,
-          });
-        }
+        for (const raw of Array.isArray(p.spans) ? p.spans : []) addSpan(raw);
         break;
       }
       default:
