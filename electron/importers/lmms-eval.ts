@@ -240,7 +240,17 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
     const raw = firstString(rec.filtered_resps) ?? (rec.resps ? firstString(rec.resps) : null);
     const row = emptyResponse(model, split, sampleId, config, line);
     row.sourceTag = `lmms-eval:${task ?? 'unknown'}`;
-    const taskType = score?.task_category ?? score?.task_type ?? doc?.task_type ?? null;
+    // Metadata both kinds of item carry.
+    const meta = {
+      split,
+      sampleId,
+      taskType: score?.task_category ?? score?.task_type ?? doc?.task_type ?? null,
+      durationBucket: duration,
+      domain: score?.category ?? doc?.domain ?? null,
+      subCategory: score?.sub_category ?? doc?.sub_category ?? null,
+      videoId: doc?.videoID ?? null,
+      videoFile: doc?.videoID ? `${doc.videoID}.mp4` : null,
+    };
 
     if (open) {
       // lmms-eval's own target (doc_to_target) first: it is what the task scored against.
@@ -250,21 +260,7 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
       scorer.apply(row, { pred: raw, references, given: given?.value ?? null, givenField: given?.field ?? '', referenceField: refField, line });
       b.addResponse(row);
       b.addItem(
-        {
-          split,
-          sampleId,
-          question: doc?.question ?? lastLine(rec.input),
-          options: null,
-          answer: null,
-          references,
-          taskType,
-          durationBucket: duration,
-          domain: score?.category ?? doc?.domain ?? null,
-          subCategory: score?.sub_category ?? doc?.sub_category ?? null,
-          videoId: doc?.videoID ?? null,
-          videoFile: doc?.videoID ? `${doc.videoID}.mp4` : null,
-          kind: 'open',
-        },
+        { ...meta, question: doc?.question ?? lastLine(rec.input), options: null, answer: null, references, kind: 'open' },
         line,
         { references: refField },
       );
@@ -290,17 +286,10 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
     b.addResponse(row);
 
     const item: ItemMeta = {
-      split,
-      sampleId,
+      ...meta,
       question: doc?.question ?? prompt.question,
       options: doc?.options ? doc.options.map(stripOptionPrefix) : prompt.options,
       answer,
-      taskType,
-      durationBucket: duration,
-      domain: score?.category ?? doc?.domain ?? null,
-      subCategory: score?.sub_category ?? doc?.sub_category ?? null,
-      videoId: doc?.videoID ?? null,
-      videoFile: doc?.videoID ? `${doc.videoID}.mp4` : null,
       kind: 'mcqa',
     };
     b.addItem(item, line, { answer: answerField });

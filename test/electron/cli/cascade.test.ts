@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
@@ -7,28 +6,13 @@ import { sampleFrames } from '../../../shared/samplers/index';
 import { resolveFfmpeg } from '../../../electron/media/ffmpeg-path';
 import { openProject } from '../../../electron/store/index';
 import { batch } from '../store/helpers';
-import { flipbook, writePerItem } from './cli-helpers';
+import { flipbook, makeTwoModelProject } from './cli-helpers';
 
 // Ground truth is A everywhere. Outcomes (textonly, 16f, 32f):
 //   q1 0 1 1 · q2 1 1 0 · q3 0 0 1 · q4 1 0 1
-const cells = {
-  q1: { textonly: ['B', 0.5], '16f_151k': ['A', 0.9], '32f_151k': ['A', 0.9] },
-  q2: { textonly: ['A', 0.5], '16f_151k': ['A', 0.8], '32f_151k': ['B', 0.9] },
-  q3: { textonly: ['B', 0.5], '16f_151k': ['B', 0.2], '32f_151k': ['A', 0.9] },
-  q4: { textonly: ['A', 0.5], '16f_151k': ['B', 0.3], '32f_151k': ['A', 0.9] },
-} as Record<string, Record<string, [string, number]>>;
-
 let project = '';
 beforeAll(() => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flipbook-cli-cascade-'));
-  const csv = path.join(dir, 'per_item.csv');
-  writePerItem(csv, 'm1', 'S', cells);
-  // A second model without 32f: left out of the proposed matched grid.
-  const csv2 = path.join(dir, 'per_item_m2.csv');
-  writePerItem(csv2, 'm2', 'S', { q1: { textonly: ['A', 0.5], '16f_151k': ['A', 0.5] } });
-  project = path.join(dir, 'p.flipbook');
-  const r = flipbook('import', csv, csv2, '--project', project);
-  expect(r.code, r.stderr).toBe(0);
+  project = makeTwoModelProject('flipbook-cli-cascade-');
 });
 
 describe('flipbook cascade', () => {
