@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ImportBatch, ResponseRow } from '../../shared/domain/types';
 import { BatchBuilder, type ImportOptions } from './batch-builder';
@@ -6,6 +8,7 @@ import { parseKey, specFor } from './config-keys';
 import { readCsvRecords } from './csv-records';
 import { PER_ITEM_COLUMNS, PER_ITEM_OPTIONAL_COLUMNS } from '../../shared/release/per-item-columns';
 import { ImportError } from './errors';
+import { type PerItemParse, parsePerItemFast } from './per-item-fast';
 
 /** release-format.md: the eleven columns of labels/per_item.csv. */
 export const PER_ITEM_REQUIRED = PER_ITEM_COLUMNS;
@@ -60,17 +63,61 @@ function parseUnit(file: string, line: number, field: string, s: string, min: nu
   return v;
 }
 
+/** Above this size the file is streamed (general reader) rather than held in memory whole. */
+const FAST_MAX_BYTES = 512 * 1024 * 1024;
+
 /**
- * Reads a release `per_item.csv` (csv-records.ts streams it). `display` names the file in
- * errors (e.g. `release.zip!labels/per_item.csv`).
+ * Reads a release `per_item.csv`. `display` names the file in errors (e.g.
+ * `release.zip!labels/per_item.csv`).
  *
- * The cells go into one ColumnBuilder per (model, split, config) — the store's own layout —
- * and the batch carries them as `columns`: a 145k-row release is applied without a
- * ResponseRow object per cell. `responses` is built from the columns only if read.
+ * Two readers, one result: the byte-level fast path (per-item-fast.ts) takes files in the
+ * release's own shape; anything else — quoting, optional columns, overrides, any row it would
+ * not accept as is — goes through the general reader below, which streams the file through
+ * csv-records.ts and reports every problem as file:line:field.
+ *
+ * The cells go into one column per (model, split, config) — the store's own layout — and the
+ * batch carries them as `columns`: a 145k-row release is applied without a ResponseRow object
+ * per cell. `responses` is built from the columns only if read.
  */
 export async function readPerItemCsv(path: string, opts: ImportOptions = {}, display = path): Promise<ImportBatch> {
-  const file = display;
+  if (opts.model == null && opts.split == null && (await stat(path)).size <= FAST_MAX_BYTES) {
+    const buf = await readFile(path);
+    const parsed = parsePerItemFast(buf);
+    if (parsed) return perItemBatch(path, display, parsed, createHash('sha256').update(buf).digest('hex'));
+  }
+  return readPerItemGeneral(path, opts, display);
+}
+
+/** The ImportBatch of a parsed per_item.csv (either reader). */
+function perItemBatch(path: string, file: string, p: PerItemParse, sha256: string): ImportBatch {
   const b = new BatchBuilder(file);
+  if (p.inconsistent > 0) {
+    b.warnings.push(`${file}: ${p.inconsistent} row(s) whose correct disagrees with predicted_option vs ground_truth_option (kept as written)`);
+  }
+  for (const c of p.configs) b.addConfig(specFor(c.key, { frames: c.frames, pixelCount: c.pixelCount }));
+  for (const a of p.answered) b.addItem({ split: a.split, sampleId: a.sampleId, answer: a.answer, kind: 'mcqa' }, a.line);
+  if (p.duplicates > 0) b.warnings.push(`${basename(file)}: ${p.duplicates} repeated identical row(s) ignored`);
+  const batch = b.finish({
+    sourcePath: path,
+    sha256,
+    format: 'per-item-csv',
+    toolkit: 'flipbook-release',
+    modelArgs: null,
+  });
+  const built = p.columns;
+  let rows: ResponseRow[] | null = null;
+  return {
+    ...batch,
+    columns: built,
+    get responses(): ResponseRow[] {
+      return (rows ??= columnRows(built));
+    },
+  };
+}
+
+/** The general reader: any valid per_item.csv, and the exact error for any invalid one (exported for the tests that hold the fast path to it). */
+export async function readPerItemGeneral(path: string, opts: ImportOptions, display: string): Promise<ImportBatch> {
+  const file = display;
   const columns: ColumnBuilder[] = [];
   const byKey = new Map<string, ColumnBuilder>();
   let col: ColumnBuilder | null = null;
@@ -96,7 +143,7 @@ export async function readPerItemCsv(path: string, opts: ImportOptions = {}, dis
     margin: 'margin',
     latencyMs: 'latency_s',
   };
-  b.fieldName = (f) => colOf[f] ?? f;
+  const fieldName = (f: keyof ResponseRow): string => colOf[f] ?? f;
 
   let idx: Record<Column, number> | null = null;
   let width = 0;
@@ -213,37 +260,19 @@ export async function readPerItemCsv(path: string, opts: ImportOptions = {}, dis
           columns.push(col);
         }
       }
-      col.add(file, line, item.id, item.n, cell, b.fieldName);
+      col.add(file, line, item.id, item.n, cell, fieldName);
   });
   if (idx === null) throw new ImportError(file, 1, '', 'empty file: no header row');
 
-  if (inconsistent > 0) {
-    b.warnings.push(`${file}: ${inconsistent} row(s) whose correct disagrees with predicted_option vs ground_truth_option (kept as written)`);
-  }
-  for (const [key, s] of seen) {
-    b.addConfig(specFor(key, { frames: s.frames, pixelCount: s.pixelCount }));
-  }
-  for (const { split, item } of answered) b.addItem({ split, sampleId: item.id, answer: item.gt, kind: 'mcqa' }, item.line);
   let duplicates = 0;
   for (const c of columns) duplicates += c.duplicates;
-  if (duplicates > 0) b.warnings.push(`${basename(file)}: ${duplicates} repeated identical row(s) ignored`);
-  const batch = b.finish({
-    sourcePath: path,
-    sha256,
-    format: 'per-item-csv',
-    toolkit: 'flipbook-release',
-    modelArgs: null,
-  });
-  const built = columns.map((c) => c.finish());
-  let rows: ResponseRow[] | null = null;
-  const withColumns: ImportBatch = {
-    ...batch,
-    columns: built,
-    get responses(): ResponseRow[] {
-      return (rows ??= columnRows(built));
-    },
-  };
-  return withColumns;
+  return perItemBatch(path, file, {
+    configs: [...seen].map(([key, s]) => ({ key, frames: s.frames, pixelCount: s.pixelCount, line: s.line })),
+    answered: answered.map(({ split, item }) => ({ split, sampleId: item.id, answer: item.gt as string, line: item.line })),
+    columns: columns.map((c) => c.finish()),
+    inconsistent,
+    duplicates,
+  }, sha256);
 }
 
 function readHeader(file: string, header: string[]): Record<Column, number> {
