@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """A plain single-pass Python implementation of Flipbook's release export — the baseline of
 `npm run bench` (issue 2, section 7b). Reads labels/per_item.csv with the csv module and
-writes per_item.csv sorted, derived.csv and the aggregated JSONs + wide CSVs, with the
-definitions of metrics.md / release-format.md (dominance, config order, matched grid).
+writes per_item.csv sorted, derived.csv, the aggregated JSONs + wide CSVs, table2_metrics.json,
+release_manifest.json and provenance/configs.json, with the definitions of metrics.md /
+release-format.md (dominance, config order, matched grid). The bench checks that every file it
+writes is byte-identical to Flipbook's export of the same input, i.e. that it is the same
+export. (It leaves out README.md and the empty annotations/ files: text templates, no work.)
 
 Usage: baseline_export.py <per_item.csv> <out_dir> [matched,grid,configs]
 """
@@ -27,11 +30,15 @@ def main():
     col = {h: i for i, h in enumerate(header)}
     cfg_info = {}
     grids = defaultdict(dict)  # (model, split) -> {sample_id: {config: (correct, pred)}}
+    tags = defaultdict(Counter)  # (model, split, config) -> Counter of (source_tag, protocol_note) per field
+    notes = defaultdict(Counter)
     for r in rows:
         model, split, sid, cfg = r[col["model"]], r[col["split"]], r[col["sample_id"]], r[col["config"]]
         pc = r[col["pixel_count"]]
         cfg_info[cfg] = (int(r[col["frame_count"]]), int(pc) if pc else None)
         grids[(model, split)].setdefault(sid, {})[cfg] = (r[col["correct"]] == "1", r[col["predicted_option"]])
+        tags[(model, split, cfg)][r[col["source_tag"]]] += 1
+        notes[(model, split, cfg)][r[col["protocol_note"]]] += 1
 
     rows.sort(key=lambda r: (r[col["model"]], r[col["split"]], r[col["sample_id"]], r[col["config"]]))
     os.makedirs(os.path.join(out, "labels", "aggregated"), exist_ok=True)
@@ -53,8 +60,14 @@ def main():
         pb = pb or 0
         return fa <= fb and pa <= pb and (fa < fb or pa < pb)
 
+    def mode(counter):
+        # The most common value; ties go to the code-point first.
+        return min(counter.items(), key=lambda kv: (-kv[1], kv[0]))[0] if counter else ""
+
     derived = []
     table2 = defaultdict(dict)
+    manifest_cells = []
+    wide_sources = {}
     for (model, split), items in sorted(grids.items()):
         cfgs = set()
         for cells in items.values():
@@ -99,16 +112,17 @@ def main():
             mgo = [c for c in order if c in matched]
             mbest = next((c for c in mgo if cells[c][0]), mgo[0]) if complete_mg else ""
             derived.append((sid, model, split, int(conf), int(ow), cls, best, mbest))
-        pct = lambda k: round(100.0 * k / n, 4) if n else 0.0
+        # 100 × (count / N), as the release's pandas code computes it.
+        pct = lambda k: round(100.0 * (k / n), 4) if n else 0.0
         accs = {c: pct(acc[c]) for c in order}
-        best_fixed = max(accs.values()) if accs else 0.0
+        best = max(acc[c] for c in order) if order else 0
         obj = {
             "n": n,
             "configs": order,
             "accuracy_by_config": accs,
-            "best_fixed": best_fixed,
+            "best_fixed": pct(best),
             "oracle": pct(oracle),
-            "headroom": round(pct(oracle) - best_fixed, 4),
+            "headroom": round(100.0 * (oracle / n - best / n), 4) if n else 0.0,
             "visual_confusion_rate": pct(confused),
             "overwrite_rate": pct(overwritten),
             "matched_grid_status": "complete" if complete_mg else "incomplete_matched_grid",
@@ -117,8 +131,16 @@ def main():
         table2[split][model] = obj
         with open(os.path.join(out, "labels", "aggregated", f"{model}_{split}.json"), "w", encoding="utf-8") as f:
             json.dump(obj, f, indent=2)
+        for c in order:
+            total = sum(1 for cells in items.values() if c in cells)
+            right = sum(1 for cells in items.values() if c in cells and cells[c][0])
+            key = (model, split, c)
+            manifest_cells.append({"model": model, "split": split, "config": c, "total": total, "correct": right,
+                                   "source_tag": mode(tags[key]), "protocol_note": mode(notes[key])})
         wide_cols = sorted(cfgs)
-        with open(os.path.join(out, "labels", "aggregated", f"{model}_{split}_predictions_wide.csv"), "w", newline="", encoding="utf-8") as f:
+        wide_path = f"labels/aggregated/{model}_{split}_predictions_wide.csv"
+        wide_sources[f"{model}_{split}"] = wide_path
+        with open(os.path.join(out, *wide_path.split("/")), "w", newline="", encoding="utf-8") as f:
             w = csv.writer(f, lineterminator="\n")
             w.writerow(["sample_id"] + wide_cols)
             for sid in sorted(items):
@@ -129,7 +151,21 @@ def main():
         w.writerow(["sample_id", "model", "split", "is_visually_confused", "is_text_overwritten", "trajectory_class", "best_config", "matched_grid_best_config"])
         w.writerows(derived)
     with open(os.path.join(out, "labels", "aggregated", "table2_metrics.json"), "w", encoding="utf-8") as f:
-        json.dump(table2, f, indent=2)
+        # The release lists its splits in this order; others follow in code-point order.
+        release_order = ["V1_medium", "V1_short", "V2_medium", "MLVU"]
+        split_order = sorted(table2, key=lambda sp: (release_order.index(sp) if sp in release_order else len(release_order), sp))
+        json.dump({sp: table2[sp] for sp in split_order}, f, indent=2)
+    with open(os.path.join(out, "labels", "aggregated", "release_manifest.json"), "w", encoding="utf-8") as f:
+        json.dump({"cells": manifest_cells, "wide_sources": wide_sources}, f, indent=2)
+    os.makedirs(os.path.join(out, "provenance"), exist_ok=True)
+    configs = {}
+    for c in sorted({c for cells in grids.values() for item in cells.values() for c in item}):
+        frames, pixels = cfg_info[c]
+        configs[c] = {"frames": frames, "pixel_count": pixels, "width": None, "height": None,
+                      "sampling": {"policy": None, "seed": None, "fps": None},
+                      "pipeline": None, "toolkit": None, "model_args": None, "notes": None}
+    with open(os.path.join(out, "provenance", "configs.json"), "w", encoding="utf-8") as f:
+        json.dump(configs, f, indent=2)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -36,6 +36,29 @@ function exportDigest(root: string, files: readonly { path: string }[]): string 
     h.update(`${f.path} ${createHash('sha256').update(readFileSync(path.join(root, f.path))).digest('hex')}\n`);
   }
   return h.digest('hex');
+}
+
+/** Files under `dir`, `/`-separated and relative to it. */
+function listFiles(dir: string, prefix = ''): string[] {
+  return readdirSync(dir).flatMap((f) =>
+    statSync(path.join(dir, f)).isDirectory() ? listFiles(path.join(dir, f), `${prefix}${f}/`) : [`${prefix}${f}`],
+  );
+}
+
+/**
+ * Whether the baseline is the same export: every file the Python script wrote must be
+ * byte-identical to Flipbook's file of the same path.
+ */
+function compareWithBaseline(pyDir: string, exportDir: string): { files: number; identical: number; differing: string[] } {
+  const files = listFiles(pyDir);
+  const differing = files.filter((f) => {
+    try {
+      return !readFileSync(path.join(pyDir, f)).equals(readFileSync(path.join(exportDir, f)));
+    } catch {
+      return true;
+    }
+  });
+  return { files: files.length, identical: files.length - differing.length, differing };
 }
 
 const ms = (t0: number): number => Math.round((performance.now() - t0) * 10) / 10;
@@ -111,6 +134,7 @@ export async function benchRelease(): Promise<Record<string, unknown>> {
       const exportMs = ms(t0);
       const exportCpuMs = cpuMs(uExport);
       const digest = exportDigest(summary.path, summary.files);
+      const sameExport = py[0]?.ms !== null ? compareWithBaseline(path.join(tmp, 'py1'), summary.path) : null;
 
       // Where the export's time goes (warm).
       u = process.cpuUsage();
@@ -171,7 +195,14 @@ export async function benchRelease(): Promise<Record<string, unknown>> {
           metrics_all_grids_ms: metricsMs,
           metrics_breakdown_ms: { load_matrices: loadMs, compute: computeMs },
         },
-        baseline_python: { ms: pyMs, cpu_ms: pyCpuMs, runs_ms: py.map((p) => p.ms), ...(py[0]?.error ? { error: py[0].error } : {}) },
+        baseline_python: {
+          ms: pyMs,
+          cpu_ms: pyCpuMs,
+          runs_ms: py.map((p) => p.ms),
+          // Every file the baseline writes, compared byte for byte with Flipbook's export.
+          same_files_as_flipbook: sameExport,
+          ...(py[0]?.error ? { error: py[0].error } : {}),
+        },
         ratios: {
           import_plus_export_vs_python: ratio,
           import_plus_export_vs_python_cpu: cpuRatio,
