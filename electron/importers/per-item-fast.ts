@@ -47,6 +47,12 @@ function grown(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer
 /** Byte ranges of `buf` mapped to dense ids (FNV-1a, open addressing); each distinct value is decoded once. */
 class ByteInterner {
   readonly values: string[] = [];
+  /**
+   * Set when a value's bytes are not valid UTF-8: two different invalid byte runs can decode to
+   * the same string (U+FFFD), which the general reader (working on decoded text) would treat
+   * as one value and this interner as two — such a file goes to the general reader.
+   */
+  lossy = false;
   private table = new Int32Array(1024);
   private mask = 1023;
   private hashes = new Int32Array(256);
@@ -73,7 +79,11 @@ class ByteInterner {
       slot = (slot + 1) & this.mask;
     }
     const id = this.values.length;
-    this.values.push(buf.toString('utf8', s, e));
+    const text = buf.toString('utf8', s, e);
+    if (text.length !== len || /[^\x00-\x7f]/.test(text)) {
+      if (!Buffer.from(text, 'utf8').equals(buf.subarray(s, e))) this.lossy = true;
+    }
+    this.values.push(text);
     this.hashes = grown(this.hashes, id + 1);
     this.starts = grown(this.starts, id + 1);
     this.lengths = grown(this.lengths, id + 1);
@@ -388,6 +398,7 @@ export function parsePerItemFast(buf: Buffer): PerItemParse | null {
   const noteNames = new ByteInterner(buf);
   const tag = internField(buf, rows, jTag, tagNames, column, C);
   const note = internField(buf, rows, jNote, noteNames, column, C);
+  if ([modelNames, splitNames, configNames, tagNames, noteNames, ...perSplit].some((i) => i.lossy)) return null;
 
   // Items' answers, exact repeats, inconsistent rows — in file order, as the general reader.
   const splitBase = new Int32Array(perSplit.length + 1);

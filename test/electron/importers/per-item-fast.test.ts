@@ -95,6 +95,18 @@ describe('per_item.csv fast path', () => {
     expect(b.columns?.[0]?.protocolNote).toEqual([null, 'nöte']);
   });
 
+  it('hands invalid UTF-8 to the general reader (two different byte runs can decode to the same text)', async () => {
+    const text = Buffer.concat([
+      Buffer.from(`${HEADER}\n`),
+      Buffer.from([0xff]),
+      Buffer.from(',M,S,16f,16,,A,A,1,t,\n'),
+      Buffer.from([0xfe]),
+      Buffer.from(',M,S,16f,16,,A,A,1,t,\n'),
+    ]);
+    const b = await expectSameAsGeneral(file(text), false);
+    expect(b.warnings.join()).toMatch(/1 repeated identical row/); // both ids read as U+FFFD: one item
+  });
+
   it('reads a shuffled multi-model, multi-split file as the general reader does', async () => {
     const rnd = rng(7);
     const lines: string[] = [];
