@@ -13,7 +13,7 @@
  * reader about what a file means; test/electron/importers/per-item-fast.test.ts compares both
  * on valid and invalid files.
  */
-import type { ResponseColumnBatch } from '../../shared/domain/types';
+import type { ColumnTables, InternedStrings, ResponseColumnBatch } from '../../shared/domain/types';
 import { PER_ITEM_COLUMNS } from '../../shared/release/per-item-columns';
 import { parseKey } from './config-keys';
 
@@ -350,6 +350,59 @@ function columnField(
   return { col, keys };
 }
 
+/** The strings of an interned field, built on first read. */
+function materialize(f: InternedStrings): (string | null)[] {
+  const out = new Array<string | null>(f.index.length);
+  for (let k = 0; k < out.length; k++) {
+    const i = f.index[k]!;
+    out[k] = i < 0 ? null : f.table[i]!;
+  }
+  return out;
+}
+
+/**
+ * A ResponseColumnBatch over interned fields: the string arrays are built on first access, so
+ * a consumer that reads `tables` (the store's import applier) never pays a string per cell.
+ */
+function tableColumn(model: string, split: string, config: string, tables: ColumnTables, correct: Int8Array, line: Int32Array): ResponseColumnBatch {
+  const len = correct.length;
+  const nan = (): Float64Array => new Float64Array(len).fill(NaN);
+  const cache: Partial<Record<'sampleIds' | 'pred' | 'groundTruth' | 'sourceTag' | 'protocolNote', (string | null)[]>> = {};
+  const lazy = (k: keyof typeof cache): (string | null)[] => (cache[k] ??= materialize(tables[k]));
+  let frames: (number[] | null)[] | null = null;
+  return {
+    model,
+    split,
+    config,
+    length: len,
+    get sampleIds() {
+      return lazy('sampleIds') as string[];
+    },
+    get pred() {
+      return lazy('pred');
+    },
+    correct,
+    score: nan(),
+    get groundTruth() {
+      return lazy('groundTruth');
+    },
+    confidence: nan(),
+    margin: nan(),
+    latencyMs: nan(),
+    get frameIndices() {
+      return (frames ??= new Array<number[] | null>(len).fill(null));
+    },
+    get sourceTag() {
+      return lazy('sourceTag');
+    },
+    get protocolNote() {
+      return lazy('protocolNote');
+    },
+    line,
+    tables,
+  };
+}
+
 /**
  * Reads a per_item.csv held in `buf`, or returns null when the general reader must (see the
  * file comment). `buf` may start with a UTF-8 BOM.
@@ -438,46 +491,37 @@ export function parsePerItemFast(buf: Buffer): PerItemParse | null {
     counts[c]!++;
   }
 
-  // The columns, cells in file order.
-  const out: ResponseColumnBatch[] = keys.map(([m, s, k], c) => {
+  // The columns, cells in file order: typed indices into the tables, then (only if a consumer
+  // reads them) the string arrays of ResponseColumnBatch built from those.
+  const LETTER_TABLE = LETTERS.slice(65, 73) as string[];
+  const tables: ColumnTables[] = keys.map(([, s], c) => {
     const len = counts[c]!;
-    const nan = (): Float64Array => new Float64Array(len).fill(NaN);
     return {
-      model: modelNames.values[m]!,
-      split: splitNames.values[s]!,
-      config: configNames.values[k]!,
-      length: len,
-      sampleIds: new Array<string>(len),
-      pred: new Array<string | null>(len),
-      correct: new Int8Array(len),
-      score: nan(),
-      groundTruth: new Array<string | null>(len),
-      confidence: nan(),
-      margin: nan(),
-      latencyMs: nan(),
-      frameIndices: new Array<number[] | null>(len).fill(null),
-      sourceTag: new Array<string | null>(len),
-      protocolNote: new Array<string | null>(len),
-      line: new Int32Array(len),
+      sampleIds: { table: perSplit[s]!.values, index: new Int32Array(len) },
+      pred: { table: LETTER_TABLE, index: new Int32Array(len) },
+      groundTruth: { table: LETTER_TABLE, index: new Int32Array(len) },
+      sourceTag: { table: tagNames.values, index: new Int32Array(len) },
+      protocolNote: { table: noteNames.values, index: new Int32Array(len) },
     };
   });
+  const corrects = keys.map((_, c) => new Int8Array(counts[c]!));
+  const lineOf = keys.map((_, c) => new Int32Array(counts[c]!));
   const fill = new Int32Array(C);
-  const tags = tagNames.values;
-  const notes = noteNames.values;
   for (let r = 0; r < R; r++) {
     if (keep[r] === 0) continue;
     const c = column[r]!;
-    const o = out[c]!;
+    const t = tables[c]!;
     const j = fill[c]!++;
-    o.sampleIds[j] = perSplit[split[r]!]!.values[item[r]!]!;
-    o.pred[j] = LETTERS[pred[r]!]!;
-    o.groundTruth[j] = LETTERS[gt[r]!]!;
-    o.correct[j] = correct[r]!;
-    const t = tag[r]!;
-    o.sourceTag[j] = t < 0 ? null : tags[t]!;
-    const nt = note[r]!;
-    o.protocolNote[j] = nt < 0 ? null : notes[nt]!;
-    o.line[j] = rows.lines[r]!;
+    t.sampleIds.index[j] = item[r]!;
+    t.pred.index[j] = pred[r]! - 65; // 0 (empty) → −1
+    t.groundTruth.index[j] = gt[r]! - 65;
+    t.sourceTag.index[j] = tag[r]!;
+    t.protocolNote.index[j] = note[r]!;
+    corrects[c]![j] = correct[r]!;
+    lineOf[c]![j] = rows.lines[r]!;
   }
+  const out = keys.map(([m, s, k], c) =>
+    tableColumn(modelNames.values[m]!, splitNames.values[s]!, configNames.values[k]!, tables[c]!, corrects[c]!, lineOf[c]!),
+  );
   return { configs, answered, columns: out, inconsistent, duplicates };
 }

@@ -140,6 +140,29 @@ export interface ResponseColumnBatch {
   protocolNote: (string | null)[];
   /** 1-based source line of each cell. */
   line: Int32Array;
+  /**
+   * Optional: the string fields as indices into tables of distinct values, when the reader
+   * has them (the per_item.csv fast path). The arrays above then hold the same values; a
+   * consumer that reads the tables instead spares a string per cell.
+   */
+  tables?: ColumnTables;
+}
+
+/** A string field of a column: `table[index[k]]` is cell k's value, index −1 = null. */
+export interface InternedStrings {
+  /** Distinct values (no two equal). */
+  table: readonly string[];
+  index: Int32Array;
+}
+
+/** The string fields of a ResponseColumnBatch as tables (same cells, same values). */
+export interface ColumnTables {
+  /** The table is shared by every column of the split; no index is −1. */
+  sampleIds: InternedStrings;
+  pred: InternedStrings;
+  groundTruth: InternedStrings;
+  sourceTag: InternedStrings;
+  protocolNote: InternedStrings;
 }
 
 /** Provenance of one imported file. */

@@ -17,9 +17,24 @@ const HEADER = 'sample_id,model,split,config,frame_count,pixel_count,predicted_o
 let n = 0;
 const file = (text: string | Uint8Array): string => scratch.write(`f${n++}/per_item.csv`, text);
 
-/** Everything an importer hands the store (the lazy `responses` getter read explicitly). */
+/**
+ * Everything an importer hands the store (lazy getters read explicitly). The fast path's
+ * optional `tables` must say what the arrays say.
+ */
 function plain(b: ImportBatch): unknown {
-  return { run: b.run, items: b.items, configs: b.configs, warnings: b.warnings, columns: b.columns, responses: b.responses };
+  const columns = b.columns?.map((c) => {
+    if (c.tables) {
+      for (const f of ['sampleIds', 'pred', 'groundTruth', 'sourceTag', 'protocolNote'] as const) {
+        const t = c.tables[f];
+        expect(t.index).toHaveLength(c.length);
+        expect(Array.from(t.index, (i) => (i < 0 ? null : t.table[i]))).toEqual(c[f]);
+        expect(new Set(t.table).size).toBe(t.table.length);
+      }
+    }
+    const { tables: _tables, ...rest } = c;
+    return { ...rest, sampleIds: c.sampleIds, pred: c.pred, groundTruth: c.groundTruth, frameIndices: c.frameIndices, sourceTag: c.sourceTag, protocolNote: c.protocolNote };
+  });
+  return { run: b.run, items: b.items, configs: b.configs, warnings: b.warnings, columns, responses: b.responses };
 }
 
 async function expectSameAsGeneral(path: string, fastTakesIt: boolean): Promise<ImportBatch> {
