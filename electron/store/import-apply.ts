@@ -14,7 +14,8 @@ import type Database from 'better-sqlite3';
 import { emptyResponse } from '../importers/batch-builder';
 import { ImportError } from '../importers/errors';
 import type { ConfigSpec, ImportBatch, ItemMeta, ResponseColumnBatch, ResponseRow } from '../../shared/domain/types';
-import { Column, type ColumnRow, createColumnWriter, decodeColumn } from './response-columns';
+import { encodeFreshColumn, itemOrder, planFreshColumn, type ResolvedColumn, type StoredItem } from './fresh-column';
+import { COLUMN_COLUMNS, Column, type ColumnRow, createColumnWriter, decodeColumn } from './response-columns';
 
 export interface ImportOverrides {
   model?: string;
@@ -45,12 +46,6 @@ export function framesFromKey(key: string): number | null {
   if (key === 'textonly') return 0;
   const m = /^(\d+)f(?:_|$)/.exec(key);
   return m ? Number(m[1]) : null;
-}
-
-interface StoredItem {
-  id: number;
-  splitId: number;
-  answer: string | null;
 }
 
 const ITEM_FIELDS = [
@@ -117,7 +112,68 @@ class FreshLines {
 
 const sameNum = (a: number | null, b: number | null): boolean => a === b || (a !== null && b !== null && Math.abs(a - b) <= 1e-12);
 
-export function createImportApplier(db: Database.Database) {
+const tripleKey = (model: string, split: string, config: string): string => `${model}\u0000${split}\u0000${config}`;
+
+/**
+ * The (model, split, config) columns that exactly one non-empty column batch of the call names
+ * (after overrides) and no response row does: only those may take the fast path, whose column
+ * nothing else of the call may merge into.
+ */
+function triplesNamedOnce(batches: readonly ImportBatch[], opts: ImportOverrides): Set<string> {
+  const once = new Set<string>();
+  if (!batches.some((b) => b.columns)) return once;
+  const seen = new Set<string>();
+  const name = (model: string, split: string, config: string): void => {
+    const key = tripleKey(opts.model ?? model, opts.split ?? split, opts.config ?? config);
+    if (seen.has(key)) once.delete(key);
+    else (seen.add(key), once.add(key));
+  };
+  for (const b of batches) {
+    if (b.columns) {
+      for (const c of b.columns) if (c.length > 0) name(c.model, c.split, c.config);
+      continue;
+    }
+    let prev: ResponseRow | null = null;
+    for (const r of b.responses) {
+      if (prev && r.model === prev.model && r.split === prev.split && r.config === prev.config) continue;
+      prev = r;
+      const key = tripleKey(opts.model ?? r.model, opts.split ?? r.split, opts.config ?? r.config);
+      // Rows merge cell by cell: their columns never take the fast path.
+      once.delete(key);
+      seen.add(key);
+    }
+  }
+  return once;
+}
+
+/** Every per-cell array of `c` holds exactly its `length` cells (else the general path reads it). */
+function wellFormed(c: ResponseColumnBatch): boolean {
+  const n = c.length;
+  return (
+    c.sampleIds.length === n &&
+    c.pred.length === n &&
+    c.correct.length === n &&
+    c.score.length === n &&
+    c.groundTruth.length === n &&
+    c.confidence.length === n &&
+    c.margin.length === n &&
+    c.latencyMs.length === n &&
+    c.frameIndices.length === n &&
+    c.sourceTag.length === n &&
+    c.protocolNote.length === n &&
+    c.line.length === n
+  );
+}
+
+export interface ApplierOptions {
+  /** false = every column the general way (tests compare both paths' stores). Default true. */
+  fastPath?: boolean;
+  /** Called for each column batch the fast path applied (tests check which path ran). */
+  onFastColumn?: (c: ResponseColumnBatch) => void;
+}
+
+export function createImportApplier(db: Database.Database, options: ApplierOptions = {}) {
+  const fastPath = options.fastPath ?? true;
   const q = {
     runBySha: db.prepare<[string, string], { id: number }>('SELECT id FROM runs WHERE sha256 = ? AND format = ?'),
     runInsert: db.prepare(
@@ -157,11 +213,16 @@ export function createImportApplier(db: Database.Database) {
     ),
     itemFull: db.prepare<[number], Record<string, string | number | null>>('SELECT * FROM items WHERE id = ?'),
     itemInsertBare: db.prepare('INSERT INTO items (split_id, sample_id) VALUES (?, ?)'),
+    itemInsertAnswer: db.prepare('INSERT INTO items (split_id, sample_id, answer) VALUES (?, ?, ?)'),
     itemSetAnswer: db.prepare('UPDATE items SET answer = ? WHERE id = ?'),
     itemInsert: db.prepare(
       `INSERT INTO items (split_id, sample_id, ${ITEM_FIELDS.map(([, col]) => col).join(', ')}) VALUES (?, ?, ${ITEM_FIELDS.map(() => '?').join(', ')})`,
     ),
     column: db.prepare<[number, number, number], ColumnRow>('SELECT * FROM response_columns WHERE model_id = ? AND split_id = ? AND config_id = ?'),
+    columnExists: db
+      .prepare<[number, number, number], number>('SELECT id FROM response_columns WHERE model_id = ? AND split_id = ? AND config_id = ?')
+      .pluck(true),
+    columnInsert: db.prepare(`INSERT INTO response_columns (${COLUMN_COLUMNS}) VALUES (${COLUMN_COLUMNS.split(',').map(() => '?').join(', ')})`),
     columnsOfSplit: db.prepare<[number], ColumnRow>('SELECT * FROM response_columns WHERE split_id = ? ORDER BY model_id, config_id'),
     modelName: db.prepare<[number], string>('SELECT name FROM models WHERE id = ?'),
     configKey: db.prepare<[number], string>('SELECT key FROM configs WHERE id = ?'),
@@ -181,6 +242,16 @@ export function createImportApplier(db: Database.Database) {
     // Grid columns touched by this call, decoded; merged in memory and written back once at
     // the end (inside the caller's transaction, so a rejected batch writes nothing).
     const columns = new Map<string, Column>();
+    /**
+     * What to write at the end, in the order the columns were first touched: the Columns
+     * (written when dirty) and the encoded values of fast-path columns. One list keeps the
+     * new columns' row ids in the order the general path alone would give them.
+     */
+    const pending: (Column | unknown[])[] = [];
+    const track = (key: string, c: Column): void => {
+      columns.set(key, c);
+      pending.push(c);
+    };
     /** Cells written by this call, per column: position → the line of this import that wrote it. */
     const freshLines = new Map<Column, FreshLines>();
     const splitsLoaded = new Set<number>();
@@ -190,7 +261,7 @@ export function createImportApplier(db: Database.Database) {
       if (!c) {
         const row = splitsLoaded.has(sid) ? undefined : q.column.get(mid, sid, cid);
         c = row ? decodeColumn(row) : new Column(mid, sid, cid);
-        columns.set(key, c);
+        track(key, c);
       }
       return c;
     };
@@ -199,7 +270,7 @@ export function createImportApplier(db: Database.Database) {
       if (!splitsLoaded.has(sid)) {
         for (const row of q.columnsOfSplit.iterate(sid)) {
           const key = `${row.model_id}:${row.split_id}:${row.config_id}`;
-          if (!columns.has(key)) columns.set(key, decodeColumn(row));
+          if (!columns.has(key)) track(key, decodeColumn(row));
         }
         splitsLoaded.add(sid);
       }
@@ -214,6 +285,9 @@ export function createImportApplier(db: Database.Database) {
     };
     const updatedItems = new Set<number>();
     const runSources = new Map<number, string>();
+    /** Per split, the last column applied by the fast path (planFreshColumn's lookup cache). */
+    const resolved = new Map<number, ResolvedColumn>();
+    const namedOnce = fastPath ? triplesNamedOnce(batches, opts) : new Set<string>();
 
     const idOf = (cache: Map<string, number>, name: string, get: Database.Statement<[string], { id: number }>, insert: Database.Statement): number => {
       let id = cache.get(name);
@@ -407,13 +481,12 @@ export function createImportApplier(db: Database.Database) {
       let col = null as unknown as Column;
       let fresh = null as unknown as FreshLines;
       let known = null as unknown as Map<string, StoredItem>;
-      const enter = (model: string, split: string, config: string): void => {
+      /** The ids of a (model, split, config), its items and its grid_configs row; returns [mid, cid]. */
+      const enterGrid = (model: string, split: string, config: string): [number, number] => {
         const mid = modelId(model);
         sid = splitId(split);
         const cid = configIds.get(config)!;
         configNames.add(config);
-        col = columnOf(mid, sid, cid);
-        fresh = freshOf(col);
         known = itemsOf(sid);
         const spec = specByKey.get(config)!;
         const gridSpec = [spec.width, spec.height, spec.sampling.policy, spec.sampling.seed, spec.sampling.fps, spec.pipeline, spec.toolkit, spec.modelArgs, spec.notes] as const;
@@ -423,6 +496,51 @@ export function createImportApplier(db: Database.Database) {
           if (q.gridInsert.run(mid, sid, cid, ...gridSpec, runId).changes) summary.configsAdded++;
           else q.gridFill.run(...gridSpec, mid, sid, cid);
         }
+        return [mid, cid];
+      };
+      const enterColumn = (mid: number, cid: number): void => {
+        col = columnOf(mid, sid, cid);
+        fresh = freshOf(col);
+      };
+      const enter = (model: string, split: string, config: string): void => {
+        const [mid, cid] = enterGrid(model, split, config);
+        enterColumn(mid, cid);
+      };
+      /**
+       * Applies column batch `c` by the fast path when its column is new and closed
+       * (fresh-column.ts); false = nothing done beyond enterGrid, apply it the general way.
+       */
+      const applyFresh = (c: ResponseColumnBatch, mid: number, cid: number): boolean => {
+        const stored = splitsLoaded.has(sid) ? columns.has(`${mid}:${sid}:${cid}`) : q.columnExists.get(mid, sid, cid) !== undefined;
+        if (stored) return false;
+        const prev = resolved.get(sid);
+        const plan = planFreshColumn(c, known, prev);
+        if (!plan) return false;
+        const { items, creates, newAnswers } = plan;
+        // Items first named here, in cell order as merge inserts them; an answer from the
+        // cell's ground truth counts as an update of the new item, as merge counts it.
+        for (let j = 0; j < creates.length; j++) {
+          const k = creates[j]!;
+          const sampleId = c.sampleIds[k]!;
+          const answer = newAnswers[j]!;
+          const item: StoredItem = { id: Number(q.itemInsertAnswer.run(sid, sampleId, answer).lastInsertRowid), splitId: sid, answer };
+          known.set(sampleId, item);
+          items[k] = item;
+          summary.itemsAdded++;
+          if (answer !== null) {
+            summary.itemsUpdated++;
+            updatedItems.add(item.id);
+          }
+        }
+        const all = items as StoredItem[];
+        const itemIds = new Int32Array(c.length);
+        for (let k = 0; k < c.length; k++) itemIds[k] = all[k]!.id;
+        const order = plan.samePrev ? prev!.order : itemOrder(itemIds);
+        resolved.set(sid, { sampleIds: c.sampleIds, items: all, order });
+        pending.push(encodeFreshColumn(c, itemIds, plan.correct, order, runId, { modelId: mid, splitId: sid, configId: cid }));
+        summary.responsesAdded += c.length;
+        options.onFastColumn?.(c);
+        return true;
       };
       const merge = (r: ResponseRow): void => {
         let item = known.get(r.sampleId);
@@ -517,8 +635,12 @@ export function createImportApplier(db: Database.Database) {
       let nResponses = rows.length;
       for (const c of cols) {
         if (c.length === 0) continue;
-        enter(c.model, c.split, c.config);
         nResponses += c.length;
+        if (namedOnce.has(tripleKey(c.model, c.split, c.config)) && wellFormed(c)) {
+          const [mid, cid] = enterGrid(c.model, c.split, c.config);
+          if (applyFresh(c, mid, cid)) continue;
+          enterColumn(mid, cid);
+        } else enter(c.model, c.split, c.config);
         // One row object refilled per cell: merge and writeCell copy its fields out.
         const r = emptyResponse(c.model, c.split, '', c.config, 0);
         for (let k = 0; k < c.length; k++) {
@@ -540,7 +662,10 @@ export function createImportApplier(db: Database.Database) {
       }
       q.runCounts.run(items.length, nResponses, specByKey.size, runId);
     }
-    for (const c of columns.values()) if (c.dirty) writeColumn(c);
+    for (const p of pending) {
+      if (Array.isArray(p)) q.columnInsert.run(...p);
+      else if (p.dirty) writeColumn(p);
+    }
     summary.models = [...modelNames].sort();
     summary.splits = [...splitNames].sort();
     summary.configs = [...configNames].sort();

@@ -26,7 +26,6 @@
  */
 import type Database from 'better-sqlite3';
 
-const enc = new TextEncoder();
 const dec = new TextDecoder();
 
 /** A copy of `b`'s bytes in a fresh ArrayBuffer (aligned for any typed array). */
@@ -68,6 +67,26 @@ export function encodeFloat64(values: readonly (number | null)[], order: ArrayLi
 }
 
 /**
+ * encodeFloat64 for values already on a Float64Array with NaN = null (an importer's column
+ * batch): the same bytes, without a (number | null)[] per cell. Every NaN is written as the
+ * NaN literal, as encodeFloat64 does, so the BLOB does not depend on the NaN bits it was handed.
+ */
+export function encodeFloat64Array(values: Float64Array, order: ArrayLike<number> | null): Buffer | null {
+  const n = values.length;
+  const out = new Float64Array(n);
+  let any = false;
+  for (let k = 0; k < n; k++) {
+    const v = values[order ? (order[k] as number) : k] as number;
+    if (v !== v) out[k] = NaN;
+    else {
+      out[k] = v;
+      any = true;
+    }
+  }
+  return any ? asBuffer(out) : null;
+}
+
+/**
  * String table: u8 index width (1, 2 or 4), 3 bytes padding, u32 distinct count d, u32 cell
  * count n, then n indices (0 = NULL, i = the i-th distinct string), padding to 4 bytes,
  * d × u32 UTF-8 byte lengths, then the UTF-8 bytes.
@@ -75,7 +94,12 @@ export function encodeFloat64(values: readonly (number | null)[], order: ArrayLi
 export function encodeStrings(values: readonly (string | null)[], order: ArrayLike<number> | null): Buffer {
   const n = values.length;
   const dict = new Map<string, number>();
-  const idx = new Uint32Array(n);
+  const distinct: string[] = [];
+  // Indices go straight into an array of the final width: 1 byte while fewer than 255
+  // distinct strings, widened (a copy) when the table outgrows it — no u32 array per call
+  // narrowed afterwards.
+  let idx: Uint8Array | Uint16Array | Uint32Array = new Uint8Array(n);
+  let cap = 255;
   // Neighbouring cells usually repeat a value (a column's source tag, a letter): compare with
   // the previous one before hashing (string equality is a pointer compare for the same string).
   let last: string | null = null;
@@ -87,10 +111,17 @@ export function encodeStrings(values: readonly (string | null)[], order: ArrayLi
     if (v !== last) {
       // One-character values (MCQA letters) index a small table instead of hashing.
       const ch = v.length === 1 ? v.charCodeAt(0) : 128;
-      let i = ch < 128 ? ascii[ch]! : 0;
+      let i = ch < 128 ? (ascii[ch] as number) : 0;
       if (i === 0) {
         i = dict.get(v) ?? 0;
-        if (i === 0) dict.set(v, (i = dict.size + 1));
+        if (i === 0) {
+          distinct.push(v);
+          dict.set(v, (i = distinct.length));
+          if (i >= cap) {
+            cap = cap === 255 ? 65535 : Infinity;
+            idx = cap === 65535 ? Uint16Array.from(idx) : Uint32Array.from(idx);
+          }
+        }
         if (ch < 128) ascii[ch] = i;
       }
       last = v;
@@ -98,22 +129,20 @@ export function encodeStrings(values: readonly (string | null)[], order: ArrayLi
     }
     idx[k] = lastIdx;
   }
-  const width = dict.size < 255 ? 1 : dict.size < 65535 ? 2 : 4;
-  const parts = [...dict.keys()].map((s) => enc.encode(s));
+  const width = idx.BYTES_PER_ELEMENT;
   const head = 12;
   const idxBytes = (n * width + 3) & ~3;
+  const lengths = new Array<number>(distinct.length);
   let textBytes = 0;
-  for (const p of parts) textBytes += p.byteLength;
-  const out = Buffer.alloc(head + idxBytes + 4 * parts.length + textBytes);
-  out.writeUInt8(width, 0);
-  out.writeUInt32LE(parts.length, 4);
+  for (let i = 0; i < distinct.length; i++) textBytes += lengths[i] = Buffer.byteLength(distinct[i] as string, 'utf8');
+  const out = Buffer.alloc(head + idxBytes + 4 * distinct.length + textBytes);
+  out[0] = width;
+  out.writeUInt32LE(distinct.length, 4);
   out.writeUInt32LE(n, 8);
-  if (width === 1) out.set(Uint8Array.from(idx), head);
-  else if (width === 2) out.set(new Uint8Array(Uint16Array.from(idx).buffer), head);
-  else out.set(new Uint8Array(idx.buffer), head);
+  out.set(new Uint8Array(idx.buffer, 0, n * width), head);
   let at = head + idxBytes;
-  for (const p of parts) (out.writeUInt32LE(p.byteLength, at), (at += 4));
-  for (const p of parts) (out.set(p, at), (at += p.byteLength));
+  for (const len of lengths) (out.writeUInt32LE(len, at), (at += 4));
+  for (const s of distinct) at += out.write(s, at, 'utf8');
   return out;
 }
 
