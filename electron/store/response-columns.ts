@@ -73,17 +73,16 @@ export function encodeFloat64(values: readonly (number | null)[], order: ArrayLi
  */
 export function encodeFloat64Array(values: Float64Array, order: ArrayLike<number> | null): Buffer | null {
   const n = values.length;
+  // Most optional columns (confidence, margin, latency) are empty: find that without allocating.
+  let first = 0;
+  while (first < n && values[first] !== values[first]) first++;
+  if (first === n) return null;
   const out = new Float64Array(n);
-  let any = false;
   for (let k = 0; k < n; k++) {
     const v = values[order ? (order[k] as number) : k] as number;
-    if (v !== v) out[k] = NaN;
-    else {
-      out[k] = v;
-      any = true;
-    }
+    out[k] = v === v ? v : NaN;
   }
-  return any ? asBuffer(out) : null;
+  return asBuffer(out);
 }
 
 /**
