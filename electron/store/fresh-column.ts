@@ -26,20 +26,22 @@ export interface StoredItem {
 export interface ResolvedColumn {
   sampleIds: readonly string[];
   items: StoredItem[];
-  /** The cell order by item id (null = already ascending), valid for exactly these items. */
-  order: Uint32Array | null;
 }
 
 export interface FreshColumnPlan {
   /** Per cell: its stored item, or undefined where this cell creates the item. */
   items: (StoredItem | undefined)[];
+  /** Per cell: its stored item's id; 0 where this cell creates the item (filled by the caller). */
+  ids: Int32Array;
   /** Cells that create an item, in cell order; `newAnswers` holds each created item's answer. */
   creates: number[];
   newAnswers: (string | null)[];
   /** What each cell stores as correct: 1 / 0 / −1 = NULL. */
   correct: Int8Array;
-  /** Every cell named the same item as `prev` at the same position (its order holds). */
-  samePrev: boolean;
+  nCorrect: number;
+  nScore: number;
+  /** The stored items' ids ascend in cell order. */
+  ascending: boolean;
 }
 
 /**
@@ -51,27 +53,33 @@ export interface FreshColumnPlan {
  * - a `correct` that contradicts the answer (an ImportError);
  * - a cell without score whose item's answer stays unknown ("open": a later answer would
  *   fill or check it, which needs it as a Column).
- * `prev` (an earlier column of the split, usually with the very same sample-id strings)
- * spares a Map lookup per cell.
+ * `prev`, an earlier column of the split, spares most Map lookups: columns of one file name
+ * the same items in the same order (the same string objects), give or take a missing cell,
+ * so the walk follows prev's cells and looks up only where they part.
  */
 export function planFreshColumn(c: ResponseColumnBatch, known: ReadonlyMap<string, StoredItem>, prev: ResolvedColumn | undefined): FreshColumnPlan | null {
   const n = c.length;
   const items = new Array<StoredItem | undefined>(n);
+  const ids = new Int32Array(n);
   const correct = new Int8Array(n);
   const creates: number[] = [];
   const newAnswers: (string | null)[] = [];
   let newIds: Map<string, number> | null = null;
-  const prevIds = prev && prev.sampleIds.length === n ? prev.sampleIds : null;
-  const prevItems = prev?.items;
-  let hits = 0;
+  const prevIds = prev ? prev.sampleIds : [];
+  const prevItems = prev ? prev.items : [];
+  const pn = prevIds.length;
+  let j = 0;
   let lastId = -1;
   let ascending = true;
+  let nCorrect = 0;
+  let nScore = 0;
   for (let k = 0; k < n; k++) {
     const s = c.sampleIds[k] as string;
     let it: StoredItem | undefined;
-    if (prevIds !== null && prevIds[k] === s) {
-      it = prevItems![k];
-      hits++;
+    if (j < pn && prevIds[j] === s) it = prevItems[j++];
+    else if (j + 1 < pn && prevIds[j + 1] === s) {
+      it = prevItems[j + 1];
+      j += 2;
     } else it = known.get(s);
     const gt = c.groundTruth[k] ?? null;
     const score = c.score[k] as number;
@@ -80,8 +88,11 @@ export function planFreshColumn(c: ResponseColumnBatch, known: ReadonlyMap<strin
     if (it !== undefined) {
       answer = it.answer;
       if (gt !== null && scoreNull && answer !== gt) return null; // arrives, or contradicts
-      if (it.id <= lastId) ascending = false;
-      lastId = it.id;
+      const id = it.id;
+      if (id <= lastId) ascending = false;
+      lastId = id;
+      ids[k] = id;
+      items[k] = it;
     } else {
       newIds ??= new Map();
       if (newIds.has(s)) return null;
@@ -90,7 +101,6 @@ export function planFreshColumn(c: ResponseColumnBatch, known: ReadonlyMap<strin
       creates.push(k);
       newAnswers.push(answer);
     }
-    items[k] = it;
     const raw = c.correct[k] as number;
     let cor = raw < 0 ? -1 : raw === 1 ? 1 : 0;
     if (scoreNull) {
@@ -99,22 +109,19 @@ export function planFreshColumn(c: ResponseColumnBatch, known: ReadonlyMap<strin
       const implied = pred !== null && pred === answer ? 1 : 0;
       if (cor < 0) cor = implied;
       else if (pred !== null && cor !== implied) return null;
-    }
+    } else nScore++;
+    if (cor >= 0) nCorrect++;
     correct[k] = cor;
   }
-  const samePrev = prevIds !== null && hits === n;
-  if (!ascending && !samePrev) {
+  if (!ascending) {
     // Stored items out of order: sort their ids to find one named twice.
-    const ids = new Int32Array(n - creates.length);
-    let j = 0;
-    for (let k = 0; k < n; k++) {
-      const it = items[k];
-      if (it !== undefined) ids[j++] = it.id;
-    }
-    ids.sort();
-    for (let i = 1; i < ids.length; i++) if (ids[i] === ids[i - 1]) return null;
+    const stored = new Int32Array(n - creates.length);
+    let at = 0;
+    for (let k = 0; k < n; k++) if (items[k] !== undefined) stored[at++] = ids[k] as number;
+    stored.sort();
+    for (let i = 1; i < stored.length; i++) if (stored[i] === stored[i - 1]) return null;
   }
-  return { items, creates, newAnswers, correct, samePrev };
+  return { items, ids, creates, newAnswers, correct, nCorrect, nScore, ascending };
 }
 
 const asBuffer = (a: ArrayBufferView): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
@@ -147,41 +154,38 @@ export function itemOrder(ids: Int32Array): Uint32Array | null {
 
 /**
  * The response_columns values of a planned column (COLUMN_COLUMNS order), byte for byte what
- * encodeColumn writes for the same cells merged the general way.
+ * encodeColumn writes for the same cells merged the general way. In cell order (the usual
+ * case) the item ids, corrects and lines are the plan's and the batch's arrays as they are.
  */
 export function encodeFreshColumn(
   c: ResponseColumnBatch,
-  itemIds: Int32Array,
-  correct: Int8Array,
+  plan: FreshColumnPlan,
   order: Uint32Array | null,
   runId: number,
   ids: { modelId: number; splitId: number; configId: number },
 ): unknown[] {
   const n = c.length;
-  const items = new Int32Array(n);
-  const cor = new Int8Array(n);
-  const runs = new Int32Array(n).fill(runId);
-  const lines = new Int32Array(n);
-  let nCorrect = 0;
-  let nScore = 0;
-  const score = c.score;
-  for (let k = 0; k < n; k++) {
-    const i = order ? (order[k] as number) : k;
-    items[k] = itemIds[i] as number;
-    const v = correct[i] as number;
-    cor[k] = v;
-    if (v >= 0) nCorrect++;
-    const s = score[i] as number;
-    if (s === s) nScore++;
-    lines[k] = c.line[i] as number;
+  let items = plan.ids;
+  let cor = plan.correct;
+  let lines = c.line;
+  if (order) {
+    items = new Int32Array(n);
+    cor = new Int8Array(n);
+    lines = new Int32Array(n);
+    for (let k = 0; k < n; k++) {
+      const i = order[k] as number;
+      items[k] = plan.ids[i] as number;
+      cor[k] = plan.correct[i] as number;
+      lines[k] = c.line[i] as number;
+    }
   }
   return [
     ids.modelId,
     ids.splitId,
     ids.configId,
     n,
-    nCorrect,
-    nScore,
+    plan.nCorrect,
+    plan.nScore,
     asBuffer(items),
     asBuffer(cor),
     encodeStrings(c.pred, order),
@@ -193,7 +197,7 @@ export function encodeFreshColumn(
     encodeFrames(c.frameIndices, order),
     encodeStrings(c.sourceTag, order),
     encodeStrings(c.protocolNote, order),
-    asBuffer(runs),
+    asBuffer(new Int32Array(n).fill(runId)),
     asBuffer(lines),
   ];
 }

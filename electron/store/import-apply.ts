@@ -601,11 +601,10 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
           }
         }
         const all = items as StoredItem[];
-        const itemIds = new Int32Array(c.length);
-        for (let k = 0; k < c.length; k++) itemIds[k] = all[k]!.id;
-        const order = plan.samePrev ? prev!.order : itemOrder(itemIds);
-        resolved.set(sid, { sampleIds: c.sampleIds, items: all, order });
-        pending.push(encodeFreshColumn(c, itemIds, plan.correct, order, runId, { modelId: mid, splitId: sid, configId: cid }));
+        for (const k of creates) plan.ids[k] = all[k]!.id;
+        const order = plan.ascending && creates.length === 0 ? null : itemOrder(plan.ids);
+        resolved.set(sid, { sampleIds: c.sampleIds, items: all });
+        pending.push(encodeFreshColumn(c, plan, order, runId, { modelId: mid, splitId: sid, configId: cid }));
         summary.responsesAdded += c.length;
         options.onFastColumn?.(c);
         return true;

@@ -73,16 +73,27 @@ export function encodeFloat64(values: readonly (number | null)[], order: ArrayLi
  */
 export function encodeFloat64Array(values: Float64Array, order: ArrayLike<number> | null): Buffer | null {
   const n = values.length;
-  // Most optional columns (confidence, margin, latency) are empty: find that without allocating.
-  let first = 0;
-  while (first < n && values[first] !== values[first]) first++;
-  if (first === n) return null;
+  // Most optional columns (confidence, margin, latency) are empty: a memcmp with canonical
+  // NaNs finds that without a per-cell loop; other NaN bits still take the loop below.
+  if (asBuffer(values).equals(nanBytes(n))) return null;
+  let any = false;
   const out = new Float64Array(n);
   for (let k = 0; k < n; k++) {
     const v = values[order ? (order[k] as number) : k] as number;
-    out[k] = v === v ? v : NaN;
+    if (v !== v) out[k] = NaN;
+    else {
+      out[k] = v;
+      any = true;
+    }
   }
-  return asBuffer(out);
+  return any ? asBuffer(out) : null;
+}
+
+let nans = new Float64Array(0);
+/** n canonical NaNs as bytes (one growing array, viewed). */
+function nanBytes(n: number): Buffer {
+  if (nans.length < n) nans = new Float64Array(Math.max(n, nans.length * 2)).fill(NaN);
+  return Buffer.from(nans.buffer, 0, n * 8);
 }
 
 /**
@@ -104,6 +115,18 @@ export function encodeStrings(values: readonly (string | null)[], order: ArrayLi
   let last: string | null = null;
   let lastIdx = 0;
   const ascii = new Int32Array(128);
+  // A column's source tag or note is often one string object throughout: one pointer
+  // compare per cell, then a native fill.
+  const first = values[0];
+  let same = 1;
+  while (same < n && values[same] === first) same++;
+  if (same === n && n > 0) {
+    if (first !== null && first !== undefined) {
+      distinct.push(first);
+      idx.fill(1);
+    }
+    return stringTable(idx, n, distinct);
+  }
   for (let k = 0; k < n; k++) {
     const v = values[order ? (order[k] as number) : k];
     if (v === null || v === undefined) continue;
@@ -128,6 +151,10 @@ export function encodeStrings(values: readonly (string | null)[], order: ArrayLi
     }
     idx[k] = lastIdx;
   }
+  return stringTable(idx, n, distinct);
+}
+
+function stringTable(idx: Uint8Array | Uint16Array | Uint32Array, n: number, distinct: readonly string[]): Buffer {
   const width = idx.BYTES_PER_ELEMENT;
   const head = 12;
   const idxBytes = (n * width + 3) & ~3;
