@@ -28,6 +28,14 @@ export interface ResolvedColumn {
   items: StoredItem[];
 }
 
+/**
+ * "No previous column", with arrays of the elements kinds real ones have: an empty literal
+ * (small-integer elements) made the optimized plan deoptimize on a split's first column.
+ */
+const NO_COLUMN: ResolvedColumn = { sampleIds: [''], items: [{ id: 0, splitId: 0, answer: null }] };
+(NO_COLUMN.sampleIds as string[]).length = 0;
+NO_COLUMN.items.length = 0;
+
 export interface FreshColumnPlan {
   /** Per cell: its stored item, or undefined where this cell creates the item. */
   items: (StoredItem | undefined)[];
@@ -65,8 +73,7 @@ export function planFreshColumn(c: ResponseColumnBatch, known: ReadonlyMap<strin
   const creates: number[] = [];
   const newAnswers: (string | null)[] = [];
   let newIds: Map<string, number> | null = null;
-  const prevIds = prev ? prev.sampleIds : [];
-  const prevItems = prev ? prev.items : [];
+  const { sampleIds: prevIds, items: prevItems } = prev ?? NO_COLUMN;
   const pn = prevIds.length;
   let j = 0;
   let lastId = -1;

@@ -9,12 +9,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ImportBatch } from '../../../shared/domain/types';
+import type { ImportBatch, ItemMeta } from '../../../shared/domain/types';
 import { readImport } from '../../../electron/importers/index';
 import { createImportApplier, type ImportOverrides } from '../../../electron/store/import-apply';
 import { openProject, type Project } from '../../../electron/store/index';
 import { decodeStrings, encodeStrings } from '../../../electron/store/response-columns';
-import { tempDir } from './helpers';
+import { batch, tempDir } from './helpers';
 
 const HEADER =
   'sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note,confidence,latency_s,frame_indices,score';
@@ -207,6 +207,57 @@ describe('applyImports fast path', () => {
     const b = await read('bench', lines);
     const out = same([{ batches: [b] }]);
     expect(out.fast).toHaveLength(12);
+  });
+});
+
+describe('item metadata inserts', () => {
+  it('store every field of items of mixed shapes, more than a chunk of them, with the ids one insert per item gives', () => {
+    const items: ItemMeta[] = [];
+    for (let i = 0; i < 150; i++) {
+      const full = i % 3 === 0;
+      items.push({
+        split: i % 2 ? 'A' : 'B',
+        sampleId: `s${i}`,
+        answer: i % 5 === 0 ? null : 'ABCD'[i % 4]!,
+        kind: i % 7 === 0 ? 'open' : 'mcqa',
+        ...(full
+          ? {
+              question: `q${i}`,
+              options: ['one', `two ${i}`],
+              references: [`ref ${i}`],
+              taskType: `t${i}`,
+              durationS: i + 0.1,
+              durationBucket: `b${i}`,
+              domain: `d${i}`,
+              subCategory: `c${i}`,
+              videoId: `v${i}`,
+              videoFile: `f${i}.mp4`,
+            }
+          : {}),
+      });
+    }
+    // The same item again (with a field it lacked) after the first chunk: it is read back.
+    items.splice(100, 0, { split: 'B', sampleId: 's2', question: 'late' });
+    const b = batch('items.json', { items });
+    const p = openProject(path.join(tempDir(), 'p.flipbook'), { create: true });
+    try {
+      p.db.prepare("INSERT INTO splits (name) VALUES ('Z')").run();
+      p.db.prepare("INSERT INTO items (split_id, sample_id) VALUES (1, 'pre')").run();
+      const s = p.applyImports([b]);
+      expect(s.itemsAdded).toBe(150);
+      expect(s.itemsUpdated).toBe(1);
+      const ids = p.db.prepare('SELECT sample_id, id FROM items ORDER BY id').all() as { sample_id: string; id: number }[];
+      expect(ids.map((r) => r.sample_id)).toEqual(['pre', ...items.filter((_, i) => i !== 100).map((m) => m.sampleId)]);
+      expect(ids.map((r) => r.id)).toEqual(ids.map((_, i) => i + 1));
+      for (const m of items) {
+        if (m.question === 'late') continue;
+        const want = m.sampleId === 's2' ? { ...m, question: 'late' } : m;
+        const got = p.getItem(m.split, m.sampleId)!;
+        for (const [k, v] of Object.entries(want)) expect([k, got[k as keyof ItemMeta] ?? null]).toEqual([k, v]);
+      }
+    } finally {
+      p.close();
+    }
   });
 });
 
