@@ -525,14 +525,21 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
       for (const c of cols) if (c.length > 0) configNamed(c.config, c.line[0]!);
 
       // Items (metadata) before responses so that one batch's answers apply to its own rows.
+      // Items come grouped by split: look the split up when it changes, not per item.
+      let metaSplit: string | null = null;
+      let metaSid = 0;
+      let metaKnown = null as unknown as Map<string, StoredItem>;
       for (const meta of items) {
-        const sid = splitId(meta.split);
-        const known = itemsOf(sid);
+        if (meta.split !== metaSplit) {
+          metaSplit = meta.split;
+          metaSid = splitId(metaSplit);
+          metaKnown = itemsOf(metaSid);
+        }
         const line = meta.line ?? 0;
-        const stored = known.get(meta.sampleId);
+        const stored = metaKnown.get(meta.sampleId);
         if (!stored) {
-          const id = newItems.add(sid, meta);
-          known.set(meta.sampleId, { id, splitId: sid, answer: meta.answer ?? null });
+          const id = newItems.add(metaSid, meta);
+          metaKnown.set(meta.sampleId, { id, splitId: metaSid, answer: meta.answer ?? null });
           summary.itemsAdded++;
           continue;
         }

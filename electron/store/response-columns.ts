@@ -120,13 +120,7 @@ export function encodeStrings(values: readonly (string | null)[], order: ArrayLi
   const first = values[0];
   let same = 1;
   while (same < n && values[same] === first) same++;
-  if (same === n && n > 0) {
-    if (first !== null && first !== undefined) {
-      distinct.push(first);
-      idx.fill(1);
-    }
-    return stringTable(idx, n, distinct);
-  }
+  if (same === n && n > 0) return encodeSameString(first ?? null, n);
   for (let k = 0; k < n; k++) {
     const v = values[order ? (order[k] as number) : k];
     if (v === null || v === undefined) continue;
@@ -154,6 +148,14 @@ export function encodeStrings(values: readonly (string | null)[], order: ArrayLi
   return stringTable(idx, n, distinct);
 }
 
+/** encodeStrings of n cells that all hold `value` (one string, or null). */
+export function encodeSameString(value: string | null, n: number): Buffer {
+  const idx = new Uint8Array(n);
+  if (value === null) return stringTable(idx, n, []);
+  return stringTable(idx.fill(1), n, [value]);
+}
+
+/** The string table of indices (1-based into `distinct`, 0 = NULL) at their final width. */
 function stringTable(idx: Uint8Array | Uint16Array | Uint32Array, n: number, distinct: readonly string[]): Buffer {
   const width = idx.BYTES_PER_ELEMENT;
   const head = 12;
