@@ -80,21 +80,27 @@ export function planFreshColumn(c: ResponseColumnBatch, known: ReadonlyMap<strin
   let ascending = true;
   let nCorrect = 0;
   let nScore = 0;
+  // The batch's arrays in locals: cold (interpreted) code re-reads `c.x` on every access.
+  const sampleIds = c.sampleIds;
+  const gts = c.groundTruth;
+  const scores = c.score;
+  const preds = c.pred;
+  const cors = c.correct;
   for (let k = 0; k < n; k++) {
-    const s = c.sampleIds[k] as string;
+    const s = sampleIds[k] as string;
     let it: StoredItem | undefined;
     if (j < pn && prevIds[j] === s) it = prevItems[j++];
     else if (j + 1 < pn && prevIds[j + 1] === s) {
       it = prevItems[j + 1];
       j += 2;
     } else it = known.get(s);
-    const gt = c.groundTruth[k] ?? null;
-    const score = c.score[k] as number;
+    const gt = gts[k];
+    const score = scores[k] as number;
     const scoreNull = score !== score;
     let answer: string | null;
     if (it !== undefined) {
       answer = it.answer;
-      if (gt !== null && scoreNull && answer !== gt) return null; // arrives, or contradicts
+      if (gt != null && scoreNull && answer !== gt) return null; // arrives, or contradicts
       const id = it.id;
       if (id <= lastId) ascending = false;
       lastId = id;
@@ -104,18 +110,18 @@ export function planFreshColumn(c: ResponseColumnBatch, known: ReadonlyMap<strin
       newIds ??= new Map();
       if (newIds.has(s)) return null;
       newIds.set(s, k);
-      answer = gt !== null && scoreNull ? gt : null;
+      answer = gt != null && scoreNull ? gt : null;
       creates.push(k);
       newAnswers.push(answer);
     }
-    const raw = c.correct[k] as number;
+    const raw = cors[k] as number;
     let cor = raw < 0 ? -1 : raw === 1 ? 1 : 0;
     if (scoreNull) {
       if (answer === null) return null; // open
-      const pred = c.pred[k] ?? null;
-      const implied = pred !== null && pred === answer ? 1 : 0;
+      const pred = preds[k];
+      const implied = pred != null && pred === answer ? 1 : 0;
       if (cor < 0) cor = implied;
-      else if (pred !== null && cor !== implied) return null;
+      else if (pred != null && cor !== implied) return null;
     } else nScore++;
     if (cor >= 0) nCorrect++;
     correct[k] = cor;
