@@ -208,8 +208,12 @@ function triplesNamedOnce(batches: readonly ImportBatch[], opts: ImportOverrides
   const once = new Set<string>();
   if (!batches.some((b) => b.columns)) return once;
   const seen = new Set<string>();
+  // The names applyImports gives a cell after overrides (an empty override is none, as there).
+  const remap = opts.model || opts.split;
+  const keyOf = (model: string, split: string, config: string): string =>
+    tripleKey(remap ? (opts.model ?? model) : model, remap ? (opts.split ?? split) : split, opts.config ? opts.config : config);
   const name = (model: string, split: string, config: string): void => {
-    const key = tripleKey(opts.model ?? model, opts.split ?? split, opts.config ?? config);
+    const key = keyOf(model, split, config);
     if (seen.has(key)) once.delete(key);
     else (seen.add(key), once.add(key));
   };
@@ -222,7 +226,7 @@ function triplesNamedOnce(batches: readonly ImportBatch[], opts: ImportOverrides
     for (const r of b.responses) {
       if (prev && r.model === prev.model && r.split === prev.split && r.config === prev.config) continue;
       prev = r;
-      const key = tripleKey(opts.model ?? r.model, opts.split ?? r.split, opts.config ?? r.config);
+      const key = keyOf(r.model, r.split, r.config);
       // Rows merge cell by cell: their columns never take the fast path.
       once.delete(key);
       seen.add(key);
