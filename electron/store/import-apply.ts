@@ -14,7 +14,8 @@ import type Database from 'better-sqlite3';
 import { emptyResponse } from '../importers/batch-builder';
 import { ImportError } from '../importers/errors';
 import type { ConfigSpec, ImportBatch, ItemMeta, ResponseColumnBatch, ResponseRow } from '../../shared/domain/types';
-import { Column, type ColumnRow, createColumnWriter, decodeColumn } from './response-columns';
+import { encodeFreshColumn, itemOrder, planFreshColumn, type ResolvedColumn, type StoredItem } from './fresh-column';
+import { COLUMN_COLUMNS, Column, type ColumnRow, createColumnWriter, decodeColumn } from './response-columns';
 
 export interface ImportOverrides {
   model?: string;
@@ -47,12 +48,6 @@ export function framesFromKey(key: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
-interface StoredItem {
-  id: number;
-  splitId: number;
-  answer: string | null;
-}
-
 const ITEM_FIELDS = [
   ['question', 'question'],
   ['options', 'options'],
@@ -73,6 +68,30 @@ function itemValue(meta: ItemMeta, field: (typeof ITEM_FIELDS)[number][0]): stri
   if (v === undefined || v === null) return null;
   if (Array.isArray(v)) return JSON.stringify(v);
   return v;
+}
+
+const fieldValue = (v: string | number | readonly string[] | null | undefined): string | number | null =>
+  v === undefined || v === null ? null : Array.isArray(v) ? JSON.stringify(v) : (v as string | number);
+
+/**
+ * itemValue for every ITEM_FIELDS entry, in its order, into `out`. Spelled out field by field:
+ * a keyed `meta[field]` per field is a megamorphic load, and 12 of them per item showed in the
+ * bench (5k items). Keep in step with ITEM_FIELDS (test/electron/store/import-fast-path.test.ts
+ * round-trips every field).
+ */
+function itemValues(meta: ItemMeta, out: (string | number | null)[]): void {
+  out[0] = fieldValue(meta.question);
+  out[1] = fieldValue(meta.options);
+  out[2] = fieldValue(meta.answer);
+  out[3] = fieldValue(meta.references);
+  out[4] = fieldValue(meta.taskType);
+  out[5] = fieldValue(meta.durationS);
+  out[6] = fieldValue(meta.durationBucket);
+  out[7] = fieldValue(meta.domain);
+  out[8] = fieldValue(meta.subCategory);
+  out[9] = fieldValue(meta.videoId);
+  out[10] = fieldValue(meta.videoFile);
+  out[11] = fieldValue(meta.kind);
 }
 
 function writeCell(col: Column, k: number, r: ResponseRow, correct: number | null, runId: number): void {
@@ -117,7 +136,133 @@ class FreshLines {
 
 const sameNum = (a: number | null, b: number | null): boolean => a === b || (a !== null && b !== null && Math.abs(a - b) <= 1e-12);
 
-export function createImportApplier(db: Database.Database) {
+/** Rows per multi-row INSERT of items (at most 15 parameters each, well under SQLite's limit). */
+const ITEM_CHUNK = 64;
+
+/**
+ * New items of the metadata loop, inserted ITEM_CHUNK rows per statement and binding only
+ * the fields an item has (a per_item.csv item has an answer and a kind, not 12 fields):
+ * one 15-parameter statement per item cost ~2 µs (5k items in the bench file). Items are
+ * grouped by which fields they have; their ids are given explicitly as the ones SQLite
+ * would pick (one more than the largest, in add order), so the rows are those one INSERT
+ * per item gives, and nothing else may insert items between add() and flush().
+ */
+function createItemInserter(db: Database.Database) {
+  const maxId = db.prepare<[], number | null>('SELECT max(id) FROM items').pluck(true);
+  const sql = (fields: readonly number[], rows: number): string => {
+    const cols = ['id', 'split_id', 'sample_id', ...fields.map((i) => ITEM_FIELDS[i]![1])];
+    const row = `(${cols.map(() => '?').join(', ')})`;
+    return `INSERT INTO items (${cols.join(', ')}) VALUES ${new Array<string>(rows).fill(row).join(', ')}`;
+  };
+  interface Shape {
+    fields: number[];
+    args: (string | number | null)[];
+    rows: number;
+    full: Database.Statement | null;
+  }
+  const shapes = new Map<number, Shape>();
+  const values: (string | number | null)[] = new Array(ITEM_FIELDS.length).fill(null);
+  let next: number | null = null;
+  return {
+    /** Queues an item; returns its id. */
+    add(sid: number, meta: ItemMeta): number {
+      if (next === null) next = (maxId.get() ?? 0) + 1;
+      const id = next++;
+      itemValues(meta, values);
+      let mask = 0;
+      for (let i = 0; i < values.length; i++) if (values[i] !== null) mask |= 1 << i;
+      let shape = shapes.get(mask);
+      if (!shape) {
+        const fields = ITEM_FIELDS.map((_, i) => i).filter((i) => mask & (1 << i));
+        shapes.set(mask, (shape = { fields, args: [], rows: 0, full: null }));
+      }
+      const args = shape.args;
+      args.push(id, sid, meta.sampleId);
+      for (let j = 0; j < shape.fields.length; j++) args.push(values[shape.fields[j]!]!);
+      if (++shape.rows === ITEM_CHUNK) {
+        (shape.full ??= db.prepare(sql(shape.fields, ITEM_CHUNK))).run(args);
+        shape.args = [];
+        shape.rows = 0;
+      }
+      return id;
+    },
+    flush(): void {
+      for (const shape of shapes.values()) {
+        if (shape.rows > 0) db.prepare(sql(shape.fields, shape.rows)).run(shape.args);
+        shape.args = [];
+        shape.rows = 0;
+      }
+      next = null;
+    },
+  };
+}
+
+const tripleKey = (model: string, split: string, config: string): string => `${model}\u0000${split}\u0000${config}`;
+
+/**
+ * The (model, split, config) columns that exactly one non-empty column batch of the call names
+ * (after overrides) and no response row does: only those may take the fast path, whose column
+ * nothing else of the call may merge into.
+ */
+function triplesNamedOnce(batches: readonly ImportBatch[], opts: ImportOverrides): Set<string> {
+  const once = new Set<string>();
+  if (!batches.some((b) => b.columns)) return once;
+  const seen = new Set<string>();
+  // The names applyImports gives a cell after overrides (an empty override is none, as there).
+  const remap = opts.model || opts.split;
+  const keyOf = (model: string, split: string, config: string): string =>
+    tripleKey(remap ? (opts.model ?? model) : model, remap ? (opts.split ?? split) : split, opts.config ? opts.config : config);
+  const name = (model: string, split: string, config: string): void => {
+    const key = keyOf(model, split, config);
+    if (seen.has(key)) once.delete(key);
+    else (seen.add(key), once.add(key));
+  };
+  for (const b of batches) {
+    if (b.columns) {
+      for (const c of b.columns) if (c.length > 0) name(c.model, c.split, c.config);
+      continue;
+    }
+    let prev: ResponseRow | null = null;
+    for (const r of b.responses) {
+      if (prev && r.model === prev.model && r.split === prev.split && r.config === prev.config) continue;
+      prev = r;
+      const key = keyOf(r.model, r.split, r.config);
+      // Rows merge cell by cell: their columns never take the fast path.
+      once.delete(key);
+      seen.add(key);
+    }
+  }
+  return once;
+}
+
+/** Every per-cell array of `c` holds exactly its `length` cells (else the general path reads it). */
+function wellFormed(c: ResponseColumnBatch): boolean {
+  const n = c.length;
+  return (
+    c.sampleIds.length === n &&
+    c.pred.length === n &&
+    c.correct.length === n &&
+    c.score.length === n &&
+    c.groundTruth.length === n &&
+    c.confidence.length === n &&
+    c.margin.length === n &&
+    c.latencyMs.length === n &&
+    c.frameIndices.length === n &&
+    c.sourceTag.length === n &&
+    c.protocolNote.length === n &&
+    c.line.length === n
+  );
+}
+
+export interface ApplierOptions {
+  /** false = every column the general way (tests compare both paths' stores). Default true. */
+  fastPath?: boolean;
+  /** Called for each column batch the fast path applied (tests check which path ran). */
+  onFastColumn?: (c: ResponseColumnBatch) => void;
+}
+
+export function createImportApplier(db: Database.Database, options: ApplierOptions = {}) {
+  const fastPath = options.fastPath ?? true;
   const q = {
     runBySha: db.prepare<[string, string], { id: number }>('SELECT id FROM runs WHERE sha256 = ? AND format = ?'),
     runInsert: db.prepare(
@@ -157,11 +302,13 @@ export function createImportApplier(db: Database.Database) {
     ),
     itemFull: db.prepare<[number], Record<string, string | number | null>>('SELECT * FROM items WHERE id = ?'),
     itemInsertBare: db.prepare('INSERT INTO items (split_id, sample_id) VALUES (?, ?)'),
+    itemInsertAnswer: db.prepare('INSERT INTO items (split_id, sample_id, answer) VALUES (?, ?, ?)'),
     itemSetAnswer: db.prepare('UPDATE items SET answer = ? WHERE id = ?'),
-    itemInsert: db.prepare(
-      `INSERT INTO items (split_id, sample_id, ${ITEM_FIELDS.map(([, col]) => col).join(', ')}) VALUES (?, ?, ${ITEM_FIELDS.map(() => '?').join(', ')})`,
-    ),
     column: db.prepare<[number, number, number], ColumnRow>('SELECT * FROM response_columns WHERE model_id = ? AND split_id = ? AND config_id = ?'),
+    columnExists: db
+      .prepare<[number, number, number], number>('SELECT id FROM response_columns WHERE model_id = ? AND split_id = ? AND config_id = ?')
+      .pluck(true),
+    columnInsert: db.prepare(`INSERT INTO response_columns (${COLUMN_COLUMNS}) VALUES (${COLUMN_COLUMNS.split(',').map(() => '?').join(', ')})`),
     columnsOfSplit: db.prepare<[number], ColumnRow>('SELECT * FROM response_columns WHERE split_id = ? ORDER BY model_id, config_id'),
     modelName: db.prepare<[number], string>('SELECT name FROM models WHERE id = ?'),
     configKey: db.prepare<[number], string>('SELECT key FROM configs WHERE id = ?'),
@@ -181,6 +328,16 @@ export function createImportApplier(db: Database.Database) {
     // Grid columns touched by this call, decoded; merged in memory and written back once at
     // the end (inside the caller's transaction, so a rejected batch writes nothing).
     const columns = new Map<string, Column>();
+    /**
+     * What to write at the end, in the order the columns were first touched: the Columns
+     * (written when dirty) and the encoded values of fast-path columns. One list keeps the
+     * new columns' row ids in the order the general path alone would give them.
+     */
+    const pending: (Column | unknown[])[] = [];
+    const track = (key: string, c: Column): void => {
+      columns.set(key, c);
+      pending.push(c);
+    };
     /** Cells written by this call, per column: position → the line of this import that wrote it. */
     const freshLines = new Map<Column, FreshLines>();
     const splitsLoaded = new Set<number>();
@@ -190,7 +347,7 @@ export function createImportApplier(db: Database.Database) {
       if (!c) {
         const row = splitsLoaded.has(sid) ? undefined : q.column.get(mid, sid, cid);
         c = row ? decodeColumn(row) : new Column(mid, sid, cid);
-        columns.set(key, c);
+        track(key, c);
       }
       return c;
     };
@@ -199,7 +356,7 @@ export function createImportApplier(db: Database.Database) {
       if (!splitsLoaded.has(sid)) {
         for (const row of q.columnsOfSplit.iterate(sid)) {
           const key = `${row.model_id}:${row.split_id}:${row.config_id}`;
-          if (!columns.has(key)) columns.set(key, decodeColumn(row));
+          if (!columns.has(key)) track(key, decodeColumn(row));
         }
         splitsLoaded.add(sid);
       }
@@ -214,6 +371,10 @@ export function createImportApplier(db: Database.Database) {
     };
     const updatedItems = new Set<number>();
     const runSources = new Map<number, string>();
+    const newItems = createItemInserter(db);
+    /** Per split, the last column applied by the fast path (planFreshColumn's lookup cache). */
+    const resolved = new Map<number, ResolvedColumn>();
+    const namedOnce = fastPath ? triplesNamedOnce(batches, opts) : new Set<string>();
 
     const idOf = (cache: Map<string, number>, name: string, get: Database.Statement<[string], { id: number }>, insert: Database.Statement): number => {
       let id = cache.get(name);
@@ -368,17 +529,25 @@ export function createImportApplier(db: Database.Database) {
       for (const c of cols) if (c.length > 0) configNamed(c.config, c.line[0]!);
 
       // Items (metadata) before responses so that one batch's answers apply to its own rows.
+      // Items come grouped by split: look the split up when it changes, not per item.
+      let metaSplit: string | null = null;
+      let metaSid = 0;
+      let metaKnown = null as unknown as Map<string, StoredItem>;
       for (const meta of items) {
-        const sid = splitId(meta.split);
-        const known = itemsOf(sid);
+        if (meta.split !== metaSplit) {
+          metaSplit = meta.split;
+          metaSid = splitId(metaSplit);
+          metaKnown = itemsOf(metaSid);
+        }
         const line = meta.line ?? 0;
-        const stored = known.get(meta.sampleId);
+        const stored = metaKnown.get(meta.sampleId);
         if (!stored) {
-          const id = Number(q.itemInsert.run(sid, meta.sampleId, ...ITEM_FIELDS.map(([f]) => itemValue(meta, f))).lastInsertRowid);
-          known.set(meta.sampleId, { id, splitId: sid, answer: meta.answer ?? null });
+          const id = newItems.add(metaSid, meta);
+          metaKnown.set(meta.sampleId, { id, splitId: metaSid, answer: meta.answer ?? null });
           summary.itemsAdded++;
           continue;
         }
+        newItems.flush(); // the stored row is read back below
         const row = q.itemFull.get(stored.id)!;
         const sets: string[] = [];
         const vals: (string | number | null)[] = [];
@@ -399,6 +568,8 @@ export function createImportApplier(db: Database.Database) {
         if (meta.answer != null && stored.answer === null) answerArrived(stored, meta.answer, file, line, 'answer', meta.split, meta.sampleId);
       }
 
+      newItems.flush();
+
       // Responses. Rows usually come grouped by (model, split, config) and columns are one
       // each: the ids, the column and its grid_configs row are looked up when the triple
       // changes (enter), not per cell — merge runs once per cell, 145k times in the bench.
@@ -407,13 +578,12 @@ export function createImportApplier(db: Database.Database) {
       let col = null as unknown as Column;
       let fresh = null as unknown as FreshLines;
       let known = null as unknown as Map<string, StoredItem>;
-      const enter = (model: string, split: string, config: string): void => {
+      /** The ids of a (model, split, config), its items and its grid_configs row; returns [mid, cid]. */
+      const enterGrid = (model: string, split: string, config: string): [number, number] => {
         const mid = modelId(model);
         sid = splitId(split);
         const cid = configIds.get(config)!;
         configNames.add(config);
-        col = columnOf(mid, sid, cid);
-        fresh = freshOf(col);
         known = itemsOf(sid);
         const spec = specByKey.get(config)!;
         const gridSpec = [spec.width, spec.height, spec.sampling.policy, spec.sampling.seed, spec.sampling.fps, spec.pipeline, spec.toolkit, spec.modelArgs, spec.notes] as const;
@@ -423,6 +593,50 @@ export function createImportApplier(db: Database.Database) {
           if (q.gridInsert.run(mid, sid, cid, ...gridSpec, runId).changes) summary.configsAdded++;
           else q.gridFill.run(...gridSpec, mid, sid, cid);
         }
+        return [mid, cid];
+      };
+      const enterColumn = (mid: number, cid: number): void => {
+        col = columnOf(mid, sid, cid);
+        fresh = freshOf(col);
+      };
+      const enter = (model: string, split: string, config: string): void => {
+        const [mid, cid] = enterGrid(model, split, config);
+        enterColumn(mid, cid);
+      };
+      /**
+       * Applies column batch `c` by the fast path when its column is new and closed
+       * (fresh-column.ts); false = nothing done beyond enterGrid, apply it the general way.
+       */
+      const applyFresh = (c: ResponseColumnBatch, mid: number, cid: number): boolean => {
+        const stored = splitsLoaded.has(sid) ? columns.has(`${mid}:${sid}:${cid}`) : q.columnExists.get(mid, sid, cid) !== undefined;
+        if (stored) return false;
+        const prev = resolved.get(sid);
+        const plan = planFreshColumn(c, known, prev);
+        if (!plan) return false;
+        const { items, creates, newAnswers } = plan;
+        // Items first named here, in cell order as merge inserts them; an answer from the
+        // cell's ground truth counts as an update of the new item, as merge counts it.
+        for (let j = 0; j < creates.length; j++) {
+          const k = creates[j]!;
+          const sampleId = c.sampleIds[k]!;
+          const answer = newAnswers[j]!;
+          const item: StoredItem = { id: Number(q.itemInsertAnswer.run(sid, sampleId, answer).lastInsertRowid), splitId: sid, answer };
+          known.set(sampleId, item);
+          items[k] = item;
+          summary.itemsAdded++;
+          if (answer !== null) {
+            summary.itemsUpdated++;
+            updatedItems.add(item.id);
+          }
+        }
+        const all = items as StoredItem[];
+        for (const k of creates) plan.ids[k] = all[k]!.id;
+        const order = plan.ascending && creates.length === 0 ? null : itemOrder(plan.ids);
+        resolved.set(sid, { sampleIds: c.sampleIds, items: all });
+        pending.push(encodeFreshColumn(c, plan, order, runId, { modelId: mid, splitId: sid, configId: cid }));
+        summary.responsesAdded += c.length;
+        options.onFastColumn?.(c);
+        return true;
       };
       const merge = (r: ResponseRow): void => {
         let item = known.get(r.sampleId);
@@ -517,8 +731,12 @@ export function createImportApplier(db: Database.Database) {
       let nResponses = rows.length;
       for (const c of cols) {
         if (c.length === 0) continue;
-        enter(c.model, c.split, c.config);
         nResponses += c.length;
+        if (namedOnce.has(tripleKey(c.model, c.split, c.config)) && wellFormed(c)) {
+          const [mid, cid] = enterGrid(c.model, c.split, c.config);
+          if (applyFresh(c, mid, cid)) continue;
+          enterColumn(mid, cid);
+        } else enter(c.model, c.split, c.config);
         // One row object refilled per cell: merge and writeCell copy its fields out.
         const r = emptyResponse(c.model, c.split, '', c.config, 0);
         for (let k = 0; k < c.length; k++) {
@@ -540,7 +758,10 @@ export function createImportApplier(db: Database.Database) {
       }
       q.runCounts.run(items.length, nResponses, specByKey.size, runId);
     }
-    for (const c of columns.values()) if (c.dirty) writeColumn(c);
+    for (const p of pending) {
+      if (Array.isArray(p)) q.columnInsert.run(...p);
+      else if (p.dirty) writeColumn(p);
+    }
     summary.models = [...modelNames].sort();
     summary.splits = [...splitNames].sort();
     summary.configs = [...configNames].sort();

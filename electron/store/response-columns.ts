@@ -26,7 +26,6 @@
  */
 import type Database from 'better-sqlite3';
 
-const enc = new TextEncoder();
 const dec = new TextDecoder();
 
 /** A copy of `b`'s bytes in a fresh ArrayBuffer (aligned for any typed array). */
@@ -68,6 +67,36 @@ export function encodeFloat64(values: readonly (number | null)[], order: ArrayLi
 }
 
 /**
+ * encodeFloat64 for values already on a Float64Array with NaN = null (an importer's column
+ * batch): the same bytes, without a (number | null)[] per cell. Every NaN is written as the
+ * NaN literal, as encodeFloat64 does, so the BLOB does not depend on the NaN bits it was handed.
+ */
+export function encodeFloat64Array(values: Float64Array, order: ArrayLike<number> | null): Buffer | null {
+  const n = values.length;
+  // Most optional columns (confidence, margin, latency) are empty: a memcmp with canonical
+  // NaNs finds that without a per-cell loop; other NaN bits still take the loop below.
+  if (asBuffer(values).equals(nanBytes(n))) return null;
+  let any = false;
+  const out = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    const v = values[order ? (order[k] as number) : k] as number;
+    if (v !== v) out[k] = NaN;
+    else {
+      out[k] = v;
+      any = true;
+    }
+  }
+  return any ? asBuffer(out) : null;
+}
+
+let nans = new Float64Array(0);
+/** n canonical NaNs as bytes (one growing array, viewed). */
+function nanBytes(n: number): Buffer {
+  if (nans.length < n) nans = new Float64Array(Math.max(n, nans.length * 2)).fill(NaN);
+  return Buffer.from(nans.buffer, 0, n * 8);
+}
+
+/**
  * String table: u8 index width (1, 2 or 4), 3 bytes padding, u32 distinct count d, u32 cell
  * count n, then n indices (0 = NULL, i = the i-th distinct string), padding to 4 bytes,
  * d × u32 UTF-8 byte lengths, then the UTF-8 bytes.
@@ -75,22 +104,40 @@ export function encodeFloat64(values: readonly (number | null)[], order: ArrayLi
 export function encodeStrings(values: readonly (string | null)[], order: ArrayLike<number> | null): Buffer {
   const n = values.length;
   const dict = new Map<string, number>();
-  const idx = new Uint32Array(n);
+  const distinct: string[] = [];
+  // Indices go straight into an array of the final width: 1 byte while fewer than 255
+  // distinct strings, widened (a copy) when the table outgrows it — no u32 array per call
+  // narrowed afterwards.
+  let idx: Uint8Array | Uint16Array | Uint32Array = new Uint8Array(n);
+  let cap = 255;
   // Neighbouring cells usually repeat a value (a column's source tag, a letter): compare with
   // the previous one before hashing (string equality is a pointer compare for the same string).
   let last: string | null = null;
   let lastIdx = 0;
   const ascii = new Int32Array(128);
+  // A column's source tag or note is often one string object throughout: one pointer
+  // compare per cell, then a native fill.
+  const first = values[0];
+  let same = 1;
+  while (same < n && values[same] === first) same++;
+  if (same === n && n > 0) return encodeSameString(first ?? null, n);
   for (let k = 0; k < n; k++) {
     const v = values[order ? (order[k] as number) : k];
     if (v === null || v === undefined) continue;
     if (v !== last) {
       // One-character values (MCQA letters) index a small table instead of hashing.
       const ch = v.length === 1 ? v.charCodeAt(0) : 128;
-      let i = ch < 128 ? ascii[ch]! : 0;
+      let i = ch < 128 ? (ascii[ch] as number) : 0;
       if (i === 0) {
         i = dict.get(v) ?? 0;
-        if (i === 0) dict.set(v, (i = dict.size + 1));
+        if (i === 0) {
+          distinct.push(v);
+          dict.set(v, (i = distinct.length));
+          if (i >= cap) {
+            cap = cap === 255 ? 65535 : Infinity;
+            idx = cap === 65535 ? Uint16Array.from(idx) : Uint32Array.from(idx);
+          }
+        }
         if (ch < 128) ascii[ch] = i;
       }
       last = v;
@@ -98,22 +145,32 @@ export function encodeStrings(values: readonly (string | null)[], order: ArrayLi
     }
     idx[k] = lastIdx;
   }
-  const width = dict.size < 255 ? 1 : dict.size < 65535 ? 2 : 4;
-  const parts = [...dict.keys()].map((s) => enc.encode(s));
+  return stringTable(idx, n, distinct);
+}
+
+/** encodeStrings of n cells that all hold `value` (one string, or null). */
+export function encodeSameString(value: string | null, n: number): Buffer {
+  const idx = new Uint8Array(n);
+  if (value === null) return stringTable(idx, n, []);
+  return stringTable(idx.fill(1), n, [value]);
+}
+
+/** The string table of indices (1-based into `distinct`, 0 = NULL) at their final width. */
+function stringTable(idx: Uint8Array | Uint16Array | Uint32Array, n: number, distinct: readonly string[]): Buffer {
+  const width = idx.BYTES_PER_ELEMENT;
   const head = 12;
   const idxBytes = (n * width + 3) & ~3;
+  const lengths = new Array<number>(distinct.length);
   let textBytes = 0;
-  for (const p of parts) textBytes += p.byteLength;
-  const out = Buffer.alloc(head + idxBytes + 4 * parts.length + textBytes);
-  out.writeUInt8(width, 0);
-  out.writeUInt32LE(parts.length, 4);
+  for (let i = 0; i < distinct.length; i++) textBytes += lengths[i] = Buffer.byteLength(distinct[i] as string, 'utf8');
+  const out = Buffer.alloc(head + idxBytes + 4 * distinct.length + textBytes);
+  out[0] = width;
+  out.writeUInt32LE(distinct.length, 4);
   out.writeUInt32LE(n, 8);
-  if (width === 1) out.set(Uint8Array.from(idx), head);
-  else if (width === 2) out.set(new Uint8Array(Uint16Array.from(idx).buffer), head);
-  else out.set(new Uint8Array(idx.buffer), head);
+  out.set(new Uint8Array(idx.buffer, 0, n * width), head);
   let at = head + idxBytes;
-  for (const p of parts) (out.writeUInt32LE(p.byteLength, at), (at += 4));
-  for (const p of parts) (out.set(p, at), (at += p.byteLength));
+  for (const len of lengths) (out.writeUInt32LE(len, at), (at += 4));
+  for (const s of distinct) at += out.write(s, at, 'utf8');
   return out;
 }
 
@@ -145,7 +202,11 @@ export function encodeFrames(values: readonly (ArrayLike<number> | null)[], orde
   const n = values.length;
   let total = 0;
   let any = false;
-  for (const v of values) if (v) ((total += v.length), (any = true));
+  // Indexed, not for-of: most columns have no frames and this pass is all the work they cost.
+  for (let k = 0; k < n; k++) {
+    const v = values[k];
+    if (v) ((total += v.length), (any = true));
+  }
   if (!any) return null;
   const pres = (n + 3) & ~3;
   const out = Buffer.alloc(4 + pres + 4 * (n + 1) + 4 * total);
