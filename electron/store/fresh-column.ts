@@ -13,8 +13,8 @@
  * returns null BEFORE any side effect, so the caller applies the column the general way and
  * every error, summary count and insert order stays as it was.
  */
-import type { ResponseColumnBatch } from '../../shared/domain/types';
-import { encodeFloat64Array, encodeFrames, encodeStrings } from './response-columns';
+import type { ColumnTables, ResponseColumnBatch } from '../../shared/domain/types';
+import { encodeFloat64Array, encodeFrames, encodeInterned, encodeStrings } from './response-columns';
 
 export interface StoredItem {
   id: number;
@@ -137,6 +137,82 @@ export function planFreshColumn(c: ResponseColumnBatch, known: ReadonlyMap<strin
   return { items, ids, creates, newAnswers, correct, nCorrect, nScore, ascending };
 }
 
+/**
+ * The stored items of a split's sample-id table (ColumnTables.sampleIds.table, shared by the
+ * split's columns), by table index; undefined = not looked up yet, or no such item yet.
+ * StoredItem objects are never replaced (only their answer is updated in place), so an entry
+ * once found stays right for the whole call.
+ */
+export type TableItems = (StoredItem | undefined)[];
+
+/**
+ * planFreshColumn for a batch that carries `tables` (the per_item.csv fast path): the same
+ * decisions and the same plan, read from typed indices — one Map lookup per distinct sample
+ * id of the split instead of one per cell, and no string array built. Two cells naming one
+ * item share a table index (the table holds distinct strings), which a marker array catches.
+ */
+export function planFromTables(c: ResponseColumnBatch, t: ColumnTables, known: ReadonlyMap<string, StoredItem>, cache: TableItems): FreshColumnPlan | null {
+  const n = c.length;
+  const items = new Array<StoredItem | undefined>(n);
+  const ids = new Int32Array(n);
+  const correct = new Int8Array(n);
+  const creates: number[] = [];
+  const newAnswers: (string | null)[] = [];
+  const sid = t.sampleIds.index;
+  const sidTable = t.sampleIds.table;
+  const gti = t.groundTruth.index;
+  const gtTable = t.groundTruth.table;
+  const pri = t.pred.index;
+  const prTable = t.pred.table;
+  const scores = c.score;
+  const cors = c.correct;
+  const named = new Uint8Array(sidTable.length);
+  let lastId = -1;
+  let ascending = true;
+  let nCorrect = 0;
+  let nScore = 0;
+  for (let k = 0; k < n; k++) {
+    const ti = sid[k] as number;
+    if (named[ti] === 1) return null; // the item twice in this column
+    named[ti] = 1;
+    let it = cache[ti];
+    if (it === undefined) {
+      it = known.get(sidTable[ti] as string);
+      if (it !== undefined) cache[ti] = it;
+    }
+    const g = gti[k] as number;
+    const gt = g < 0 ? null : (gtTable[g] as string);
+    const score = scores[k] as number;
+    const scoreNull = score !== score;
+    let answer: string | null;
+    if (it !== undefined) {
+      answer = it.answer;
+      if (gt !== null && scoreNull && answer !== gt) return null; // arrives, or contradicts
+      const id = it.id;
+      if (id <= lastId) ascending = false;
+      lastId = id;
+      ids[k] = id;
+      items[k] = it;
+    } else {
+      answer = gt !== null && scoreNull ? gt : null;
+      creates.push(k);
+      newAnswers.push(answer);
+    }
+    const raw = cors[k] as number;
+    let cor = raw < 0 ? -1 : raw === 1 ? 1 : 0;
+    if (scoreNull) {
+      if (answer === null) return null; // open
+      const p = pri[k] as number;
+      const implied = p >= 0 && prTable[p] === answer ? 1 : 0;
+      if (cor < 0) cor = implied;
+      else if (p >= 0 && cor !== implied) return null;
+    } else nScore++;
+    if (cor >= 0) nCorrect++;
+    correct[k] = cor;
+  }
+  return { items, ids, creates, newAnswers, correct, nCorrect, nScore, ascending };
+}
+
 const asBuffer = (a: ArrayBufferView): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
 /** Positions sorted by item id, or null when the ids ascend already (distinct ids). */
@@ -178,6 +254,8 @@ export function encodeFreshColumn(
   ids: { modelId: number; splitId: number; configId: number },
 ): unknown[] {
   const n = c.length;
+  // The string fields from the batch's tables when it has them (no string array built).
+  const t = c.tables;
   let items = plan.ids;
   let cor = plan.correct;
   let lines = c.line;
@@ -201,15 +279,15 @@ export function encodeFreshColumn(
     plan.nScore,
     asBuffer(items),
     asBuffer(cor),
-    encodeStrings(c.pred, order),
-    encodeStrings(c.groundTruth, order),
+    t ? encodeInterned(t.pred, order) : encodeStrings(c.pred, order),
+    t ? encodeInterned(t.groundTruth, order) : encodeStrings(c.groundTruth, order),
     encodeFloat64Array(c.score, order),
     encodeFloat64Array(c.confidence, order),
     encodeFloat64Array(c.margin, order),
     encodeFloat64Array(c.latencyMs, order),
     encodeFrames(c.frameIndices, order),
-    encodeStrings(c.sourceTag, order),
-    encodeStrings(c.protocolNote, order),
+    t ? encodeInterned(t.sourceTag, order) : encodeStrings(c.sourceTag, order),
+    t ? encodeInterned(t.protocolNote, order) : encodeStrings(c.protocolNote, order),
     asBuffer(new Int32Array(n).fill(runId)),
     asBuffer(lines),
   ];

@@ -14,7 +14,7 @@ import type Database from 'better-sqlite3';
 import { emptyResponse } from '../importers/batch-builder';
 import { ImportError } from '../importers/errors';
 import type { ConfigSpec, ImportBatch, ItemMeta, ResponseColumnBatch, ResponseRow } from '../../shared/domain/types';
-import { encodeFreshColumn, itemOrder, planFreshColumn, type ResolvedColumn, type StoredItem } from './fresh-column';
+import { encodeFreshColumn, itemOrder, planFreshColumn, planFromTables, type ResolvedColumn, type StoredItem, type TableItems } from './fresh-column';
 import { COLUMN_COLUMNS, Column, type ColumnRow, createColumnWriter, decodeColumn } from './response-columns';
 
 export interface ImportOverrides {
@@ -238,6 +238,24 @@ function triplesNamedOnce(batches: readonly ImportBatch[], opts: ImportOverrides
 /** Every per-cell array of `c` holds exactly its `length` cells (else the general path reads it). */
 function wellFormed(c: ResponseColumnBatch): boolean {
   const n = c.length;
+  const t = c.tables;
+  if (t) {
+    // The fast path reads the tables, not the string arrays (which need not be built).
+    return (
+      t.sampleIds.index.length === n &&
+      t.pred.index.length === n &&
+      t.groundTruth.index.length === n &&
+      t.sourceTag.index.length === n &&
+      t.protocolNote.index.length === n &&
+      c.correct.length === n &&
+      c.score.length === n &&
+      c.confidence.length === n &&
+      c.margin.length === n &&
+      c.latencyMs.length === n &&
+      c.frameIndices.length === n &&
+      c.line.length === n
+    );
+  }
   return (
     c.sampleIds.length === n &&
     c.pred.length === n &&
@@ -374,6 +392,8 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
     const newItems = createItemInserter(db);
     /** Per split, the last column applied by the fast path (planFreshColumn's lookup cache). */
     const resolved = new Map<number, ResolvedColumn>();
+    /** Per sample-id table of column batches that carry tables: its stored items (planFromTables). */
+    const tableItems = new Map<readonly string[], TableItems>();
     const namedOnce = fastPath ? triplesNamedOnce(batches, opts) : new Set<string>();
 
     const idOf = (cache: Map<string, number>, name: string, get: Database.Statement<[string], { id: number }>, insert: Database.Statement): number => {
@@ -610,18 +630,24 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
       const applyFresh = (c: ResponseColumnBatch, mid: number, cid: number): boolean => {
         const stored = splitsLoaded.has(sid) ? columns.has(`${mid}:${sid}:${cid}`) : q.columnExists.get(mid, sid, cid) !== undefined;
         if (stored) return false;
-        const prev = resolved.get(sid);
-        const plan = planFreshColumn(c, known, prev);
+        const t = c.tables;
+        let cache: TableItems | undefined;
+        if (t) {
+          cache = tableItems.get(t.sampleIds.table);
+          if (!cache) tableItems.set(t.sampleIds.table, (cache = []));
+        }
+        const plan = t ? planFromTables(c, t, known, cache!) : planFreshColumn(c, known, resolved.get(sid));
         if (!plan) return false;
         const { items, creates, newAnswers } = plan;
         // Items first named here, in cell order as merge inserts them; an answer from the
         // cell's ground truth counts as an update of the new item, as merge counts it.
         for (let j = 0; j < creates.length; j++) {
           const k = creates[j]!;
-          const sampleId = c.sampleIds[k]!;
+          const sampleId = t ? t.sampleIds.table[t.sampleIds.index[k]!]! : c.sampleIds[k]!;
           const answer = newAnswers[j]!;
           const item: StoredItem = { id: Number(q.itemInsertAnswer.run(sid, sampleId, answer).lastInsertRowid), splitId: sid, answer };
           known.set(sampleId, item);
+          if (t) cache![t.sampleIds.index[k]!] = item;
           items[k] = item;
           summary.itemsAdded++;
           if (answer !== null) {
@@ -632,7 +658,7 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
         const all = items as StoredItem[];
         for (const k of creates) plan.ids[k] = all[k]!.id;
         const order = plan.ascending && creates.length === 0 ? null : itemOrder(plan.ids);
-        resolved.set(sid, { sampleIds: c.sampleIds, items: all });
+        if (!t) resolved.set(sid, { sampleIds: c.sampleIds, items: all });
         pending.push(encodeFreshColumn(c, plan, order, runId, { modelId: mid, splitId: sid, configId: cid }));
         summary.responsesAdded += c.length;
         options.onFastColumn?.(c);

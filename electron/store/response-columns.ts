@@ -25,6 +25,7 @@
  *   provenance and the conflict messages that name the stored row's file:line.
  */
 import type Database from 'better-sqlite3';
+import type { InternedStrings } from '../../shared/domain/types';
 
 const dec = new TextDecoder();
 
@@ -144,6 +145,35 @@ export function encodeStrings(values: readonly (string | null)[], order: ArrayLi
       lastIdx = i;
     }
     idx[k] = lastIdx;
+  }
+  return stringTable(idx, n, distinct);
+}
+
+/**
+ * encodeStrings of an interned field (ResponseColumnBatch.tables): the same bytes, with the
+ * distinct values numbered by first appearance in `order` through their table index — no
+ * string compared or hashed per cell.
+ */
+export function encodeInterned(f: InternedStrings, order: ArrayLike<number> | null): Buffer {
+  const index = f.index;
+  const n = index.length;
+  const renumber = new Int32Array(f.table.length);
+  const distinct: string[] = [];
+  let idx: Uint8Array | Uint16Array | Uint32Array = new Uint8Array(n);
+  let cap = 255;
+  for (let k = 0; k < n; k++) {
+    const ti = index[order ? (order[k] as number) : k] as number;
+    if (ti < 0) continue;
+    let i = renumber[ti] as number;
+    if (i === 0) {
+      distinct.push(f.table[ti] as string);
+      renumber[ti] = i = distinct.length;
+      if (i >= cap) {
+        cap = cap === 255 ? 65535 : Infinity;
+        idx = cap === 65535 ? Uint16Array.from(idx) : Uint32Array.from(idx);
+      }
+    }
+    idx[k] = i;
   }
   return stringTable(idx, n, distinct);
 }

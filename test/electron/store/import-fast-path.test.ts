@@ -26,6 +26,17 @@ async function read(name: string, lines: string[]): Promise<ImportBatch> {
   return b!;
 }
 
+const HEADER_11 = HEADER.split(',').slice(0, 11).join(',');
+
+/** Reads lines of the release's eleven columns: the reader's fast path, whose batches carry `tables`. */
+async function readTables(name: string, lines: string[]): Promise<ImportBatch> {
+  const file = path.join(tempDir(), `${name}.csv`);
+  fs.writeFileSync(file, `${HEADER_11}\n${lines.join('\n')}\n`);
+  const [b] = await readImport(file, { format: 'per-item-csv' });
+  expect(b!.columns?.every((c) => c.tables !== undefined)).toBe(true);
+  return b!;
+}
+
 /** Every table the applier writes, in row order (a run's import time aside). */
 function dump(p: Project): Record<string, unknown[]> {
   const all = (sql: string): unknown[] => p.db.prepare(sql).all();
@@ -206,6 +217,55 @@ describe('applyImports fast path', () => {
     }
     const b = await read('bench', lines);
     const out = same([{ batches: [b] }]);
+    expect(out.fast).toHaveLength(12);
+  });
+});
+
+describe('applyImports fast path on batches with tables (the per_item.csv fast reader)', () => {
+  /** Release-ordered lines: per split, item and model, each config; some cells missing. */
+  function releaseLines(models: string[], items: number, from = 0): string[] {
+    const lines: string[] = [];
+    for (const split of ['V1', 'MLVU']) {
+      for (let i = from; i < from + items; i++) {
+        for (const model of models) {
+          for (const [config, fc] of [['textonly', '0'], ['16f_151k', '16'], ['32f_151k', '32']] as const) {
+            if ((i * 3 + model.charCodeAt(0) + fc.length) % 13 === 0) continue;
+            const gt = 'ABCD'[i % 4]!;
+            const pred = 'ABCD'[(i * 7 + model.charCodeAt(0) + fc.length) % 4]!;
+            lines.push(`${split}-${i},${model},${split},${config},${fc},${fc === '0' ? 0 : 150528},${pred},${gt},${pred === gt ? 1 : 0},official:${model}:${config},${model === 'C' ? 'max_32f' : ''}`);
+          }
+        }
+      }
+    }
+    return lines;
+  }
+
+  it('stores a release-ordered file byte for byte as the general path does', async () => {
+    const b = await readTables('release', releaseLines(['A', 'B', 'C'], 30));
+    expect(same([{ batches: [b] }]).fast).toHaveLength(18);
+  });
+
+  it('sorts cells whose items were numbered in another order, and finds existing items of a second file', async () => {
+    const first = await readTables('first', ['a,M,S,textonly,0,0,A,A,1,t,', 'b,M,S,textonly,0,0,B,B,1,t,', 'b,M,S,16f,16,,A,B,0,t,', 'a,M,S,16f,16,,A,A,1,t,note']);
+    const second = await readTables('second', ['c,N,S,16f,16,,C,C,1,u,', 'b,N,S,16f,16,,B,B,1,u,', 'a,N,S,16f,16,,D,A,0,u,']);
+    const out = same([{ batches: [first] }, { batches: [second] }]);
+    expect(out.fast).toEqual(['M/S/textonly', 'M/S/16f', 'N/S/16f']);
+    expect(same([{ batches: [first, second] }]).fast).toEqual(['M/S/textonly', 'M/S/16f', 'N/S/16f']);
+  });
+
+  it('takes the general path for a column whose item is named twice or whose answer contradicts', async () => {
+    const a = await readTables('a', releaseLines(['A'], 4));
+    const more = await readTables('more', releaseLines(['B'], 6));
+    // B's items 0–3 exist with their answers; 4–5 are new: all closed, all fast.
+    expect(same([{ batches: [a] }, { batches: [more] }]).fast).toHaveLength(12);
+    const wrong = await readTables('wrong', ['V1-1,Z,V1,16f,16,,A,A,1,t,']); // V1-1's answer is B
+    const out = same([{ batches: [a] }, { batches: [wrong] }]);
+    expect(out.error).toMatch(/ImportError: .*contradicts/);
+  });
+
+  it('stores a re-import of the same file as the general path does (no column is new then)', async () => {
+    const b = await readTables('again', releaseLines(['A', 'B'], 5));
+    const out = same([{ batches: [b] }, { batches: [b] }]);
     expect(out.fast).toHaveLength(12);
   });
 });
