@@ -16,6 +16,7 @@ import {
   type ManifestCell,
 } from '../../shared/release/aggregate';
 import { compareCodePoints, compareKeys, csvText, JsonFloat, jsonText, type JsonValue } from './format';
+import type { StringTable } from './column-blobs';
 import { wideCsv } from './per-item-csv';
 import type { ReleaseData, ReleaseGrid } from './release-data';
 
@@ -72,11 +73,18 @@ export function isMixedResolution(m: ResponseMatrix): boolean {
 }
 
 /** The most common value, null counting as '' (ties → code-point first); '' when none. */
-function modeOf(values: readonly (string | null)[]): string {
+function modeOf(t: StringTable): string {
+  // Counted per dictionary index (a few per column), then merged by value: null and '' are one.
+  const perIndex = new Int32Array(t.dict.length);
+  for (let k = 0; k < t.idx.length; k++) {
+    const i = t.idx[k]!;
+    perIndex[i] = perIndex[i]! + 1;
+  }
   const counts = new Map<string, number>();
-  for (const x of values) {
-    const v = x ?? '';
-    counts.set(v, (counts.get(v) ?? 0) + 1);
+  for (let i = 0; i < perIndex.length; i++) {
+    if (perIndex[i] === 0) continue;
+    const v = t.dict[i] ?? '';
+    counts.set(v, (counts.get(v) ?? 0) + perIndex[i]!);
   }
   let best = '';
   let bestN = 0;

@@ -4,6 +4,7 @@
 import type { ConfigSpec, ItemMeta } from '../../shared/domain/types';
 import { PER_ITEM_COLUMNS, PER_ITEM_OPTIONAL_COLUMNS } from '../../shared/release/per-item-columns';
 import { csvField, formatNumber } from './format';
+import type { StringTable } from './column-blobs';
 import type { ReleaseColumn, ReleaseGrid } from './release-data';
 
 export { PER_ITEM_COLUMNS };
@@ -27,21 +28,32 @@ export function latencySeconds(ms: number): number {
   return Math.round(ms * 1000) / 1e6;
 }
 
+const enc = new TextEncoder();
+const EMPTY = new Uint8Array(0);
+
 /**
- * csvField with a memo: the repeated columns (letters, source tags, notes, config names) take
- * a few distinct values, so each is escaped once instead of once per row. null/'' → ''.
+ * The CSV field of each dictionary entry of a string table, as UTF-8 bytes: escaped once per
+ * distinct value (the repeated columns — letters, source tags, notes — take a few each), the
+ * table's own bytes when no quoting is needed. null and '' → empty.
  */
-function csvFieldMemo(): (v: string | null | undefined) => string {
-  const cache = new Map<string, string>();
-  return (v) => {
-    if (v === null || v === undefined || v === '') return '';
-    let e = cache.get(v);
-    if (e === undefined) {
-      e = csvField(v);
-      if (cache.size < 100_000) cache.set(v, e);
-    }
-    return e;
-  };
+function escapedBytes(t: StringTable): Uint8Array[] {
+  return t.dict.map((v, i) => {
+    if (v === null || v === '') return EMPTY;
+    const f = csvField(v);
+    return f === v ? (t.utf8[i] as Uint8Array) : enc.encode(f);
+  });
+}
+
+/** The same as strings (for the text-built files). */
+function escapedStrings(t: StringTable): string[] {
+  return t.dict.map((v) => (v === null || v === '' ? '' : csvField(v)));
+}
+
+/** A copy of `buf[0, used)` in a buffer of at least `need` more bytes (doubling). */
+function grow(buf: Buffer, used: number, need: number): Buffer {
+  const next = Buffer.allocUnsafe(Math.max(buf.length * 2, used + need));
+  buf.copy(next, 0, 0, used);
+  return next;
 }
 
 const hasValue = (a: Float64Array | null): boolean => a !== null && a.some((v) => !Number.isNaN(v));
@@ -63,81 +75,224 @@ export function optionalColumnsOf(grids: readonly ReleaseGrid[]): OptionalColumn
 /** An open-ended cell: a score and no correctness (its pred and ground truth are not written). */
 export const isOpenCell = (c: ReleaseColumn, k: number): boolean => c.score !== null && !Number.isNaN(c.score[k]!) && c.correct[k]! < 0;
 
+const concat = (parts: readonly Uint8Array[]): Uint8Array => {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  n = 0;
+  for (const p of parts) (out.set(p, n), (n += p.length));
+  return out;
+};
+
+const COMMA = Uint8Array.of(44);
+const CORRECT = [EMPTY, Uint8Array.of(48), Uint8Array.of(49)]; // by correct + 1: '', '0', '1'
+/** The item answers that can stand in for a missing ground truth. */
+const LETTERS = 'ABCDEFGH';
+
+/** The optional columns of one cell, `,v` each (ASCII: numbers and space-separated ints). */
+function optionalSuffix(c: ReleaseColumn, k: number, optional: readonly OptionalColumn[]): string {
+  const num = (a: Float64Array | null): string => {
+    const x = a === null ? NaN : (a[k] as number);
+    return Number.isNaN(x) ? '' : formatNumber(x);
+  };
+  let line = '';
+  for (const col of optional) {
+    switch (col) {
+      case 'confidence':
+        line += `,${num(c.confidence)}`;
+        break;
+      case 'margin':
+        line += `,${num(c.margin)}`;
+        break;
+      case 'latency_s': {
+        const ms = c.latencyMs === null ? NaN : (c.latencyMs[k] as number);
+        line += `,${Number.isNaN(ms) ? '' : formatNumber(latencySeconds(ms))}`;
+        break;
+      }
+      case 'frame_indices': {
+        const f = c.frames?.[k] ?? null;
+        line += `,${f === null ? '' : f.join(' ')}`;
+        break;
+      }
+      case 'score':
+        line += `,${num(c.score)}`;
+        break;
+    }
+  }
+  return line;
+}
+
+/** A grid column ready to write: its constant head and the escaped bytes of each table entry. */
+interface PreparedColumn {
+  c: ReleaseColumn;
+  /** `,model,split,config,frame_count,pixel_count,` */
+  head: Uint8Array;
+  pred: Uint8Array[];
+  /** The ground-truth table's entries, then the eight answer letters A–H. */
+  gt: Uint8Array[];
+  src: Uint8Array[];
+  note: Uint8Array[];
+  /** Upper bound of a line's bytes after the sample id (optional columns excluded). */
+  longest: number;
+  /** Number of distinct (pred, gt, correct, source_tag, note) index tuples. */
+  space: number;
+}
+
+const longestOf = (t: readonly Uint8Array[]): number => t.reduce((m, b) => Math.max(m, b.length), 0);
+
+/** The line of a cell after its sample id, from its parts' indices. */
+function buildPiece(col: PreparedColumn, p: number, g: number, cor: number, s: number, n: number): Uint8Array {
+  return concat([col.head, col.pred[p]!, COMMA, col.gt[g]!, COMMA, CORRECT[cor]!, COMMA, col.src[s]!, COMMA, col.note[n]!]);
+}
+
+/** Tuples of a column up to this many get one memo slot each; beyond, a piece per cell. */
+const MEMO_LIMIT = 1 << 16;
+
 /**
- * The text of labels/per_item.csv: grids in (model, split) order, then rows, then columns —
+ * One grid's cells in output order (rows, then columns): the piece index of each cell, the
+ * cell count through each row, and the distinct pieces. Kept apart from the writing loop so
+ * that loop has no rarely taken branch (a cold-JIT deopt each time one is first taken).
+ */
+function gridPieces(columns: readonly PreparedColumn[], rows: number, cells: number, answerAt: Int8Array | null, withCells: boolean) {
+  const pieces: Uint8Array[] = [];
+  const cellPiece = new Int32Array(cells);
+  const cellCol = withCells ? new Int32Array(cells) : null;
+  const cellK = withCells ? new Int32Array(cells) : null;
+  const rowEnd = new Int32Array(rows);
+  const memos = columns.map((col) => (col.space <= MEMO_LIMIT ? new Int32Array(col.space).fill(-1) : null));
+  let n = 0;
+  for (let r = 0; r < rows; r++) {
+    for (let j = 0; j < columns.length; j++) {
+      const col = columns[j]!;
+      const c = col.c;
+      const k = c.at[r]!;
+      if (k < 0) continue;
+      const open = isOpenCell(c, k);
+      const p = open ? 0 : c.pred.idx[k]!;
+      let g = open ? 0 : c.groundTruth.idx[k]!;
+      // No own ground truth: the item's answer letter (entries after the table's).
+      if (g === 0 && !open && answerAt !== null && answerAt[r]! > 0) g = c.groundTruth.dict.length - 1 + answerAt[r]!;
+      const cor = c.correct[k]! + 1;
+      const s = c.sourceTag.idx[k]!;
+      const nt = c.protocolNote.idx[k]!;
+      const memo = memos[j]!;
+      let at: number;
+      if (memo !== null) {
+        const key = (((p * col.gt.length + g) * 3 + cor) * col.src.length + s) * col.note.length + nt;
+        at = memo[key]!;
+        if (at < 0) {
+          at = memo[key] = pieces.length;
+          pieces.push(buildPiece(col, p, g, cor, s, nt));
+        }
+      } else {
+        at = pieces.length;
+        pieces.push(buildPiece(col, p, g, cor, s, nt));
+      }
+      cellPiece[n] = at;
+      if (cellCol !== null && cellK !== null) ((cellCol[n] = j), (cellK[n] = k));
+      n++;
+    }
+    rowEnd[r] = n;
+  }
+  return { pieces, cellPiece, cellCol, cellK, rowEnd };
+}
+
+/**
+ * labels/per_item.csv as UTF-8 bytes: grids in (model, split) order, then rows, then columns —
  * already the release's (model, split, sample_id, config) order (response-scan.ts).
  *
- * Lines are built directly (no per-row arrays) and the few distinct strings of the repeated
- * columns are escaped once each; each grid's lines are joined into one chunk.
+ * Why bytes: building ~145k line strings, joining them and encoding the result was most of the
+ * cold export (issue #2 §7b). A line is `<sample_id><piece>` where the piece —
+ * `,model,split,config,frames,pixels,pred,gt,correct,source_tag,protocol_note` — depends only on
+ * the column and the cell's small string-table indices, so each distinct piece is encoded once
+ * and copied; the sample id is written once per row and copied for the row's other cells.
  */
-export function perItemCsv(grids: readonly ReleaseGrid[], configs: readonly ConfigSpec[], items: readonly ItemMeta[]): string {
+export function perItemCsvBytes(grids: readonly ReleaseGrid[], configs: readonly ConfigSpec[], items: readonly ItemMeta[]): Uint8Array {
   const specs = new Map(configs.map((c) => [c.key, c]));
   const answers = new Map<string, string>();
   for (const it of items) if (it.answer != null && LETTER.test(it.answer)) answers.set(`${it.split}\u0000${it.sampleId}`, it.answer);
   const optional = optionalColumnsOf(grids);
-  const esc = csvFieldMemo();
-  const num = (a: Float64Array | null, k: number): string => {
-    const x = a === null ? NaN : (a[k] as number);
-    return Number.isNaN(x) ? '' : formatNumber(x);
-  };
-  const chunks: string[] = [[...PER_ITEM_COLUMNS, ...optional].join(',') + '\n'];
-  for (const g of grids) {
-    // `<model>,<split>,<config>,<frame_count>,<pixel_count>` is the same for a whole column.
-    const heads = g.columns.map((c) => {
+  const header = enc.encode([...PER_ITEM_COLUMNS, ...optional].join(',') + '\n');
+  const letters = Array.from(LETTERS, (l) => enc.encode(l));
+
+  const prepared = grids.map((g) => {
+    let cells = 0;
+    let longest = 0;
+    const columns = g.columns.map((c): PreparedColumn => {
       const spec = specs.get(c.config);
-      return `,${esc(g.model)},${esc(g.split)},${esc(c.config)},${spec ? spec.frames : ''},${spec?.pixelCount ?? ''},`;
+      const head = enc.encode(
+        `,${csvField(g.model)},${csvField(g.split)},${csvField(c.config)},${spec ? spec.frames : ''},${spec?.pixelCount ?? ''},`,
+      );
+      const pred = escapedBytes(c.pred);
+      const gt = escapedBytes(c.groundTruth).concat(letters);
+      const src = escapedBytes(c.sourceTag);
+      const note = escapedBytes(c.protocolNote);
+      cells += c.length;
+      const col = {
+        c,
+        head,
+        pred,
+        gt,
+        src,
+        note,
+        longest: head.length + longestOf(pred) + longestOf(gt) + longestOf(src) + longestOf(note) + 5,
+        space: pred.length * gt.length * 3 * src.length * note.length,
+      };
+      longest = Math.max(longest, col.longest);
+      return col;
     });
-    const lines: string[] = [];
-    for (let r = 0; r < g.sampleIds.length; r++) {
-      const sampleId = g.sampleIds[r] as string;
-      const id = csvField(sampleId);
-      let answer: string | undefined | null = null;
-      for (let j = 0; j < g.columns.length; j++) {
-        const c = g.columns[j] as ReleaseColumn;
-        const k = c.at[r] as number;
-        if (k < 0) continue;
-        const open = isOpenCell(c, k);
-        const cor = c.correct[k] as number;
-        // The cell's own ground truth, else its item's answer when that is a letter.
-        let gt = '';
-        if (!open) {
-          const own = c.groundTruth[k];
-          if (own != null) gt = own;
-          else {
-            if (answer === null) answer = answers.get(`${g.split}\u0000${sampleId}`);
-            gt = answer ?? '';
-          }
-        }
-        let line = `${id}${heads[j] as string}${open ? '' : esc(c.pred[k])},${esc(gt)},${cor < 0 ? '' : cor === 1 ? '1' : '0'},${esc(c.sourceTag[k])},${esc(c.protocolNote[k])}`;
-        for (const col of optional) {
-          switch (col) {
-            case 'confidence':
-              line += `,${num(c.confidence, k)}`;
-              break;
-            case 'margin':
-              line += `,${num(c.margin, k)}`;
-              break;
-            case 'latency_s': {
-              const ms = c.latencyMs === null ? NaN : (c.latencyMs[k] as number);
-              line += `,${Number.isNaN(ms) ? '' : formatNumber(latencySeconds(ms))}`;
-              break;
-            }
-            case 'frame_indices': {
-              const f = c.frames?.[k] ?? null;
-              line += `,${f === null ? '' : f.join(' ')}`;
-              break;
-            }
-            case 'score':
-              line += `,${num(c.score, k)}`;
-              break;
-          }
-        }
-        lines.push(line);
+    return { g, columns, cells, longest };
+  });
+
+  let cap = header.length;
+  for (const p of prepared) cap += p.cells * (p.longest + 24);
+  let buf: Buffer = Buffer.allocUnsafe(cap);
+  buf.set(header, 0);
+  let pos = header.length;
+
+  for (const { g, columns, cells, longest } of prepared) {
+    const rows = g.sampleIds.length;
+    // Answer letter (1–8 for A–H, 0 none) of each row's item, where items carry answers.
+    let answerAt: Int8Array | null = null;
+    if (answers.size > 0) {
+      answerAt = new Int8Array(rows);
+      for (let r = 0; r < rows; r++) {
+        const a = answers.get(`${g.split}\u0000${g.sampleIds[r]}`);
+        if (a !== undefined) answerAt[r] = LETTERS.indexOf(a) + 1;
       }
     }
-    if (lines.length) chunks.push(lines.join('\n') + '\n');
+    const { pieces, cellPiece, cellCol, cellK, rowEnd } = gridPieces(columns, rows, cells, answerAt, optional.length > 0);
+    let from = 0;
+    for (let r = 0; r < rows; r++) {
+      const to = rowEnd[r]!;
+      if (to === from) continue;
+      const id = csvField(g.sampleIds[r] as string);
+      // Worst case of the row (UTF-8 ≤ 3 bytes per UTF-16 unit); optional values are checked per cell.
+      const need = (to - from) * (3 * id.length + longest + 1);
+      if (pos + need > buf.length) buf = grow(buf, pos, need);
+      // The sample id: encoded at the row's first cell, copied for the others.
+      const idAt = pos;
+      const idLen = buf.write(id, pos, 'utf8');
+      for (let x = from; x < to; x++) {
+        if (x > from) {
+          if (idLen <= 16) for (let i = 0; i < idLen; i++) buf[pos + i] = buf[idAt + i]!;
+          else buf.copy(buf, pos, idAt, idAt + idLen);
+        }
+        pos += idLen;
+        const piece = pieces[cellPiece[x]!]!;
+        buf.set(piece, pos);
+        pos += piece.length;
+        if (cellCol !== null && cellK !== null) {
+          const suffix = optionalSuffix(columns[cellCol[x]!]!.c, cellK[x]!, optional);
+          if (pos + suffix.length + 1 + need > buf.length) buf = grow(buf, pos, suffix.length + 1 + need);
+          pos += buf.write(suffix, pos, 'latin1');
+        }
+        buf[pos++] = 10;
+      }
+      from = to;
+    }
   }
-  return chunks.join('');
+  return buf.subarray(0, pos);
 }
 
 /**
@@ -145,15 +300,16 @@ export function perItemCsv(grids: readonly ReleaseGrid[], configs: readonly Conf
  * order holding `predicted_option` (empty where the cell is missing or open-ended).
  */
 export function wideCsv(g: ReleaseGrid): string {
-  // Written line by line like per_item.csv (csvText would test every cell against a regex).
-  const esc = csvFieldMemo();
+  // Written line by line like per_item.csv, each distinct prediction escaped once per column.
+  const preds = g.columns.map((c) => escapedStrings(c.pred));
   const lines = new Array<string>(g.sampleIds.length + 1);
   lines[0] = ['sample_id', ...g.columns.map((c) => c.config)].map(csvField).join(',');
   for (let r = 0; r < g.sampleIds.length; r++) {
     let line = csvField(g.sampleIds[r] as string);
-    for (const c of g.columns) {
+    for (let j = 0; j < g.columns.length; j++) {
+      const c = g.columns[j] as ReleaseColumn;
       const k = c.at[r] as number;
-      line += k < 0 || isOpenCell(c, k) ? ',' : `,${esc(c.pred[k])}`;
+      line += k < 0 || isOpenCell(c, k) ? ',' : `,${preds[j]![c.pred.idx[k]!]}`;
     }
     lines[r + 1] = line;
   }
