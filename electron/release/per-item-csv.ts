@@ -44,11 +44,6 @@ function escapedBytes(t: StringTable): Uint8Array[] {
   });
 }
 
-/** The same as strings (for the text-built files). */
-function escapedStrings(t: StringTable): string[] {
-  return t.dict.map((v) => (v === null || v === '' ? '' : csvField(v)));
-}
-
 /** A copy of `buf[0, used)` in a buffer of at least `need` more bytes (doubling). */
 function grow(buf: Buffer, used: number, need: number): Buffer {
   const next = Buffer.allocUnsafe(Math.max(buf.length * 2, used + need));
@@ -159,6 +154,9 @@ function gridPieces(columns: readonly PreparedColumn[], rows: number, cells: num
   const cellCol = withCells ? new Int32Array(cells) : null;
   const cellK = withCells ? new Int32Array(cells) : null;
   const rowEnd = new Int32Array(rows);
+  // Built before the loop: code after a hot loop that has never run has no type feedback, and
+  // the loop's on-stack-replaced code would deoptimise there on every call (cold-JIT cost).
+  const out = { pieces, cellPiece, cellCol, cellK, rowEnd };
   const memos = columns.map((col) => (col.space <= MEMO_LIMIT ? new Int32Array(col.space).fill(-1) : null));
   let n = 0;
   for (let r = 0; r < rows; r++) {
@@ -194,7 +192,59 @@ function gridPieces(columns: readonly PreparedColumn[], rows: number, cells: num
     }
     rowEnd[r] = n;
   }
-  return { pieces, cellPiece, cellCol, cellK, rowEnd };
+  return out;
+}
+
+/** The output buffer; replaced when it grows (rare: its size is estimated up front). */
+interface Sink {
+  buf: Buffer;
+}
+
+/**
+ * Writes one grid's lines at `pos` and returns the new end. The hot loop has a function of its
+ * own that returns a local right after it, so its optimised code never deoptimises there.
+ */
+function writeGridLines(
+  sink: Sink,
+  pos: number,
+  sampleIds: readonly string[],
+  longest: number,
+  cells: ReturnType<typeof gridPieces>,
+  columns: readonly PreparedColumn[],
+  optional: readonly OptionalColumn[],
+): number {
+  const { pieces, cellPiece, cellCol, cellK, rowEnd } = cells;
+  let buf = sink.buf;
+  let from = 0;
+  for (let r = 0; r < rowEnd.length; r++) {
+    const to = rowEnd[r]!;
+    if (to === from) continue;
+    const id = csvField(sampleIds[r]!);
+    // Worst case of the row (UTF-8 ≤ 3 bytes per UTF-16 unit); optional values are checked per cell.
+    const need = (to - from) * (3 * id.length + longest + 1);
+    if (pos + need > buf.length) buf = sink.buf = grow(buf, pos, need);
+    // The sample id: encoded at the row's first cell, copied for the others.
+    const idAt = pos;
+    const idLen = buf.write(id, pos, 'utf8');
+    for (let x = from; x < to; x++) {
+      if (x > from) {
+        if (idLen <= 16) for (let i = 0; i < idLen; i++) buf[pos + i] = buf[idAt + i]!;
+        else buf.copy(buf, pos, idAt, idAt + idLen);
+      }
+      pos += idLen;
+      const piece = pieces[cellPiece[x]!]!;
+      buf.set(piece, pos);
+      pos += piece.length;
+      if (cellCol !== null && cellK !== null) {
+        const suffix = optionalSuffix(columns[cellCol[x]!]!.c, cellK[x]!, optional);
+        if (pos + suffix.length + 1 + need > buf.length) buf = sink.buf = grow(buf, pos, suffix.length + 1 + need);
+        pos += buf.write(suffix, pos, 'latin1');
+      }
+      buf[pos++] = 10;
+    }
+    from = to;
+  }
+  return pos;
 }
 
 /**
@@ -246,8 +296,8 @@ export function perItemCsvBytes(grids: readonly ReleaseGrid[], configs: readonly
 
   let cap = header.length;
   for (const p of prepared) cap += p.cells * (p.longest + 24);
-  let buf: Buffer = Buffer.allocUnsafe(cap);
-  buf.set(header, 0);
+  const sink = { buf: Buffer.allocUnsafe(cap) };
+  sink.buf.set(header, 0);
   let pos = header.length;
 
   for (const { g, columns, cells, longest } of prepared) {
@@ -261,57 +311,47 @@ export function perItemCsvBytes(grids: readonly ReleaseGrid[], configs: readonly
         if (a !== undefined) answerAt[r] = LETTERS.indexOf(a) + 1;
       }
     }
-    const { pieces, cellPiece, cellCol, cellK, rowEnd } = gridPieces(columns, rows, cells, answerAt, optional.length > 0);
-    let from = 0;
-    for (let r = 0; r < rows; r++) {
-      const to = rowEnd[r]!;
-      if (to === from) continue;
-      const id = csvField(g.sampleIds[r] as string);
-      // Worst case of the row (UTF-8 ≤ 3 bytes per UTF-16 unit); optional values are checked per cell.
-      const need = (to - from) * (3 * id.length + longest + 1);
-      if (pos + need > buf.length) buf = grow(buf, pos, need);
-      // The sample id: encoded at the row's first cell, copied for the others.
-      const idAt = pos;
-      const idLen = buf.write(id, pos, 'utf8');
-      for (let x = from; x < to; x++) {
-        if (x > from) {
-          if (idLen <= 16) for (let i = 0; i < idLen; i++) buf[pos + i] = buf[idAt + i]!;
-          else buf.copy(buf, pos, idAt, idAt + idLen);
-        }
-        pos += idLen;
-        const piece = pieces[cellPiece[x]!]!;
-        buf.set(piece, pos);
-        pos += piece.length;
-        if (cellCol !== null && cellK !== null) {
-          const suffix = optionalSuffix(columns[cellCol[x]!]!.c, cellK[x]!, optional);
-          if (pos + suffix.length + 1 + need > buf.length) buf = grow(buf, pos, suffix.length + 1 + need);
-          pos += buf.write(suffix, pos, 'latin1');
-        }
-        buf[pos++] = 10;
-      }
-      from = to;
-    }
+    pos = writeGridLines(sink, pos, g.sampleIds, longest, gridPieces(columns, rows, cells, answerAt, optional.length > 0), columns, optional);
   }
-  return buf.subarray(0, pos);
+  return sink.buf.subarray(0, pos);
 }
 
 /**
  * The wide CSV of one (model, split): `sample_id` and one column per config in code-point
- * order holding `predicted_option` (empty where the cell is missing or open-ended).
+ * order holding `predicted_option` (empty where the cell is missing or open-ended), as UTF-8.
+ * Written as bytes like per_item.csv: each distinct prediction is escaped and encoded once per
+ * column (with its leading comma) and copied per cell — no string per line.
  */
-export function wideCsv(g: ReleaseGrid): string {
-  // Written line by line like per_item.csv, each distinct prediction escaped once per column.
-  const preds = g.columns.map((c) => escapedStrings(c.pred));
-  const lines = new Array<string>(g.sampleIds.length + 1);
-  lines[0] = ['sample_id', ...g.columns.map((c) => c.config)].map(csvField).join(',');
+export function wideCsvBytes(g: ReleaseGrid): Uint8Array {
+  const header = enc.encode(`${['sample_id', ...g.columns.map((c) => c.config)].map(csvField).join(',')}\n`);
+  const cellBytes = g.columns.map((c) => escapedBytes(c.pred).map((b) => concat([COMMA, b])));
+  let lineMax = 1;
+  for (const t of cellBytes) lineMax += longestOf(t);
+  const rows = g.sampleIds.length;
+  const buf = Buffer.allocUnsafe(header.length + rows * (lineMax + 16));
+  buf.set(header, 0);
+  let pos = header.length;
+  const sink = { buf };
+  pos = writeWideRows(sink, pos, g, cellBytes, lineMax);
+  return sink.buf.subarray(0, pos);
+}
+
+/** The rows of a wide CSV at `pos`; returns the new end (a function of its own: see writeGridLines). */
+function writeWideRows(sink: Sink, pos: number, g: ReleaseGrid, cellBytes: readonly Uint8Array[][], lineMax: number): number {
+  let buf = sink.buf;
   for (let r = 0; r < g.sampleIds.length; r++) {
-    let line = csvField(g.sampleIds[r] as string);
+    const id = csvField(g.sampleIds[r]!);
+    const need = 3 * id.length + lineMax;
+    if (pos + need > buf.length) buf = sink.buf = grow(buf, pos, need);
+    pos += buf.write(id, pos, 'utf8');
     for (let j = 0; j < g.columns.length; j++) {
-      const c = g.columns[j] as ReleaseColumn;
-      const k = c.at[r] as number;
-      line += k < 0 || isOpenCell(c, k) ? ',' : `,${preds[j]![c.pred.idx[k]!]}`;
+      const c = g.columns[j]!;
+      const k = c.at[r]!;
+      const b = k < 0 || isOpenCell(c, k) ? COMMA : cellBytes[j]![c.pred.idx[k]!]!;
+      for (let i = 0; i < b.length; i++) buf[pos + i] = b[i]!;
+      pos += b.length;
     }
-    lines[r + 1] = line;
+    buf[pos++] = 10;
   }
-  return lines.join('\n') + '\n';
+  return pos;
 }

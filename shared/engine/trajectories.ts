@@ -36,18 +36,52 @@ export interface TrajectoryOptions {
   matchedGrid?: readonly string[] | null;
 }
 
-/** Class of a complete 0/1 sequence (§3): switches counted along config order. */
-export function classifyTrajectory(y: ArrayLike<number>, length = y.length): TrajectoryClass {
+/** The classes in a fixed order: {@link TrajectoryColumns.trajectoryClass} indexes this list. */
+export const TRAJECTORY_CLASSES: readonly TrajectoryClass[] = [
+  'always_correct',
+  'always_wrong',
+  'monotonic_increasing',
+  'monotonic_decreasing',
+  'oscillating',
+];
+
+/** Index in {@link TRAJECTORY_CLASSES} of a complete 0/1 sequence's class (§3): switches counted along config order. */
+function classIndex(y: ArrayLike<number>, length: number): number {
   let switches = 0;
   for (let j = 1; j < length; j++) if (y[j] !== y[j - 1]) switches++;
-  if (switches === 0) return y[0] === 1 ? 'always_correct' : 'always_wrong';
-  if (switches === 1) return y[0] === 0 ? 'monotonic_increasing' : 'monotonic_decreasing';
-  return 'oscillating';
+  if (switches === 0) return y[0] === 1 ? 0 : 1;
+  if (switches === 1) return y[0] === 0 ? 2 : 3;
+  return 4;
 }
 
-const PATTERN_CHAR = ['.', '0', '1'] as const;
+/** Class of a complete 0/1 sequence (§3): switches counted along config order. */
+export function classifyTrajectory(y: ArrayLike<number>, length = y.length): TrajectoryClass {
+  return TRAJECTORY_CLASSES[classIndex(y, length)]!;
+}
 
-export function trajectories(m: ResponseMatrix, opts: TrajectoryOptions = {}): Trajectory[] {
+/**
+ * The trajectories of a matrix as typed arrays, one entry per row (no object or pattern string
+ * per item): what bulk writers such as the release's derived.csv need, at a fraction of the
+ * cost of {@link trajectories} on ~25k rows (issue #2 §7b export budget).
+ */
+export interface TrajectoryColumns {
+  /** Grid config keys in grid order: `best` indexes this list. */
+  keys: string[];
+  /** Matched-grid keys in their config order, null when not applicable: `matchedBest` indexes it. */
+  matchedKeys: string[] | null;
+  complete: Uint8Array;
+  /** Index into TRAJECTORY_CLASSES; −1 for incomplete rows. */
+  trajectoryClass: Int8Array;
+  visuallyConfused: Uint8Array;
+  textOverwritten: Uint8Array;
+  terminalRegression: Uint8Array;
+  /** Grid position of the best config: the first correct in config order, else 0. */
+  best: Int32Array;
+  /** Matched-grid position of the best matched config (likewise), −1 when matchedKeys is null. */
+  matchedBest: Int32Array;
+}
+
+export function trajectoryColumns(m: ResponseMatrix, opts: TrajectoryOptions = {}): TrajectoryColumns {
   assertKind(m, 'mcqa', 'trajectories');
   const plan = planGrid(m, opts.grid);
   const G = plan.cols.length;
@@ -57,21 +91,29 @@ export function trajectories(m: ResponseMatrix, opts: TrajectoryOptions = {}): T
     opts.matchedGrid && opts.matchedGrid.length > 0 && opts.matchedGrid.every((k) => have.has(k))
       ? planGrid(m, opts.matchedGrid)
       : null;
+  const n = m.itemIds.length;
+  const out: TrajectoryColumns = {
+    keys: plan.keys,
+    matchedKeys: matched ? matched.keys : null,
+    complete: new Uint8Array(n),
+    trajectoryClass: new Int8Array(n),
+    visuallyConfused: new Uint8Array(n),
+    textOverwritten: new Uint8Array(n),
+    terminalRegression: new Uint8Array(n),
+    best: new Int32Array(n),
+    matchedBest: new Int32Array(n).fill(-1),
+  };
   const y = new Int8Array(G);
   const ym = new Int8Array(matched ? matched.cols.length : 0);
-  const out: Trajectory[] = new Array(m.itemIds.length);
-  for (let i = 0; i < m.itemIds.length; i++) {
+  for (let i = 0; i < n; i++) {
     loadRow(m, plan, i, y);
-    let pattern = '';
     let complete = true;
     let best = -1;
     for (let j = 0; j < G; j++) {
       const v = y[j]!;
-      pattern += PATTERN_CHAR[v + 1];
       if (v === -1) complete = false;
       else if (v === 1 && best < 0) best = j;
     }
-    let matchedBest: string | null = null;
     if (matched) {
       loadRow(m, matched, i, ym);
       let mb = 0;
@@ -81,19 +123,44 @@ export function trajectories(m: ResponseMatrix, opts: TrajectoryOptions = {}): T
           break;
         }
       }
-      matchedBest = matched.keys[mb]!;
+      out.matchedBest[i] = mb;
     }
+    out.complete[i] = complete ? 1 : 0;
+    out.trajectoryClass[i] = complete ? classIndex(y, G) : -1;
+    out.visuallyConfused[i] = anyHarm(y, plan.lowerPairs) ? 1 : 0;
+    out.textOverwritten[i] = isTextOverwritten(y, plan) ? 1 : 0;
+    out.terminalRegression[i] = isTerminalRegression(y, plan) ? 1 : 0;
+    out.best[i] = best < 0 ? 0 : best;
+  }
+  return out;
+}
+
+const PATTERN_CHAR = ['.', '0', '1'] as const;
+
+export function trajectories(m: ResponseMatrix, opts: TrajectoryOptions = {}): Trajectory[] {
+  const t = trajectoryColumns(m, opts);
+  // The pattern is the one per-row field the columns do not carry (only the UI shows it).
+  const plan = planGrid(m, opts.grid);
+  const G = plan.cols.length;
+  const y = new Int8Array(G);
+  const out: Trajectory[] = new Array(m.itemIds.length);
+  for (let i = 0; i < m.itemIds.length; i++) {
+    loadRow(m, plan, i, y);
+    let pattern = '';
+    for (let j = 0; j < G; j++) pattern += PATTERN_CHAR[y[j]! + 1];
+    const cls = t.trajectoryClass[i]!;
+    const mb = t.matchedBest[i]!;
     out[i] = {
       sampleId: m.itemIds[i]!,
       row: i,
       pattern,
-      complete,
-      trajectoryClass: complete ? classifyTrajectory(y, G) : null,
-      isVisuallyConfused: anyHarm(y, plan.lowerPairs),
-      isTextOverwritten: isTextOverwritten(y, plan),
-      terminalRegression: isTerminalRegression(y, plan),
-      bestConfig: plan.keys[best < 0 ? 0 : best]!,
-      matchedGridBestConfig: matchedBest,
+      complete: t.complete[i] === 1,
+      trajectoryClass: cls < 0 ? null : TRAJECTORY_CLASSES[cls]!,
+      isVisuallyConfused: t.visuallyConfused[i] === 1,
+      isTextOverwritten: t.textOverwritten[i] === 1,
+      terminalRegression: t.terminalRegression[i] === 1,
+      bestConfig: t.keys[t.best[i]!]!,
+      matchedGridBestConfig: t.matchedKeys === null || mb < 0 ? null : t.matchedKeys[mb]!,
     };
   }
   return out;

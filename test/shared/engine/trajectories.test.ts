@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyTrajectory, trajectories } from '../../../shared/engine/trajectories';
+import { classifyTrajectory, TRAJECTORY_CLASSES, trajectories, trajectoryColumns } from '../../../shared/engine/trajectories';
 import { fromPatterns } from './helpers';
 
 const LADDER = ['textonly', '16f_151k', '32f_151k', '64f_151k'];
@@ -50,5 +50,26 @@ describe('trajectories', () => {
     expect(one.map((x) => [x.pattern, x.trajectoryClass, x.bestConfig])).toEqual([
       ['1', 'always_correct', '16f'], ['0', 'always_wrong', '16f'], ['.', null, '16f'],
     ]);
+  });
+});
+
+describe('trajectoryColumns', () => {
+  const m = fromPatterns(['16f_151k', '32f_151k', '64f_151k', 'textonly', '128f_151k'], ['01101', '1.110', '00000', '11110'], ['a', 'b', 'c', 'd']);
+  it('holds the same per-row values as trajectories, as typed arrays over key lists', () => {
+    const c = trajectoryColumns(m, { matchedGrid: LADDER });
+    expect(c.keys).toEqual(['textonly', '16f_151k', '32f_151k', '64f_151k', '128f_151k']);
+    expect(c.matchedKeys).toEqual(LADDER);
+    expect([...c.complete]).toEqual([1, 0, 1, 1]);
+    expect([...c.trajectoryClass].map((i) => (i < 0 ? null : TRAJECTORY_CLASSES[i]))).toEqual(['monotonic_increasing', null, 'always_wrong', 'monotonic_decreasing']);
+    expect([...c.visuallyConfused]).toEqual([0, 1, 0, 1]);
+    expect([...c.textOverwritten]).toEqual([0, 1, 0, 1]);
+    expect([...c.terminalRegression]).toEqual([0, 1, 0, 1]);
+    expect([...c.best].map((j) => c.keys[j])).toEqual(['32f_151k', 'textonly', 'textonly', 'textonly']);
+    expect([...c.matchedBest]).toEqual([2, 0, 0, 0]);
+  });
+  it('matchedBest is −1 without an applicable matched grid', () => {
+    const c = trajectoryColumns(fromPatterns(['textonly', '8f_151k'], ['01']), { matchedGrid: LADDER });
+    expect(c.matchedKeys).toBeNull();
+    expect([...c.matchedBest]).toEqual([-1]);
   });
 });
