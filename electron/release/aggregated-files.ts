@@ -72,14 +72,20 @@ export function isMixedResolution(m: ResponseMatrix): boolean {
   return ppf.size > 1;
 }
 
+/** Occurrences of each index 0…n−1 (its own function, returning right after the loop: no deopt there on each call when cold). */
+function countIndices(idx: StringTable['idx'], n: number): Int32Array {
+  const out = new Int32Array(n);
+  for (let k = 0; k < idx.length; k++) {
+    const i = idx[k]!;
+    out[i] = out[i]! + 1;
+  }
+  return out;
+}
+
 /** The most common value, null counting as '' (ties → code-point first); '' when none. */
 function modeOf(t: StringTable): string {
   // Counted per dictionary index (a few per column), then merged by value: null and '' are one.
-  const perIndex = new Int32Array(t.dict.length);
-  for (let k = 0; k < t.idx.length; k++) {
-    const i = t.idx[k]!;
-    perIndex[i] = perIndex[i]! + 1;
-  }
+  const perIndex = countIndices(t.idx, t.dict.length);
   const counts = new Map<string, number>();
   for (let i = 0; i < perIndex.length; i++) {
     if (perIndex[i] === 0) continue;

@@ -10,7 +10,7 @@
  */
 import type { ResponseMatrix } from '../../shared/domain/types';
 import { sortedItemOrder } from '../../shared/engine/matrix';
-import { TRAJECTORY_CLASSES, trajectoryColumns } from '../../shared/engine/trajectories';
+import { TRAJECTORY_CLASSES, type TrajectoryColumns, trajectoryColumns } from '../../shared/engine/trajectories';
 import { DERIVED_COLUMNS } from '../../shared/release/aggregate';
 import { compareCodePoints, csvField } from './format';
 
@@ -27,11 +27,25 @@ export function derivedCsvLines(m: ResponseMatrix, matchedGrid: readonly string[
   const t = trajectoryColumns(m, { matchedGrid });
   // The export's matrices are already in sample_id order (response-scan.ts): no sort then.
   const order = isCodePointSorted(m.itemIds) ? null : sortedItemOrder(m);
-  const modelSplit = `,${csvField(m.model)},${csvField(m.split)},`;
   const keys = t.keys.map(csvField);
   const matchedKeys = t.matchedKeys?.map(csvField) ?? null;
-  // Everything after the sample id takes few values (2 × 2 × 5 classes × configs × matched
-  // configs): each tail is built once and a line is `id + tail` — no string per field.
+  const lines = derivedLines(m, t, order, `,${csvField(m.model)},${csvField(m.split)},`, keys, matchedKeys);
+  return { text: lines.join(''), rows: lines.length };
+}
+
+/**
+ * The lines of the complete rows. Everything after the sample id takes few values (2 × 2 × 5
+ * classes × configs × matched configs): each tail is built once and a line is `id + tail`, no
+ * string per field. Its own function returning right after the loop (no deopt there when cold).
+ */
+function derivedLines(
+  m: ResponseMatrix,
+  t: TrajectoryColumns,
+  order: Int32Array | null,
+  modelSplit: string,
+  keys: readonly string[],
+  matchedKeys: readonly string[] | null,
+): string[] {
   const M = matchedKeys === null ? 1 : matchedKeys.length;
   const tails: (string | undefined)[] = [];
   const lines: string[] = [];
@@ -55,5 +69,6 @@ export function derivedCsvLines(m: ResponseMatrix, matchedGrid: readonly string[
     }
     lines.push(csvField(m.itemIds[i]!) + tail);
   }
-  return { text: lines.join(''), rows: lines.length };
+  return lines;
 }
+

@@ -75,6 +75,54 @@ function decodeScan(r: ScanRow, config: string): ReleaseColumn {
   };
 }
 
+/*
+ * The per-cell loops below are functions of their own that return a local right after the
+ * loop: code after a hot loop that never ran has no type feedback, and the loop's optimised
+ * (on-stack-replaced) code would deoptimise there on every call — a cost of the cold export.
+ */
+
+/**
+ * Rows of a grid: the union of its columns' items, in sample_id rank order (ranks are unique,
+ * so a plain numeric sort of the ranks gives the order). `seen` is all zeros and is left so.
+ */
+function gridRows(itemIds: readonly Int32Array[], seen: Uint8Array, iRank: Int32Array, byRank: Int32Array): Int32Array {
+  let n = 0;
+  for (const ids of itemIds) n += markNew(ids, seen);
+  const ranks = new Int32Array(n);
+  n = 0;
+  for (const ids of itemIds) n = takeMarked(ids, seen, iRank, ranks, n);
+  ranks.sort();
+  for (let i = 0; i < ranks.length; i++) ranks[i] = byRank[ranks[i]!]!;
+  return ranks;
+}
+
+function markNew(ids: Int32Array, seen: Uint8Array): number {
+  let n = 0;
+  for (let k = 0; k < ids.length; k++) {
+    const id = ids[k]!;
+    if (seen[id] === 0) ((seen[id] = 1), n++);
+  }
+  return n;
+}
+
+function takeMarked(ids: Int32Array, seen: Uint8Array, iRank: Int32Array, out: Int32Array, n: number): number {
+  for (let k = 0; k < ids.length; k++) {
+    const id = ids[k]!;
+    if (seen[id] === 1) ((seen[id] = 0), (out[n++] = iRank[id]!));
+  }
+  return n;
+}
+
+/** Cell position of each row's item in a column (−1 = none); `posOf` is a scratch array. */
+function cellPositions(ids: Int32Array, order: Int32Array, posOf: Int32Array): Int32Array {
+  // item id → cell position + 1 (0 = no cell), reusing one dense array.
+  posOf.fill(0);
+  for (let k = 0; k < ids.length; k++) posOf[ids[k]!] = k + 1;
+  const at = new Int32Array(order.length);
+  for (let i = 0; i < order.length; i++) at[i] = posOf[order[i]!]! - 1;
+  return at;
+}
+
 export function scanGrids(db: Database.Database): ReleaseGrid[] {
   return db.transaction((): ReleaseGrid[] => {
     const models = nameTable(db, 'SELECT id, name FROM models');
@@ -109,40 +157,13 @@ export function scanGrids(db: Database.Database): ReleaseGrid[] {
       from = to;
       if (grid.length === 0) continue;
       const itemIds = grid.map((r) => decodeInt32(r.item_ids));
-      // Rows of the grid: the union of its columns' items, in sample_id rank order (ranks are
-      // unique, so a plain numeric sort of the ranks gives the order).
-      let n = 0;
-      for (const ids of itemIds) {
-        for (let k = 0; k < ids.length; k++) {
-          const id = ids[k]!;
-          if (seen[id] === 0) ((seen[id] = 1), n++);
-        }
-      }
-      const ranks = new Int32Array(n);
-      n = 0;
-      for (const ids of itemIds) {
-        for (let k = 0; k < ids.length; k++) {
-          const id = ids[k]!;
-          if (seen[id] === 1) ((seen[id] = 0), (ranks[n++] = iRank[id]!));
-        }
-      }
-      ranks.sort();
-      const order = new Int32Array(n);
+      const order = gridRows(itemIds, seen, iRank, items.byRank);
+      const n = order.length;
       const sampleIds = new Array<string>(n);
-      for (let i = 0; i < n; i++) {
-        const id = items.byRank[ranks[i]!]!;
-        order[i] = id;
-        sampleIds[i] = items.names[id] as string;
-      }
+      for (let i = 0; i < n; i++) sampleIds[i] = items.names[order[i]!] as string;
       const columns = grid.map((r, g) => {
         const c = decodeScan(r, configs[r.config_id] as string);
-        const ids = itemIds[g] as Int32Array;
-        // item id → cell position + 1 (0 = no cell), reusing one dense array.
-        posOf.fill(0);
-        for (let k = 0; k < ids.length; k++) posOf[ids[k]!] = k + 1;
-        const at = new Int32Array(n);
-        for (let i = 0; i < n; i++) at[i] = posOf[order[i]!]! - 1;
-        c.at = at;
+        c.at = cellPositions(itemIds[g] as Int32Array, order, posOf);
         return c;
       });
       out.push({

@@ -72,6 +72,9 @@ export function gridFlags(m: ResponseMatrix, grid?: readonly string[] | null): G
   const confusedVisualOnly = new Uint8Array(N);
   const textOverwritten = new Uint8Array(N);
   const terminalRegression = new Uint8Array(N);
+  // The result is built before the loop: code after a hot loop that never ran has no type
+  // feedback, and the loop's on-stack-replaced code would deoptimise there on every call.
+  const out: GridFlags = { plan, rows, nExcluded, correctCounts, oracle, confused, confusedVisualOnly, textOverwritten, terminalRegression };
   for (let r = 0; r < N; r++) {
     loadRow(m, plan, rows[r]!, y);
     let any = 0;
@@ -89,7 +92,7 @@ export function gridFlags(m: ResponseMatrix, grid?: readonly string[] | null): G
       terminalRegression[r] = isTerminalRegression(y, plan) ? 1 : 0;
     }
   }
-  return { plan, rows, nExcluded, correctCounts, oracle, confused, confusedVisualOnly, textOverwritten, terminalRegression };
+  return out;
 }
 
 function sum(a: Uint8Array): number {
