@@ -179,63 +179,137 @@ interface Sink {
   buf: Buffer;
 }
 
+/*
+ * Why the shapes below: the export runs cold (issue #2 §7b measures its first call in a fresh
+ * process), and most of its per-cell loops finish before the optimising compiler has code for
+ * them. So the per-cell work is split into small loops over typed arrays with everything
+ * hoisted into locals and no call per cell, each in a function of its own that returns a local
+ * right after its loop (code after a hot loop that never ran has no type feedback, and the
+ * loop's on-stack-replaced code would deoptimise there on every call).
+ */
+
 /**
- * Writes one grid's lines at `pos` (rows, then columns) and returns the new end. A line is the
- * sample id and the cell's piece, looked up by its mixed-radix key over (pred, gt, correct,
- * source_tag, note) indices and built on first use. The hot loop has a function of its own
- * that returns a local right after it: code after a hot loop that never ran has no type
- * feedback, and the loop's optimised (on-stack-replaced) code would deoptimise there on every
- * call — a real cost when the whole export runs cold.
+ * Per cell of a column (cell order), its piece key: a mixed-radix number over the cell's
+ * (pred, gt, correct + 1, source_tag, note) indices. `answerOfCell` (or null) gives each cell's
+ * item answer letter 1–8 for a missing ground truth, as index gtBase + letter.
+ */
+function pieceKeys(c: ReleaseColumn, gtLen: number, srcLen: number, noteLen: number, answerOfCell: Int8Array | null): Int32Array {
+  const n = c.length;
+  const keys = new Int32Array(n);
+  const score = c.score;
+  const correct = c.correct;
+  const pi = c.pred.idx;
+  const gi = c.groundTruth.idx;
+  const si = c.sourceTag.idx;
+  const ni = c.protocolNote.idx;
+  const gtBase = c.groundTruth.dict.length - 1;
+  for (let k = 0; k < n; k++) {
+    const cor = correct[k]!;
+    // An open-ended cell (a score, no correctness) writes no pred and no ground truth.
+    const open = cor < 0 && score !== null && !Number.isNaN(score[k]!);
+    let p = 0;
+    let g = 0;
+    if (!open) {
+      p = pi[k]!;
+      g = gi[k]!;
+      if (g === 0 && answerOfCell !== null && answerOfCell[k]! > 0) g = gtBase + answerOfCell[k]!;
+    }
+    keys[k] = (((p * gtLen + g) * 3 + cor + 1) * srcLen + si[k]!) * noteLen + ni[k]!;
+  }
+  return keys;
+}
+
+/**
+ * Replaces each key by the index of its piece in `pieces`, building each distinct piece once
+ * (`memo`: key → piece index, −1 = not built yet).
+ */
+function memoisedPieces(col: PreparedColumn, keys: Int32Array, memo: Int32Array, pieces: Uint8Array[]): Int32Array {
+  const noteLen = col.note.length;
+  const srcLen = col.src.length;
+  const gtLen = col.gt.length;
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k]!;
+    let at = memo[key]!;
+    if (at < 0) {
+      const n = key % noteLen;
+      let rest = (key - n) / noteLen;
+      const s = rest % srcLen;
+      rest = (rest - s) / srcLen;
+      const cor = rest % 3;
+      rest = (rest - cor) / 3;
+      const g = rest % gtLen;
+      at = memo[key] = pieces.length;
+      pieces.push(buildPiece(col, (rest - g) / gtLen, g, cor, s, n));
+    }
+    keys[k] = at;
+  }
+  return keys;
+}
+
+/** Piece indices of a column too varied to memoise (free text): a piece per cell. */
+function perCellPieces(col: PreparedColumn, answerOfCell: Int8Array | null, pieces: Uint8Array[]): Int32Array {
+  const c = col.c;
+  const out = new Int32Array(c.length);
+  const gtBase = c.groundTruth.dict.length - 1;
+  for (let k = 0; k < c.length; k++) {
+    const open = isOpenCell(c, k);
+    let g = open ? 0 : c.groundTruth.idx[k]!;
+    if (g === 0 && !open && answerOfCell !== null && answerOfCell[k]! > 0) g = gtBase + answerOfCell[k]!;
+    const p = open ? 0 : c.pred.idx[k]!;
+    out[k] = pieces.length;
+    pieces.push(buildPiece(col, p, g, c.correct[k]! + 1, c.sourceTag.idx[k]!, c.protocolNote.idx[k]!));
+  }
+  return out;
+}
+
+/** Each cell's item answer letter (1–8, 0 none), from each row's. */
+function answersOfCells(at: Int32Array, answerAt: Int8Array, n: number): Int8Array {
+  const out = new Int8Array(n);
+  for (let r = 0; r < at.length; r++) {
+    const k = at[r]!;
+    if (k >= 0) out[k] = answerAt[r]!;
+  }
+  return out;
+}
+
+/**
+ * Writes one grid's lines at `pos` (rows, then columns) and returns the new end: per cell the
+ * sample id and the cell's piece (`pieceOf[j][k]` indexes `pieces`).
  */
 function writeGridLines(
   sink: Sink,
   pos: number,
   ids: EncodedIds,
   longest: number,
+  ats: readonly Int32Array[],
+  pieceOf: readonly Int32Array[],
+  pieces: readonly Uint8Array[],
   columns: readonly PreparedColumn[],
-  answerAt: Int8Array | null,
   optional: readonly OptionalColumn[],
 ): number {
   const idBytes = ids.bytes;
   const idStart = ids.start;
   const rows = idStart.length - 1;
-  const memos = columns.map((col) => (col.space <= MEMO_LIMIT ? new Array<Uint8Array | undefined>(col.space) : null));
+  const C = ats.length;
+  const withOptional = optional.length > 0;
   let buf = sink.buf;
   for (let r = 0; r < rows; r++) {
     const idAt = idStart[r]!;
     const idLen = idStart[r + 1]! - idAt;
-    const need = columns.length * (idLen + longest + 1);
+    const need = C * (idLen + longest + 1);
     if (pos + need > buf.length) buf = sink.buf = grow(buf, pos, need);
-    for (let j = 0; j < columns.length; j++) {
-      const col = columns[j]!;
-      const c = col.c;
-      const k = c.at[r]!;
+    for (let j = 0; j < C; j++) {
+      const k = ats[j]![r]!;
       if (k < 0) continue;
-      const open = isOpenCell(c, k);
-      const p = open ? 0 : c.pred.idx[k]!;
-      let g = open ? 0 : c.groundTruth.idx[k]!;
-      // No own ground truth: the item's answer letter (entries after the table's).
-      if (g === 0 && !open && answerAt !== null && answerAt[r]! > 0) g = c.groundTruth.dict.length - 1 + answerAt[r]!;
-      const cor = c.correct[k]! + 1;
-      const s = c.sourceTag.idx[k]!;
-      const n = c.protocolNote.idx[k]!;
-      const memo = memos[j]!;
-      let piece: Uint8Array | undefined;
-      if (memo !== null) {
-        const key = (((p * col.gt.length + g) * 3 + cor) * col.src.length + s) * col.note.length + n;
-        piece = memo[key];
-        if (piece === undefined) piece = memo[key] = buildPiece(col, p, g, cor, s, n);
-      } else {
-        piece = buildPiece(col, p, g, cor, s, n);
-      }
       // The sample id (short: a byte loop beats a native call), then the cell's piece.
       if (idLen <= 16) for (let i = 0; i < idLen; i++) buf[pos + i] = idBytes[idAt + i]!;
       else buf.set(idBytes.subarray(idAt, idAt + idLen), pos);
       pos += idLen;
+      const piece = pieces[pieceOf[j]![k]!]!;
       buf.set(piece, pos);
       pos += piece.length;
-      if (optional.length > 0) {
-        const suffix = optionalSuffix(c, k, optional);
+      if (withOptional) {
+        const suffix = optionalSuffix(columns[j]!.c, k, optional);
         if (pos + suffix.length + 1 + need > buf.length) buf = sink.buf = grow(buf, pos, suffix.length + 1 + need);
         pos += buf.write(suffix, pos, 'latin1');
       }
@@ -309,7 +383,15 @@ export function perItemCsvBytes(grids: readonly ReleaseGrid[], configs: readonly
         if (a !== undefined) answerAt[r] = LETTERS.indexOf(a) + 1;
       }
     }
-    pos = writeGridLines(sink, pos, encodedIds(g), longest, columns, answerAt, optional);
+    const pieces: Uint8Array[] = [];
+    const pieceOf = columns.map((col) => {
+      const answerOfCell = answerAt === null ? null : answersOfCells(col.c.at, answerAt, col.c.length);
+      if (col.space > MEMO_LIMIT) return perCellPieces(col, answerOfCell, pieces);
+      const keys = pieceKeys(col.c, col.gt.length, col.src.length, col.note.length, answerOfCell);
+      return memoisedPieces(col, keys, new Int32Array(col.space).fill(-1), pieces);
+    });
+    const ats = columns.map((col) => col.c.at);
+    pos = writeGridLines(sink, pos, encodedIds(g), longest, ats, pieceOf, pieces, columns, optional);
   }
   return sink.buf.subarray(0, pos);
 }
