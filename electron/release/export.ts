@@ -171,9 +171,11 @@ export function exportRelease(project: ProjectSource, outDir: string, opts: Expo
   const tmp = `${target}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   try {
+    const made = new Set<string>();
     for (const f of files) {
       const p = path.join(tmp, ...f.path.split('/'));
-      mkdirSync(path.dirname(p), { recursive: true });
+      const dir = path.dirname(p);
+      if (!made.has(dir)) (mkdirSync(dir, { recursive: true }), made.add(dir));
       writeFileSync(p, f.data);
     }
     rmSync(target, { recursive: true, force: true });

@@ -32,7 +32,8 @@ export function matchedGridOf(project: ProjectSource, matrices: readonly Respons
 /** Some MCQA cell of the column without its own ground truth (its item's answer stands in). */
 function lacksGroundTruth(c: ReleaseColumn): boolean {
   const gt = c.groundTruth.idx;
-  for (let k = 0; k < c.length; k++) if (gt[k] === 0 && c.correct[k]! >= 0) return true;
+  const correct = c.correct;
+  for (let k = 0; k < c.length; k++) if (gt[k] === 0 && correct[k]! >= 0) return true;
   return false;
 }
 

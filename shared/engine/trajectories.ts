@@ -105,6 +105,8 @@ export function trajectoryColumns(m: ResponseMatrix, opts: TrajectoryOptions = {
   };
   const y = new Int8Array(G);
   const ym = new Int8Array(matched ? matched.cols.length : 0);
+  // Locals, not out.*: the loop mostly runs before optimised code exists (cold export).
+  const { complete: completeOut, trajectoryClass, visuallyConfused, textOverwritten, terminalRegression, best: bestOut, matchedBest } = out;
   for (let i = 0; i < n; i++) {
     loadRow(m, plan, i, y);
     let complete = true;
@@ -123,14 +125,14 @@ export function trajectoryColumns(m: ResponseMatrix, opts: TrajectoryOptions = {
           break;
         }
       }
-      out.matchedBest[i] = mb;
+      matchedBest[i] = mb;
     }
-    out.complete[i] = complete ? 1 : 0;
-    out.trajectoryClass[i] = complete ? classIndex(y, G) : -1;
-    out.visuallyConfused[i] = anyHarm(y, plan.lowerPairs) ? 1 : 0;
-    out.textOverwritten[i] = isTextOverwritten(y, plan) ? 1 : 0;
-    out.terminalRegression[i] = isTerminalRegression(y, plan) ? 1 : 0;
-    out.best[i] = best < 0 ? 0 : best;
+    completeOut[i] = complete ? 1 : 0;
+    trajectoryClass[i] = complete ? classIndex(y, G) : -1;
+    visuallyConfused[i] = anyHarm(y, plan.lowerPairs) ? 1 : 0;
+    textOverwritten[i] = isTextOverwritten(y, plan) ? 1 : 0;
+    terminalRegression[i] = isTerminalRegression(y, plan) ? 1 : 0;
+    bestOut[i] = best < 0 ? 0 : best;
   }
   return out;
 }
