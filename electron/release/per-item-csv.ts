@@ -400,27 +400,57 @@ export function perItemCsvBytes(grids: readonly ReleaseGrid[], configs: readonly
  * The wide CSV of one (model, split): `sample_id` and one column per config in code-point
  * order holding `predicted_option` (empty where the cell is missing or open-ended), as UTF-8.
  * Written as bytes like per_item.csv: each distinct prediction is escaped and encoded once per
- * column (with its leading comma) and copied per cell — no string per line.
+ * column with its leading comma (entry 0, null, is the bare comma) and copied per cell.
  */
 export function wideCsvBytes(g: ReleaseGrid): Uint8Array {
   const header = enc.encode(`${['sample_id', ...g.columns.map((c) => c.config)].map(csvField).join(',')}\n`);
   const cellBytes = g.columns.map((c) => escapedBytes(c.pred).map((b) => concat([COMMA, b])));
   let lineMax = 1;
   for (const t of cellBytes) lineMax += longestOf(t);
-  const rows = g.sampleIds.length;
-  const buf = Buffer.allocUnsafe(header.length + rows * (lineMax + 16));
-  buf.set(header, 0);
-  let pos = header.length;
-  const sink = { buf };
-  pos = writeWideRows(sink, pos, g, cellBytes, lineMax);
+  const ids = encodedIds(g);
+  const sink = { buf: Buffer.allocUnsafe(header.length + ids.bytes.length + g.sampleIds.length * lineMax) };
+  sink.buf.set(header, 0);
+  const pos = writeWideRows(
+    sink,
+    header.length,
+    ids,
+    g.columns.map((c) => c.at),
+    g.columns.map(widePredictions),
+    cellBytes,
+    lineMax,
+  );
   return sink.buf.subarray(0, pos);
 }
 
+/** Per cell of a column, its prediction's table index; 0 (the bare comma) for an open-ended cell. */
+function widePredictions(c: ReleaseColumn): Int32Array {
+  const out = new Int32Array(c.length);
+  const score = c.score;
+  const correct = c.correct;
+  const pi = c.pred.idx;
+  for (let k = 0; k < out.length; k++) {
+    const open = correct[k]! < 0 && score !== null && !Number.isNaN(score[k]!);
+    out[k] = open ? 0 : pi[k]!;
+  }
+  return out;
+}
+
 /** The rows of a wide CSV at `pos`; returns the new end (a function of its own: see writeGridLines). */
-function writeWideRows(sink: Sink, pos: number, g: ReleaseGrid, cellBytes: readonly Uint8Array[][], lineMax: number): number {
-  const { bytes: idBytes, start: idStart } = encodedIds(g);
+function writeWideRows(
+  sink: Sink,
+  pos: number,
+  ids: EncodedIds,
+  ats: readonly Int32Array[],
+  predOf: readonly Int32Array[],
+  cellBytes: readonly Uint8Array[][],
+  lineMax: number,
+): number {
+  const idBytes = ids.bytes;
+  const idStart = ids.start;
+  const rows = idStart.length - 1;
+  const C = ats.length;
   let buf = sink.buf;
-  for (let r = 0; r < g.sampleIds.length; r++) {
+  for (let r = 0; r < rows; r++) {
     const idAt = idStart[r]!;
     const idLen = idStart[r + 1]! - idAt;
     const need = idLen + lineMax;
@@ -428,10 +458,9 @@ function writeWideRows(sink: Sink, pos: number, g: ReleaseGrid, cellBytes: reado
     if (idLen <= 16) for (let i = 0; i < idLen; i++) buf[pos + i] = idBytes[idAt + i]!;
     else buf.set(idBytes.subarray(idAt, idAt + idLen), pos);
     pos += idLen;
-    for (let j = 0; j < g.columns.length; j++) {
-      const c = g.columns[j]!;
-      const k = c.at[r]!;
-      const b = k < 0 || isOpenCell(c, k) ? COMMA : cellBytes[j]![c.pred.idx[k]!]!;
+    for (let j = 0; j < C; j++) {
+      const k = ats[j]![r]!;
+      const b = k < 0 ? COMMA : cellBytes[j]![predOf[j]![k]!]!;
       for (let i = 0; i < b.length; i++) buf[pos + i] = b[i]!;
       pos += b.length;
     }

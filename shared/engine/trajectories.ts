@@ -7,7 +7,7 @@
  * `complete` rows count in the metrics and in derived.csv.
  */
 import type { ResponseMatrix } from '../domain/types';
-import { anyHarm, assertKind, isTerminalRegression, isTextOverwritten, loadRow, planGrid } from './grid-plan';
+import { assertKind, loadRow, planGrid } from './grid-plan';
 
 export type TrajectoryClass =
   | 'always_correct'
@@ -103,24 +103,37 @@ export function trajectoryColumns(m: ResponseMatrix, opts: TrajectoryOptions = {
     best: new Int32Array(n),
     matchedBest: new Int32Array(n).fill(-1),
   };
-  const y = new Int8Array(G);
-  const ym = new Int8Array(matched ? matched.cols.length : 0);
-  // Locals, not out.*: the loop mostly runs before optimised code exists (cold export).
+  // One loop with the flag tests of grid-plan.ts (loadRow, anyHarm, isTextOverwritten,
+  // isTerminalRegression) and classifyTrajectory written inline over locals: the release
+  // export calls this cold on ~25k rows, and those rows mostly run before optimised code
+  // exists, where a call per flag per row is the main cost. Same definitions (metrics.md §2–3).
   const { complete: completeOut, trajectoryClass, visuallyConfused, textOverwritten, terminalRegression, best: bestOut, matchedBest } = out;
+  const y = new Int8Array(G);
+  const correct = m.correct;
+  const C = m.configs.length;
+  const cols = plan.cols;
+  const lower = plan.lowerPairs;
+  const textPos = plan.textPos;
+  const visualPos = plan.visualPos;
+  const terminalPos = plan.terminalPos;
+  const below = plan.belowTerminal;
+  const matchedCols = matched ? matched.cols : null;
   for (let i = 0; i < n; i++) {
-    loadRow(m, plan, i, y);
+    const base = i * C;
     let complete = true;
     let best = -1;
+    let switches = 0;
     for (let j = 0; j < G; j++) {
-      const v = y[j]!;
+      const v = correct[base + cols[j]!]!;
+      y[j] = v;
       if (v === -1) complete = false;
       else if (v === 1 && best < 0) best = j;
+      if (j > 0 && v !== y[j - 1]) switches++;
     }
-    if (matched) {
-      loadRow(m, matched, i, ym);
+    if (matchedCols !== null) {
       let mb = 0;
-      for (let j = 0; j < ym.length; j++) {
-        if (ym[j] === 1) {
+      for (let j = 0; j < matchedCols.length; j++) {
+        if (correct[base + matchedCols[j]!] === 1) {
           mb = j;
           break;
         }
@@ -128,10 +141,39 @@ export function trajectoryColumns(m: ResponseMatrix, opts: TrajectoryOptions = {
       matchedBest[i] = mb;
     }
     completeOut[i] = complete ? 1 : 0;
-    trajectoryClass[i] = complete ? classIndex(y, G) : -1;
-    visuallyConfused[i] = anyHarm(y, plan.lowerPairs) ? 1 : 0;
-    textOverwritten[i] = isTextOverwritten(y, plan) ? 1 : 0;
-    terminalRegression[i] = isTerminalRegression(y, plan) ? 1 : 0;
+    // classifyTrajectory (switches along config order), for complete rows only.
+    trajectoryClass[i] = !complete ? -1 : switches === 0 ? (y[0] === 1 ? 0 : 1) : switches === 1 ? (y[0] === 0 ? 2 : 3) : 4;
+    // anyHarm over the dominance pairs: some a ≺ b with y(a) = 1 and y(b) = 0.
+    let harm = 0;
+    for (let p = 0; p < lower.length; p += 2) {
+      if (y[lower[p]!] === 1 && y[lower[p + 1]!] === 0) {
+        harm = 1;
+        break;
+      }
+    }
+    visuallyConfused[i] = harm;
+    // isTextOverwritten: y(text) = 1 and some visual config wrong.
+    let over = 0;
+    if (textPos >= 0 && y[textPos] === 1) {
+      for (let j = 0; j < visualPos.length; j++) {
+        if (y[visualPos[j]!] === 0) {
+          over = 1;
+          break;
+        }
+      }
+    }
+    textOverwritten[i] = over;
+    // isTerminalRegression: y(terminal) = 0 and some c ≺ terminal correct.
+    let regression = 0;
+    if (terminalPos >= 0 && y[terminalPos] === 0) {
+      for (let j = 0; j < below.length; j++) {
+        if (y[below[j]!] === 1) {
+          regression = 1;
+          break;
+        }
+      }
+    }
+    terminalRegression[i] = regression;
     bestOut[i] = best < 0 ? 0 : best;
   }
   return out;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyTrajectory, TRAJECTORY_CLASSES, trajectories, trajectoryColumns } from '../../../shared/engine/trajectories';
-import { fromPatterns } from './helpers';
+import { anyHarm, isTerminalRegression, isTextOverwritten, loadRow, planGrid } from '../../../shared/engine/grid-plan';
+import { fromPatterns, randomPatterns } from './helpers';
 
 const LADDER = ['textonly', '16f_151k', '32f_151k', '64f_151k'];
 
@@ -72,4 +73,31 @@ describe('trajectoryColumns', () => {
     expect(c.matchedKeys).toBeNull();
     expect([...c.matchedBest]).toEqual([-1]);
   });
+});
+
+describe('trajectoryColumns against the grid-plan flag tests', () => {
+  // Random grids (missing cells, mixed resolutions, text only) checked row by row against
+  // loadRow / anyHarm / isTextOverwritten / isTerminalRegression / classifyTrajectory.
+  const keys = ['16f_151k', 'textonly', '32f_151k', '64f_151k', '32f_302k', '128f_76k'];
+  for (const [seed, missing, grid] of [[1, 0, null], [2, 0.15, null], [3, 0.05, ['textonly', '32f_151k', '128f_76k']]] as const) {
+    it(`seed ${seed}, missing ${missing}, grid ${grid ? grid.join('+') : 'all'}`, () => {
+      const m = fromPatterns(keys, randomPatterns(300, keys.length, seed, missing));
+      const c = trajectoryColumns(m, { grid, matchedGrid: ['textonly', '16f_151k', '32f_151k'] });
+      const plan = planGrid(m, grid);
+      const y = new Int8Array(plan.cols.length);
+      for (let i = 0; i < m.itemIds.length; i++) {
+        loadRow(m, plan, i, y);
+        const complete = !y.includes(-1);
+        const first = y.indexOf(1);
+        expect([c.complete[i], c.trajectoryClass[i], c.visuallyConfused[i], c.textOverwritten[i], c.terminalRegression[i], c.best[i]], `row ${i}`).toEqual([
+          complete ? 1 : 0,
+          complete ? TRAJECTORY_CLASSES.indexOf(classifyTrajectory(y)) : -1,
+          anyHarm(y, plan.lowerPairs) ? 1 : 0,
+          isTextOverwritten(y, plan) ? 1 : 0,
+          isTerminalRegression(y, plan) ? 1 : 0,
+          first < 0 ? 0 : first,
+        ]);
+      }
+    });
+  }
 });
