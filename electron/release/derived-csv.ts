@@ -12,12 +12,17 @@ import type { ResponseMatrix } from '../../shared/domain/types';
 import { sortedItemOrder } from '../../shared/engine/matrix';
 import { TRAJECTORY_CLASSES, type TrajectoryColumns, trajectoryColumns } from '../../shared/engine/trajectories';
 import { DERIVED_COLUMNS } from '../../shared/release/aggregate';
-import { compareCodePoints, csvField } from './format';
+import { compareCodePoints, csvField, noneNeedQuotes } from './format';
 
 /** The header line of derived.csv, with its line end. */
 export const DERIVED_HEADER = `${DERIVED_COLUMNS.map(csvField).join(',')}\n`;
 
+/** Strictly increasing in code-point order (JS `<` where no surrogate or U+E000–FFFF can disagree). */
 function isCodePointSorted(ids: readonly string[]): boolean {
+  if (!/[\uD800-\uFFFF]/.test(ids.join(''))) {
+    for (let i = 1; i < ids.length; i++) if (!(ids[i - 1]! < ids[i]!)) return false;
+    return true;
+  }
   for (let i = 1; i < ids.length; i++) if (compareCodePoints(ids[i - 1]!, ids[i]!) >= 0) return false;
   return true;
 }
@@ -29,7 +34,9 @@ export function derivedCsvLines(m: ResponseMatrix, matchedGrid: readonly string[
   const order = isCodePointSorted(m.itemIds) ? null : sortedItemOrder(m);
   const keys = t.keys.map(csvField);
   const matchedKeys = t.matchedKeys?.map(csvField) ?? null;
-  const lines = derivedLines(m, t, order, `,${csvField(m.model)},${csvField(m.split)},`, keys, matchedKeys);
+  // Ids rarely need quoting: tested all at once, escaped one by one only when some do.
+  const ids = noneNeedQuotes(m.itemIds) ? m.itemIds : m.itemIds.map(csvField);
+  const lines = derivedLines(m, t, order, ids, `,${csvField(m.model)},${csvField(m.split)},`, keys, matchedKeys);
   return { text: lines.join(''), rows: lines.length };
 }
 
@@ -42,6 +49,7 @@ function derivedLines(
   m: ResponseMatrix,
   t: TrajectoryColumns,
   order: Int32Array | null,
+  ids: readonly string[],
   modelSplit: string,
   keys: readonly string[],
   matchedKeys: readonly string[] | null,
@@ -67,7 +75,7 @@ function derivedLines(
         (matchedKeys === null ? '' : matchedKeys[mb]!) +
         '\n';
     }
-    lines.push(csvField(m.itemIds[i]!) + tail);
+    lines.push(ids[i]! + tail);
   }
   return lines;
 }

@@ -3,7 +3,7 @@
  */
 import type { ConfigSpec, ItemMeta } from '../../shared/domain/types';
 import { PER_ITEM_COLUMNS, PER_ITEM_OPTIONAL_COLUMNS } from '../../shared/release/per-item-columns';
-import { csvField, formatNumber } from './format';
+import { csvField, formatNumber, noneNeedQuotes } from './format';
 import type { StringTable } from './column-blobs';
 import type { ReleaseColumn, ReleaseGrid } from './release-data';
 
@@ -159,7 +159,8 @@ const idCache = new WeakMap<ReleaseGrid, EncodedIds>();
 function encodedIds(g: ReleaseGrid): EncodedIds {
   let e = idCache.get(g);
   if (e) return e;
-  const fields = g.sampleIds.map(csvField);
+  // Ids rarely need quoting: test them all at once, and escape one by one only when some do.
+  const fields = noneNeedQuotes(g.sampleIds) ? g.sampleIds : g.sampleIds.map(csvField);
   const bytes = enc.encode(fields.join(''));
   const start = new Int32Array(fields.length + 1);
   let at = 0;

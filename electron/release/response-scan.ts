@@ -113,13 +113,13 @@ function takeMarked(ids: Int32Array, seen: Uint8Array, iRank: Int32Array, out: I
   return n;
 }
 
-/** Cell position of each row's item in a column (−1 = none); `posOf` is a scratch array. */
+/** Cell position of each row's item in a column (−1 = none); `posOf` is a zeroed scratch array. */
 function cellPositions(ids: Int32Array, order: Int32Array, posOf: Int32Array): Int32Array {
-  // item id → cell position + 1 (0 = no cell), reusing one dense array.
-  posOf.fill(0);
+  // item id → cell position + 1 (0 = no cell), in one dense array that is all zeros again on return.
   for (let k = 0; k < ids.length; k++) posOf[ids[k]!] = k + 1;
   const at = new Int32Array(order.length);
   for (let i = 0; i < order.length; i++) at[i] = posOf[order[i]!]! - 1;
+  for (let k = 0; k < ids.length; k++) posOf[ids[k]!] = 0;
   return at;
 }
 

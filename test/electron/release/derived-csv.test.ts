@@ -30,6 +30,8 @@ describe('derivedCsvLines', () => {
     ['sorted ids, no matched grid', matrix('M', [...ids].sort(), keys, 2, 0.05), null],
     ['matched grid the model lacks', matrix('M', ids, keys.slice(0, 3), 3, 0), ['textonly', '64f_151k']],
     ['one config, many missing', matrix('M', ids, ['16f_151k'], 4, 0.5), ['16f_151k']],
+    ['plain ASCII ids already in order (no quoting, no sort)', matrix('M', Array.from({ length: 80 }, (_, i) => `id-${String(i).padStart(3, '0')}`), keys.slice(0, 4), 5, 0.05), null],
+    ['plain ASCII ids out of order', matrix('M', Array.from({ length: 80 }, (_, i) => `id-${(i * 37) % 80}`), keys.slice(0, 4), 6, 0.05), null],
   ];
   for (const [name, m, mg] of cases) {
     it(`equals csvText of derivedRows: ${name}`, () => {
