@@ -20,9 +20,6 @@ export interface StringTable {
   utf8: Uint8Array[];
 }
 
-/** The value of cell `k`. */
-export const tableValue = (t: StringTable, k: number): string | null => t.dict[t.idx[k]!] ?? null;
-
 /** Decodes a string-table BLOB (u8 width, 3 pad, u32 d, u32 n, indices, pad, d × u32 lengths, UTF-8). */
 export function decodeStringTable(b: Uint8Array): StringTable {
   const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
@@ -55,9 +52,4 @@ export function decodeStringTable(b: Uint8Array): StringTable {
     text += len;
   }
   return { idx, dict, utf8 };
-}
-
-/** A table whose every cell is null (n cells). */
-export function nullTable(n: number): StringTable {
-  return { idx: new Uint8Array(n), dict: [null], utf8: [new Uint8Array(0)] };
 }
