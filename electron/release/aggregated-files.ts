@@ -7,17 +7,18 @@ import type { ResponseMatrix } from '../../shared/domain/types';
 import {
   aggregatedJson,
   aggregatedOpenJson,
-  DERIVED_COLUMNS,
-  derivedRows,
   manifestCells,
   table2,
   type AggregatedJson,
   type AggregatedOpenJson,
   type ManifestCell,
 } from '../../shared/release/aggregate';
-import { compareCodePoints, compareKeys, csvText, JsonFloat, jsonText, type JsonValue } from './format';
-import { wideCsv } from './per-item-csv';
+import { DERIVED_HEADER, derivedCsvLines } from './derived-csv';
+import { compareCodePoints, compareKeys, JsonFloat, jsonText, type JsonValue } from './format';
+import type { StringTable } from './column-blobs';
+import { wideCsvBytes } from './per-item-csv';
 import type { ReleaseData, ReleaseGrid } from './release-data';
+import type { ReleaseFile } from './zip';
 
 /** The release's table2_metrics.json lists its splits in this order; others follow in code-point order. */
 export const RELEASE_SPLIT_ORDER = ['V1_medium', 'V1_short', 'V2_medium', 'MLVU'];
@@ -71,12 +72,25 @@ export function isMixedResolution(m: ResponseMatrix): boolean {
   return ppf.size > 1;
 }
 
+/** Occurrences of each index 0…n−1 (its own function, returning right after the loop: no deopt there on each call when cold). */
+function countIndices(idx: StringTable['idx'], n: number): Int32Array {
+  const out = new Int32Array(n);
+  for (let k = 0; k < idx.length; k++) {
+    const i = idx[k]!;
+    out[i] = out[i]! + 1;
+  }
+  return out;
+}
+
 /** The most common value, null counting as '' (ties → code-point first); '' when none. */
-function modeOf(values: readonly (string | null)[]): string {
+function modeOf(t: StringTable): string {
+  // Counted per dictionary index (a few per column), then merged by value: null and '' are one.
+  const perIndex = countIndices(t.idx, t.dict.length);
   const counts = new Map<string, number>();
-  for (const x of values) {
-    const v = x ?? '';
-    counts.set(v, (counts.get(v) ?? 0) + 1);
+  for (let i = 0; i < perIndex.length; i++) {
+    if (perIndex[i] === 0) continue;
+    const v = t.dict[i] ?? '';
+    counts.set(v, (counts.get(v) ?? 0) + perIndex[i]!);
   }
   let best = '';
   let bestN = 0;
@@ -90,7 +104,8 @@ function modeOf(values: readonly (string | null)[]): string {
 }
 
 export interface AggregatedFiles {
-  files: { path: string; text: string }[];
+  /** Text files, and the wide CSVs as bytes. */
+  files: ({ path: string; text: string } | ReleaseFile)[];
   derivedRows: number;
   grids: number;
   excluded: number;
@@ -102,8 +117,9 @@ export function aggregatedFiles(data: ReleaseData): AggregatedFiles {
 
   const matrices = data.matrices.slice().sort((a, b) => compareKeys([a.model, a.split], [b.model, b.split]));
   const mg = data.matchedGrid.length ? data.matchedGrid : null;
-  const files: { path: string; text: string }[] = [];
-  const derived: string[][] = [];
+  const files: ({ path: string; text: string } | ReleaseFile)[] = [];
+  const derived: string[] = [DERIVED_HEADER];
+  let derivedCount = 0;
   const entries: { model: string; split: string; json: JsonValue }[] = [];
   const cellsOut: ManifestCell[] = [];
   const wideSources: { [k: string]: JsonValue } = {};
@@ -122,10 +138,14 @@ export function aggregatedFiles(data: ReleaseData): AggregatedFiles {
     // data.matrices are built from data.grids, one per grid.
     const grid = grids.get(`${m.model}\u0000${m.split}`) as ReleaseGrid;
     const widePath = `labels/aggregated/${name}_predictions_wide.csv`;
-    files.push({ path: widePath, text: wideCsv(grid) });
+    files.push({ path: widePath, data: wideCsvBytes(grid) });
     wideSources[name] = widePath;
 
-    if (m.kind === 'mcqa') for (const r of derivedRows(m, mg)) derived.push(DERIVED_COLUMNS.map((k) => r[k]));
+    if (m.kind === 'mcqa') {
+      const lines = derivedCsvLines(m, mg);
+      derived.push(lines.text);
+      derivedCount += lines.rows;
+    }
 
     const columns = new Map(grid.columns.map((c) => [c.config, c]));
     cellsOut.push(
@@ -136,7 +156,7 @@ export function aggregatedFiles(data: ReleaseData): AggregatedFiles {
     );
   }
 
-  files.push({ path: 'labels/derived.csv', text: csvText(DERIVED_COLUMNS, derived) });
+  files.push({ path: 'labels/derived.csv', text: derived.join('') });
   files.push({ path: 'labels/aggregated/table2_metrics.json', text: jsonText(table2(entries, RELEASE_SPLIT_ORDER)) });
   const manifest: JsonValue = {
     cells: cellsOut.map((c) => ({
@@ -151,5 +171,5 @@ export function aggregatedFiles(data: ReleaseData): AggregatedFiles {
     wide_sources: wideSources,
   };
   files.push({ path: 'labels/aggregated/release_manifest.json', text: jsonText(manifest) });
-  return { files, derivedRows: derived.length, grids: matrices.length, excluded, mixedResolution: mixed };
+  return { files, derivedRows: derivedCount, grids: matrices.length, excluded, mixedResolution: mixed };
 }

@@ -10,7 +10,7 @@ import { aggregatedFiles } from './aggregated-files';
 import { EVENTS_FILE, eventsJsonl } from './annotation-events';
 import { codebookJson, pathwaysCsv, spansCsv } from './annotation-files';
 import { compareCodePoints } from './format';
-import { optionalColumnsOf, perItemCsv } from './per-item-csv';
+import { optionalColumnsOf, perItemCsvBytes } from './per-item-csv';
 import { type ProjectSource, readReleaseData } from './project-source';
 import { configsJson, itemsCsv } from './provenance-files';
 import { readmeText } from './readme';
@@ -60,8 +60,9 @@ const enc = new TextEncoder();
 
 /** Builds every file of the release in memory (paths `/`-separated), in path order. */
 export function buildReleaseFiles(data: ReleaseData, opts: ExportOptions = {}): { files: ReleaseFile[]; summary: Omit<ExportSummary, 'path' | 'zip' | 'files'> } {
-  const out: { path: string; text: string }[] = [];
-  out.push({ path: 'labels/per_item.csv', text: perItemCsv(data.grids, data.configs, data.items) });
+  // per_item.csv is written as bytes (the bulk of the release); the other files as text.
+  const out: ({ path: string; text: string } | ReleaseFile)[] = [];
+  out.push({ path: 'labels/per_item.csv', data: perItemCsvBytes(data.grids, data.configs, data.items) });
   const agg = aggregatedFiles(data);
   out.push(...agg.files);
   if (opts.includeText) out.push({ path: 'labels/items.csv', text: itemsCsv(data.items) });
@@ -78,9 +79,18 @@ export function buildReleaseFiles(data: ReleaseData, opts: ExportOptions = {}): 
   const models = [...new Set(data.matrices.map((m) => m.model))].sort(compareCodePoints);
   const splits = [...new Set(data.matrices.map((m) => m.split))].sort(compareCodePoints);
   const configs = [...usedConfigs].sort(compareCodePoints);
-  const itemKeys = new Set<string>();
-  for (const m of data.matrices) for (const id of m.itemIds) itemKeys.add(`${m.split}\u0000${id}`);
-  const items = itemKeys.size;
+  // Distinct (split, sample_id) over the grids (one matrix each): the store's item ids are
+  // exactly that key, so they are counted on a mark array instead of a Set of string keys.
+  let maxItem = 0;
+  for (const g of data.grids) for (let i = 0; i < g.rowItems.length; i++) maxItem = Math.max(maxItem, g.rowItems[i]!);
+  const seenItem = new Uint8Array(maxItem + 1);
+  let items = 0;
+  for (const g of data.grids) {
+    for (let i = 0; i < g.rowItems.length; i++) {
+      const id = g.rowItems[i]!;
+      if (seenItem[id] === 0) ((seenItem[id] = 1), items++);
+    }
+  }
   const optionalColumns = optionalColumnsOf(data.grids);
   let cells = 0;
   for (const g of data.grids) for (const c of g.columns) cells += c.length;
@@ -118,7 +128,7 @@ export function buildReleaseFiles(data: ReleaseData, opts: ExportOptions = {}): 
   });
   out.sort((a, b) => compareCodePoints(a.path, b.path));
   return {
-    files: out.map((f) => ({ path: f.path, data: enc.encode(f.text) })),
+    files: out.map((f) => ('data' in f ? f : { path: f.path, data: enc.encode(f.text) })),
     summary: { matchedGrid: data.matchedGrid, includeText: opts.includeText === true, counts, optionalColumns },
   };
 }
@@ -161,9 +171,11 @@ export function exportRelease(project: ProjectSource, outDir: string, opts: Expo
   const tmp = `${target}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   try {
+    const made = new Set<string>();
     for (const f of files) {
       const p = path.join(tmp, ...f.path.split('/'));
-      mkdirSync(path.dirname(p), { recursive: true });
+      const dir = path.dirname(p);
+      if (!made.has(dir)) (mkdirSync(dir, { recursive: true }), made.add(dir));
       writeFileSync(p, f.data);
     }
     rmSync(target, { recursive: true, force: true });

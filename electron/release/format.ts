@@ -19,6 +19,14 @@ export function formatNumber(x: number): string {
 
 const NEEDS_QUOTES = /[",\r\n]/;
 
+/**
+ * Whether none of `values` needs quoting as a CSV field: one regex test over their
+ * concatenation instead of one per value (bulk writers then print the values as they are).
+ */
+export function noneNeedQuotes(values: readonly string[]): boolean {
+  return !NEEDS_QUOTES.test(values.join(''));
+}
+
 /** One RFC 4180 field: quoted (inner quotes doubled) only when it holds a comma, a quote or a line break. */
 export function csvField(s: string): string {
   return NEEDS_QUOTES.test(s) ? `"${s.replaceAll('"', '""')}"` : s;

@@ -3,7 +3,8 @@
  */
 import type { ConfigSpec, ItemMeta } from '../../shared/domain/types';
 import { PER_ITEM_COLUMNS, PER_ITEM_OPTIONAL_COLUMNS } from '../../shared/release/per-item-columns';
-import { csvField, formatNumber } from './format';
+import { csvField, formatNumber, noneNeedQuotes } from './format';
+import type { StringTable } from './column-blobs';
 import type { ReleaseColumn, ReleaseGrid } from './release-data';
 
 export { PER_ITEM_COLUMNS };
@@ -27,21 +28,27 @@ export function latencySeconds(ms: number): number {
   return Math.round(ms * 1000) / 1e6;
 }
 
+const enc = new TextEncoder();
+const EMPTY = new Uint8Array(0);
+
 /**
- * csvField with a memo: the repeated columns (letters, source tags, notes, config names) take
- * a few distinct values, so each is escaped once instead of once per row. null/'' → ''.
+ * The CSV field of each dictionary entry of a string table, as UTF-8 bytes: escaped once per
+ * distinct value (the repeated columns — letters, source tags, notes — take a few each), the
+ * table's own bytes when no quoting is needed. null and '' → empty.
  */
-function csvFieldMemo(): (v: string | null | undefined) => string {
-  const cache = new Map<string, string>();
-  return (v) => {
-    if (v === null || v === undefined || v === '') return '';
-    let e = cache.get(v);
-    if (e === undefined) {
-      e = csvField(v);
-      if (cache.size < 100_000) cache.set(v, e);
-    }
-    return e;
-  };
+function escapedBytes(t: StringTable): Uint8Array[] {
+  return t.dict.map((v, i) => {
+    if (v === null || v === '') return EMPTY;
+    const f = csvField(v);
+    return f === v ? (t.utf8[i] as Uint8Array) : enc.encode(f);
+  });
+}
+
+/** A copy of `buf[0, used)` in a buffer of at least `need` more bytes (doubling). */
+function grow(buf: Buffer, used: number, need: number): Buffer {
+  const next = Buffer.allocUnsafe(Math.max(buf.length * 2, used + need));
+  buf.copy(next, 0, 0, used);
+  return next;
 }
 
 const hasValue = (a: Float64Array | null): boolean => a !== null && a.some((v) => !Number.isNaN(v));
@@ -63,99 +70,402 @@ export function optionalColumnsOf(grids: readonly ReleaseGrid[]): OptionalColumn
 /** An open-ended cell: a score and no correctness (its pred and ground truth are not written). */
 export const isOpenCell = (c: ReleaseColumn, k: number): boolean => c.score !== null && !Number.isNaN(c.score[k]!) && c.correct[k]! < 0;
 
+const concat = (parts: readonly Uint8Array[]): Uint8Array => {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  n = 0;
+  for (const p of parts) (out.set(p, n), (n += p.length));
+  return out;
+};
+
+const COMMA = Uint8Array.of(44);
+const CORRECT = [EMPTY, Uint8Array.of(48), Uint8Array.of(49)]; // by correct + 1: '', '0', '1'
+/** The item answers that can stand in for a missing ground truth. */
+const LETTERS = 'ABCDEFGH';
+
+/** The optional columns of one cell, `,v` each (ASCII: numbers and space-separated ints). */
+function optionalSuffix(c: ReleaseColumn, k: number, optional: readonly OptionalColumn[]): string {
+  const num = (a: Float64Array | null): string => {
+    const x = a === null ? NaN : (a[k] as number);
+    return Number.isNaN(x) ? '' : formatNumber(x);
+  };
+  let line = '';
+  for (const col of optional) {
+    switch (col) {
+      case 'confidence':
+        line += `,${num(c.confidence)}`;
+        break;
+      case 'margin':
+        line += `,${num(c.margin)}`;
+        break;
+      case 'latency_s': {
+        const ms = c.latencyMs === null ? NaN : (c.latencyMs[k] as number);
+        line += `,${Number.isNaN(ms) ? '' : formatNumber(latencySeconds(ms))}`;
+        break;
+      }
+      case 'frame_indices': {
+        const f = c.frames?.[k] ?? null;
+        line += `,${f === null ? '' : f.join(' ')}`;
+        break;
+      }
+      case 'score':
+        line += `,${num(c.score)}`;
+        break;
+    }
+  }
+  return line;
+}
+
+/** A grid column ready to write: its constant head and the escaped bytes of each table entry. */
+interface PreparedColumn {
+  c: ReleaseColumn;
+  /** `,model,split,config,frame_count,pixel_count,` */
+  head: Uint8Array;
+  pred: Uint8Array[];
+  /** The ground-truth table's entries, then the eight answer letters A–H. */
+  gt: Uint8Array[];
+  src: Uint8Array[];
+  note: Uint8Array[];
+  /** Upper bound of a line's bytes after the sample id (optional columns excluded). */
+  longest: number;
+  /** Number of distinct (pred, gt, correct, source_tag, note) index tuples. */
+  space: number;
+}
+
+const longestOf = (t: readonly Uint8Array[]): number => t.reduce((m, b) => Math.max(m, b.length), 0);
+
+/** The line of a cell after its sample id, from its parts' indices. */
+function buildPiece(col: PreparedColumn, p: number, g: number, cor: number, s: number, n: number): Uint8Array {
+  return concat([col.head, col.pred[p]!, COMMA, col.gt[g]!, COMMA, CORRECT[cor]!, COMMA, col.src[s]!, COMMA, col.note[n]!]);
+}
+
+/** Tuples of a column up to this many get one memo slot each; beyond, a piece per cell. */
+const MEMO_LIMIT = 1 << 16;
+
+/** A grid's sample ids as CSV fields in UTF-8: id r is bytes[start[r], start[r + 1]). */
+interface EncodedIds {
+  bytes: Uint8Array;
+  start: Int32Array;
+}
+
+const idCache = new WeakMap<ReleaseGrid, EncodedIds>();
+
 /**
- * The text of labels/per_item.csv: grids in (model, split) order, then rows, then columns —
+ * Encodes a grid's ids once for per_item.csv and its wide CSV: one encode of all ids joined,
+ * instead of a Buffer#write per row and file (~50k calls on the benchmark). Offsets are char
+ * offsets when the text is ASCII (the usual case); otherwise each id is measured.
+ */
+function encodedIds(g: ReleaseGrid): EncodedIds {
+  let e = idCache.get(g);
+  if (e) return e;
+  // Ids rarely need quoting: test them all at once, and escape one by one only when some do.
+  const fields = noneNeedQuotes(g.sampleIds) ? g.sampleIds : g.sampleIds.map(csvField);
+  const bytes = enc.encode(fields.join(''));
+  const start = new Int32Array(fields.length + 1);
+  let at = 0;
+  const ascii = bytes.length === fields.reduce((n, f) => n + f.length, 0);
+  for (let r = 0; r < fields.length; r++) {
+    start[r] = at;
+    at += ascii ? fields[r]!.length : Buffer.byteLength(fields[r]!, 'utf8');
+  }
+  start[fields.length] = at;
+  e = { bytes, start };
+  idCache.set(g, e);
+  return e;
+}
+
+/** The output buffer; replaced when it grows (rare: its size is estimated up front). */
+interface Sink {
+  buf: Buffer;
+}
+
+/*
+ * Why the shapes below: the export runs cold (issue #2 §7b measures its first call in a fresh
+ * process), and most of its per-cell loops finish before the optimising compiler has code for
+ * them. So the per-cell work is split into small loops over typed arrays with everything
+ * hoisted into locals and no call per cell, each in a function of its own that returns a local
+ * right after its loop (code after a hot loop that never ran has no type feedback, and the
+ * loop's on-stack-replaced code would deoptimise there on every call).
+ */
+
+/**
+ * Per cell of a column (cell order), its piece key: a mixed-radix number over the cell's
+ * (pred, gt, correct + 1, source_tag, note) indices. `answerOfCell` (or null) gives each cell's
+ * item answer letter 1–8 for a missing ground truth, as index gtBase + letter.
+ */
+function pieceKeys(c: ReleaseColumn, gtLen: number, srcLen: number, noteLen: number, answerOfCell: Int8Array | null): Int32Array {
+  const n = c.length;
+  const keys = new Int32Array(n);
+  const score = c.score;
+  const correct = c.correct;
+  const pi = c.pred.idx;
+  const gi = c.groundTruth.idx;
+  const si = c.sourceTag.idx;
+  const ni = c.protocolNote.idx;
+  const gtBase = c.groundTruth.dict.length - 1;
+  for (let k = 0; k < n; k++) {
+    const cor = correct[k]!;
+    // An open-ended cell (a score, no correctness) writes no pred and no ground truth.
+    const open = cor < 0 && score !== null && !Number.isNaN(score[k]!);
+    let p = 0;
+    let g = 0;
+    if (!open) {
+      p = pi[k]!;
+      g = gi[k]!;
+      if (g === 0 && answerOfCell !== null && answerOfCell[k]! > 0) g = gtBase + answerOfCell[k]!;
+    }
+    keys[k] = (((p * gtLen + g) * 3 + cor + 1) * srcLen + si[k]!) * noteLen + ni[k]!;
+  }
+  return keys;
+}
+
+/**
+ * Replaces each key by the index of its piece in `pieces`, building each distinct piece once
+ * (`memo`: key → piece index, −1 = not built yet).
+ */
+function memoisedPieces(col: PreparedColumn, keys: Int32Array, memo: Int32Array, pieces: Uint8Array[]): Int32Array {
+  const noteLen = col.note.length;
+  const srcLen = col.src.length;
+  const gtLen = col.gt.length;
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k]!;
+    let at = memo[key]!;
+    if (at < 0) {
+      const n = key % noteLen;
+      let rest = (key - n) / noteLen;
+      const s = rest % srcLen;
+      rest = (rest - s) / srcLen;
+      const cor = rest % 3;
+      rest = (rest - cor) / 3;
+      const g = rest % gtLen;
+      at = memo[key] = pieces.length;
+      pieces.push(buildPiece(col, (rest - g) / gtLen, g, cor, s, n));
+    }
+    keys[k] = at;
+  }
+  return keys;
+}
+
+/** Piece indices of a column too varied to memoise (free text): a piece per cell. */
+function perCellPieces(col: PreparedColumn, answerOfCell: Int8Array | null, pieces: Uint8Array[]): Int32Array {
+  const c = col.c;
+  const out = new Int32Array(c.length);
+  const gtBase = c.groundTruth.dict.length - 1;
+  for (let k = 0; k < c.length; k++) {
+    const open = isOpenCell(c, k);
+    let g = open ? 0 : c.groundTruth.idx[k]!;
+    if (g === 0 && !open && answerOfCell !== null && answerOfCell[k]! > 0) g = gtBase + answerOfCell[k]!;
+    const p = open ? 0 : c.pred.idx[k]!;
+    out[k] = pieces.length;
+    pieces.push(buildPiece(col, p, g, c.correct[k]! + 1, c.sourceTag.idx[k]!, c.protocolNote.idx[k]!));
+  }
+  return out;
+}
+
+/** Each cell's item answer letter (1–8, 0 none), from each row's. */
+function answersOfCells(at: Int32Array, answerAt: Int8Array, n: number): Int8Array {
+  const out = new Int8Array(n);
+  for (let r = 0; r < at.length; r++) {
+    const k = at[r]!;
+    if (k >= 0) out[k] = answerAt[r]!;
+  }
+  return out;
+}
+
+/**
+ * Writes one grid's lines at `pos` (rows, then columns) and returns the new end: per cell the
+ * sample id and the cell's piece (`pieceOf[j][k]` indexes `pieces`).
+ */
+function writeGridLines(
+  sink: Sink,
+  pos: number,
+  ids: EncodedIds,
+  longest: number,
+  ats: readonly Int32Array[],
+  pieceOf: readonly Int32Array[],
+  pieces: readonly Uint8Array[],
+  columns: readonly PreparedColumn[],
+  optional: readonly OptionalColumn[],
+): number {
+  const idBytes = ids.bytes;
+  const idStart = ids.start;
+  const rows = idStart.length - 1;
+  const C = ats.length;
+  const withOptional = optional.length > 0;
+  let buf = sink.buf;
+  for (let r = 0; r < rows; r++) {
+    const idAt = idStart[r]!;
+    const idLen = idStart[r + 1]! - idAt;
+    const need = C * (idLen + longest + 1);
+    if (pos + need > buf.length) buf = sink.buf = grow(buf, pos, need);
+    for (let j = 0; j < C; j++) {
+      const k = ats[j]![r]!;
+      if (k < 0) continue;
+      // The sample id (short: a byte loop beats a native call), then the cell's piece.
+      if (idLen <= 16) for (let i = 0; i < idLen; i++) buf[pos + i] = idBytes[idAt + i]!;
+      else buf.set(idBytes.subarray(idAt, idAt + idLen), pos);
+      pos += idLen;
+      const piece = pieces[pieceOf[j]![k]!]!;
+      buf.set(piece, pos);
+      pos += piece.length;
+      if (withOptional) {
+        const suffix = optionalSuffix(columns[j]!.c, k, optional);
+        if (pos + suffix.length + 1 + need > buf.length) buf = sink.buf = grow(buf, pos, suffix.length + 1 + need);
+        pos += buf.write(suffix, pos, 'latin1');
+      }
+      buf[pos++] = 10;
+    }
+  }
+  return pos;
+}
+
+/**
+ * labels/per_item.csv as UTF-8 bytes: grids in (model, split) order, then rows, then columns —
  * already the release's (model, split, sample_id, config) order (response-scan.ts).
  *
- * Lines are built directly (no per-row arrays) and the few distinct strings of the repeated
- * columns are escaped once each; each grid's lines are joined into one chunk.
+ * Why bytes: building ~145k line strings, joining them and encoding the result was most of the
+ * cold export (issue #2 §7b). A line is `<sample_id><piece>` where the piece —
+ * `,model,split,config,frames,pixels,pred,gt,correct,source_tag,protocol_note` — depends only on
+ * the column and the cell's small string-table indices, so each distinct piece is encoded once
+ * and copied; the sample id is written once per row and copied for the row's other cells.
  */
-export function perItemCsv(grids: readonly ReleaseGrid[], configs: readonly ConfigSpec[], items: readonly ItemMeta[]): string {
+export function perItemCsvBytes(grids: readonly ReleaseGrid[], configs: readonly ConfigSpec[], items: readonly ItemMeta[]): Uint8Array {
   const specs = new Map(configs.map((c) => [c.key, c]));
   const answers = new Map<string, string>();
   for (const it of items) if (it.answer != null && LETTER.test(it.answer)) answers.set(`${it.split}\u0000${it.sampleId}`, it.answer);
   const optional = optionalColumnsOf(grids);
-  const esc = csvFieldMemo();
-  const num = (a: Float64Array | null, k: number): string => {
-    const x = a === null ? NaN : (a[k] as number);
-    return Number.isNaN(x) ? '' : formatNumber(x);
-  };
-  const chunks: string[] = [[...PER_ITEM_COLUMNS, ...optional].join(',') + '\n'];
-  for (const g of grids) {
-    // `<model>,<split>,<config>,<frame_count>,<pixel_count>` is the same for a whole column.
-    const heads = g.columns.map((c) => {
+  const header = enc.encode([...PER_ITEM_COLUMNS, ...optional].join(',') + '\n');
+  const letters = Array.from(LETTERS, (l) => enc.encode(l));
+
+  const prepared = grids.map((g) => {
+    let cells = 0;
+    let longest = 0;
+    const columns = g.columns.map((c): PreparedColumn => {
       const spec = specs.get(c.config);
-      return `,${esc(g.model)},${esc(g.split)},${esc(c.config)},${spec ? spec.frames : ''},${spec?.pixelCount ?? ''},`;
+      const head = enc.encode(
+        `,${csvField(g.model)},${csvField(g.split)},${csvField(c.config)},${spec ? spec.frames : ''},${spec?.pixelCount ?? ''},`,
+      );
+      const pred = escapedBytes(c.pred);
+      const gt = escapedBytes(c.groundTruth).concat(letters);
+      const src = escapedBytes(c.sourceTag);
+      const note = escapedBytes(c.protocolNote);
+      cells += c.length;
+      const col = {
+        c,
+        head,
+        pred,
+        gt,
+        src,
+        note,
+        longest: head.length + longestOf(pred) + longestOf(gt) + longestOf(src) + longestOf(note) + 5,
+        space: pred.length * gt.length * 3 * src.length * note.length,
+      };
+      longest = Math.max(longest, col.longest);
+      return col;
     });
-    const lines: string[] = [];
-    for (let r = 0; r < g.sampleIds.length; r++) {
-      const sampleId = g.sampleIds[r] as string;
-      const id = csvField(sampleId);
-      let answer: string | undefined | null = null;
-      for (let j = 0; j < g.columns.length; j++) {
-        const c = g.columns[j] as ReleaseColumn;
-        const k = c.at[r] as number;
-        if (k < 0) continue;
-        const open = isOpenCell(c, k);
-        const cor = c.correct[k] as number;
-        // The cell's own ground truth, else its item's answer when that is a letter.
-        let gt = '';
-        if (!open) {
-          const own = c.groundTruth[k];
-          if (own != null) gt = own;
-          else {
-            if (answer === null) answer = answers.get(`${g.split}\u0000${sampleId}`);
-            gt = answer ?? '';
-          }
-        }
-        let line = `${id}${heads[j] as string}${open ? '' : esc(c.pred[k])},${esc(gt)},${cor < 0 ? '' : cor === 1 ? '1' : '0'},${esc(c.sourceTag[k])},${esc(c.protocolNote[k])}`;
-        for (const col of optional) {
-          switch (col) {
-            case 'confidence':
-              line += `,${num(c.confidence, k)}`;
-              break;
-            case 'margin':
-              line += `,${num(c.margin, k)}`;
-              break;
-            case 'latency_s': {
-              const ms = c.latencyMs === null ? NaN : (c.latencyMs[k] as number);
-              line += `,${Number.isNaN(ms) ? '' : formatNumber(latencySeconds(ms))}`;
-              break;
-            }
-            case 'frame_indices': {
-              const f = c.frames?.[k] ?? null;
-              line += `,${f === null ? '' : f.join(' ')}`;
-              break;
-            }
-            case 'score':
-              line += `,${num(c.score, k)}`;
-              break;
-          }
-        }
-        lines.push(line);
+    return { g, columns, cells, longest };
+  });
+
+  let cap = header.length;
+  for (const p of prepared) cap += p.cells * (p.longest + 24);
+  const sink = { buf: Buffer.allocUnsafe(cap) };
+  sink.buf.set(header, 0);
+  let pos = header.length;
+
+  for (const { g, columns, longest } of prepared) {
+    const rows = g.sampleIds.length;
+    // Answer letter (1–8 for A–H, 0 none) of each row's item, where items carry answers.
+    let answerAt: Int8Array | null = null;
+    if (answers.size > 0) {
+      answerAt = new Int8Array(rows);
+      for (let r = 0; r < rows; r++) {
+        const a = answers.get(`${g.split}\u0000${g.sampleIds[r]}`);
+        if (a !== undefined) answerAt[r] = LETTERS.indexOf(a) + 1;
       }
     }
-    if (lines.length) chunks.push(lines.join('\n') + '\n');
+    const pieces: Uint8Array[] = [];
+    const pieceOf = columns.map((col) => {
+      const answerOfCell = answerAt === null ? null : answersOfCells(col.c.at, answerAt, col.c.length);
+      if (col.space > MEMO_LIMIT) return perCellPieces(col, answerOfCell, pieces);
+      const keys = pieceKeys(col.c, col.gt.length, col.src.length, col.note.length, answerOfCell);
+      return memoisedPieces(col, keys, new Int32Array(col.space).fill(-1), pieces);
+    });
+    const ats = columns.map((col) => col.c.at);
+    pos = writeGridLines(sink, pos, encodedIds(g), longest, ats, pieceOf, pieces, columns, optional);
   }
-  return chunks.join('');
+  return sink.buf.subarray(0, pos);
 }
 
 /**
  * The wide CSV of one (model, split): `sample_id` and one column per config in code-point
- * order holding `predicted_option` (empty where the cell is missing or open-ended).
+ * order holding `predicted_option` (empty where the cell is missing or open-ended), as UTF-8.
+ * Written as bytes like per_item.csv: each distinct prediction is escaped and encoded once per
+ * column with its leading comma (entry 0, null, is the bare comma) and copied per cell.
  */
-export function wideCsv(g: ReleaseGrid): string {
-  // Written line by line like per_item.csv (csvText would test every cell against a regex).
-  const esc = csvFieldMemo();
-  const lines = new Array<string>(g.sampleIds.length + 1);
-  lines[0] = ['sample_id', ...g.columns.map((c) => c.config)].map(csvField).join(',');
-  for (let r = 0; r < g.sampleIds.length; r++) {
-    let line = csvField(g.sampleIds[r] as string);
-    for (const c of g.columns) {
-      const k = c.at[r] as number;
-      line += k < 0 || isOpenCell(c, k) ? ',' : `,${esc(c.pred[k])}`;
-    }
-    lines[r + 1] = line;
+export function wideCsvBytes(g: ReleaseGrid): Uint8Array {
+  const header = enc.encode(`${['sample_id', ...g.columns.map((c) => c.config)].map(csvField).join(',')}\n`);
+  const cellBytes = g.columns.map((c) => escapedBytes(c.pred).map((b) => concat([COMMA, b])));
+  let lineMax = 1;
+  for (const t of cellBytes) lineMax += longestOf(t);
+  const ids = encodedIds(g);
+  const sink = { buf: Buffer.allocUnsafe(header.length + ids.bytes.length + g.sampleIds.length * lineMax) };
+  sink.buf.set(header, 0);
+  const pos = writeWideRows(
+    sink,
+    header.length,
+    ids,
+    g.columns.map((c) => c.at),
+    g.columns.map(widePredictions),
+    cellBytes,
+    lineMax,
+  );
+  return sink.buf.subarray(0, pos);
+}
+
+/** Per cell of a column, its prediction's table index; 0 (the bare comma) for an open-ended cell. */
+function widePredictions(c: ReleaseColumn): Int32Array {
+  const out = new Int32Array(c.length);
+  const score = c.score;
+  const correct = c.correct;
+  const pi = c.pred.idx;
+  for (let k = 0; k < out.length; k++) {
+    const open = correct[k]! < 0 && score !== null && !Number.isNaN(score[k]!);
+    out[k] = open ? 0 : pi[k]!;
   }
-  return lines.join('\n') + '\n';
+  return out;
+}
+
+/** The rows of a wide CSV at `pos`; returns the new end (a function of its own: see writeGridLines). */
+function writeWideRows(
+  sink: Sink,
+  pos: number,
+  ids: EncodedIds,
+  ats: readonly Int32Array[],
+  predOf: readonly Int32Array[],
+  cellBytes: readonly Uint8Array[][],
+  lineMax: number,
+): number {
+  const idBytes = ids.bytes;
+  const idStart = ids.start;
+  const rows = idStart.length - 1;
+  const C = ats.length;
+  let buf = sink.buf;
+  for (let r = 0; r < rows; r++) {
+    const idAt = idStart[r]!;
+    const idLen = idStart[r + 1]! - idAt;
+    const need = idLen + lineMax;
+    if (pos + need > buf.length) buf = sink.buf = grow(buf, pos, need);
+    if (idLen <= 16) for (let i = 0; i < idLen; i++) buf[pos + i] = idBytes[idAt + i]!;
+    else buf.set(idBytes.subarray(idAt, idAt + idLen), pos);
+    pos += idLen;
+    for (let j = 0; j < C; j++) {
+      const k = ats[j]![r]!;
+      const b = k < 0 ? COMMA : cellBytes[j]![predOf[j]![k]!]!;
+      for (let i = 0; i < b.length; i++) buf[pos + i] = b[i]!;
+      pos += b.length;
+    }
+    buf[pos++] = 10;
+  }
+  return pos;
 }

@@ -6,7 +6,7 @@ import type { ResponseMatrix } from '../../shared/domain/types';
 import { proposeMatchedGrid } from '../../shared/engine/matched-grid';
 import type { Project } from '../store/project';
 import type { ExportOptions } from './export';
-import type { ReleaseData, ReleasePathwayRow, ReleaseSpanRow } from './release-data';
+import type { ReleaseColumn, ReleaseData, ReleasePathwayRow, ReleaseSpanRow } from './release-data';
 import { gridMatrices } from './grid-matrices';
 import { scanGrids } from './response-scan';
 
@@ -29,14 +29,20 @@ export function matchedGridOf(project: ProjectSource, matrices: readonly Respons
   return proposeMatchedGrid(matrices.map((m) => ({ model: m.model, split: m.split, configs: m.configs }))).configs;
 }
 
+/** Some MCQA cell of the column without its own ground truth (its item's answer stands in). */
+function lacksGroundTruth(c: ReleaseColumn): boolean {
+  const gt = c.groundTruth.idx;
+  const correct = c.correct;
+  for (let k = 0; k < c.length; k++) if (gt[k] === 0 && correct[k]! >= 0) return true;
+  return false;
+}
+
 export function readReleaseData(project: ProjectSource, opts: Pick<ExportOptions, 'matchedGrid' | 'includeText'> = {}): ReleaseData {
   const grids = scanGrids(project.db);
   const configs = project.listConfigs();
   const matrices = gridMatrices(grids, configs);
   // Item metadata is needed only for text, or for MCQA cells that lack their own ground truth.
-  const needItems =
-    opts.includeText === true ||
-    grids.some((g) => g.columns.some((c) => c.groundTruth.some((gt, k) => gt === null && c.correct[k]! >= 0)));
+  const needItems = opts.includeText === true || grids.some((g) => g.columns.some(lacksGroundTruth));
   const pathways: ReleasePathwayRow[] = [];
   const spans: ReleaseSpanRow[] = [];
   for (const s of project.annotations.listStates()) {

@@ -5,12 +5,14 @@
  */
 import type { AnnotationEvent } from '../../shared/domain/annotations';
 import type { ConfigSpec, ItemMeta, ResponseMatrix } from '../../shared/domain/types';
+import type { StringTable } from './column-blobs';
 
 /**
  * One config of a grid as the store holds it (electron/store/response-columns.ts), decoded
  * into typed arrays and string tables. Cells stay column-wise: the release's files are written
  * by walking grids, rows and columns in order, so no per-cell object is ever built (145k of
- * them, sorted, used to be the export's main cost).
+ * them, sorted, used to be the export's main cost). The string columns stay index arrays over
+ * a dictionary (column-blobs.ts), so no JS string exists per cell either.
  */
 export interface ReleaseColumn {
   config: string;
@@ -20,16 +22,16 @@ export interface ReleaseColumn {
   length: number;
   /** 1 correct, 0 wrong, −1 unknown. */
   correct: Int8Array;
-  pred: (string | null)[];
-  groundTruth: (string | null)[];
+  pred: StringTable;
+  groundTruth: StringTable;
   /** NaN = no value; null = no cell of the column has one. */
   score: Float64Array | null;
   confidence: Float64Array | null;
   margin: Float64Array | null;
   latencyMs: Float64Array | null;
   frames: (Int32Array | null)[] | null;
-  sourceTag: (string | null)[];
-  protocolNote: (string | null)[];
+  sourceTag: StringTable;
+  protocolNote: StringTable;
 }
 
 /** One (model, split): rows in sample_id code-point order, columns in config-key code-point order. */
@@ -37,6 +39,8 @@ export interface ReleaseGrid {
   model: string;
   split: string;
   sampleIds: string[];
+  /** The store's item id of each row: unique per (split, sample_id), so items count without string keys. */
+  rowItems: Int32Array;
   columns: ReleaseColumn[];
 }
 

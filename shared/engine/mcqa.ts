@@ -6,7 +6,7 @@
  */
 import type { ResponseMatrix } from '../domain/types';
 import { ladder } from './config';
-import { anyHarm, assertKind, isTerminalRegression, isTextOverwritten, loadRow, planGrid, type GridPlan } from './grid-plan';
+import { assertKind, loadRow, planGrid, type GridPlan } from './grid-plan';
 import { completeRowsOfColumns } from './matrix';
 import { mcnemarExact } from './mcnemar';
 
@@ -72,24 +72,75 @@ export function gridFlags(m: ResponseMatrix, grid?: readonly string[] | null): G
   const confusedVisualOnly = new Uint8Array(N);
   const textOverwritten = new Uint8Array(N);
   const terminalRegression = new Uint8Array(N);
+  // The result is built before the loop: code after a hot loop that never ran has no type
+  // feedback, and the loop's on-stack-replaced code would deoptimise there on every call.
+  const out: GridFlags = { plan, rows, nExcluded, correctCounts, oracle, confused, confusedVisualOnly, textOverwritten, terminalRegression };
+  // The grid-plan flag tests (loadRow, anyHarm, isTextOverwritten, isTerminalRegression)
+  // written inline over locals: the release export calls this cold, where its rows mostly run
+  // before optimised code exists and a call per flag per row is the main cost. Same
+  // definitions (metrics.md §2; the brute-force dominance test in mcqa.test.ts holds them).
+  const correct = m.correct;
+  const C = m.configs.length;
+  const cols = plan.cols;
+  const lower = plan.lowerPairs;
+  const visual = plan.visualPairs;
+  const textPos = plan.textPos;
+  const visualPos = plan.visualPos;
+  const terminalPos = plan.terminalPos;
+  const below = plan.belowTerminal;
   for (let r = 0; r < N; r++) {
-    loadRow(m, plan, rows[r]!, y);
+    const base = rows[r]! * C;
     let any = 0;
     for (let j = 0; j < G; j++) {
-      if (y[j] === 1) {
-        correctCounts[j]!++;
+      const v = correct[base + cols[j]!]!;
+      y[j] = v;
+      if (v === 1) {
+        correctCounts[j] = correctCounts[j]! + 1;
         any = 1;
       }
     }
     oracle[r] = any;
-    if (any) {
-      confused[r] = anyHarm(y, plan.lowerPairs) ? 1 : 0;
-      confusedVisualOnly[r] = confused[r] && anyHarm(y, plan.visualPairs) ? 1 : 0;
-      textOverwritten[r] = isTextOverwritten(y, plan) ? 1 : 0;
-      terminalRegression[r] = isTerminalRegression(y, plan) ? 1 : 0;
+    if (!any) continue;
+    let harm = 0;
+    for (let p = 0; p < lower.length; p += 2) {
+      if (y[lower[p]!] === 1 && y[lower[p + 1]!] === 0) {
+        harm = 1;
+        break;
+      }
     }
+    confused[r] = harm;
+    let visualHarm = 0;
+    if (harm) {
+      for (let p = 0; p < visual.length; p += 2) {
+        if (y[visual[p]!] === 1 && y[visual[p + 1]!] === 0) {
+          visualHarm = 1;
+          break;
+        }
+      }
+    }
+    confusedVisualOnly[r] = visualHarm;
+    let over = 0;
+    if (textPos >= 0 && y[textPos] === 1) {
+      for (let j = 0; j < visualPos.length; j++) {
+        if (y[visualPos[j]!] === 0) {
+          over = 1;
+          break;
+        }
+      }
+    }
+    textOverwritten[r] = over;
+    let regression = 0;
+    if (terminalPos >= 0 && y[terminalPos] === 0) {
+      for (let j = 0; j < below.length; j++) {
+        if (y[below[j]!] === 1) {
+          regression = 1;
+          break;
+        }
+      }
+    }
+    terminalRegression[r] = regression;
   }
-  return { plan, rows, nExcluded, correctCounts, oracle, confused, confusedVisualOnly, textOverwritten, terminalRegression };
+  return out;
 }
 
 function sum(a: Uint8Array): number {

@@ -7,7 +7,7 @@
  * `complete` rows count in the metrics and in derived.csv.
  */
 import type { ResponseMatrix } from '../domain/types';
-import { anyHarm, assertKind, isTerminalRegression, isTextOverwritten, loadRow, planGrid } from './grid-plan';
+import { assertKind, loadRow, planGrid } from './grid-plan';
 
 export type TrajectoryClass =
   | 'always_correct'
@@ -36,18 +36,52 @@ export interface TrajectoryOptions {
   matchedGrid?: readonly string[] | null;
 }
 
-/** Class of a complete 0/1 sequence (§3): switches counted along config order. */
-export function classifyTrajectory(y: ArrayLike<number>, length = y.length): TrajectoryClass {
+/** The classes in a fixed order: {@link TrajectoryColumns.trajectoryClass} indexes this list. */
+export const TRAJECTORY_CLASSES: readonly TrajectoryClass[] = [
+  'always_correct',
+  'always_wrong',
+  'monotonic_increasing',
+  'monotonic_decreasing',
+  'oscillating',
+];
+
+/** Index in {@link TRAJECTORY_CLASSES} of a complete 0/1 sequence's class (§3): switches counted along config order. */
+function classIndex(y: ArrayLike<number>, length: number): number {
   let switches = 0;
   for (let j = 1; j < length; j++) if (y[j] !== y[j - 1]) switches++;
-  if (switches === 0) return y[0] === 1 ? 'always_correct' : 'always_wrong';
-  if (switches === 1) return y[0] === 0 ? 'monotonic_increasing' : 'monotonic_decreasing';
-  return 'oscillating';
+  if (switches === 0) return y[0] === 1 ? 0 : 1;
+  if (switches === 1) return y[0] === 0 ? 2 : 3;
+  return 4;
 }
 
-const PATTERN_CHAR = ['.', '0', '1'] as const;
+/** Class of a complete 0/1 sequence (§3): switches counted along config order. */
+export function classifyTrajectory(y: ArrayLike<number>, length = y.length): TrajectoryClass {
+  return TRAJECTORY_CLASSES[classIndex(y, length)]!;
+}
 
-export function trajectories(m: ResponseMatrix, opts: TrajectoryOptions = {}): Trajectory[] {
+/**
+ * The trajectories of a matrix as typed arrays, one entry per row (no object or pattern string
+ * per item): what bulk writers such as the release's derived.csv need, at a fraction of the
+ * cost of {@link trajectories} on ~25k rows (issue #2 §7b export budget).
+ */
+export interface TrajectoryColumns {
+  /** Grid config keys in grid order: `best` indexes this list. */
+  keys: string[];
+  /** Matched-grid keys in their config order, null when not applicable: `matchedBest` indexes it. */
+  matchedKeys: string[] | null;
+  complete: Uint8Array;
+  /** Index into TRAJECTORY_CLASSES; −1 for incomplete rows. */
+  trajectoryClass: Int8Array;
+  visuallyConfused: Uint8Array;
+  textOverwritten: Uint8Array;
+  terminalRegression: Uint8Array;
+  /** Grid position of the best config: the first correct in config order, else 0. */
+  best: Int32Array;
+  /** Matched-grid position of the best matched config (likewise), −1 when matchedKeys is null. */
+  matchedBest: Int32Array;
+}
+
+export function trajectoryColumns(m: ResponseMatrix, opts: TrajectoryOptions = {}): TrajectoryColumns {
   assertKind(m, 'mcqa', 'trajectories');
   const plan = planGrid(m, opts.grid);
   const G = plan.cols.length;
@@ -57,43 +91,120 @@ export function trajectories(m: ResponseMatrix, opts: TrajectoryOptions = {}): T
     opts.matchedGrid && opts.matchedGrid.length > 0 && opts.matchedGrid.every((k) => have.has(k))
       ? planGrid(m, opts.matchedGrid)
       : null;
+  const n = m.itemIds.length;
+  const out: TrajectoryColumns = {
+    keys: plan.keys,
+    matchedKeys: matched ? matched.keys : null,
+    complete: new Uint8Array(n),
+    trajectoryClass: new Int8Array(n),
+    visuallyConfused: new Uint8Array(n),
+    textOverwritten: new Uint8Array(n),
+    terminalRegression: new Uint8Array(n),
+    best: new Int32Array(n),
+    matchedBest: new Int32Array(n).fill(-1),
+  };
+  // One loop with the flag tests of grid-plan.ts (loadRow, anyHarm, isTextOverwritten,
+  // isTerminalRegression) and classifyTrajectory written inline over locals: the release
+  // export calls this cold on ~25k rows, and those rows mostly run before optimised code
+  // exists, where a call per flag per row is the main cost. Same definitions (metrics.md §2–3).
+  const { complete: completeOut, trajectoryClass, visuallyConfused, textOverwritten, terminalRegression, best: bestOut, matchedBest } = out;
   const y = new Int8Array(G);
-  const ym = new Int8Array(matched ? matched.cols.length : 0);
-  const out: Trajectory[] = new Array(m.itemIds.length);
-  for (let i = 0; i < m.itemIds.length; i++) {
-    loadRow(m, plan, i, y);
-    let pattern = '';
+  const correct = m.correct;
+  const C = m.configs.length;
+  const cols = plan.cols;
+  const lower = plan.lowerPairs;
+  const textPos = plan.textPos;
+  const visualPos = plan.visualPos;
+  const terminalPos = plan.terminalPos;
+  const below = plan.belowTerminal;
+  const matchedCols = matched ? matched.cols : null;
+  for (let i = 0; i < n; i++) {
+    const base = i * C;
     let complete = true;
     let best = -1;
+    let switches = 0;
     for (let j = 0; j < G; j++) {
-      const v = y[j]!;
-      pattern += PATTERN_CHAR[v + 1];
+      const v = correct[base + cols[j]!]!;
+      y[j] = v;
       if (v === -1) complete = false;
       else if (v === 1 && best < 0) best = j;
+      if (j > 0 && v !== y[j - 1]) switches++;
     }
-    let matchedBest: string | null = null;
-    if (matched) {
-      loadRow(m, matched, i, ym);
+    if (matchedCols !== null) {
       let mb = 0;
-      for (let j = 0; j < ym.length; j++) {
-        if (ym[j] === 1) {
+      for (let j = 0; j < matchedCols.length; j++) {
+        if (correct[base + matchedCols[j]!] === 1) {
           mb = j;
           break;
         }
       }
-      matchedBest = matched.keys[mb]!;
+      matchedBest[i] = mb;
     }
+    completeOut[i] = complete ? 1 : 0;
+    // classifyTrajectory (switches along config order), for complete rows only.
+    trajectoryClass[i] = !complete ? -1 : switches === 0 ? (y[0] === 1 ? 0 : 1) : switches === 1 ? (y[0] === 0 ? 2 : 3) : 4;
+    // anyHarm over the dominance pairs: some a ≺ b with y(a) = 1 and y(b) = 0.
+    let harm = 0;
+    for (let p = 0; p < lower.length; p += 2) {
+      if (y[lower[p]!] === 1 && y[lower[p + 1]!] === 0) {
+        harm = 1;
+        break;
+      }
+    }
+    visuallyConfused[i] = harm;
+    // isTextOverwritten: y(text) = 1 and some visual config wrong.
+    let over = 0;
+    if (textPos >= 0 && y[textPos] === 1) {
+      for (let j = 0; j < visualPos.length; j++) {
+        if (y[visualPos[j]!] === 0) {
+          over = 1;
+          break;
+        }
+      }
+    }
+    textOverwritten[i] = over;
+    // isTerminalRegression: y(terminal) = 0 and some c ≺ terminal correct.
+    let regression = 0;
+    if (terminalPos >= 0 && y[terminalPos] === 0) {
+      for (let j = 0; j < below.length; j++) {
+        if (y[below[j]!] === 1) {
+          regression = 1;
+          break;
+        }
+      }
+    }
+    terminalRegression[i] = regression;
+    bestOut[i] = best < 0 ? 0 : best;
+  }
+  return out;
+}
+
+const PATTERN_CHAR = ['.', '0', '1'] as const;
+
+export function trajectories(m: ResponseMatrix, opts: TrajectoryOptions = {}): Trajectory[] {
+  const t = trajectoryColumns(m, opts);
+  // The pattern is the one per-row field the columns do not carry (only the UI shows it).
+  const plan = planGrid(m, opts.grid);
+  const G = plan.cols.length;
+  const y = new Int8Array(G);
+  const out: Trajectory[] = new Array(m.itemIds.length);
+  for (let i = 0; i < m.itemIds.length; i++) {
+    loadRow(m, plan, i, y);
+    let pattern = '';
+    for (let j = 0; j < G; j++) pattern += PATTERN_CHAR[y[j]! + 1];
+    const cls = t.trajectoryClass[i]!;
+    const mb = t.matchedBest[i]!;
     out[i] = {
       sampleId: m.itemIds[i]!,
       row: i,
       pattern,
-      complete,
-      trajectoryClass: complete ? classifyTrajectory(y, G) : null,
-      isVisuallyConfused: anyHarm(y, plan.lowerPairs),
-      isTextOverwritten: isTextOverwritten(y, plan),
-      terminalRegression: isTerminalRegression(y, plan),
-      bestConfig: plan.keys[best < 0 ? 0 : best]!,
-      matchedGridBestConfig: matchedBest,
+      complete: t.complete[i] === 1,
+      trajectoryClass: cls < 0 ? null : TRAJECTORY_CLASSES[cls]!,
+      isVisuallyConfused: t.visuallyConfused[i] === 1,
+      isTextOverwritten: t.textOverwritten[i] === 1,
+      terminalRegression: t.terminalRegression[i] === 1,
+      bestConfig: t.keys[t.best[i]!]!,
+      matchedGridBestConfig: t.matchedKeys === null || mb < 0 ? null : t.matchedKeys[mb]!,
     };
   }
   return out;

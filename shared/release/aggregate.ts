@@ -166,35 +166,47 @@ export type ProvenanceLookup = (config: string) => { sourceTag: string | null; p
  * so `correct` is the number of items with score 1).
  */
 export function manifestCells(m: ResponseMatrix, lookup?: ProvenanceLookup): ManifestCell[] {
-  const C = m.configs.length;
+  const counts = new Int32Array(2);
   return m.configs.map((c, col) => {
-    let total = 0;
-    let correct = 0;
-    for (let i = 0; i < m.itemIds.length; i++) {
-      const k = i * C + col;
-      if (m.kind === 'mcqa') {
-        const v = m.correct[k]!;
-        if (v === -1) continue;
-        total++;
-        correct += v;
-      } else {
-        const s = m.score[k]!;
-        if (Number.isNaN(s)) continue;
-        total++;
-        if (s === 1) correct++;
-      }
-    }
+    countColumn(m, col, counts);
     const p = lookup?.(c.key);
     return {
       model: m.model,
       split: m.split,
       config: c.key,
-      total,
-      correct,
+      total: counts[0]!,
+      correct: counts[1]!,
       source_tag: p?.sourceTag ?? '',
       protocol_note: p?.protocolNote ?? '',
     };
   });
+}
+
+/**
+ * [total, correct] of one column into `out`. A function of its own whose code after the loop
+ * needs no type feedback, so its optimised loop does not deoptimise on every column (cold JIT).
+ */
+function countColumn(m: ResponseMatrix, col: number, out: Int32Array): void {
+  const C = m.configs.length;
+  const mcqa = m.kind === 'mcqa';
+  let total = 0;
+  let correct = 0;
+  for (let i = 0; i < m.itemIds.length; i++) {
+    const k = i * C + col;
+    if (mcqa) {
+      const v = m.correct[k]!;
+      if (v === -1) continue;
+      total++;
+      correct += v;
+    } else {
+      const s = m.score[k]!;
+      if (Number.isNaN(s)) continue;
+      total++;
+      if (s === 1) correct++;
+    }
+  }
+  out[0] = total;
+  out[1] = correct;
 }
 
 /**

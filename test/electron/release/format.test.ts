@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
-import { compareCodePoints, csvText, formatNumber, JsonFloat, jsonText } from '../../../electron/release/format';
+import { compareCodePoints, csvText, formatNumber, JsonFloat, jsonText, noneNeedQuotes } from '../../../electron/release/format';
 
 describe('csvText', () => {
   it('quotes commas, quotes and newlines per RFC 4180 with \\n line ends, and parses back', () => {
@@ -54,5 +54,13 @@ describe('compareCodePoints', () => {
     expect(a < b).toBe(false); // UTF-16 code units disagree with code points here
     expect(compareCodePoints(a, b)).toBeLessThan(0);
     expect(['b', 'B', '128f', '16f', 'a'].sort(compareCodePoints)).toEqual(['128f', '16f', 'B', 'a', 'b']);
+  });
+});
+
+describe('noneNeedQuotes', () => {
+  it('is true only when no value holds a comma, a quote or a line break', () => {
+    expect(noneNeedQuotes(['a', 'b-1', 'ü 𝔘'])).toBe(true);
+    expect(noneNeedQuotes([])).toBe(true);
+    for (const bad of ['a,b', 'say "x"', 'l\n', 'r\r']) expect(noneNeedQuotes(['ok', bad])).toBe(false);
   });
 });

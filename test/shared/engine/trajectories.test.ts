@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { classifyTrajectory, trajectories } from '../../../shared/engine/trajectories';
-import { fromPatterns } from './helpers';
+import { classifyTrajectory, TRAJECTORY_CLASSES, trajectories, trajectoryColumns } from '../../../shared/engine/trajectories';
+import { anyHarm, isTerminalRegression, isTextOverwritten, loadRow, planGrid } from '../../../shared/engine/grid-plan';
+import { fromPatterns, randomPatterns } from './helpers';
 
 const LADDER = ['textonly', '16f_151k', '32f_151k', '64f_151k'];
 
@@ -51,4 +52,52 @@ describe('trajectories', () => {
       ['1', 'always_correct', '16f'], ['0', 'always_wrong', '16f'], ['.', null, '16f'],
     ]);
   });
+});
+
+describe('trajectoryColumns', () => {
+  const m = fromPatterns(['16f_151k', '32f_151k', '64f_151k', 'textonly', '128f_151k'], ['01101', '1.110', '00000', '11110'], ['a', 'b', 'c', 'd']);
+  it('holds the same per-row values as trajectories, as typed arrays over key lists', () => {
+    const c = trajectoryColumns(m, { matchedGrid: LADDER });
+    expect(c.keys).toEqual(['textonly', '16f_151k', '32f_151k', '64f_151k', '128f_151k']);
+    expect(c.matchedKeys).toEqual(LADDER);
+    expect([...c.complete]).toEqual([1, 0, 1, 1]);
+    expect([...c.trajectoryClass].map((i) => (i < 0 ? null : TRAJECTORY_CLASSES[i]))).toEqual(['monotonic_increasing', null, 'always_wrong', 'monotonic_decreasing']);
+    expect([...c.visuallyConfused]).toEqual([0, 1, 0, 1]);
+    expect([...c.textOverwritten]).toEqual([0, 1, 0, 1]);
+    expect([...c.terminalRegression]).toEqual([0, 1, 0, 1]);
+    expect([...c.best].map((j) => c.keys[j])).toEqual(['32f_151k', 'textonly', 'textonly', 'textonly']);
+    expect([...c.matchedBest]).toEqual([2, 0, 0, 0]);
+  });
+  it('matchedBest is −1 without an applicable matched grid', () => {
+    const c = trajectoryColumns(fromPatterns(['textonly', '8f_151k'], ['01']), { matchedGrid: LADDER });
+    expect(c.matchedKeys).toBeNull();
+    expect([...c.matchedBest]).toEqual([-1]);
+  });
+});
+
+describe('trajectoryColumns against the grid-plan flag tests', () => {
+  // Random grids (missing cells, mixed resolutions, text only) checked row by row against
+  // loadRow / anyHarm / isTextOverwritten / isTerminalRegression / classifyTrajectory.
+  const keys = ['16f_151k', 'textonly', '32f_151k', '64f_151k', '32f_302k', '128f_76k'];
+  for (const [seed, missing, grid] of [[1, 0, null], [2, 0.15, null], [3, 0.05, ['textonly', '32f_151k', '128f_76k']]] as const) {
+    it(`seed ${seed}, missing ${missing}, grid ${grid ? grid.join('+') : 'all'}`, () => {
+      const m = fromPatterns(keys, randomPatterns(300, keys.length, seed, missing));
+      const c = trajectoryColumns(m, { grid, matchedGrid: ['textonly', '16f_151k', '32f_151k'] });
+      const plan = planGrid(m, grid);
+      const y = new Int8Array(plan.cols.length);
+      for (let i = 0; i < m.itemIds.length; i++) {
+        loadRow(m, plan, i, y);
+        const complete = !y.includes(-1);
+        const first = y.indexOf(1);
+        expect([c.complete[i], c.trajectoryClass[i], c.visuallyConfused[i], c.textOverwritten[i], c.terminalRegression[i], c.best[i]], `row ${i}`).toEqual([
+          complete ? 1 : 0,
+          complete ? TRAJECTORY_CLASSES.indexOf(classifyTrajectory(y)) : -1,
+          anyHarm(y, plan.lowerPairs) ? 1 : 0,
+          isTextOverwritten(y, plan) ? 1 : 0,
+          isTerminalRegression(y, plan) ? 1 : 0,
+          first < 0 ? 0 : first,
+        ]);
+      }
+    });
+  }
 });

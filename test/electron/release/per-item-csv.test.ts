@@ -1,0 +1,158 @@
+/**
+ * per_item.csv's byte writer against a plain reference (one row array per cell through
+ * csvText): memoised and per-cell pieces, the item-answer fallback for a missing ground truth,
+ * open-ended cells, optional columns, quoting and non-ASCII ids.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ConfigSpec, ItemMeta } from '../../../shared/domain/types';
+import { makeConfigSpec } from '../../../shared/engine/config';
+import type { StringTable } from '../../../electron/release/column-blobs';
+import { csvText, formatNumber } from '../../../electron/release/format';
+import { latencySeconds, optionalColumnsOf, PER_ITEM_COLUMNS, perItemCsvBytes, wideCsvBytes } from '../../../electron/release/per-item-csv';
+import type { ReleaseColumn, ReleaseGrid } from '../../../electron/release/release-data';
+
+const enc = new TextEncoder();
+
+function table(values: (string | null)[]): StringTable {
+  const dict: (string | null)[] = [null];
+  const index = new Map<string, number>();
+  const idx = new Uint32Array(values.length);
+  values.forEach((v, k) => {
+    if (v === null) return;
+    let i = index.get(v);
+    if (i === undefined) index.set(v, (i = dict.push(v) - 1));
+    idx[k] = i;
+  });
+  return { idx: dict.length < 256 ? Uint8Array.from(idx) : idx, dict, utf8: dict.map((v) => enc.encode(v ?? '')) };
+}
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296);
+}
+
+interface Cell {
+  pred: string | null;
+  gt: string | null;
+  correct: number;
+  score: number;
+  confidence: number;
+  latencyMs: number;
+  frames: Int32Array | null;
+  src: string | null;
+  note: string | null;
+}
+
+/** A grid whose columns hold the given cells (row r of column j: cells[j][r], undefined = no cell). */
+function grid(model: string, split: string, ids: string[], configs: string[], cells: (Cell | undefined)[][], withOptional: boolean): ReleaseGrid {
+  const columns = configs.map((config, j): ReleaseColumn => {
+    const present = cells[j]!.map((c, r) => [c, r] as const).filter(([c]) => c !== undefined) as [Cell, number][];
+    const at = new Int32Array(ids.length).fill(-1);
+    present.forEach(([, r], k) => (at[r] = k));
+    const f64 = (get: (c: Cell) => number) => Float64Array.from(present, ([c]) => get(c));
+    return {
+      config,
+      at,
+      length: present.length,
+      correct: Int8Array.from(present, ([c]) => c.correct),
+      pred: table(present.map(([c]) => c.pred)),
+      groundTruth: table(present.map(([c]) => c.gt)),
+      score: f64((c) => c.score),
+      confidence: withOptional ? f64((c) => c.confidence) : null,
+      margin: null,
+      latencyMs: withOptional ? f64((c) => c.latencyMs) : null,
+      frames: withOptional ? present.map(([c]) => c.frames) : null,
+      sourceTag: table(present.map(([c]) => c.src)),
+      protocolNote: table(present.map(([c]) => c.note)),
+    };
+  });
+  return { model, split, sampleIds: ids, rowItems: Int32Array.from(ids, (_, i) => i + 1), columns };
+}
+
+/** The reference: each cell's row as the release defines it, printed by csvText. */
+function reference(grids: ReleaseGrid[], specs: Map<string, ConfigSpec>, answers: Map<string, string>): string {
+  const optional = optionalColumnsOf(grids);
+  const rows: (string | number | null)[][] = [];
+  for (const g of grids) {
+    g.sampleIds.forEach((id, r) => {
+      for (const c of g.columns) {
+        const k = c.at[r]!;
+        if (k < 0) continue;
+        const v = (t: StringTable) => t.dict[t.idx[k]!] ?? null;
+        const open = c.score !== null && !Number.isNaN(c.score[k]!) && c.correct[k]! < 0;
+        const spec = specs.get(c.config)!;
+        const cor = c.correct[k]!;
+        const row: (string | number | null)[] = [id, g.model, g.split, c.config, spec.frames, spec.pixelCount,
+          open ? null : v(c.pred), open ? null : (v(c.groundTruth) ?? answers.get(`${g.split}\u0000${id}`) ?? null),
+          cor < 0 ? null : cor, v(c.sourceTag), v(c.protocolNote)];
+        const num = (a: Float64Array | null) => (a === null || Number.isNaN(a[k]!) ? null : formatNumber(a[k]!));
+        for (const o of optional) {
+          if (o === 'confidence') row.push(num(c.confidence));
+          else if (o === 'margin') row.push(num(c.margin));
+          else if (o === 'latency_s') row.push(c.latencyMs === null || Number.isNaN(c.latencyMs[k]!) ? null : formatNumber(latencySeconds(c.latencyMs[k]!)));
+          else if (o === 'frame_indices') row.push(c.frames?.[k] ? [...c.frames[k]!].join(' ') : null);
+          else row.push(num(c.score));
+        }
+        rows.push(row);
+      }
+    });
+  }
+  return csvText([...PER_ITEM_COLUMNS, ...optional], rows);
+}
+
+function cells(n: number, seed: number, freeText: boolean): (Cell | undefined)[] {
+  const r = rng(seed);
+  const pick = <T,>(xs: T[]): T => xs[Math.floor(r() * xs.length)]!;
+  return Array.from({ length: n }, (_, i) => {
+    if (r() < 0.1) return undefined;
+    const open = r() < 0.05;
+    const gt = r() < 0.15 ? null : freeText ? `gt ${i}, "${Math.floor(r() * 1000)}"` : pick(['A', 'B', 'C', 'D', 'say "x"', '']);
+    return {
+      pred: r() < 0.05 ? null : freeText ? `free, text ${i} ü ${Math.floor(r() * 1e6)}` : pick(['A', 'B', 'C', 'D', 'E,F', '']),
+      gt: open ? null : gt,
+      correct: open ? -1 : pick([1, 0, -1]),
+      score: open ? Math.round(r() * 1e4) / 1e4 : r() < 0.2 ? 0.5 : NaN,
+      confidence: r() < 0.5 ? Math.round(r() * 1e6) / 1e6 : NaN,
+      latencyMs: r() < 0.4 ? Math.round(r() * 5e6) / 1000 : NaN,
+      frames: r() < 0.3 ? Int32Array.from([0, 3, 6]) : null,
+      src: pick(['official:m', 'other, "quoted"', null]),
+      note: pick([null, 'llava_native_processor;max_32f', 'ünï\ncode']),
+    };
+  });
+}
+
+describe('perItemCsvBytes', () => {
+  const configs = ['textonly', '16f_151k', '32f_151k'];
+  const specs = new Map(configs.map((k) => [k, makeConfigSpec(k)]));
+  const ids = ['001-1', 'a,b', 'say "hi"', '𝔘-astral', 'a-very-long-sample-identifier-0001', ...Array.from({ length: 120 }, (_, i) => `q${i}`)];
+  const items: ItemMeta[] = ids.map((sampleId, i) => ({ split: 'S1', sampleId, answer: i % 3 === 0 ? 'C' : i % 3 === 1 ? 'not a letter' : null }) as unknown as ItemMeta);
+  const answers = new Map(items.filter((i) => i.answer === 'C').map((i) => [`${i.split}\u0000${i.sampleId}`, 'C']));
+
+  for (const [name, freeText, withOptional] of [
+    ['memoised pieces, no optional columns', false, false],
+    ['memoised pieces, optional columns', false, true],
+    ['free-text columns (a piece per cell)', true, true],
+  ] as const) {
+    it(`equals the reference: ${name}`, () => {
+      const grids = [
+        grid('M "1"', 'S1', ids, configs, configs.map((_, j) => cells(ids.length, j + 1, freeText)), withOptional),
+        grid('M2', 'S,2', ids.slice(0, 40), configs.slice(1), configs.slice(1).map((_, j) => cells(40, j + 7, freeText)), withOptional),
+      ];
+      const got = Buffer.from(perItemCsvBytes(grids, [...specs.values()], items)).toString('utf8');
+      const want = reference(grids, specs, answers);
+      expect(want.split('\n').length).toBeGreaterThan(100);
+      expect(got).toBe(want);
+      if (withOptional) expect(got.split('\n')[0]).toContain('confidence');
+    });
+  }
+
+  it('wideCsvBytes: sample id and each config\'s prediction, empty where missing or open-ended', () => {
+    const g = grid('M', 'S1', ids, configs, configs.map((_, j) => cells(ids.length, j + 3, false)), false);
+    const rows = [['sample_id', ...configs], ...ids.map((id, r) => [id, ...g.columns.map((c) => {
+      const k = c.at[r]!;
+      const open = k >= 0 && c.score !== null && !Number.isNaN(c.score[k]!) && c.correct[k]! < 0;
+      return k < 0 || open ? '' : (c.pred.dict[c.pred.idx[k]!] ?? '');
+    })])];
+    expect(Buffer.from(wideCsvBytes(g)).toString('utf8')).toBe(csvText(rows[0]!, rows.slice(1)));
+  });
+});
