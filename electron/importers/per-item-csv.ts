@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { ImportBatch, ResponseRow } from '../../shared/domain/types';
 import { BatchBuilder, type ImportOptions } from './batch-builder';
@@ -80,8 +80,10 @@ const FAST_MAX_BYTES = 512 * 1024 * 1024;
  * per cell. `responses` is built from the columns only if read.
  */
 export async function readPerItemCsv(path: string, opts: ImportOptions = {}, display = path): Promise<ImportBatch> {
-  if (opts.model == null && opts.split == null && (await stat(path)).size <= FAST_MAX_BYTES) {
-    const buf = await readFile(path);
+  // Read in one synchronous call: fs.promises.readFile takes the file in chunks through the
+  // thread pool, which left the thread idle for ~20 of the ~35 ms a 15 MB file took.
+  if (opts.model == null && opts.split == null && statSync(path).size <= FAST_MAX_BYTES) {
+    const buf = readFileSync(path);
     const parsed = parsePerItemFast(buf);
     if (parsed) return perItemBatch(path, display, parsed, createHash('sha256').update(buf).digest('hex'));
   }

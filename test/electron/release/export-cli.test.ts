@@ -3,6 +3,7 @@
  * question text leaves the project only with --include-text.
  */
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -90,6 +91,12 @@ describe('flipbook export (CLI)', () => {
     expect(s.counts.cells).toBe(9);
     expect(s.counts.derivedRows).toBe(3);
     expect(s.files.map((f) => f.path)).toContain('labels/per_item.csv');
+    // The digests (computed on demand) are those of the files written.
+    for (const f of s.files) {
+      const bytes = readFileSync(path.join(out, f.path));
+      expect(f.bytes).toBe(bytes.byteLength);
+      expect(f.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+    }
     const derived = parse(readFileSync(path.join(out, 'labels/derived.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
     // q-2: A (correct) at textonly and 16f, B (wrong) at 32f.
     expect(derived.find((d) => d.sample_id === 'q-2')).toMatchObject({ is_visually_confused: '1', trajectory_class: 'monotonic_decreasing', matched_grid_best_config: 'textonly' });
