@@ -150,6 +150,10 @@ export type TableItems = (StoredItem | undefined)[];
  * decisions and the same plan, read from typed indices — one Map lookup per distinct sample
  * id of the split instead of one per cell, and no string array built. Two cells naming one
  * item share a table index (the table holds distinct strings), which a marker array catches.
+ * The per-cell rules are planFreshColumn's, written out again over indices rather than shared
+ * through a call per cell: an import runs these loops once, mostly before V8 has optimised
+ * them, where a call per cell is a large part of the cost. import-fast-path.test.ts holds both
+ * to the general path.
  */
 export function planFromTables(c: ResponseColumnBatch, t: ColumnTables, known: ReadonlyMap<string, StoredItem>, cache: TableItems): FreshColumnPlan | null {
   const n = c.length;

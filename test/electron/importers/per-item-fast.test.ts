@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ImportBatch } from '../../../shared/domain/types';
 import { readPerItemCsv, readPerItemGeneral } from '../../../electron/importers/per-item-csv';
 import { parsePerItemFast } from '../../../electron/importers/per-item-fast';
+import { mulberry32 } from '../../../shared/engine/prng';
 import { Scratch } from './helpers';
 
 const scratch = new Scratch();
@@ -53,18 +54,6 @@ async function expectSameError(path: string): Promise<void> {
   );
   expect(general, 'the general reader rejects it').toBeInstanceOf(Error);
   await expect(readPerItemCsv(path)).rejects.toThrow((general as Error).message);
-}
-
-/** mulberry32: a deterministic shuffle and random answers. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('per_item.csv fast path', () => {
@@ -123,7 +112,7 @@ describe('per_item.csv fast path', () => {
   });
 
   it('reads a shuffled multi-model, multi-split file as the general reader does', async () => {
-    const rnd = rng(7);
+    const rnd = mulberry32(7); // a deterministic shuffle and random answers
     const lines: string[] = [];
     const configs: [string, number, string][] = [
       ['textonly', 0, '0'],
