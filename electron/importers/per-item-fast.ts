@@ -19,10 +19,10 @@ import { parseKey } from './config-keys';
 
 /** What both readers produce before the ImportBatch is assembled (per-item-csv.ts). */
 export interface PerItemParse {
-  /** Each config once, in order of first appearance, with the line where it first appeared. */
-  configs: { key: string; frames: number; pixelCount: number | null; line: number }[];
-  /** Items with a ground truth, in the order their first ground truth appeared. */
-  answered: { split: string; sampleId: string; answer: string; line: number }[];
+  /** Each config once, in order of first appearance. */
+  configs: { key: string; frames: number; pixelCount: number | null }[];
+  /** Items with a ground truth, each once, in the order their first ground truth appeared. */
+  answered: { split: string; sampleId: string; answer: string }[];
   /** One per (model, split, config), in order of first appearance. */
   columns: ResponseColumnBatch[];
   /** Rows whose `correct` disagrees with predicted vs ground truth (kept; a warning). */
@@ -322,7 +322,7 @@ function configSpecs(buf: Buffer, rows: Rows, config: Int32Array, names: ByteInt
     const pixelCount = pcLen === 0 ? null : countOf(buf, pcS, pcS + pcLen);
     const parsed = parseKey(key);
     if (Number.isNaN(frames) || Number.isNaN(pixelCount) || !parsed || parsed.frames !== frames) return null;
-    out.push({ key, frames, pixelCount, line: rows.lines[r]! });
+    out.push({ key, frames, pixelCount });
   }
   return out;
 }
@@ -503,7 +503,7 @@ export function parsePerItemFast(buf: Buffer): PerItemParse | null {
       const had = answerOf[flat]!;
       if (had === 0) {
         answerOf[flat] = g;
-        answered.push({ split: splitNames.values[split[r]!]!, sampleId: perSplit[split[r]!]!.values[it]!, answer: LETTERS[g]!, line: rows.lines[r]! });
+        answered.push({ split: splitNames.values[split[r]!]!, sampleId: perSplit[split[r]!]!.values[it]!, answer: LETTERS[g]! });
       } else if (had !== g) return null; // one item, two answers: the general reader reports it
     }
     const c = column[r]!;
