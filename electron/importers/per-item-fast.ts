@@ -354,27 +354,44 @@ function columnField(
   return { col, keys };
 }
 
-/** Each kept row's position in the column-major arrays (−1 = a repeat, not kept). */
-function destinations(column: Int32Array, keep: Uint8Array, first: Int32Array): Int32Array {
+/**
+ * The kept rows' fields in column-major order (column c's cells are [first[c], first[c + 1])),
+ * letters turned into indices into A–H (−1 = null). One pass storing seven typed arrays.
+ */
+function columnMajor(
+  first: Int32Array,
+  column: Int32Array,
+  keep: Uint8Array,
+  item: Int32Array,
+  pred: Uint8Array,
+  gt: Uint8Array,
+  tag: Int32Array,
+  note: Int32Array,
+  correct: Int8Array,
+  lines: Int32Array,
+) {
+  const n = first[first.length - 1]!;
   const next = first.slice(0, first.length - 1);
-  const dest = new Int32Array(column.length);
-  for (let r = 0; r < column.length; r++) dest[r] = keep[r] === 1 ? next[column[r]!]!++ : -1;
-  return dest;
-}
-
-function scatter<T extends Int32Array | Int8Array>(src: Int32Array | Int8Array, dest: Int32Array, out: T): T {
-  for (let r = 0; r < dest.length; r++) {
-    const d = dest[r]!;
-    if (d >= 0) out[d] = src[r]!;
-  }
-  return out;
-}
-
-/** Letters (char code, 0 = empty) as indices into A–H (−1 = null). */
-function scatterLetters(src: Uint8Array, dest: Int32Array, out: Int32Array): Int32Array {
-  for (let r = 0; r < dest.length; r++) {
-    const d = dest[r]!;
-    if (d >= 0) out[d] = src[r] === 0 ? -1 : src[r]! - 65;
+  const flatItem = new Int32Array(n);
+  const flatPred = new Int32Array(n);
+  const flatGt = new Int32Array(n);
+  const flatTag = new Int32Array(n);
+  const flatNote = new Int32Array(n);
+  const flatCorrect = new Int8Array(n);
+  const flatLine = new Int32Array(n);
+  const out = { flatItem, flatPred, flatGt, flatTag, flatNote, flatCorrect, flatLine };
+  for (let r = 0; r < column.length; r++) {
+    if (keep[r] === 0) continue;
+    const d = next[column[r]!]!++;
+    flatItem[d] = item[r]!;
+    const p = pred[r]!;
+    flatPred[d] = p === 0 ? -1 : p - 65;
+    const g = gt[r]!;
+    flatGt[d] = g === 0 ? -1 : g - 65;
+    flatTag[d] = tag[r]!;
+    flatNote[d] = note[r]!;
+    flatCorrect[d] = correct[r]!;
+    flatLine[d] = lines[r]!;
   }
   return out;
 }
@@ -526,14 +543,7 @@ export function parsePerItemFast(buf: Buffer): PerItemParse | null {
   // those: one small loop per field instead of one loop storing into seven arrays per cell.
   const first = new Int32Array(C + 1);
   for (let c = 0; c < C; c++) first[c + 1] = first[c]! + counts[c]!;
-  const dest = destinations(column, keep, first);
-  const flatItem = scatter(item, dest, new Int32Array(first[C]!));
-  const flatPred = scatterLetters(pred, dest, new Int32Array(first[C]!));
-  const flatGt = scatterLetters(gt, dest, new Int32Array(first[C]!));
-  const flatTag = scatter(tag, dest, new Int32Array(first[C]!));
-  const flatNote = scatter(note, dest, new Int32Array(first[C]!));
-  const flatCorrect = scatter(correct, dest, new Int8Array(first[C]!));
-  const flatLine = scatter(rows.lines, dest, new Int32Array(first[C]!));
+  const { flatItem, flatPred, flatGt, flatTag, flatNote, flatCorrect, flatLine } = columnMajor(first, column, keep, item, pred, gt, tag, note, correct, rows.lines);
   const LETTER_TABLE = LETTERS.slice(65, 73) as string[];
   const tables: ColumnTables[] = keys.map(([, s], c) => {
     const a = first[c]!;
