@@ -16,7 +16,7 @@
  * - `mlvu-meta`         `.json` records with candidates + question_type and no prediction → item metadata
  *                       (generation tasks: question_type + question + free-text answer, no candidates)
  */
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { ImportBatch } from '../../shared/domain/types';
 import type { ImportOptions } from './batch-builder';
@@ -74,7 +74,7 @@ export function classifyJson(value: unknown): ImportFormat | null {
 export async function detectFormat(path: string): Promise<ImportFormat> {
   let st;
   try {
-    st = await stat(path);
+    st = statSync(path);
   } catch {
     throw new ImportError(path, 0, '', 'no such file or folder');
   }

@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 
 /** One physical line of a text file. */
@@ -48,12 +48,20 @@ export async function* readLines(path: string): AsyncGenerator<TextLine> {
 
 /** The first `maxBytes` of a file decoded as UTF-8 (for format sniffing). */
 export async function readHead(path: string, maxBytes = 4096): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of createReadStream(path, { start: 0, end: maxBytes - 1 })) {
-    chunks.push(chunk as Buffer);
-    total += (chunk as Buffer).length;
-    if (total >= maxBytes) break;
+  // One synchronous read: a stream took several event-loop turns (~5 ms of every import's
+  // format detection) for at most a few KB.
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(maxBytes);
+    let total = 0;
+    for (;;) {
+      const n = readSync(fd, buf, total, maxBytes - total, total);
+      if (n === 0) break;
+      total += n;
+      if (total >= maxBytes) break;
+    }
+    return buf.subarray(0, total);
+  } finally {
+    closeSync(fd);
   }
-  return Buffer.concat(chunks);
 }
