@@ -4,6 +4,8 @@
  * and prints them as the release does.
  */
 import type { ResponseMatrix } from '../../shared/domain/types';
+import { metricsFromTrajectories } from '../../shared/engine/mcqa';
+import { trajectoryColumns } from '../../shared/engine/trajectories';
 import {
   aggregatedJson,
   aggregatedOpenJson,
@@ -128,7 +130,11 @@ export function aggregatedFiles(data: ReleaseData): AggregatedFiles {
 
   for (const m of matrices) {
     const name = `${m.model}_${m.split}`;
-    const agg = m.kind === 'open' ? aggregatedOpenJson(m, { matchedGrid: mg, metric: OPEN_METRIC }) : aggregatedJson(m, { matchedGrid: mg });
+    // An MCQA grid's aggregated numbers come from the pass that classifies its rows for
+    // derived.csv (one walk over the grid's cells instead of two).
+    const t = m.kind === 'mcqa' ? trajectoryColumns(m, { matchedGrid: mg }) : null;
+    const agg =
+      t === null ? aggregatedOpenJson(m, { matchedGrid: mg, metric: OPEN_METRIC }) : aggregatedJson(m, { matchedGrid: mg }, metricsFromTrajectories(t));
     excluded += agg.n_excluded;
     const value = aggregatedValue(agg);
     entries.push({ model: m.model, split: m.split, json: value });
@@ -141,8 +147,8 @@ export function aggregatedFiles(data: ReleaseData): AggregatedFiles {
     files.push({ path: widePath, data: wideCsvBytes(grid) });
     wideSources[name] = widePath;
 
-    if (m.kind === 'mcqa') {
-      const lines = derivedCsvLines(m, mg);
+    if (t !== null) {
+      const lines = derivedCsvLines(m, mg, t);
       derived.push(lines.text);
       derivedCount += lines.rows;
     }

@@ -27,9 +27,16 @@ function isCodePointSorted(ids: readonly string[]): boolean {
   return true;
 }
 
-/** The derived.csv lines of one MCQA matrix (each ending in `\n`; no header) and their count. */
-export function derivedCsvLines(m: ResponseMatrix, matchedGrid: readonly string[] | null): { text: string; rows: number } {
-  const t = trajectoryColumns(m, { matchedGrid });
+/**
+ * The derived.csv lines of one MCQA matrix (each ending in `\n`; no header) and their count.
+ * `t`: the matrix's trajectory columns over all its configs with this matched grid, when the
+ * caller has them (the export also takes the aggregated numbers from them).
+ */
+export function derivedCsvLines(
+  m: ResponseMatrix,
+  matchedGrid: readonly string[] | null,
+  t: TrajectoryColumns = trajectoryColumns(m, { matchedGrid }),
+): { text: string; rows: number } {
   // The export's matrices are already in sample_id order (response-scan.ts): no sort then.
   const order = isCodePointSorted(m.itemIds) ? null : sortedItemOrder(m);
   const keys = t.keys.map(csvField);

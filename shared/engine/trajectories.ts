@@ -7,7 +7,7 @@
  * `complete` rows count in the metrics and in derived.csv.
  */
 import type { ResponseMatrix } from '../domain/types';
-import { assertKind, loadRow, planGrid } from './grid-plan';
+import { assertKind, type GridPlan, loadRow, planGrid } from './grid-plan';
 
 export type TrajectoryClass =
   | 'always_correct'
@@ -79,7 +79,27 @@ export interface TrajectoryColumns {
   best: Int32Array;
   /** Matched-grid position of the best matched config (likewise), −1 when matchedKeys is null. */
   matchedBest: Int32Array;
+  /** The grid the columns were evaluated on. */
+  plan: GridPlan;
+  /** Complete rows correct per grid position (the numerators of the §2 accuracies). */
+  correctCounts: Int32Array;
+  /**
+   * Counts over the complete rows, indexed by {@link TALLY}: what the §2 metrics sum, taken in
+   * the same pass so a caller writing both derived.csv and the aggregated numbers (the
+   * release export) walks the grid once (mcqa.ts metricsFromTrajectories).
+   */
+  tallies: Int32Array;
 }
+
+/** Positions in {@link TrajectoryColumns.tallies}. */
+export const TALLY = {
+  complete: 0,
+  oracle: 1,
+  visuallyConfused: 2,
+  visuallyConfusedVisualOnly: 3,
+  textOverwritten: 4,
+  terminalRegressions: 5,
+} as const;
 
 export function trajectoryColumns(m: ResponseMatrix, opts: TrajectoryOptions = {}): TrajectoryColumns {
   assertKind(m, 'mcqa', 'trajectories');
@@ -102,17 +122,22 @@ export function trajectoryColumns(m: ResponseMatrix, opts: TrajectoryOptions = {
     terminalRegression: new Uint8Array(n),
     best: new Int32Array(n),
     matchedBest: new Int32Array(n).fill(-1),
+    plan,
+    correctCounts: new Int32Array(G),
+    tallies: new Int32Array(6),
   };
   // One loop with the flag tests of grid-plan.ts (loadRow, anyHarm, isTextOverwritten,
   // isTerminalRegression) and classifyTrajectory written inline over locals: the release
   // export calls this cold on ~25k rows, and those rows mostly run before optimised code
   // exists, where a call per flag per row is the main cost. Same definitions (metrics.md §2–3).
   const { complete: completeOut, trajectoryClass, visuallyConfused, textOverwritten, terminalRegression, best: bestOut, matchedBest } = out;
+  const { correctCounts, tallies } = out;
   const y = new Int8Array(G);
   const correct = m.correct;
   const C = m.configs.length;
   const cols = plan.cols;
   const lower = plan.lowerPairs;
+  const visual = plan.visualPairs;
   const textPos = plan.textPos;
   const visualPos = plan.visualPos;
   const terminalPos = plan.terminalPos;
@@ -175,6 +200,24 @@ export function trajectoryColumns(m: ResponseMatrix, opts: TrajectoryOptions = {
     }
     terminalRegression[i] = regression;
     bestOut[i] = best < 0 ? 0 : best;
+    if (complete) {
+      // The §2 counts (mcqa.ts gridFlags' definitions): y is all 0/1 here, so y[j] is the count.
+      for (let j = 0; j < G; j++) correctCounts[j] = correctCounts[j]! + y[j]!;
+      tallies[0] = tallies[0]! + 1;
+      if (best >= 0) tallies[1] = tallies[1]! + 1;
+      if (harm) {
+        tallies[2] = tallies[2]! + 1;
+        // visual confusion among visual configs only (the visual pairs are a subset of the lower ones).
+        for (let p = 0; p < visual.length; p += 2) {
+          if (y[visual[p]!] === 1 && y[visual[p + 1]!] === 0) {
+            tallies[3] = tallies[3]! + 1;
+            break;
+          }
+        }
+      }
+      tallies[4] = tallies[4]! + over;
+      tallies[5] = tallies[5]! + regression;
+    }
   }
   return out;
 }
