@@ -15,7 +15,8 @@ import {
   type AggregatedOpenJson,
   type ManifestCell,
 } from '../../shared/release/aggregate';
-import { DERIVED_HEADER, derivedCsvLines } from './derived-csv';
+import { DERIVED_HEADER, derivedCsvBytes } from './derived-csv';
+import { encodedIds } from './encoded-ids';
 import { compareCodePoints, compareKeys, JsonFloat, jsonText, type JsonValue } from './format';
 import type { StringTable } from './column-blobs';
 import { wideCsvBytes } from './per-item-csv';
@@ -120,7 +121,7 @@ export function aggregatedFiles(data: ReleaseData): AggregatedFiles {
   const matrices = data.matrices.slice().sort((a, b) => compareKeys([a.model, a.split], [b.model, b.split]));
   const mg = data.matchedGrid.length ? data.matchedGrid : null;
   const files: ({ path: string; text: string } | ReleaseFile)[] = [];
-  const derived: string[] = [DERIVED_HEADER];
+  const derived: Uint8Array[] = [new TextEncoder().encode(DERIVED_HEADER)];
   let derivedCount = 0;
   const entries: { model: string; split: string; json: JsonValue }[] = [];
   const cellsOut: ManifestCell[] = [];
@@ -148,8 +149,10 @@ export function aggregatedFiles(data: ReleaseData): AggregatedFiles {
     wideSources[name] = widePath;
 
     if (t !== null) {
-      const lines = derivedCsvLines(m, mg, t);
-      derived.push(lines.text);
+      // The grid's rows are the matrix's, in sample_id order (response-scan.ts): its ids as
+      // per_item.csv encoded them serve derived.csv too.
+      const lines = derivedCsvBytes(m, mg, { t, sortedIds: encodedIds(grid) });
+      derived.push(lines.data);
       derivedCount += lines.rows;
     }
 
@@ -162,7 +165,7 @@ export function aggregatedFiles(data: ReleaseData): AggregatedFiles {
     );
   }
 
-  files.push({ path: 'labels/derived.csv', text: derived.join('') });
+  files.push({ path: 'labels/derived.csv', data: Buffer.concat(derived) });
   files.push({ path: 'labels/aggregated/table2_metrics.json', text: jsonText(table2(entries, RELEASE_SPLIT_ORDER)) });
   const manifest: JsonValue = {
     cells: cellsOut.map((c) => ({

@@ -3,8 +3,9 @@
  */
 import type { ConfigSpec, ItemMeta } from '../../shared/domain/types';
 import { PER_ITEM_COLUMNS, PER_ITEM_OPTIONAL_COLUMNS } from '../../shared/release/per-item-columns';
-import { csvField, formatNumber, noneNeedQuotes } from './format';
+import { csvField, formatNumber } from './format';
 import type { StringTable } from './column-blobs';
+import { type EncodedIds, encodedIds } from './encoded-ids';
 import type { ReleaseColumn, ReleaseGrid } from './release-data';
 
 export { PER_ITEM_COLUMNS };
@@ -142,38 +143,6 @@ function buildPiece(col: PreparedColumn, p: number, g: number, cor: number, s: n
 
 /** Tuples of a column up to this many get one memo slot each; beyond, a piece per cell. */
 const MEMO_LIMIT = 1 << 16;
-
-/** A grid's sample ids as CSV fields in UTF-8: id r is bytes[start[r], start[r + 1]). */
-interface EncodedIds {
-  bytes: Uint8Array;
-  start: Int32Array;
-}
-
-const idCache = new WeakMap<ReleaseGrid, EncodedIds>();
-
-/**
- * Encodes a grid's ids once for per_item.csv and its wide CSV: one encode of all ids joined,
- * instead of a Buffer#write per row and file (~50k calls on the benchmark). Offsets are char
- * offsets when the text is ASCII (the usual case); otherwise each id is measured.
- */
-function encodedIds(g: ReleaseGrid): EncodedIds {
-  let e = idCache.get(g);
-  if (e) return e;
-  // Ids rarely need quoting: test them all at once, and escape one by one only when some do.
-  const fields = noneNeedQuotes(g.sampleIds) ? g.sampleIds : g.sampleIds.map(csvField);
-  const bytes = enc.encode(fields.join(''));
-  const start = new Int32Array(fields.length + 1);
-  let at = 0;
-  const ascii = bytes.length === fields.reduce((n, f) => n + f.length, 0);
-  for (let r = 0; r < fields.length; r++) {
-    start[r] = at;
-    at += ascii ? fields[r]!.length : Buffer.byteLength(fields[r]!, 'utf8');
-  }
-  start[fields.length] = at;
-  e = { bytes, start };
-  idCache.set(g, e);
-  return e;
-}
 
 /** The output buffer; replaced when it grows (rare: its size is estimated up front). */
 interface Sink {
