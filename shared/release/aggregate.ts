@@ -191,18 +191,22 @@ export function manifestCells(m: ResponseMatrix, lookup?: ProvenanceLookup): Man
  */
 function countColumn(m: ResponseMatrix, col: number, out: Int32Array): void {
   const C = m.configs.length;
-  const mcqa = m.kind === 'mcqa';
+  const n = m.itemIds.length;
   let total = 0;
   let correct = 0;
-  for (let i = 0; i < m.itemIds.length; i++) {
-    const k = i * C + col;
-    if (mcqa) {
-      const v = m.correct[k]!;
+  // The array read once, not per cell (a matrix may fill its arrays on first read: the export's).
+  if (m.kind === 'mcqa') {
+    const y = m.correct;
+    for (let i = 0; i < n; i++) {
+      const v = y[i * C + col]!;
       if (v === -1) continue;
       total++;
       correct += v;
-    } else {
-      const s = m.score[k]!;
+    }
+  } else {
+    const score = m.score;
+    for (let i = 0; i < n; i++) {
+      const s = score[i * C + col]!;
       if (Number.isNaN(s)) continue;
       total++;
       if (s === 1) correct++;
