@@ -4,13 +4,13 @@
  * README.md's date line, and export → import → export is byte-identical.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { aggregatedFiles } from './aggregated-files';
 import { EVENTS_FILE, eventsJsonl } from './annotation-events';
 import { codebookJson, pathwaysCsv, spansCsv } from './annotation-files';
 import { compareCodePoints } from './format';
-import { optionalColumnsOf, perItemCsvBytes } from './per-item-csv';
+import { optionalColumnsOf, perItemCsvBytes, writePerItemCsv } from './per-item-csv';
 import { type ProjectSource, readReleaseData } from './project-source';
 import { configsJson, itemsCsv } from './provenance-files';
 import { readmeText } from './readme';
@@ -58,11 +58,34 @@ export interface ExportSummary {
 
 const enc = new TextEncoder();
 
+/** A file whose bytes are handed out in chunks as they are made (`write` returns their total). */
+interface StreamedFile {
+  path: string;
+  write: (emit: (bytes: Uint8Array) => void) => number;
+}
+
+type Summary = Omit<ExportSummary, 'path' | 'zip' | 'files'>;
+
 /** Builds every file of the release in memory (paths `/`-separated), in path order. */
-export function buildReleaseFiles(data: ReleaseData, opts: ExportOptions = {}): { files: ReleaseFile[]; summary: Omit<ExportSummary, 'path' | 'zip' | 'files'> } {
+export function buildReleaseFiles(data: ReleaseData, opts: ExportOptions = {}): { files: ReleaseFile[]; summary: Summary } {
+  const { files, summary } = releaseFiles(data, opts, false);
+  return { files: files.filter((f): f is ReleaseFile => 'data' in f), summary };
+}
+
+/**
+ * The release's files in path order; with `streamPerItem`, labels/per_item.csv (~15 MB on the
+ * benchmark, the bulk of the release) as a {@link StreamedFile} that a folder export writes
+ * chunk by chunk (per-item-csv.ts writePerItemCsv), else in memory like the others.
+ */
+function releaseFiles(data: ReleaseData, opts: ExportOptions, streamPerItem: boolean): { files: (ReleaseFile | StreamedFile)[]; summary: Summary } {
   // per_item.csv is written as bytes (the bulk of the release); the other files as text.
-  const out: ({ path: string; text: string } | ReleaseFile)[] = [];
-  out.push({ path: 'labels/per_item.csv', data: perItemCsvBytes(data.grids, data.configs, data.items) });
+  const out: ({ path: string; text: string } | ReleaseFile | StreamedFile)[] = [];
+  const perItemPath = 'labels/per_item.csv';
+  out.push(
+    streamPerItem
+      ? { path: perItemPath, write: (emit) => writePerItemCsv(data.grids, data.configs, data.items, emit) }
+      : { path: perItemPath, data: perItemCsvBytes(data.grids, data.configs, data.items) },
+  );
   const agg = aggregatedFiles(data);
   out.push(...agg.files);
   if (opts.includeText) out.push({ path: 'labels/items.csv', text: itemsCsv(data.items) });
@@ -128,7 +151,7 @@ export function buildReleaseFiles(data: ReleaseData, opts: ExportOptions = {}): 
   });
   out.sort((a, b) => compareCodePoints(a.path, b.path));
   return {
-    files: out.map((f) => ('data' in f ? f : { path: f.path, data: enc.encode(f.text) })),
+    files: out.map((f) => ('text' in f ? { path: f.path, data: enc.encode(f.text) } : f)),
     summary: { matchedGrid: data.matchedGrid, includeText: opts.includeText === true, counts, optionalColumns },
   };
 }
@@ -150,18 +173,27 @@ function assertReplaceable(target: string): void {
  * The summary's file list. Each sha256 is computed when first read (JSON.stringify reads it,
  * so `flipbook export --json` prints it): hashing the ~15 MB of a 145k-row release took ~10 ms
  * of every export whose caller never looks at the digests (the app, the bench's timed part).
+ * A streamed file is hashed from the file written (`written`: its size and where it now is).
  */
-function describe(files: readonly ReleaseFile[]): ExportedFile[] {
+function describe(files: readonly (ReleaseFile | StreamedFile)[], written = new Map<string, { bytes: number; at: string }>()): ExportedFile[] {
   return files.map((f) => {
+    const w = written.get(f.path);
+    if (!('data' in f) && w === undefined) throw new Error(`${f.path}: a streamed file that was not written`);
+    const bytes = () => ('data' in f ? f.data : readFileSync(w!.at));
     let sha256: string | null = null;
     return {
       path: f.path,
-      bytes: f.data.byteLength,
+      bytes: 'data' in f ? f.data.byteLength : w!.bytes,
       get sha256(): string {
-        return (sha256 ??= createHash('sha256').update(f.data).digest('hex'));
+        return (sha256 ??= createHash('sha256').update(bytes()).digest('hex'));
       },
     };
   });
+}
+
+/** Writes all of `bytes` to `fd` (writeSync may write less than asked). */
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
 }
 
 /**
@@ -171,8 +203,8 @@ function describe(files: readonly ReleaseFile[]): ExportedFile[] {
  */
 export function exportRelease(project: ProjectSource, outDir: string, opts: ExportOptions = {}): ExportSummary {
   const data = readReleaseData(project, opts);
-  const { files, summary } = buildReleaseFiles(data, opts);
   if (opts.zip) {
+    const { files, summary } = buildReleaseFiles(data, opts);
     const target = outDir.endsWith('.zip') ? outDir : `${outDir}.zip`;
     mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
     const tmp = `${target}.tmp-${process.pid}`;
@@ -180,17 +212,27 @@ export function exportRelease(project: ProjectSource, outDir: string, opts: Expo
     renameSync(tmp, target);
     return { ...summary, path: target, zip: true, files: describe(files) };
   }
+  const { files, summary } = releaseFiles(data, opts, true);
   const target = path.resolve(outDir);
   assertReplaceable(target);
   const tmp = `${target}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
+  const written = new Map<string, { bytes: number; at: string }>();
   try {
     const made = new Set<string>();
     for (const f of files) {
       const p = path.join(tmp, ...f.path.split('/'));
       const dir = path.dirname(p);
       if (!made.has(dir)) (mkdirSync(dir, { recursive: true }), made.add(dir));
-      writeFileSync(p, f.data);
+      if ('data' in f) writeFileSync(p, f.data);
+      else {
+        const fd = openSync(p, 'w');
+        try {
+          written.set(f.path, { bytes: f.write((b) => writeAll(fd, b)), at: path.join(target, ...f.path.split('/')) });
+        } finally {
+          closeSync(fd);
+        }
+      }
     }
     rmSync(target, { recursive: true, force: true });
     renameSync(tmp, target);
@@ -198,5 +240,5 @@ export function exportRelease(project: ProjectSource, outDir: string, opts: Expo
     rmSync(tmp, { recursive: true, force: true });
     throw e;
   }
-  return { ...summary, path: target, zip: false, files: describe(files) };
+  return { ...summary, path: target, zip: false, files: describe(files, written) };
 }
