@@ -174,6 +174,7 @@ describe('metricsFromTrajectories', () => {
     ['ladder with missing cells', LADDER, randomPatterns(300, 4, 11, 0.05)],
     ['mixed resolutions', ['textonly', '16f_151k', '32f_151k', '64f_151k', '128f_76k', '32f_302k', '64f_76k', '16f', '32f'], randomPatterns(400, 9, 12, 0.03)],
     ['no text', ['16f_151k', '32f_151k', '64f_76k'], randomPatterns(200, 3, 13, 0.1)],
+    ['eleven configs (evaluated row by row, no pattern table)', ['textonly', '8f_151k', '16f_151k', '32f_151k', '64f_151k', '128f_151k', '16f_302k', '32f_302k', '64f_302k', '128f_76k', '256f_76k'], randomPatterns(300, 11, 15, 0.02)],
     ['one config', ['32f_151k'], randomPatterns(50, 1, 14, 0.2)],
     ['no complete row', LADDER, ['1.11', '.000', '01.1']],
   ];
