@@ -14,7 +14,7 @@ import { optionalColumnsOf, perItemCsvBytes, writePerItemCsv } from './per-item-
 import { type ProjectSource, readReleaseData } from './project-source';
 import { configsJson, itemsCsv } from './provenance-files';
 import { readmeText } from './readme';
-import type { ReleaseData } from './release-data';
+import type { ReleaseData, ReleaseGrid } from './release-data';
 import { type ReleaseFile, zipRelease } from './zip';
 
 export interface ExportOptions {
@@ -66,6 +66,37 @@ interface StreamedFile {
 
 type Summary = Omit<ExportSummary, 'path' | 'zip' | 'files'>;
 
+/**
+ * Distinct (split, sample_id) over the grids (one matrix each): the store's item ids are
+ * exactly that key, so they are counted on a mark array instead of a Set of string keys. Its
+ * own function with the loops in functions of their own (each returns right after its loop:
+ * no deopt there when cold).
+ */
+function distinctItems(grids: readonly ReleaseGrid[]): number {
+  let maxItem = 0;
+  for (const g of grids) maxItem = Math.max(maxItem, maxOf(g.rowItems));
+  const seen = new Uint8Array(maxItem + 1);
+  let items = 0;
+  for (const g of grids) items += markNew(g.rowItems, seen);
+  return items;
+}
+
+function maxOf(a: Int32Array): number {
+  let max = 0;
+  for (let i = 0; i < a.length; i++) if (a[i]! > max) max = a[i]!;
+  return max;
+}
+
+/** Marks the ids not yet in `seen` and returns how many there were. */
+function markNew(ids: Int32Array, seen: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    if (seen[id] === 0) ((seen[id] = 1), n++);
+  }
+  return n;
+}
+
 /** Builds every file of the release in memory (paths `/`-separated), in path order. */
 export function buildReleaseFiles(data: ReleaseData, opts: ExportOptions = {}): { files: ReleaseFile[]; summary: Summary } {
   const { files, summary } = releaseFiles(data, opts, false);
@@ -102,18 +133,7 @@ function releaseFiles(data: ReleaseData, opts: ExportOptions, streamPerItem: boo
   const models = [...new Set(data.matrices.map((m) => m.model))].sort(compareCodePoints);
   const splits = [...new Set(data.matrices.map((m) => m.split))].sort(compareCodePoints);
   const configs = [...usedConfigs].sort(compareCodePoints);
-  // Distinct (split, sample_id) over the grids (one matrix each): the store's item ids are
-  // exactly that key, so they are counted on a mark array instead of a Set of string keys.
-  let maxItem = 0;
-  for (const g of data.grids) for (let i = 0; i < g.rowItems.length; i++) maxItem = Math.max(maxItem, g.rowItems[i]!);
-  const seenItem = new Uint8Array(maxItem + 1);
-  let items = 0;
-  for (const g of data.grids) {
-    for (let i = 0; i < g.rowItems.length; i++) {
-      const id = g.rowItems[i]!;
-      if (seenItem[id] === 0) ((seenItem[id] = 1), items++);
-    }
-  }
+  const items = distinctItems(data.grids);
   const optionalColumns = optionalColumnsOf(data.grids);
   let cells = 0;
   for (const g of data.grids) for (const c of g.columns) cells += c.length;

@@ -175,13 +175,19 @@ function room(sink: Sink, pos: number, need: number): number {
  */
 
 /**
- * Per cell of a column (cell order), its piece key: a mixed-radix number over the cell's
- * (pred, gt, correct + 1, source_tag, note) indices. `answerOfCell` (or null) gives each cell's
- * item answer letter 1–8 for a missing ground truth, as index gtBase + letter.
+ * Per cell of a column (cell order), the index in `pieces` of its piece. A cell's piece is
+ * named by a mixed-radix key over its (pred, gt, correct + 1, source_tag, note) indices;
+ * `memo` (key → piece index, −1 = not built yet) builds each distinct piece once.
+ * `answerOfCell` (or null) gives each cell's item answer letter 1–8 for a missing ground
+ * truth, as index gtBase + letter. Key and lookup in one loop (one pass over the cells).
  */
-function pieceKeys(c: ReleaseColumn, gtLen: number, srcLen: number, noteLen: number, answerOfCell: Int8Array | null): Int32Array {
+function memoisedPieces(col: PreparedColumn, answerOfCell: Int8Array | null, memo: Int32Array, pieces: Uint8Array[]): Int32Array {
+  const c = col.c;
   const n = c.length;
-  const keys = new Int32Array(n);
+  const out = new Int32Array(n);
+  const gtLen = col.gt.length;
+  const srcLen = col.src.length;
+  const noteLen = col.note.length;
   const score = c.score;
   const correct = c.correct;
   const pi = c.pred.idx;
@@ -200,36 +206,15 @@ function pieceKeys(c: ReleaseColumn, gtLen: number, srcLen: number, noteLen: num
       g = gi[k]!;
       if (g === 0 && answerOfCell !== null && answerOfCell[k]! > 0) g = gtBase + answerOfCell[k]!;
     }
-    keys[k] = (((p * gtLen + g) * 3 + cor + 1) * srcLen + si[k]!) * noteLen + ni[k]!;
-  }
-  return keys;
-}
-
-/**
- * Replaces each key by the index of its piece in `pieces`, building each distinct piece once
- * (`memo`: key → piece index, −1 = not built yet).
- */
-function memoisedPieces(col: PreparedColumn, keys: Int32Array, memo: Int32Array, pieces: Uint8Array[]): Int32Array {
-  const noteLen = col.note.length;
-  const srcLen = col.src.length;
-  const gtLen = col.gt.length;
-  for (let k = 0; k < keys.length; k++) {
-    const key = keys[k]!;
+    const key = (((p * gtLen + g) * 3 + cor + 1) * srcLen + si[k]!) * noteLen + ni[k]!;
     let at = memo[key]!;
     if (at < 0) {
-      const n = key % noteLen;
-      let rest = (key - n) / noteLen;
-      const s = rest % srcLen;
-      rest = (rest - s) / srcLen;
-      const cor = rest % 3;
-      rest = (rest - cor) / 3;
-      const g = rest % gtLen;
       at = memo[key] = pieces.length;
-      pieces.push(buildPiece(col, (rest - g) / gtLen, g, cor, s, n));
+      pieces.push(buildPiece(col, p, g, cor + 1, si[k]!, ni[k]!));
     }
-    keys[k] = at;
+    out[k] = at;
   }
-  return keys;
+  return out;
 }
 
 /** Piece indices of a column too varied to memoise (free text): a piece per cell. */
@@ -404,8 +389,7 @@ function perItemCsv(
     const pieceOf = columns.map((col) => {
       const answerOfCell = answerAt === null ? null : answersOfCells(col.c.at, answerAt, col.c.length);
       if (col.space > MEMO_LIMIT) return perCellPieces(col, answerOfCell, pieces);
-      const keys = pieceKeys(col.c, col.gt.length, col.src.length, col.note.length, answerOfCell);
-      return memoisedPieces(col, keys, new Int32Array(col.space).fill(-1), pieces);
+      return memoisedPieces(col, answerOfCell, new Int32Array(col.space).fill(-1), pieces);
     });
     const ats = columns.map((col) => col.c.at);
     pos = writeGridLines(sink, pos, encodedIds(g), longest, ats, pieceOf, pieces, columns, optional);
