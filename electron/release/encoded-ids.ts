@@ -19,12 +19,19 @@ const enc = new TextEncoder();
  * (the usual case); otherwise each id is measured.
  */
 export function encodeIds(ids: readonly string[]): EncodedIds {
-  // Ids rarely need quoting: test them all at once, and escape one by one only when some do.
-  const fields = noneNeedQuotes(ids) ? ids : ids.map(csvField);
-  const bytes = enc.encode(fields.join(''));
+  // Ids rarely need quoting: test them all at once (on the text that is then encoded), and
+  // escape one by one only when some do.
+  let text = ids.join('');
+  let fields = ids;
+  if (!noneNeedQuotes([text])) {
+    fields = ids.map(csvField);
+    text = fields.join('');
+  }
+  const bytes = enc.encode(text);
   const start = new Int32Array(fields.length + 1);
   let at = 0;
-  const ascii = bytes.length === fields.reduce((n, f) => n + f.length, 0);
+  // One byte per char: ASCII, so char offsets are byte offsets.
+  const ascii = bytes.length === text.length;
   for (let r = 0; r < fields.length; r++) {
     start[r] = at;
     at += ascii ? fields[r]!.length : Buffer.byteLength(fields[r]!, 'utf8');

@@ -175,16 +175,16 @@ function room(sink: Sink, pos: number, need: number): number {
  */
 
 /**
- * Per cell of a column (cell order), the index in `pieces` of its piece. A cell's piece is
- * named by a mixed-radix key over its (pred, gt, correct + 1, source_tag, note) indices;
- * `memo` (key → piece index, −1 = not built yet) builds each distinct piece once.
- * `answerOfCell` (or null) gives each cell's item answer letter 1–8 for a missing ground
- * truth, as index gtBase + letter. Key and lookup in one loop (one pass over the cells).
+ * Per grid row, the index in `pieces` of the row's cell's piece in this column (−1: no cell).
+ * A cell's piece is named by a mixed-radix key over its (pred, gt, correct + 1, source_tag,
+ * note) indices; `memo` (key → piece index, −1 = not built yet) builds each distinct piece
+ * once. `answerAt` (or null) gives each row's item answer letter 1–8 for a missing ground
+ * truth, as index gtBase + letter. Row order, so the writer reads one array per cell.
  */
-function memoisedPieces(col: PreparedColumn, answerOfCell: Int8Array | null, memo: Int32Array, pieces: Uint8Array[]): Int32Array {
+function memoisedPieces(col: PreparedColumn, answerAt: Int8Array | null, memo: Int32Array, pieces: Uint8Array[]): Int32Array {
   const c = col.c;
-  const n = c.length;
-  const out = new Int32Array(n);
+  const at = c.at;
+  const out = new Int32Array(at.length);
   const gtLen = col.gt.length;
   const srcLen = col.src.length;
   const noteLen = col.note.length;
@@ -195,7 +195,12 @@ function memoisedPieces(col: PreparedColumn, answerOfCell: Int8Array | null, mem
   const si = c.sourceTag.idx;
   const ni = c.protocolNote.idx;
   const gtBase = c.groundTruth.dict.length - 1;
-  for (let k = 0; k < n; k++) {
+  for (let r = 0; r < at.length; r++) {
+    const k = at[r]!;
+    if (k < 0) {
+      out[r] = -1;
+      continue;
+    }
     const cor = correct[k]!;
     // An open-ended cell (a score, no correctness) writes no pred and no ground truth.
     const open = cor < 0 && score !== null && !Number.isNaN(score[k]!);
@@ -204,48 +209,43 @@ function memoisedPieces(col: PreparedColumn, answerOfCell: Int8Array | null, mem
     if (!open) {
       p = pi[k]!;
       g = gi[k]!;
-      if (g === 0 && answerOfCell !== null && answerOfCell[k]! > 0) g = gtBase + answerOfCell[k]!;
+      if (g === 0 && answerAt !== null && answerAt[r]! > 0) g = gtBase + answerAt[r]!;
     }
     const key = (((p * gtLen + g) * 3 + cor + 1) * srcLen + si[k]!) * noteLen + ni[k]!;
-    let at = memo[key]!;
-    if (at < 0) {
-      at = memo[key] = pieces.length;
+    let piece = memo[key]!;
+    if (piece < 0) {
+      piece = memo[key] = pieces.length;
       pieces.push(buildPiece(col, p, g, cor + 1, si[k]!, ni[k]!));
     }
-    out[k] = at;
+    out[r] = piece;
   }
   return out;
 }
 
-/** Piece indices of a column too varied to memoise (free text): a piece per cell. */
-function perCellPieces(col: PreparedColumn, answerOfCell: Int8Array | null, pieces: Uint8Array[]): Int32Array {
+/** Piece indices (by row, as memoisedPieces) of a column too varied to memoise (free text): a piece per cell. */
+function perCellPieces(col: PreparedColumn, answerAt: Int8Array | null, pieces: Uint8Array[]): Int32Array {
   const c = col.c;
-  const out = new Int32Array(c.length);
+  const out = new Int32Array(c.at.length);
   const gtBase = c.groundTruth.dict.length - 1;
-  for (let k = 0; k < c.length; k++) {
+  for (let r = 0; r < c.at.length; r++) {
+    const k = c.at[r]!;
+    if (k < 0) {
+      out[r] = -1;
+      continue;
+    }
     const open = isOpenCell(c, k);
     let g = open ? 0 : c.groundTruth.idx[k]!;
-    if (g === 0 && !open && answerOfCell !== null && answerOfCell[k]! > 0) g = gtBase + answerOfCell[k]!;
+    if (g === 0 && !open && answerAt !== null && answerAt[r]! > 0) g = gtBase + answerAt[r]!;
     const p = open ? 0 : c.pred.idx[k]!;
-    out[k] = pieces.length;
+    out[r] = pieces.length;
     pieces.push(buildPiece(col, p, g, c.correct[k]! + 1, c.sourceTag.idx[k]!, c.protocolNote.idx[k]!));
-  }
-  return out;
-}
-
-/** Each cell's item answer letter (1–8, 0 none), from each row's. */
-function answersOfCells(at: Int32Array, answerAt: Int8Array, n: number): Int8Array {
-  const out = new Int8Array(n);
-  for (let r = 0; r < at.length; r++) {
-    const k = at[r]!;
-    if (k >= 0) out[k] = answerAt[r]!;
   }
   return out;
 }
 
 /**
  * Writes one grid's lines at `pos` (rows, then columns) and returns the new end: per cell the
- * sample id and the cell's piece (`pieceOf[j][k]` indexes `pieces`).
+ * sample id and the cell's piece (`pieceAt[j][r]` indexes `pieces`; −1: no cell).
  */
 function writeGridLines(
   sink: Sink,
@@ -253,7 +253,7 @@ function writeGridLines(
   ids: EncodedIds,
   longest: number,
   ats: readonly Int32Array[],
-  pieceOf: readonly Int32Array[],
+  pieceAt: readonly Int32Array[],
   pieces: readonly Uint8Array[],
   columns: readonly PreparedColumn[],
   optional: readonly OptionalColumn[],
@@ -270,17 +270,17 @@ function writeGridLines(
     const need = C * (idLen + longest + 1);
     if (pos + need > buf.length) ((pos = room(sink, pos, need)), (buf = sink.buf));
     for (let j = 0; j < C; j++) {
-      const k = ats[j]![r]!;
-      if (k < 0) continue;
+      const at = pieceAt[j]![r]!;
+      if (at < 0) continue;
       // The sample id (short: a byte loop beats a native call), then the cell's piece.
       if (idLen <= 16) for (let i = 0; i < idLen; i++) buf[pos + i] = idBytes[idAt + i]!;
       else buf.set(idBytes.subarray(idAt, idAt + idLen), pos);
       pos += idLen;
-      const piece = pieces[pieceOf[j]![k]!]!;
+      const piece = pieces[at]!;
       buf.set(piece, pos);
       pos += piece.length;
       if (withOptional) {
-        const suffix = optionalSuffix(columns[j]!.c, k, optional);
+        const suffix = optionalSuffix(columns[j]!.c, ats[j]![r]!, optional);
         if (pos + suffix.length + 1 + need > buf.length) ((pos = room(sink, pos, suffix.length + 1 + need)), (buf = sink.buf));
         pos += buf.write(suffix, pos, 'latin1');
       }
@@ -386,13 +386,11 @@ function perItemCsv(
       }
     }
     const pieces: Uint8Array[] = [];
-    const pieceOf = columns.map((col) => {
-      const answerOfCell = answerAt === null ? null : answersOfCells(col.c.at, answerAt, col.c.length);
-      if (col.space > MEMO_LIMIT) return perCellPieces(col, answerOfCell, pieces);
-      return memoisedPieces(col, answerOfCell, new Int32Array(col.space).fill(-1), pieces);
-    });
+    const pieceAt = columns.map((col) =>
+      col.space > MEMO_LIMIT ? perCellPieces(col, answerAt, pieces) : memoisedPieces(col, answerAt, new Int32Array(col.space).fill(-1), pieces),
+    );
     const ats = columns.map((col) => col.c.at);
-    pos = writeGridLines(sink, pos, encodedIds(g), longest, ats, pieceOf, pieces, columns, optional);
+    pos = writeGridLines(sink, pos, encodedIds(g), longest, ats, pieceAt, pieces, columns, optional);
   }
   if (emit === null) return sink.buf.subarray(0, pos);
   if (pos > 0) emit(sink.buf.subarray(0, pos));
