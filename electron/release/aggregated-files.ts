@@ -20,7 +20,7 @@ import { encodedIds } from './encoded-ids';
 import { compareCodePoints, compareKeys, JsonFloat, jsonText, type JsonValue } from './format';
 import type { StringTable } from './column-blobs';
 import { wideCsvBytes } from './per-item-csv';
-import type { ReleaseData, ReleaseGrid } from './release-data';
+import type { ReleaseColumn, ReleaseData, ReleaseGrid } from './release-data';
 import type { ReleaseFile } from './zip';
 
 /** The release's table2_metrics.json lists its splits in this order; others follow in code-point order. */
@@ -75,20 +75,23 @@ export function isMixedResolution(m: ResponseMatrix): boolean {
   return ppf.size > 1;
 }
 
-/** Occurrences of each index 0…n−1 (its own function, returning right after the loop: no deopt there on each call when cold). */
-function countIndices(idx: StringTable['idx'], n: number): Int32Array {
-  const out = new Int32Array(n);
-  for (let k = 0; k < idx.length; k++) {
-    const i = idx[k]!;
-    out[i] = out[i]! + 1;
+/**
+ * Occurrences of each dictionary index of two string tables of one column (same cell count),
+ * in one pass. Its own function returning right after the loop: no deopt there on each call
+ * when cold.
+ */
+function countIndices(a: StringTable['idx'], outA: Int32Array, b: StringTable['idx'], outB: Int32Array): void {
+  for (let k = 0; k < a.length; k++) {
+    const i = a[k]!;
+    const j = b[k]!;
+    outA[i] = outA[i]! + 1;
+    outB[j] = outB[j]! + 1;
   }
-  return out;
 }
 
-/** The most common value, null counting as '' (ties → code-point first); '' when none. */
-function modeOf(t: StringTable): string {
-  // Counted per dictionary index (a few per column), then merged by value: null and '' are one.
-  const perIndex = countIndices(t.idx, t.dict.length);
+/** The most common value of a table from its per-index counts, null counting as '' (ties → code-point first); '' when none. */
+function modeOf(t: StringTable, perIndex: Int32Array): string {
+  // Merged by value: null and '' are one.
   const counts = new Map<string, number>();
   for (let i = 0; i < perIndex.length; i++) {
     if (perIndex[i] === 0) continue;
@@ -104,6 +107,14 @@ function modeOf(t: StringTable): string {
     }
   }
   return best;
+}
+
+/** A column's most common source tag and protocol note (counted per dictionary index, a few per column). */
+function provenanceOf(c: ReleaseColumn): { sourceTag: string; protocolNote: string } {
+  const tags = new Int32Array(c.sourceTag.dict.length);
+  const notes = new Int32Array(c.protocolNote.dict.length);
+  countIndices(c.sourceTag.idx, tags, c.protocolNote.idx, notes);
+  return { sourceTag: modeOf(c.sourceTag, tags), protocolNote: modeOf(c.protocolNote, notes) };
 }
 
 export interface AggregatedFiles {
@@ -160,7 +171,7 @@ export function aggregatedFiles(data: ReleaseData): AggregatedFiles {
     cellsOut.push(
       ...manifestCells(m, (key) => {
         const c = columns.get(key);
-        return c ? { sourceTag: modeOf(c.sourceTag), protocolNote: modeOf(c.protocolNote) } : null;
+        return c ? provenanceOf(c) : null;
       }),
     );
   }

@@ -415,7 +415,6 @@ export function wideCsvBytes(g: ReleaseGrid): Uint8Array {
     sink,
     header.length,
     ids,
-    g.columns.map((c) => c.at),
     g.columns.map(widePredictions),
     cellBytes,
     lineMax,
@@ -423,15 +422,21 @@ export function wideCsvBytes(g: ReleaseGrid): Uint8Array {
   return sink.buf.subarray(0, pos);
 }
 
-/** Per cell of a column, its prediction's table index; 0 (the bare comma) for an open-ended cell. */
+/**
+ * Per grid row, the column's prediction as an index into its cell bytes: 0 (the bare comma)
+ * where the row has no cell or an open-ended one. By row, so the writer reads one array per cell.
+ */
 function widePredictions(c: ReleaseColumn): Int32Array {
-  const out = new Int32Array(c.length);
+  const at = c.at;
+  const out = new Int32Array(at.length);
   const score = c.score;
   const correct = c.correct;
   const pi = c.pred.idx;
-  for (let k = 0; k < out.length; k++) {
+  for (let r = 0; r < at.length; r++) {
+    const k = at[r]!;
+    if (k < 0) continue;
     const open = correct[k]! < 0 && score !== null && !Number.isNaN(score[k]!);
-    out[k] = open ? 0 : pi[k]!;
+    out[r] = open ? 0 : pi[k]!;
   }
   return out;
 }
@@ -441,15 +446,14 @@ function writeWideRows(
   sink: Sink,
   pos: number,
   ids: EncodedIds,
-  ats: readonly Int32Array[],
-  predOf: readonly Int32Array[],
+  predAt: readonly Int32Array[],
   cellBytes: readonly Uint8Array[][],
   lineMax: number,
 ): number {
   const idBytes = ids.bytes;
   const idStart = ids.start;
   const rows = idStart.length - 1;
-  const C = ats.length;
+  const C = predAt.length;
   let buf = sink.buf;
   for (let r = 0; r < rows; r++) {
     const idAt = idStart[r]!;
@@ -460,8 +464,7 @@ function writeWideRows(
     else buf.set(idBytes.subarray(idAt, idAt + idLen), pos);
     pos += idLen;
     for (let j = 0; j < C; j++) {
-      const k = ats[j]![r]!;
-      const b = k < 0 ? COMMA : cellBytes[j]![predOf[j]![k]!]!;
+      const b = cellBytes[j]![predAt[j]![r]!]!;
       for (let i = 0; i < b.length; i++) buf[pos + i] = b[i]!;
       pos += b.length;
     }
