@@ -4,6 +4,8 @@
  * and prints them as the release does.
  */
 import type { ResponseMatrix } from '../../shared/domain/types';
+import { metricsFromTrajectories } from '../../shared/engine/mcqa';
+import { trajectoryColumns } from '../../shared/engine/trajectories';
 import {
   aggregatedJson,
   aggregatedOpenJson,
@@ -13,11 +15,12 @@ import {
   type AggregatedOpenJson,
   type ManifestCell,
 } from '../../shared/release/aggregate';
-import { DERIVED_HEADER, derivedCsvLines } from './derived-csv';
+import { DERIVED_HEADER, derivedCsvBytes } from './derived-csv';
+import { encodedIds } from './encoded-ids';
 import { compareCodePoints, compareKeys, JsonFloat, jsonText, type JsonValue } from './format';
 import type { StringTable } from './column-blobs';
 import { wideCsvBytes } from './per-item-csv';
-import type { ReleaseData, ReleaseGrid } from './release-data';
+import type { ReleaseColumn, ReleaseData, ReleaseGrid } from './release-data';
 import type { ReleaseFile } from './zip';
 
 /** The release's table2_metrics.json lists its splits in this order; others follow in code-point order. */
@@ -72,20 +75,23 @@ export function isMixedResolution(m: ResponseMatrix): boolean {
   return ppf.size > 1;
 }
 
-/** Occurrences of each index 0…n−1 (its own function, returning right after the loop: no deopt there on each call when cold). */
-function countIndices(idx: StringTable['idx'], n: number): Int32Array {
-  const out = new Int32Array(n);
-  for (let k = 0; k < idx.length; k++) {
-    const i = idx[k]!;
-    out[i] = out[i]! + 1;
+/**
+ * Occurrences of each dictionary index of two string tables of one column (same cell count),
+ * in one pass. Its own function returning right after the loop: no deopt there on each call
+ * when cold.
+ */
+function countIndices(a: StringTable['idx'], outA: Int32Array, b: StringTable['idx'], outB: Int32Array): void {
+  for (let k = 0; k < a.length; k++) {
+    const i = a[k]!;
+    const j = b[k]!;
+    outA[i] = outA[i]! + 1;
+    outB[j] = outB[j]! + 1;
   }
-  return out;
 }
 
-/** The most common value, null counting as '' (ties → code-point first); '' when none. */
-function modeOf(t: StringTable): string {
-  // Counted per dictionary index (a few per column), then merged by value: null and '' are one.
-  const perIndex = countIndices(t.idx, t.dict.length);
+/** The most common value of a table from its per-index counts, null counting as '' (ties → code-point first); '' when none. */
+function modeOf(t: StringTable, perIndex: Int32Array): string {
+  // Merged by value: null and '' are one.
   const counts = new Map<string, number>();
   for (let i = 0; i < perIndex.length; i++) {
     if (perIndex[i] === 0) continue;
@@ -103,6 +109,14 @@ function modeOf(t: StringTable): string {
   return best;
 }
 
+/** A column's most common source tag and protocol note (counted per dictionary index, a few per column). */
+function provenanceOf(c: ReleaseColumn): { sourceTag: string; protocolNote: string } {
+  const tags = new Int32Array(c.sourceTag.dict.length);
+  const notes = new Int32Array(c.protocolNote.dict.length);
+  countIndices(c.sourceTag.idx, tags, c.protocolNote.idx, notes);
+  return { sourceTag: modeOf(c.sourceTag, tags), protocolNote: modeOf(c.protocolNote, notes) };
+}
+
 export interface AggregatedFiles {
   /** Text files, and the wide CSVs as bytes. */
   files: ({ path: string; text: string } | ReleaseFile)[];
@@ -118,7 +132,7 @@ export function aggregatedFiles(data: ReleaseData): AggregatedFiles {
   const matrices = data.matrices.slice().sort((a, b) => compareKeys([a.model, a.split], [b.model, b.split]));
   const mg = data.matchedGrid.length ? data.matchedGrid : null;
   const files: ({ path: string; text: string } | ReleaseFile)[] = [];
-  const derived: string[] = [DERIVED_HEADER];
+  const derived: Uint8Array[] = [new TextEncoder().encode(DERIVED_HEADER)];
   let derivedCount = 0;
   const entries: { model: string; split: string; json: JsonValue }[] = [];
   const cellsOut: ManifestCell[] = [];
@@ -128,7 +142,11 @@ export function aggregatedFiles(data: ReleaseData): AggregatedFiles {
 
   for (const m of matrices) {
     const name = `${m.model}_${m.split}`;
-    const agg = m.kind === 'open' ? aggregatedOpenJson(m, { matchedGrid: mg, metric: OPEN_METRIC }) : aggregatedJson(m, { matchedGrid: mg });
+    // An MCQA grid's aggregated numbers come from the pass that classifies its rows for
+    // derived.csv (one walk over the grid's cells instead of two).
+    const t = m.kind === 'mcqa' ? trajectoryColumns(m, { matchedGrid: mg }) : null;
+    const agg =
+      t === null ? aggregatedOpenJson(m, { matchedGrid: mg, metric: OPEN_METRIC }) : aggregatedJson(m, { matchedGrid: mg }, metricsFromTrajectories(t));
     excluded += agg.n_excluded;
     const value = aggregatedValue(agg);
     entries.push({ model: m.model, split: m.split, json: value });
@@ -141,9 +159,11 @@ export function aggregatedFiles(data: ReleaseData): AggregatedFiles {
     files.push({ path: widePath, data: wideCsvBytes(grid) });
     wideSources[name] = widePath;
 
-    if (m.kind === 'mcqa') {
-      const lines = derivedCsvLines(m, mg);
-      derived.push(lines.text);
+    if (t !== null) {
+      // The grid's rows are the matrix's, in sample_id order (response-scan.ts): its ids as
+      // per_item.csv encoded them serve derived.csv too.
+      const lines = derivedCsvBytes(m, mg, { t, sortedIds: encodedIds(grid) });
+      derived.push(lines.data);
       derivedCount += lines.rows;
     }
 
@@ -151,12 +171,12 @@ export function aggregatedFiles(data: ReleaseData): AggregatedFiles {
     cellsOut.push(
       ...manifestCells(m, (key) => {
         const c = columns.get(key);
-        return c ? { sourceTag: modeOf(c.sourceTag), protocolNote: modeOf(c.protocolNote) } : null;
+        return c ? provenanceOf(c) : null;
       }),
     );
   }
 
-  files.push({ path: 'labels/derived.csv', text: derived.join('') });
+  files.push({ path: 'labels/derived.csv', data: Buffer.concat(derived) });
   files.push({ path: 'labels/aggregated/table2_metrics.json', text: jsonText(table2(entries, RELEASE_SPLIT_ORDER)) });
   const manifest: JsonValue = {
     cells: cellsOut.map((c) => ({

@@ -2,17 +2,19 @@
  * labels/derived.csv (release-format.md): one line per item complete on its model's grid, per
  * MCQA (model, split), in sample_id code-point order.
  *
- * Written straight from the engine's typed-array trajectories (trajectoryColumns) rather than
+ * Written as bytes straight from the engine's typed-array trajectories (trajectoryColumns) rather than
  * through derivedRows → row objects → csvText: that path built an object, a pattern string and
  * a row array per item and tested every cell against a regex — ~35 ms of the cold export of
  * the ~25k-row benchmark (issue #2 §7b). The text is the same, byte for byte
  * (test/electron/release/derived-csv.test.ts holds it to csvText of derivedRows).
+ * The export passes the grid's ids as per_item.csv encoded them (encoded-ids.ts).
  */
 import type { ResponseMatrix } from '../../shared/domain/types';
 import { sortedItemOrder } from '../../shared/engine/matrix';
-import { TRAJECTORY_CLASSES, type TrajectoryColumns, trajectoryColumns } from '../../shared/engine/trajectories';
+import { TALLY, TRAJECTORY_CLASSES, type TrajectoryColumns, trajectoryColumns } from '../../shared/engine/trajectories';
 import { DERIVED_COLUMNS } from '../../shared/release/aggregate';
-import { compareCodePoints, csvField, noneNeedQuotes } from './format';
+import { type EncodedIds, encodeIds } from './encoded-ids';
+import { compareCodePoints, csvField } from './format';
 
 /** The header line of derived.csv, with its line end. */
 export const DERIVED_HEADER = `${DERIVED_COLUMNS.map(csvField).join(',')}\n`;
@@ -27,56 +29,92 @@ function isCodePointSorted(ids: readonly string[]): boolean {
   return true;
 }
 
-/** The derived.csv lines of one MCQA matrix (each ending in `\n`; no header) and their count. */
-export function derivedCsvLines(m: ResponseMatrix, matchedGrid: readonly string[] | null): { text: string; rows: number } {
-  const t = trajectoryColumns(m, { matchedGrid });
-  // The export's matrices are already in sample_id order (response-scan.ts): no sort then.
-  const order = isCodePointSorted(m.itemIds) ? null : sortedItemOrder(m);
+/** How the rows of {@link derivedCsvBytes} are given when the caller has them encoded. */
+export interface DerivedOptions {
+  /** The matrix's trajectory columns over all its configs with the same matched grid. */
+  t?: TrajectoryColumns;
+  /**
+   * The matrix's ids encoded in row order, its rows being in sample_id code-point order already
+   * (the export's matrices: response-scan.ts sorts them, and per_item.csv encoded the ids).
+   */
+  sortedIds?: EncodedIds;
+}
+
+const enc = new TextEncoder();
+
+/**
+ * The derived.csv lines of one MCQA matrix as UTF-8 (each ending in `\n`; no header) and their
+ * count. Bytes, not text: the lines were strings joined per grid, joined for the file and
+ * encoded again — a copy of ~1.5 MB too many on the benchmark, and per-line string work.
+ */
+export function derivedCsvBytes(m: ResponseMatrix, matchedGrid: readonly string[] | null, opts: DerivedOptions = {}): { data: Uint8Array; rows: number } {
+  const t = opts.t ?? trajectoryColumns(m, { matchedGrid });
+  let order: Int32Array | null = null;
+  let ids = opts.sortedIds;
+  if (ids === undefined) {
+    order = isCodePointSorted(m.itemIds) ? null : sortedItemOrder(m);
+    ids = encodeIds(m.itemIds);
+  }
   const keys = t.keys.map(csvField);
   const matchedKeys = t.matchedKeys?.map(csvField) ?? null;
-  // Ids rarely need quoting: tested all at once, escaped one by one only when some do.
-  const ids = noneNeedQuotes(m.itemIds) ? m.itemIds : m.itemIds.map(csvField);
-  const lines = derivedLines(m, t, order, ids, `,${csvField(m.model)},${csvField(m.split)},`, keys, matchedKeys);
-  return { text: lines.join(''), rows: lines.length };
+  const modelSplit = `,${csvField(m.model)},${csvField(m.split)},`;
+  const longest = (a: readonly string[] | null): number => (a === null ? 0 : Math.max(0, ...a.map((k) => Buffer.byteLength(k))));
+  // A tail: modelSplit, two flags with commas, a class, a key, a comma, a matched key, \n.
+  const tailMax = Buffer.byteLength(modelSplit) + 4 + longest(TRAJECTORY_CLASSES) + 1 + longest(keys) + 1 + longest(matchedKeys) + 1;
+  const buf = Buffer.allocUnsafe(ids.bytes.length + m.itemIds.length * tailMax);
+  const end = derivedLines(buf, m.itemIds.length, t, order, ids, modelSplit, keys, matchedKeys);
+  return { data: buf.subarray(0, end), rows: t.tallies[TALLY.complete]! };
 }
 
 /**
- * The lines of the complete rows. Everything after the sample id takes few values (2 × 2 × 5
- * classes × configs × matched configs): each tail is built once and a line is `id + tail`, no
- * string per field. Its own function returning right after the loop (no deopt there when cold).
+ * Writes the lines of the complete rows into `buf` and returns their end. Everything after the
+ * sample id takes few values (2 × 2 × 5 classes × configs × matched configs): each tail is
+ * encoded once and a line is the id's bytes and the tail's. Its own function returning right
+ * after the loop (no deopt there when cold).
  */
 function derivedLines(
-  m: ResponseMatrix,
+  buf: Buffer,
+  n: number,
   t: TrajectoryColumns,
   order: Int32Array | null,
-  ids: readonly string[],
+  ids: EncodedIds,
   modelSplit: string,
   keys: readonly string[],
   matchedKeys: readonly string[] | null,
-): string[] {
+): number {
   const M = matchedKeys === null ? 1 : matchedKeys.length;
-  const tails: (string | undefined)[] = [];
-  const lines: string[] = [];
-  for (let x = 0; x < m.itemIds.length; x++) {
+  const tails: (Uint8Array | undefined)[] = [];
+  const idBytes = ids.bytes;
+  const idStart = ids.start;
+  const { complete, visuallyConfused, textOverwritten, trajectoryClass, best, matchedBest } = t;
+  const K = keys.length;
+  let pos = 0;
+  for (let x = 0; x < n; x++) {
     const i = order === null ? x : order[x]!;
-    if (t.complete[i] !== 1) continue;
-    const mb = matchedKeys === null ? 0 : t.matchedBest[i]!;
-    const key = (((t.visuallyConfused[i]! * 2 + t.textOverwritten[i]!) * 5 + t.trajectoryClass[i]!) * keys.length + t.best[i]!) * M + mb;
+    if (complete[i] !== 1) continue;
+    const mb = matchedKeys === null ? 0 : matchedBest[i]!;
+    const key = (((visuallyConfused[i]! * 2 + textOverwritten[i]!) * 5 + trajectoryClass[i]!) * K + best[i]!) * M + mb;
     let tail = tails[key];
     if (tail === undefined) {
-      tail = tails[key] =
+      tail = tails[key] = enc.encode(
         modelSplit +
-        (t.visuallyConfused[i] === 1 ? '1,' : '0,') +
-        (t.textOverwritten[i] === 1 ? '1,' : '0,') +
-        TRAJECTORY_CLASSES[t.trajectoryClass[i]!]! +
-        ',' +
-        keys[t.best[i]!]! +
-        ',' +
-        (matchedKeys === null ? '' : matchedKeys[mb]!) +
-        '\n';
+          (visuallyConfused[i] === 1 ? '1,' : '0,') +
+          (textOverwritten[i] === 1 ? '1,' : '0,') +
+          TRAJECTORY_CLASSES[trajectoryClass[i]!]! +
+          ',' +
+          keys[best[i]!]! +
+          ',' +
+          (matchedKeys === null ? '' : matchedKeys[mb]!) +
+          '\n',
+      );
     }
-    lines.push(ids[i]! + tail);
+    const idAt = idStart[i]!;
+    const idEnd = idStart[i + 1]!;
+    // A short id byte by byte (cheaper than a native call), the tail (~50 bytes) with one.
+    if (idEnd - idAt <= 16) for (let b = idAt; b < idEnd; b++) buf[pos++] = idBytes[b]!;
+    else (buf.set(idBytes.subarray(idAt, idEnd), pos), (pos += idEnd - idAt));
+    buf.set(tail, pos);
+    pos += tail.length;
   }
-  return lines;
+  return pos;
 }
-

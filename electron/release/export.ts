@@ -4,17 +4,17 @@
  * README.md's date line, and export → import → export is byte-identical.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { aggregatedFiles } from './aggregated-files';
 import { EVENTS_FILE, eventsJsonl } from './annotation-events';
 import { codebookJson, pathwaysCsv, spansCsv } from './annotation-files';
 import { compareCodePoints } from './format';
-import { optionalColumnsOf, perItemCsvBytes } from './per-item-csv';
+import { optionalColumnsOf, perItemCsvBytes, writePerItemCsv } from './per-item-csv';
 import { type ProjectSource, readReleaseData } from './project-source';
 import { configsJson, itemsCsv } from './provenance-files';
 import { readmeText } from './readme';
-import type { ReleaseData } from './release-data';
+import type { ReleaseData, ReleaseGrid } from './release-data';
 import { type ReleaseFile, zipRelease } from './zip';
 
 export interface ExportOptions {
@@ -58,11 +58,65 @@ export interface ExportSummary {
 
 const enc = new TextEncoder();
 
+/** A file whose bytes are handed out in chunks as they are made (`write` returns their total). */
+interface StreamedFile {
+  path: string;
+  write: (emit: (bytes: Uint8Array) => void) => number;
+}
+
+type Summary = Omit<ExportSummary, 'path' | 'zip' | 'files'>;
+
+/**
+ * Distinct (split, sample_id) over the grids (one matrix each): the store's item ids are
+ * exactly that key, so they are counted on a mark array instead of a Set of string keys. Its
+ * own function with the loops in functions of their own (each returns right after its loop:
+ * no deopt there when cold).
+ */
+function distinctItems(grids: readonly ReleaseGrid[]): number {
+  let maxItem = 0;
+  for (const g of grids) maxItem = Math.max(maxItem, maxOf(g.rowItems));
+  const seen = new Uint8Array(maxItem + 1);
+  let items = 0;
+  for (const g of grids) items += markNew(g.rowItems, seen);
+  return items;
+}
+
+function maxOf(a: Int32Array): number {
+  let max = 0;
+  for (let i = 0; i < a.length; i++) if (a[i]! > max) max = a[i]!;
+  return max;
+}
+
+/** Marks the ids not yet in `seen` and returns how many there were. */
+function markNew(ids: Int32Array, seen: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    if (seen[id] === 0) ((seen[id] = 1), n++);
+  }
+  return n;
+}
+
 /** Builds every file of the release in memory (paths `/`-separated), in path order. */
-export function buildReleaseFiles(data: ReleaseData, opts: ExportOptions = {}): { files: ReleaseFile[]; summary: Omit<ExportSummary, 'path' | 'zip' | 'files'> } {
+export function buildReleaseFiles(data: ReleaseData, opts: ExportOptions = {}): { files: ReleaseFile[]; summary: Summary } {
+  const { files, summary } = releaseFiles(data, opts, false);
+  return { files: files.filter((f): f is ReleaseFile => 'data' in f), summary };
+}
+
+/**
+ * The release's files in path order; with `streamPerItem`, labels/per_item.csv (~15 MB on the
+ * benchmark, the bulk of the release) as a {@link StreamedFile} that a folder export writes
+ * chunk by chunk (per-item-csv.ts writePerItemCsv), else in memory like the others.
+ */
+function releaseFiles(data: ReleaseData, opts: ExportOptions, streamPerItem: boolean): { files: (ReleaseFile | StreamedFile)[]; summary: Summary } {
   // per_item.csv is written as bytes (the bulk of the release); the other files as text.
-  const out: ({ path: string; text: string } | ReleaseFile)[] = [];
-  out.push({ path: 'labels/per_item.csv', data: perItemCsvBytes(data.grids, data.configs, data.items) });
+  const out: ({ path: string; text: string } | ReleaseFile | StreamedFile)[] = [];
+  const perItemPath = 'labels/per_item.csv';
+  out.push(
+    streamPerItem
+      ? { path: perItemPath, write: (emit) => writePerItemCsv(data.grids, data.configs, data.items, emit) }
+      : { path: perItemPath, data: perItemCsvBytes(data.grids, data.configs, data.items) },
+  );
   const agg = aggregatedFiles(data);
   out.push(...agg.files);
   if (opts.includeText) out.push({ path: 'labels/items.csv', text: itemsCsv(data.items) });
@@ -79,18 +133,7 @@ export function buildReleaseFiles(data: ReleaseData, opts: ExportOptions = {}): 
   const models = [...new Set(data.matrices.map((m) => m.model))].sort(compareCodePoints);
   const splits = [...new Set(data.matrices.map((m) => m.split))].sort(compareCodePoints);
   const configs = [...usedConfigs].sort(compareCodePoints);
-  // Distinct (split, sample_id) over the grids (one matrix each): the store's item ids are
-  // exactly that key, so they are counted on a mark array instead of a Set of string keys.
-  let maxItem = 0;
-  for (const g of data.grids) for (let i = 0; i < g.rowItems.length; i++) maxItem = Math.max(maxItem, g.rowItems[i]!);
-  const seenItem = new Uint8Array(maxItem + 1);
-  let items = 0;
-  for (const g of data.grids) {
-    for (let i = 0; i < g.rowItems.length; i++) {
-      const id = g.rowItems[i]!;
-      if (seenItem[id] === 0) ((seenItem[id] = 1), items++);
-    }
-  }
+  const items = distinctItems(data.grids);
   const optionalColumns = optionalColumnsOf(data.grids);
   let cells = 0;
   for (const g of data.grids) for (const c of g.columns) cells += c.length;
@@ -128,7 +171,7 @@ export function buildReleaseFiles(data: ReleaseData, opts: ExportOptions = {}): 
   });
   out.sort((a, b) => compareCodePoints(a.path, b.path));
   return {
-    files: out.map((f) => ('data' in f ? f : { path: f.path, data: enc.encode(f.text) })),
+    files: out.map((f) => ('text' in f ? { path: f.path, data: enc.encode(f.text) } : f)),
     summary: { matchedGrid: data.matchedGrid, includeText: opts.includeText === true, counts, optionalColumns },
   };
 }
@@ -150,18 +193,27 @@ function assertReplaceable(target: string): void {
  * The summary's file list. Each sha256 is computed when first read (JSON.stringify reads it,
  * so `flipbook export --json` prints it): hashing the ~15 MB of a 145k-row release took ~10 ms
  * of every export whose caller never looks at the digests (the app, the bench's timed part).
+ * A streamed file is hashed from the file written (`written`: its size and where it now is).
  */
-function describe(files: readonly ReleaseFile[]): ExportedFile[] {
+function describe(files: readonly (ReleaseFile | StreamedFile)[], written = new Map<string, { bytes: number; at: string }>()): ExportedFile[] {
   return files.map((f) => {
+    const w = written.get(f.path);
+    if (!('data' in f) && w === undefined) throw new Error(`${f.path}: a streamed file that was not written`);
+    const bytes = () => ('data' in f ? f.data : readFileSync(w!.at));
     let sha256: string | null = null;
     return {
       path: f.path,
-      bytes: f.data.byteLength,
+      bytes: 'data' in f ? f.data.byteLength : w!.bytes,
       get sha256(): string {
-        return (sha256 ??= createHash('sha256').update(f.data).digest('hex'));
+        return (sha256 ??= createHash('sha256').update(bytes()).digest('hex'));
       },
     };
   });
+}
+
+/** Writes all of `bytes` to `fd` (writeSync may write less than asked). */
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
 }
 
 /**
@@ -171,8 +223,8 @@ function describe(files: readonly ReleaseFile[]): ExportedFile[] {
  */
 export function exportRelease(project: ProjectSource, outDir: string, opts: ExportOptions = {}): ExportSummary {
   const data = readReleaseData(project, opts);
-  const { files, summary } = buildReleaseFiles(data, opts);
   if (opts.zip) {
+    const { files, summary } = buildReleaseFiles(data, opts);
     const target = outDir.endsWith('.zip') ? outDir : `${outDir}.zip`;
     mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
     const tmp = `${target}.tmp-${process.pid}`;
@@ -180,17 +232,27 @@ export function exportRelease(project: ProjectSource, outDir: string, opts: Expo
     renameSync(tmp, target);
     return { ...summary, path: target, zip: true, files: describe(files) };
   }
+  const { files, summary } = releaseFiles(data, opts, true);
   const target = path.resolve(outDir);
   assertReplaceable(target);
   const tmp = `${target}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
+  const written = new Map<string, { bytes: number; at: string }>();
   try {
     const made = new Set<string>();
     for (const f of files) {
       const p = path.join(tmp, ...f.path.split('/'));
       const dir = path.dirname(p);
       if (!made.has(dir)) (mkdirSync(dir, { recursive: true }), made.add(dir));
-      writeFileSync(p, f.data);
+      if ('data' in f) writeFileSync(p, f.data);
+      else {
+        const fd = openSync(p, 'w');
+        try {
+          written.set(f.path, { bytes: f.write((b) => writeAll(fd, b)), at: path.join(target, ...f.path.split('/')) });
+        } finally {
+          closeSync(fd);
+        }
+      }
     }
     rmSync(target, { recursive: true, force: true });
     renameSync(tmp, target);
@@ -198,5 +260,5 @@ export function exportRelease(project: ProjectSource, outDir: string, opts: Expo
     rmSync(tmp, { recursive: true, force: true });
     throw e;
   }
-  return { ...summary, path: target, zip: false, files: describe(files) };
+  return { ...summary, path: target, zip: false, files: describe(files, written) };
 }

@@ -4,33 +4,135 @@
  * as the store's loader: columns in config order (the engine's createMatrix), rows in
  * sample-id code-point order, and a grid is open-ended when it has scores and no correctness.
  */
-import type { ConfigSpec, ResponseMatrix } from '../../shared/domain/types';
-import { createMatrix } from '../../shared/engine/matrix';
+import type { ConfigSpec, ResponseMatrix, TaskKind } from '../../shared/domain/types';
+import { configOrder } from '../../shared/engine/config';
 import type { ReleaseColumn, ReleaseGrid } from './release-data';
 
 /** `configs` must cover every config key the grids use. */
 export function gridMatrices(grids: readonly ReleaseGrid[], configs: readonly ConfigSpec[]): ResponseMatrix[] {
   const specs = new Map(configs.map((c) => [c.key, c]));
   return grids.map((g) => {
-    const counts = new Int32Array(2);
-    for (const c of g.columns) countOutcomes(c, counts);
-    const nCorrect = counts[0]!;
-    const nScore = counts[1]!;
-    const m = createMatrix({
-      model: g.model,
-      split: g.split,
-      kind: nScore > 0 && nCorrect === 0 ? 'open' : 'mcqa',
-      itemIds: g.sampleIds,
-      configs: g.columns.map((c) => {
+    const ordered = configOrder(
+      g.columns.map((c) => {
         const s = specs.get(c.config);
         if (!s) throw new Error(`config "${c.config}" of ${g.model} / ${g.split} is not among the project's configs`);
         return s;
       }),
-    });
-    const index = new Map(m.configs.map((c, i) => [c.key, i]));
-    for (const c of g.columns) copyColumn(m, c, index.get(c.config) as number);
-    return m;
+    );
+    const byKey = new Map(g.columns.map((c) => [c.config, c]));
+    return new GridMatrix(g, kindOf(g.columns), ordered, ordered.map((s) => byKey.get(s.key) as ReleaseColumn));
   });
+}
+
+/** Open-ended when some cell has a score and none a correctness (the store's rule, on its n_correct / n_score). */
+function kindOf(columns: readonly ReleaseColumn[]): TaskKind {
+  let score = false;
+  for (const c of columns) {
+    if (hasCorrect(c)) return 'mcqa';
+    if (!score && c.score !== null) score = hasScore(c.score);
+  }
+  return score ? 'open' : 'mcqa';
+}
+
+function hasCorrect(c: ReleaseColumn): boolean {
+  const correct = c.correct;
+  for (let k = 0; k < c.length; k++) if (correct[k]! >= 0) return true;
+  return false;
+}
+
+function hasScore(score: Float64Array): boolean {
+  for (let k = 0; k < score.length; k++) if (!Number.isNaN(score[k]!)) return true;
+  return false;
+}
+
+/**
+ * A grid's matrix (the engine's createMatrix layout, −1 / NaN / null = missing) whose cell
+ * arrays other than `correct` are filled from the grid's columns when first read. The export
+ * reads `correct` (MCQA) or `score` (open-ended) and nothing else: building all six arrays up front — four
+ * NaN-filled Float64Arrays and a null-filled array of ~145k slots each on the benchmark —
+ * was a cost of every cold export for data it never looked at. Ids are not checked for
+ * duplicates either: a grid's rows are distinct item ids of one split (response-scan.ts).
+ */
+class GridMatrix implements ResponseMatrix {
+  model: string;
+  split: string;
+  kind: TaskKind;
+  itemIds: string[];
+  configs: ConfigSpec[];
+  /** Filled up front: every MCQA metric reads it, in per-cell loops (no accessor call there). */
+  correct: Int8Array;
+  /** The grid's column of each matrix column. */
+  readonly #columns: readonly ReleaseColumn[];
+  #score: Float64Array | null = null;
+  #confidence: Float64Array | null = null;
+  #margin: Float64Array | null = null;
+  #latencyMs: Float64Array | null = null;
+  #frameIndices: (Int32Array | null | undefined)[] | null = null;
+
+  constructor(g: ReleaseGrid, kind: TaskKind, configs: ConfigSpec[], columns: readonly ReleaseColumn[]) {
+    this.model = g.model;
+    this.split = g.split;
+    this.kind = kind;
+    this.itemIds = g.sampleIds.slice();
+    this.configs = configs;
+    this.#columns = columns;
+    const C = columns.length;
+    this.correct = new Int8Array(this.itemIds.length * C).fill(-1);
+    // An open-ended matrix has no correctness (all −1), as the store's loader gives it.
+    if (kind === 'mcqa') columns.forEach((c, j) => scatterInt8(c.at, c.correct, this.correct, j, C));
+  }
+  get score(): Float64Array {
+    return (this.#score ??= this.#floats((c) => c.score));
+  }
+  set score(v: Float64Array) {
+    this.#score = v;
+  }
+  get confidence(): Float64Array {
+    return (this.#confidence ??= this.#floats((c) => c.confidence));
+  }
+  set confidence(v: Float64Array) {
+    this.#confidence = v;
+  }
+  get margin(): Float64Array {
+    return (this.#margin ??= this.#floats((c) => c.margin));
+  }
+  set margin(v: Float64Array) {
+    this.#margin = v;
+  }
+  get latencyMs(): Float64Array {
+    return (this.#latencyMs ??= this.#floats((c) => c.latencyMs));
+  }
+  set latencyMs(v: Float64Array) {
+    this.#latencyMs = v;
+  }
+  get frameIndices(): (Int32Array | null | undefined)[] {
+    if (this.#frameIndices === null) {
+      const C = this.#columns.length;
+      const out = new Array<Int32Array | null | undefined>(this.itemIds.length * C).fill(null);
+      this.#columns.forEach((c, j) => {
+        if (c.frames === null) return;
+        for (let r = 0; r < c.at.length; r++) {
+          const k = c.at[r]!;
+          if (k >= 0) out[r * C + j] = c.frames[k] ?? null;
+        }
+      });
+      this.#frameIndices = out;
+    }
+    return this.#frameIndices;
+  }
+  set frameIndices(v: (Int32Array | null | undefined)[]) {
+    this.#frameIndices = v;
+  }
+
+  #floats(pick: (c: ReleaseColumn) => Float64Array | null): Float64Array {
+    const C = this.#columns.length;
+    const out = new Float64Array(this.itemIds.length * C).fill(Number.NaN);
+    this.#columns.forEach((c, j) => {
+      const v = pick(c);
+      if (v !== null) scatterFloat64(c.at, v, out, j, C);
+    });
+    return out;
+  }
 }
 
 /*
@@ -39,32 +141,17 @@ export function gridMatrices(grids: readonly ReleaseGrid[], configs: readonly Co
  * deoptimise there on every call (a cost of the cold export).
  */
 
-/** Adds the column's cells with a known correct to counts[0] and with a score to counts[1]. */
-function countOutcomes(c: ReleaseColumn, counts: Int32Array): void {
-  let nCorrect = 0;
-  let nScore = 0;
-  const score = c.score;
-  for (let k = 0; k < c.length; k++) {
-    if (c.correct[k]! >= 0) nCorrect++;
-    if (score !== null && !Number.isNaN(score[k]!)) nScore++;
+/** out[r * C + j] = from[at[r]] for each row r with a cell. */
+function scatterInt8(at: Int32Array, from: Int8Array, out: Int8Array, j: number, C: number): void {
+  for (let r = 0; r < at.length; r++) {
+    const k = at[r]!;
+    if (k >= 0) out[r * C + j] = from[k]!;
   }
-  counts[0] = counts[0]! + nCorrect;
-  counts[1] = counts[1]! + nScore;
 }
 
-/** Copies a column's cells into matrix column j (the matrix's defaults −1, NaN, null mean "missing"). */
-function copyColumn(m: ResponseMatrix, c: ReleaseColumn, j: number): void {
-  const C = m.configs.length;
-  const mcqa = m.kind === 'mcqa';
-  for (let r = 0; r < c.at.length; r++) {
-    const k = c.at[r]!;
-    if (k < 0) continue;
-    const at = r * C + j;
-    if (mcqa) m.correct[at] = c.correct[k]!;
-    if (c.score) m.score[at] = c.score[k]!;
-    if (c.confidence) m.confidence[at] = c.confidence[k]!;
-    if (c.margin) m.margin[at] = c.margin[k]!;
-    if (c.latencyMs) m.latencyMs[at] = c.latencyMs[k]!;
-    if (c.frames) m.frameIndices[at] = c.frames[k] ?? null;
+function scatterFloat64(at: Int32Array, from: Float64Array, out: Float64Array, j: number, C: number): void {
+  for (let r = 0; r < at.length; r++) {
+    const k = at[r]!;
+    if (k >= 0) out[r * C + j] = from[k]!;
   }
 }

@@ -3,8 +3,9 @@
  */
 import type { ConfigSpec, ItemMeta } from '../../shared/domain/types';
 import { PER_ITEM_COLUMNS, PER_ITEM_OPTIONAL_COLUMNS } from '../../shared/release/per-item-columns';
-import { csvField, formatNumber, noneNeedQuotes } from './format';
+import { csvField, formatNumber } from './format';
 import type { StringTable } from './column-blobs';
+import { type EncodedIds, encodedIds } from './encoded-ids';
 import type { ReleaseColumn, ReleaseGrid } from './release-data';
 
 export { PER_ITEM_COLUMNS };
@@ -143,41 +144,25 @@ function buildPiece(col: PreparedColumn, p: number, g: number, cor: number, s: n
 /** Tuples of a column up to this many get one memo slot each; beyond, a piece per cell. */
 const MEMO_LIMIT = 1 << 16;
 
-/** A grid's sample ids as CSV fields in UTF-8: id r is bytes[start[r], start[r + 1]). */
-interface EncodedIds {
-  bytes: Uint8Array;
-  start: Int32Array;
-}
-
-const idCache = new WeakMap<ReleaseGrid, EncodedIds>();
-
 /**
- * Encodes a grid's ids once for per_item.csv and its wide CSV: one encode of all ids joined,
- * instead of a Buffer#write per row and file (~50k calls on the benchmark). Offsets are char
- * offsets when the text is ASCII (the usual case); otherwise each id is measured.
+ * The output buffer. Without `emit` it holds the whole file and is replaced when it grows
+ * (rare: its size is estimated up front). With `emit` it is a chunk that is handed to `emit`
+ * and reused whenever it is full.
  */
-function encodedIds(g: ReleaseGrid): EncodedIds {
-  let e = idCache.get(g);
-  if (e) return e;
-  // Ids rarely need quoting: test them all at once, and escape one by one only when some do.
-  const fields = noneNeedQuotes(g.sampleIds) ? g.sampleIds : g.sampleIds.map(csvField);
-  const bytes = enc.encode(fields.join(''));
-  const start = new Int32Array(fields.length + 1);
-  let at = 0;
-  const ascii = bytes.length === fields.reduce((n, f) => n + f.length, 0);
-  for (let r = 0; r < fields.length; r++) {
-    start[r] = at;
-    at += ascii ? fields[r]!.length : Buffer.byteLength(fields[r]!, 'utf8');
-  }
-  start[fields.length] = at;
-  e = { bytes, start };
-  idCache.set(g, e);
-  return e;
-}
-
-/** The output buffer; replaced when it grows (rare: its size is estimated up front). */
 interface Sink {
   buf: Buffer;
+  emit: ((bytes: Uint8Array) => void) | null;
+}
+
+/** Makes room for `need` more bytes after `pos` in `sink.buf`; returns where to write them. */
+function room(sink: Sink, pos: number, need: number): number {
+  if (sink.emit === null) {
+    sink.buf = grow(sink.buf, pos, need);
+    return pos;
+  }
+  sink.emit(sink.buf.subarray(0, pos));
+  if (need > sink.buf.length) sink.buf = Buffer.allocUnsafe(need);
+  return 0;
 }
 
 /*
@@ -190,13 +175,19 @@ interface Sink {
  */
 
 /**
- * Per cell of a column (cell order), its piece key: a mixed-radix number over the cell's
- * (pred, gt, correct + 1, source_tag, note) indices. `answerOfCell` (or null) gives each cell's
- * item answer letter 1–8 for a missing ground truth, as index gtBase + letter.
+ * Per grid row, the index in `pieces` of the row's cell's piece in this column (−1: no cell).
+ * A cell's piece is named by a mixed-radix key over its (pred, gt, correct + 1, source_tag,
+ * note) indices; `memo` (key → piece index, −1 = not built yet) builds each distinct piece
+ * once. `answerAt` (or null) gives each row's item answer letter 1–8 for a missing ground
+ * truth, as index gtBase + letter. Row order, so the writer reads one array per cell.
  */
-function pieceKeys(c: ReleaseColumn, gtLen: number, srcLen: number, noteLen: number, answerOfCell: Int8Array | null): Int32Array {
-  const n = c.length;
-  const keys = new Int32Array(n);
+function memoisedPieces(col: PreparedColumn, answerAt: Int8Array | null, memo: Int32Array, pieces: Uint8Array[]): Int32Array {
+  const c = col.c;
+  const at = c.at;
+  const out = new Int32Array(at.length);
+  const gtLen = col.gt.length;
+  const srcLen = col.src.length;
+  const noteLen = col.note.length;
   const score = c.score;
   const correct = c.correct;
   const pi = c.pred.idx;
@@ -204,7 +195,12 @@ function pieceKeys(c: ReleaseColumn, gtLen: number, srcLen: number, noteLen: num
   const si = c.sourceTag.idx;
   const ni = c.protocolNote.idx;
   const gtBase = c.groundTruth.dict.length - 1;
-  for (let k = 0; k < n; k++) {
+  for (let r = 0; r < at.length; r++) {
+    const k = at[r]!;
+    if (k < 0) {
+      out[r] = -1;
+      continue;
+    }
     const cor = correct[k]!;
     // An open-ended cell (a score, no correctness) writes no pred and no ground truth.
     const open = cor < 0 && score !== null && !Number.isNaN(score[k]!);
@@ -213,69 +209,43 @@ function pieceKeys(c: ReleaseColumn, gtLen: number, srcLen: number, noteLen: num
     if (!open) {
       p = pi[k]!;
       g = gi[k]!;
-      if (g === 0 && answerOfCell !== null && answerOfCell[k]! > 0) g = gtBase + answerOfCell[k]!;
+      if (g === 0 && answerAt !== null && answerAt[r]! > 0) g = gtBase + answerAt[r]!;
     }
-    keys[k] = (((p * gtLen + g) * 3 + cor + 1) * srcLen + si[k]!) * noteLen + ni[k]!;
-  }
-  return keys;
-}
-
-/**
- * Replaces each key by the index of its piece in `pieces`, building each distinct piece once
- * (`memo`: key → piece index, −1 = not built yet).
- */
-function memoisedPieces(col: PreparedColumn, keys: Int32Array, memo: Int32Array, pieces: Uint8Array[]): Int32Array {
-  const noteLen = col.note.length;
-  const srcLen = col.src.length;
-  const gtLen = col.gt.length;
-  for (let k = 0; k < keys.length; k++) {
-    const key = keys[k]!;
-    let at = memo[key]!;
-    if (at < 0) {
-      const n = key % noteLen;
-      let rest = (key - n) / noteLen;
-      const s = rest % srcLen;
-      rest = (rest - s) / srcLen;
-      const cor = rest % 3;
-      rest = (rest - cor) / 3;
-      const g = rest % gtLen;
-      at = memo[key] = pieces.length;
-      pieces.push(buildPiece(col, (rest - g) / gtLen, g, cor, s, n));
+    const key = (((p * gtLen + g) * 3 + cor + 1) * srcLen + si[k]!) * noteLen + ni[k]!;
+    let piece = memo[key]!;
+    if (piece < 0) {
+      piece = memo[key] = pieces.length;
+      pieces.push(buildPiece(col, p, g, cor + 1, si[k]!, ni[k]!));
     }
-    keys[k] = at;
-  }
-  return keys;
-}
-
-/** Piece indices of a column too varied to memoise (free text): a piece per cell. */
-function perCellPieces(col: PreparedColumn, answerOfCell: Int8Array | null, pieces: Uint8Array[]): Int32Array {
-  const c = col.c;
-  const out = new Int32Array(c.length);
-  const gtBase = c.groundTruth.dict.length - 1;
-  for (let k = 0; k < c.length; k++) {
-    const open = isOpenCell(c, k);
-    let g = open ? 0 : c.groundTruth.idx[k]!;
-    if (g === 0 && !open && answerOfCell !== null && answerOfCell[k]! > 0) g = gtBase + answerOfCell[k]!;
-    const p = open ? 0 : c.pred.idx[k]!;
-    out[k] = pieces.length;
-    pieces.push(buildPiece(col, p, g, c.correct[k]! + 1, c.sourceTag.idx[k]!, c.protocolNote.idx[k]!));
+    out[r] = piece;
   }
   return out;
 }
 
-/** Each cell's item answer letter (1–8, 0 none), from each row's. */
-function answersOfCells(at: Int32Array, answerAt: Int8Array, n: number): Int8Array {
-  const out = new Int8Array(n);
-  for (let r = 0; r < at.length; r++) {
-    const k = at[r]!;
-    if (k >= 0) out[k] = answerAt[r]!;
+/** Piece indices (by row, as memoisedPieces) of a column too varied to memoise (free text): a piece per cell. */
+function perCellPieces(col: PreparedColumn, answerAt: Int8Array | null, pieces: Uint8Array[]): Int32Array {
+  const c = col.c;
+  const out = new Int32Array(c.at.length);
+  const gtBase = c.groundTruth.dict.length - 1;
+  for (let r = 0; r < c.at.length; r++) {
+    const k = c.at[r]!;
+    if (k < 0) {
+      out[r] = -1;
+      continue;
+    }
+    const open = isOpenCell(c, k);
+    let g = open ? 0 : c.groundTruth.idx[k]!;
+    if (g === 0 && !open && answerAt !== null && answerAt[r]! > 0) g = gtBase + answerAt[r]!;
+    const p = open ? 0 : c.pred.idx[k]!;
+    out[r] = pieces.length;
+    pieces.push(buildPiece(col, p, g, c.correct[k]! + 1, c.sourceTag.idx[k]!, c.protocolNote.idx[k]!));
   }
   return out;
 }
 
 /**
  * Writes one grid's lines at `pos` (rows, then columns) and returns the new end: per cell the
- * sample id and the cell's piece (`pieceOf[j][k]` indexes `pieces`).
+ * sample id and the cell's piece (`pieceAt[j][r]` indexes `pieces`; −1: no cell).
  */
 function writeGridLines(
   sink: Sink,
@@ -283,7 +253,7 @@ function writeGridLines(
   ids: EncodedIds,
   longest: number,
   ats: readonly Int32Array[],
-  pieceOf: readonly Int32Array[],
+  pieceAt: readonly Int32Array[],
   pieces: readonly Uint8Array[],
   columns: readonly PreparedColumn[],
   optional: readonly OptionalColumn[],
@@ -298,20 +268,20 @@ function writeGridLines(
     const idAt = idStart[r]!;
     const idLen = idStart[r + 1]! - idAt;
     const need = C * (idLen + longest + 1);
-    if (pos + need > buf.length) buf = sink.buf = grow(buf, pos, need);
+    if (pos + need > buf.length) ((pos = room(sink, pos, need)), (buf = sink.buf));
     for (let j = 0; j < C; j++) {
-      const k = ats[j]![r]!;
-      if (k < 0) continue;
+      const at = pieceAt[j]![r]!;
+      if (at < 0) continue;
       // The sample id (short: a byte loop beats a native call), then the cell's piece.
       if (idLen <= 16) for (let i = 0; i < idLen; i++) buf[pos + i] = idBytes[idAt + i]!;
       else buf.set(idBytes.subarray(idAt, idAt + idLen), pos);
       pos += idLen;
-      const piece = pieces[pieceOf[j]![k]!]!;
+      const piece = pieces[at]!;
       buf.set(piece, pos);
       pos += piece.length;
       if (withOptional) {
-        const suffix = optionalSuffix(columns[j]!.c, k, optional);
-        if (pos + suffix.length + 1 + need > buf.length) buf = sink.buf = grow(buf, pos, suffix.length + 1 + need);
+        const suffix = optionalSuffix(columns[j]!.c, ats[j]![r]!, optional);
+        if (pos + suffix.length + 1 + need > buf.length) ((pos = room(sink, pos, suffix.length + 1 + need)), (buf = sink.buf));
         pos += buf.write(suffix, pos, 'latin1');
       }
       buf[pos++] = 10;
@@ -331,6 +301,37 @@ function writeGridLines(
  * and copied; the sample id is written once per row and copied for the row's other cells.
  */
 export function perItemCsvBytes(grids: readonly ReleaseGrid[], configs: readonly ConfigSpec[], items: readonly ItemMeta[]): Uint8Array {
+  return perItemCsv(grids, configs, items, null, 0);
+}
+
+/** Size of the chunks {@link writePerItemCsv} hands out. */
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * The bytes of {@link perItemCsvBytes} handed to `emit` in chunks of about `chunkBytes`, each a
+ * view of one reused buffer that is valid only during the call (the export writes them to the
+ * file). Returns the number of bytes emitted. Why: the ~15 MB file built in fresh memory cost
+ * ~10 ms of page faults in a cold export, on top of writing it; a reused 1 MB chunk faults once.
+ */
+export function writePerItemCsv(
+  grids: readonly ReleaseGrid[],
+  configs: readonly ConfigSpec[],
+  items: readonly ItemMeta[],
+  emit: (bytes: Uint8Array) => void,
+  chunkBytes = CHUNK_BYTES,
+): number {
+  let total = 0;
+  perItemCsv(grids, configs, items, (b) => ((total += b.length), emit(b)), chunkBytes);
+  return total;
+}
+
+function perItemCsv(
+  grids: readonly ReleaseGrid[],
+  configs: readonly ConfigSpec[],
+  items: readonly ItemMeta[],
+  emit: ((bytes: Uint8Array) => void) | null,
+  chunkBytes: number,
+): Uint8Array {
   const specs = new Map(configs.map((c) => [c.key, c]));
   const answers = new Map<string, string>();
   for (const it of items) if (it.answer != null && LETTER.test(it.answer)) answers.set(`${it.split}\u0000${it.sampleId}`, it.answer);
@@ -369,7 +370,7 @@ export function perItemCsvBytes(grids: readonly ReleaseGrid[], configs: readonly
 
   let cap = header.length;
   for (const p of prepared) cap += p.cells * (p.longest + 24);
-  const sink = { buf: Buffer.allocUnsafe(cap) };
+  const sink: Sink = { buf: Buffer.allocUnsafe(emit === null ? cap : Math.max(chunkBytes, header.length)), emit };
   sink.buf.set(header, 0);
   let pos = header.length;
 
@@ -385,16 +386,15 @@ export function perItemCsvBytes(grids: readonly ReleaseGrid[], configs: readonly
       }
     }
     const pieces: Uint8Array[] = [];
-    const pieceOf = columns.map((col) => {
-      const answerOfCell = answerAt === null ? null : answersOfCells(col.c.at, answerAt, col.c.length);
-      if (col.space > MEMO_LIMIT) return perCellPieces(col, answerOfCell, pieces);
-      const keys = pieceKeys(col.c, col.gt.length, col.src.length, col.note.length, answerOfCell);
-      return memoisedPieces(col, keys, new Int32Array(col.space).fill(-1), pieces);
-    });
+    const pieceAt = columns.map((col) =>
+      col.space > MEMO_LIMIT ? perCellPieces(col, answerAt, pieces) : memoisedPieces(col, answerAt, new Int32Array(col.space).fill(-1), pieces),
+    );
     const ats = columns.map((col) => col.c.at);
-    pos = writeGridLines(sink, pos, encodedIds(g), longest, ats, pieceOf, pieces, columns, optional);
+    pos = writeGridLines(sink, pos, encodedIds(g), longest, ats, pieceAt, pieces, columns, optional);
   }
-  return sink.buf.subarray(0, pos);
+  if (emit === null) return sink.buf.subarray(0, pos);
+  if (pos > 0) emit(sink.buf.subarray(0, pos));
+  return EMPTY;
 }
 
 /**
@@ -409,13 +409,12 @@ export function wideCsvBytes(g: ReleaseGrid): Uint8Array {
   let lineMax = 1;
   for (const t of cellBytes) lineMax += longestOf(t);
   const ids = encodedIds(g);
-  const sink = { buf: Buffer.allocUnsafe(header.length + ids.bytes.length + g.sampleIds.length * lineMax) };
+  const sink: Sink = { buf: Buffer.allocUnsafe(header.length + ids.bytes.length + g.sampleIds.length * lineMax), emit: null };
   sink.buf.set(header, 0);
   const pos = writeWideRows(
     sink,
     header.length,
     ids,
-    g.columns.map((c) => c.at),
     g.columns.map(widePredictions),
     cellBytes,
     lineMax,
@@ -423,15 +422,21 @@ export function wideCsvBytes(g: ReleaseGrid): Uint8Array {
   return sink.buf.subarray(0, pos);
 }
 
-/** Per cell of a column, its prediction's table index; 0 (the bare comma) for an open-ended cell. */
+/**
+ * Per grid row, the column's prediction as an index into its cell bytes: 0 (the bare comma)
+ * where the row has no cell or an open-ended one. By row, so the writer reads one array per cell.
+ */
 function widePredictions(c: ReleaseColumn): Int32Array {
-  const out = new Int32Array(c.length);
+  const at = c.at;
+  const out = new Int32Array(at.length);
   const score = c.score;
   const correct = c.correct;
   const pi = c.pred.idx;
-  for (let k = 0; k < out.length; k++) {
+  for (let r = 0; r < at.length; r++) {
+    const k = at[r]!;
+    if (k < 0) continue;
     const open = correct[k]! < 0 && score !== null && !Number.isNaN(score[k]!);
-    out[k] = open ? 0 : pi[k]!;
+    out[r] = open ? 0 : pi[k]!;
   }
   return out;
 }
@@ -441,27 +446,25 @@ function writeWideRows(
   sink: Sink,
   pos: number,
   ids: EncodedIds,
-  ats: readonly Int32Array[],
-  predOf: readonly Int32Array[],
+  predAt: readonly Int32Array[],
   cellBytes: readonly Uint8Array[][],
   lineMax: number,
 ): number {
   const idBytes = ids.bytes;
   const idStart = ids.start;
   const rows = idStart.length - 1;
-  const C = ats.length;
+  const C = predAt.length;
   let buf = sink.buf;
   for (let r = 0; r < rows; r++) {
     const idAt = idStart[r]!;
     const idLen = idStart[r + 1]! - idAt;
     const need = idLen + lineMax;
-    if (pos + need > buf.length) buf = sink.buf = grow(buf, pos, need);
+    if (pos + need > buf.length) ((pos = room(sink, pos, need)), (buf = sink.buf));
     if (idLen <= 16) for (let i = 0; i < idLen; i++) buf[pos + i] = idBytes[idAt + i]!;
     else buf.set(idBytes.subarray(idAt, idAt + idLen), pos);
     pos += idLen;
     for (let j = 0; j < C; j++) {
-      const k = ats[j]![r]!;
-      const b = k < 0 ? COMMA : cellBytes[j]![predOf[j]![k]!]!;
+      const b = cellBytes[j]![predAt[j]![r]!]!;
       for (let i = 0; i < b.length; i++) buf[pos + i] = b[i]!;
       pos += b.length;
     }

@@ -9,6 +9,7 @@ import { ladder } from './config';
 import { assertKind, loadRow, planGrid, type GridPlan } from './grid-plan';
 import { completeRowsOfColumns } from './matrix';
 import { mcnemarExact } from './mcnemar';
+import { TALLY, type TrajectoryColumns } from './trajectories';
 
 export { mcnemarExact } from './mcnemar';
 
@@ -163,25 +164,51 @@ export function mcqaMetrics(m: ResponseMatrix, grid?: readonly string[] | null):
 
 /** The §2 numbers from precomputed flags (lets callers reuse one pass for several outputs). */
 export function metricsFromFlags(f: GridFlags): McqaMetrics {
-  const { plan, rows } = f;
-  const N = rows.length;
+  return metricsFromCounts(f.plan, f.rows.length, f.nExcluded, f.correctCounts, {
+    oracle: sum(f.oracle),
+    visuallyConfused: sum(f.confused),
+    visuallyConfusedVisualOnly: sum(f.confusedVisualOnly),
+    textOverwritten: sum(f.textOverwritten),
+    terminalRegressions: sum(f.terminalRegression),
+  });
+}
+
+/**
+ * The §2 numbers from a grid's trajectory columns (trajectories.ts counts the complete rows in
+ * the pass that classifies them): the release export writes derived.csv and the aggregated
+ * JSON of a grid from one walk over its cells. Equal to {@link mcqaMetrics} on the same grid.
+ */
+export function metricsFromTrajectories(t: TrajectoryColumns): McqaMetrics {
+  const n = t.tallies[TALLY.complete]!;
+  return metricsFromCounts(t.plan, n, t.complete.length - n, t.correctCounts, {
+    oracle: t.tallies[TALLY.oracle]!,
+    visuallyConfused: t.tallies[TALLY.visuallyConfused]!,
+    visuallyConfusedVisualOnly: t.tallies[TALLY.visuallyConfusedVisualOnly]!,
+    textOverwritten: t.tallies[TALLY.textOverwritten]!,
+    terminalRegressions: t.tallies[TALLY.terminalRegressions]!,
+  });
+}
+
+type FlagCounts = Omit<McqaMetrics['counts'], 'textCorrect'>;
+
+function metricsFromCounts(plan: GridPlan, N: number, nExcluded: number, counts: Int32Array, c: FlagCounts): McqaMetrics {
   const accuracy: Record<string, number> = {};
   const correctCounts: Record<string, number> = {};
   plan.keys.forEach((k, j) => {
-    accuracy[k] = f.correctCounts[j]! / N;
-    correctCounts[k] = f.correctCounts[j]!;
+    accuracy[k] = counts[j]! / N;
+    correctCounts[k] = counts[j]!;
   });
-  const best = argmaxFirst(f.correctCounts);
-  const oracleCount = sum(f.oracle);
-  const confused = sum(f.confused);
-  const confusedVisual = sum(f.confusedVisualOnly);
-  const overwritten = sum(f.textOverwritten);
-  const termReg = sum(f.terminalRegression);
-  const textCorrect = plan.textPos >= 0 ? f.correctCounts[plan.textPos]! : 0;
-  const bestCount = best >= 0 ? f.correctCounts[best]! : 0;
+  const best = argmaxFirst(counts);
+  const oracleCount = c.oracle;
+  const confused = c.visuallyConfused;
+  const confusedVisual = c.visuallyConfusedVisualOnly;
+  const overwritten = c.textOverwritten;
+  const termReg = c.terminalRegressions;
+  const textCorrect = plan.textPos >= 0 ? counts[plan.textPos]! : 0;
+  const bestCount = best >= 0 ? counts[best]! : 0;
   return {
     n: N,
-    nExcluded: f.nExcluded,
+    nExcluded,
     configs: plan.keys.slice(),
     accuracy,
     correctCounts,

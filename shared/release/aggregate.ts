@@ -8,7 +8,7 @@
 import type { ResponseMatrix } from '../domain/types';
 import { compareCodePoints } from '../engine/config';
 import { sortedItemOrder } from '../engine/matrix';
-import { gridFlags, metricsFromFlags } from '../engine/mcqa';
+import { type McqaMetrics, mcqaMetrics } from '../engine/mcqa';
 import { openMetrics } from '../engine/open-ended';
 import { trajectories } from '../engine/trajectories';
 import { pyRound } from './py-round';
@@ -63,10 +63,13 @@ export function matchedGridStatus(m: ResponseMatrix, matchedGrid: readonly strin
   return matchedGrid.every((k) => have.has(k)) ? 'complete' : 'incomplete_matched_grid';
 }
 
-/** `labels/aggregated/<model>_<split>.json` of an MCQA matrix (all of its configs). */
-export function aggregatedJson(m: ResponseMatrix, opts: AggregateOptions): AggregatedJson {
-  const f = gridFlags(m);
-  const mm = metricsFromFlags(f);
+/**
+ * `labels/aggregated/<model>_<split>.json` of an MCQA matrix (all of its configs). `metrics`:
+ * the matrix's {@link mcqaMetrics} over all its configs when the caller already has them
+ * (the release export takes them from the derived.csv pass: metricsFromTrajectories).
+ */
+export function aggregatedJson(m: ResponseMatrix, opts: AggregateOptions, metrics?: McqaMetrics): AggregatedJson {
+  const mm = metrics ?? mcqaMetrics(m);
   const N = mm.n;
   const acc: Record<string, number | null> = {};
   for (const k of mm.configs) acc[k] = pct(mm.correctCounts[k]! / N);
@@ -188,18 +191,22 @@ export function manifestCells(m: ResponseMatrix, lookup?: ProvenanceLookup): Man
  */
 function countColumn(m: ResponseMatrix, col: number, out: Int32Array): void {
   const C = m.configs.length;
-  const mcqa = m.kind === 'mcqa';
+  const n = m.itemIds.length;
   let total = 0;
   let correct = 0;
-  for (let i = 0; i < m.itemIds.length; i++) {
-    const k = i * C + col;
-    if (mcqa) {
-      const v = m.correct[k]!;
+  // The array read once, not per cell (a matrix may fill its arrays on first read: the export's).
+  if (m.kind === 'mcqa') {
+    const y = m.correct;
+    for (let i = 0; i < n; i++) {
+      const v = y[i * C + col]!;
       if (v === -1) continue;
       total++;
       correct += v;
-    } else {
-      const s = m.score[k]!;
+    }
+  } else {
+    const score = m.score;
+    for (let i = 0; i < n; i++) {
+      const s = score[i * C + col]!;
       if (Number.isNaN(s)) continue;
       total++;
       if (s === 1) correct++;

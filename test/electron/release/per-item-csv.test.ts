@@ -8,7 +8,7 @@ import type { ConfigSpec, ItemMeta } from '../../../shared/domain/types';
 import { makeConfigSpec } from '../../../shared/engine/config';
 import type { StringTable } from '../../../electron/release/column-blobs';
 import { csvText, formatNumber } from '../../../electron/release/format';
-import { latencySeconds, optionalColumnsOf, PER_ITEM_COLUMNS, perItemCsvBytes, wideCsvBytes } from '../../../electron/release/per-item-csv';
+import { latencySeconds, optionalColumnsOf, PER_ITEM_COLUMNS, perItemCsvBytes, wideCsvBytes, writePerItemCsv } from '../../../electron/release/per-item-csv';
 import type { ReleaseColumn, ReleaseGrid } from '../../../electron/release/release-data';
 
 const enc = new TextEncoder();
@@ -143,6 +143,15 @@ describe('perItemCsvBytes', () => {
       expect(want.split('\n').length).toBeGreaterThan(100);
       expect(got).toBe(want);
       if (withOptional) expect(got.split('\n')[0]).toContain('confidence');
+      // In chunks (the folder export streams the file): tiny chunks flush mid-line and
+      // mid-row, a chunk smaller than a row grows; the default is one chunk here.
+      for (const size of [1, 64, 1000, undefined]) {
+        const chunks: Buffer[] = [];
+        const total = writePerItemCsv(grids, [...specs.values()], items, (b) => chunks.push(Buffer.from(b)), size);
+        expect(Buffer.concat(chunks).toString('utf8')).toBe(want);
+        expect(total).toBe(Buffer.byteLength(want));
+        if (size === 64) expect(chunks.length).toBeGreaterThan(10);
+      }
     });
   }
 

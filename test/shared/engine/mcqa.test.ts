@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isLowerBudget, makeConfigSpec, configOrder } from '../../../shared/engine/config';
-import { mcnemarExact, mcqaMetrics, pairwiseWins, transitions } from '../../../shared/engine/mcqa';
+import { mcnemarExact, mcqaMetrics, metricsFromTrajectories, pairwiseWins, transitions } from '../../../shared/engine/mcqa';
+import { trajectoryColumns } from '../../../shared/engine/trajectories';
 import { fromPatterns, randomPatterns } from './helpers';
 
 const LADDER = ['textonly', '16f_151k', '32f_151k', '64f_151k'];
@@ -163,6 +164,28 @@ describe('mcqaMetrics: edge cases', () => {
     m.kind = 'open';
     expect(() => mcqaMetrics(m)).toThrow(/multiple-choice/);
   });
+});
+
+describe('metricsFromTrajectories', () => {
+  // The release export takes a grid's aggregated numbers from its trajectory pass: they must be
+  // mcqaMetrics' numbers exactly, on grids with and without text, with missing cells, mixed
+  // resolutions, one config, and no complete row at all.
+  const cases: [string, string[], string[]][] = [
+    ['ladder with missing cells', LADDER, randomPatterns(300, 4, 11, 0.05)],
+    ['mixed resolutions', ['textonly', '16f_151k', '32f_151k', '64f_151k', '128f_76k', '32f_302k', '64f_76k', '16f', '32f'], randomPatterns(400, 9, 12, 0.03)],
+    ['no text', ['16f_151k', '32f_151k', '64f_76k'], randomPatterns(200, 3, 13, 0.1)],
+    ['eleven configs (evaluated row by row, no pattern table)', ['textonly', '8f_151k', '16f_151k', '32f_151k', '64f_151k', '128f_151k', '16f_302k', '32f_302k', '64f_302k', '128f_76k', '256f_76k'], randomPatterns(300, 11, 15, 0.02)],
+    ['one config', ['32f_151k'], randomPatterns(50, 1, 14, 0.2)],
+    ['no complete row', LADDER, ['1.11', '.000', '01.1']],
+  ];
+  for (const [name, keys, pats] of cases) {
+    it(`equals mcqaMetrics: ${name}`, () => {
+      const m = fromPatterns(keys, pats);
+      for (const mg of [null, ['textonly', '16f_151k', '32f_151k']]) {
+        expect(metricsFromTrajectories(trajectoryColumns(m, { matchedGrid: mg }))).toEqual(mcqaMetrics(m));
+      }
+    });
+  }
 });
 
 describe('mcnemarExact', () => {

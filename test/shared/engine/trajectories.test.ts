@@ -78,12 +78,23 @@ describe('trajectoryColumns', () => {
 describe('trajectoryColumns against the grid-plan flag tests', () => {
   // Random grids (missing cells, mixed resolutions, text only) checked row by row against
   // loadRow / anyHarm / isTextOverwritten / isTerminalRegression / classifyTrajectory.
-  const keys = ['16f_151k', 'textonly', '32f_151k', '64f_151k', '32f_302k', '128f_76k'];
-  for (const [seed, missing, grid] of [[1, 0, null], [2, 0.15, null], [3, 0.05, ['textonly', '32f_151k', '128f_76k']]] as const) {
-    it(`seed ${seed}, missing ${missing}, grid ${grid ? grid.join('+') : 'all'}`, () => {
+  // Up to 9 configs each outcome pattern is evaluated once (a table); wider grids row by row.
+  const narrow = ['16f_151k', 'textonly', '32f_151k', '64f_151k', '32f_302k', '128f_76k'];
+  const wide = [...narrow, '8f_151k', '16f_302k', '64f_302k', '128f_151k', '256f_76k'];
+  const MATCHED = ['textonly', '16f_151k', '32f_151k'];
+  for (const [seed, missing, grid, keys] of [
+    [1, 0, null, narrow],
+    [2, 0.15, null, narrow],
+    [3, 0.05, ['textonly', '32f_151k', '128f_76k'], narrow],
+    [4, 0.05, null, wide],
+    [5, 0.1, ['textonly', '32f_151k', '128f_76k', '16f_302k', '64f_302k', '128f_151k', '256f_76k', '8f_151k', '32f_302k'], wide],
+  ] as const) {
+    it(`seed ${seed}, missing ${missing}, ${keys.length} configs, grid ${grid ? grid.join('+') : 'all'}`, () => {
       const m = fromPatterns(keys, randomPatterns(300, keys.length, seed, missing));
-      const c = trajectoryColumns(m, { grid, matchedGrid: ['textonly', '16f_151k', '32f_151k'] });
+      const c = trajectoryColumns(m, { grid, matchedGrid: MATCHED });
       const plan = planGrid(m, grid);
+      const matched = planGrid(m, MATCHED);
+      const ym = new Int8Array(matched.cols.length);
       const y = new Int8Array(plan.cols.length);
       for (let i = 0; i < m.itemIds.length; i++) {
         loadRow(m, plan, i, y);
@@ -97,6 +108,9 @@ describe('trajectoryColumns against the grid-plan flag tests', () => {
           isTerminalRegression(y, plan) ? 1 : 0,
           first < 0 ? 0 : first,
         ]);
+        // The matched grid's configs may lie outside the grid (seed 3).
+        loadRow(m, matched, i, ym);
+        expect(c.matchedBest[i], `row ${i} matched best`).toBe(Math.max(0, ym.indexOf(1)));
       }
     });
   }
