@@ -244,6 +244,37 @@ function internField(buf: Buffer, rows: Rows, j: number, names: ByteInterner, gr
   return ids;
 }
 
+/**
+ * internField for two adjacent fields j and j + 1 (model and split; source tag and note in the
+ * release's column order): the bytes from the start of the first to the end of the second are
+ * compared with the group's last such span in one go, and only a changed span is interned
+ * field by field — one pass and one comparison per row instead of two.
+ */
+function internPair(buf: Buffer, rows: Rows, j: number, a: ByteInterner, b: ByteInterner, group: Int32Array | null, groups: number): [Int32Array, Int32Array] {
+  const fs = rows.fs;
+  const idsA = new Int32Array(rows.count);
+  const idsB = new Int32Array(rows.count);
+  const lastS = new Int32Array(groups);
+  const lastLen = new Int32Array(groups).fill(-1);
+  const lastA = new Int32Array(groups);
+  const lastB = new Int32Array(groups);
+  for (let r = 0; r < rows.count; r++) {
+    const s = fs[r * 12 + j]!;
+    const mid = fs[r * 12 + j + 1]!; // start of the second field
+    const len = fs[r * 12 + j + 2]! - 1 - s;
+    const g = group === null ? 0 : group[r]!;
+    if (len !== lastLen[g] || !sameBytes(buf, s, lastS[g]!, len)) {
+      lastS[g] = s;
+      lastLen[g] = len;
+      lastA[g] = mid - 1 === s ? -1 : a.id(s, mid - 1);
+      lastB[g] = s + len === mid ? -1 : b.id(mid, s + len);
+    }
+    idsA[r] = lastA[g]!;
+    idsB[r] = lastB[g]!;
+  }
+  return [idsA, idsB];
+}
+
 /** Item numbers: sample ids interned per split (dense per split, in order of first appearance). */
 function internItems(buf: Buffer, rows: Rows, j: number, split: Int32Array, perSplit: ByteInterner[]): Int32Array | null {
   const fs = rows.fs;
@@ -478,8 +509,10 @@ export function parsePerItemFast(buf: Buffer): PerItemParse | null {
   const modelNames = new ByteInterner(buf);
   const splitNames = new ByteInterner(buf);
   const configNames = new ByteInterner(buf);
-  const model = internField(buf, rows, jModel, modelNames, null, 1);
-  const split = internField(buf, rows, jSplit, splitNames, null, 1);
+  const [model, split] =
+    jSplit === jModel + 1
+      ? internPair(buf, rows, jModel, modelNames, splitNames, null, 1)
+      : [internField(buf, rows, jModel, modelNames, null, 1), internField(buf, rows, jSplit, splitNames, null, 1)];
   const config = internField(buf, rows, jConfig, configNames, null, 1);
   if (model.includes(-1) || split.includes(-1) || config.includes(-1)) return null; // an empty name is an error
   const configs = configSpecs(buf, rows, config, configNames, jFc, jPc);
@@ -495,8 +528,10 @@ export function parsePerItemFast(buf: Buffer): PerItemParse | null {
   const C = keys.length;
   const tagNames = new ByteInterner(buf);
   const noteNames = new ByteInterner(buf);
-  const tag = internField(buf, rows, jTag, tagNames, column, C);
-  const note = internField(buf, rows, jNote, noteNames, column, C);
+  const [tag, note] =
+    jNote === jTag + 1
+      ? internPair(buf, rows, jTag, tagNames, noteNames, column, C)
+      : [internField(buf, rows, jTag, tagNames, column, C), internField(buf, rows, jNote, noteNames, column, C)];
   if ([modelNames, splitNames, configNames, tagNames, noteNames, ...perSplit].some((i) => i.lossy)) return null;
 
   // Items' answers, exact repeats, inconsistent rows — in file order, as the general reader.
