@@ -31,7 +31,6 @@ export interface PerItemParse {
   duplicates: number;
 }
 
-const COMMA = 44;
 const LF = 10;
 const CR = 13;
 const QUOTE = 34;
@@ -177,8 +176,8 @@ function scanRows(buf: Buffer, from: number): Rows | null {
     let i = start;
     for (; i < n; i++) {
       const c = buf[i]!;
-      if (c === 10) break;
-      if (c === 44) {
+      if (c === 10) break; // '\n' (literals, not the module's consts: no context load per byte)
+      if (c === 44) { // ','
         if (nf === 10) return null; // too many fields: the general reader reports it
         nf++;
         fs[base + nf] = i + 1;
@@ -574,8 +573,7 @@ export function parsePerItemFast(buf: Buffer): PerItemParse | null {
 
   // The columns, cells in file order: typed indices into the tables (then, only if a consumer
   // reads them, the string arrays of ResponseColumnBatch built from those). Column c's cells
-  // are [first[c], first[c + 1]) of flat column-major arrays, and its arrays are views of
-  // those: one small loop per field instead of one loop storing into seven arrays per cell.
+  // are [first[c], first[c + 1]) of flat column-major arrays, and its arrays are views of those.
   const first = new Int32Array(C + 1);
   for (let c = 0; c < C; c++) first[c + 1] = first[c]! + counts[c]!;
   const { flatItem, flatPred, flatGt, flatTag, flatNote, flatCorrect, flatLine } = columnMajor(first, column, keep, item, pred, gt, tag, note, correct, rows.lines);
