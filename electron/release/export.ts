@@ -12,6 +12,7 @@ import { codebookJson, pathwaysCsv, spansCsv } from './annotation-files';
 import { compareCodePoints } from './format';
 import { optionalColumnsOf, perItemCsvBytes, writePerItemCsv } from './per-item-csv';
 import { type ProjectSource, readReleaseData } from './project-source';
+import { markNew } from './response-scan';
 import { configsJson, itemsCsv } from './provenance-files';
 import { readmeText } from './readme';
 import type { ReleaseData, ReleaseGrid } from './release-data';
@@ -85,16 +86,6 @@ function maxOf(a: Int32Array): number {
   let max = 0;
   for (let i = 0; i < a.length; i++) if (a[i]! > max) max = a[i]!;
   return max;
-}
-
-/** Marks the ids not yet in `seen` and returns how many there were. */
-function markNew(ids: Int32Array, seen: Uint8Array): number {
-  let n = 0;
-  for (let i = 0; i < ids.length; i++) {
-    const id = ids[i]!;
-    if (seen[id] === 0) ((seen[id] = 1), n++);
-  }
-  return n;
 }
 
 /** Builds every file of the release in memory (paths `/`-separated), in path order. */

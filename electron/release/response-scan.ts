@@ -96,7 +96,8 @@ function gridRows(itemIds: readonly Int32Array[], seen: Uint8Array, iRank: Int32
   return ranks;
 }
 
-function markNew(ids: Int32Array, seen: Uint8Array): number {
+/** Marks the ids not yet in `seen` and returns how many there were. */
+export function markNew(ids: Int32Array, seen: Uint8Array): number {
   let n = 0;
   for (let k = 0; k < ids.length; k++) {
     const id = ids[k]!;
