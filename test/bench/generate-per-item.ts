@@ -5,17 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../../shared/engine/prng';
 
 const MODELS = ['InternVL3-8B', 'InternVL3.5-8B', 'LLaVA-NeXT-Video-7B', 'Qwen2.5-VL-7B', 'Qwen3-VL-8B'];
 const SPLITS = [

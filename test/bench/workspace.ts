@@ -28,21 +28,11 @@ import { resolveFfmpeg } from '../../electron/media/ffmpeg-path';
 import { createBackend, type Backend } from '../../electron/services/create-backend';
 import { dispatch } from '../../electron/services/dispatch';
 import { openProject } from '../../electron/store/project';
+import { mulberry32 } from '../../shared/engine/prng';
 
 const repoRoot = path.resolve(fileURLToPath(import.meta.url), '../../..');
 
 const round = (x: number, d = 1): number => Math.round(x * 10 ** d) / 10 ** d;
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function spec(key: string, frames: number, policy: ConfigSpec['sampling']['policy']): ConfigSpec {
   return {
