@@ -44,6 +44,21 @@ describe('decode planning', () => {
   });
 });
 
+/**
+ * An ffmpeg wrapper whose first run waits until open() is called (later runs go straight to
+ * ffmpeg): a test can hold the only decode slot while it queues more work, instead of hoping
+ * the first decode is still running (it was not, now and then, on a loaded machine).
+ */
+function gatedFfmpeg(dir: string): { path: string; open: () => void } {
+  const path = join(dir, 'ffmpeg-gated.sh');
+  writeFileSync(
+    path,
+    `#!/bin/sh\nif [ ! -e "${dir}/first" ]; then : > "${dir}/first"; while [ ! -e "${dir}/go" ]; do sleep 0.02; done; fi\nexec ffmpeg "$@"\n`,
+  );
+  chmodSync(path, 0o755);
+  return { path, open: () => writeFileSync(join(dir, 'go'), '') };
+}
+
 describe('frame service scheduling', () => {
   it('shares frames between concurrent requests and decodes each once', async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), 'flipbook-share-'));
@@ -60,14 +75,19 @@ describe('frame service scheduling', () => {
   });
 
   it('the current view is served before queued prefetch work', async () => {
-    const svc = createFrameService({ cacheDir: mkdtempSync(join(tmpdir(), 'flipbook-prio-')), parallelism: 1, plan: { mergeGapFrames: 0, maxRunsPerProcess: 1 } });
+    const dir = mkdtempSync(join(tmpdir(), 'flipbook-prio-'));
+    const gate = gatedFfmpeg(dir);
+    const svc = createFrameService({ cacheDir: join(dir, 'cache'), ffmpeg: gate.path, parallelism: 1, plan: { mergeGapFrames: 0, maxRunsPerProcess: 1 } });
     const order: string[] = [];
+    // The blocker's ffmpeg holds the only slot until the gate opens, so the prefetch runs and
+    // then the view's run are all queued behind it, whatever the machine's speed.
     const blocker = svc.requestFrames({ video: video(), indices: [5], approximate: false });
     const prefetch = svc.requestFrames({ video: video(), indices: [60, 110, 160], priority: 5, approximate: false, onTile: () => order.push('prefetch') });
     const meta = await svc.probe(video());
-    // wait until the prefetch runs are queued behind the blocker
     while (svc.stats().queued < 3) await new Promise((r) => setTimeout(r, 5));
     const view = svc.requestFrames({ video: meta, indices: [260], priority: 0, approximate: false, onTile: () => order.push('view') });
+    while (svc.stats().queued < 4) await new Promise((r) => setTimeout(r, 5)); // 3 prefetch runs + the view's
+    gate.open();
     await Promise.all([blocker, prefetch, view]);
     expect(order.indexOf('view')).toBeLessThan(order.lastIndexOf('prefetch'));
     expect(order[0]).toBe('view');
@@ -98,7 +118,13 @@ describe('the keyframe (approximate) pass is scheduled work', () => {
     // An ffmpeg wrapper that records the pid of every keyframe pass (the only command with
     // -skip_frame nokey) and then hangs in it, so the pass is surely running when it is cancelled.
     const wrapper = join(dir, 'ffmpeg.sh');
-    writeFileSync(wrapper, `#!/bin/sh\ncase "$*" in *nokey*) echo $$ >> "${dir}/kf.pids"; exec sleep 600;; esac\nexec ffmpeg "$@"\n`);
+    // Its first exact decode (the blocker's) also waits for a gate, so the view's runs surely
+    // queue while the blocker holds the only slot.
+    writeFileSync(
+      wrapper,
+      `#!/bin/sh\ncase "$*" in *nokey*) echo $$ >> "${dir}/kf.pids"; exec sleep 600;; esac\n` +
+        `if [ ! -e "${dir}/first" ]; then : > "${dir}/first"; while [ ! -e "${dir}/go" ]; do sleep 0.02; done; fi\nexec ffmpeg "$@"\n`,
+    );
     chmodSync(wrapper, 0o755);
     const svc = createFrameService({ cacheDir: join(dir, 'cache'), ffmpeg: wrapper, parallelism: 1, plan: { maxRunsPerProcess: 1 } });
     const viewVideo = video();
@@ -110,7 +136,10 @@ describe('the keyframe (approximate) pass is scheduled work', () => {
     const leave = new AbortController();
     const prefetch = svc.requestFrames({ video: prefetchMeta, indices: [10, 70], priority: 5, signal: leave.signal, onTile: (t) => order.push(`prefetch-${t.kind}`) });
     while (svc.stats().queued < 1) await new Promise((r) => setTimeout(r, 5));
+    const queuedBefore = svc.stats().queued;
     const view = svc.requestFrames({ video: viewMeta, indices: [120, 260], priority: 0, approximate: false, onTile: (t) => order.push(`view-${t.kind}`) });
+    while (svc.stats().queued <= queuedBefore) await new Promise((r) => setTimeout(r, 5));
+    writeFileSync(join(dir, 'go'), '');
     await blocker;
     const v = await view;
     expect(readBarcodes([120, 260].map((k) => v.files.get(k) ?? ''))).toEqual([120, 260]);
