@@ -165,8 +165,8 @@ function scanRows(buf: Buffer, from: number): Rows | null {
   while (pos < n) {
     if (r === cap) {
       cap *= 2;
-      fs = grownTo(fs, cap * 12);
-      lines = grownTo(lines, cap);
+      fs = grown(fs, cap * 12);
+      lines = grown(lines, cap);
     }
     line++;
     const start = pos;
@@ -192,12 +192,6 @@ function scanRows(buf: Buffer, from: number): Rows | null {
     r++;
   }
   return { fs, lines, count: r };
-}
-
-function grownTo(a: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(size);
-  b.set(a);
-  return b;
 }
 
 /**

@@ -179,7 +179,7 @@ export function encodeInterned(f: InternedStrings, order: ArrayLike<number> | nu
 }
 
 /** encodeStrings of n cells that all hold `value` (one string, or null). */
-export function encodeSameString(value: string | null, n: number): Buffer {
+function encodeSameString(value: string | null, n: number): Buffer {
   const idx = new Uint8Array(n);
   if (value === null) return stringTable(idx, n, []);
   return stringTable(idx.fill(1), n, [value]);

@@ -59,6 +59,16 @@ function gatedFfmpeg(dir: string): { path: string; open: () => void } {
   return { path, open: () => writeFileSync(join(dir, 'go'), '') };
 }
 
+/** Whether process `pid` still exists (signal 0 only checks). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 describe('frame service scheduling', () => {
   it('shares frames between concurrent requests and decodes each once', async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), 'flipbook-share-'));
@@ -153,15 +163,7 @@ describe('the keyframe (approximate) pass is scheduled work', () => {
     leave.abort();
     const err = await prefetch.then(() => null, (e: unknown) => e);
     expect((err as MediaError).code).toBe('cancelled');
-    const alive = (): boolean => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    while (alive()) await new Promise((r) => setTimeout(r, 5));
+    while (alive(pid)) await new Promise((r) => setTimeout(r, 5));
     while (svc.stats().running + svc.stats().queued) await new Promise((r) => setTimeout(r, 5));
     expect(order.some((o) => o.startsWith('prefetch'))).toBe(false);
   });
@@ -200,15 +202,7 @@ describe('extraction as a job', () => {
     const r = await job.result;
     expect(r).toEqual({ ok: false, error: { code: 'cancelled', message: 'cancelled' } });
     expect(svc.jobs.get(job.id)?.state).toBe('cancelled');
-    const alive = (): boolean => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    while (alive()) await new Promise((r) => setTimeout(r, 5));
+    while (alive(pid)) await new Promise((r) => setTimeout(r, 5));
     while (svc.stats().running + svc.stats().queued) await new Promise((r) => setTimeout(r, 5));
   });
 });
