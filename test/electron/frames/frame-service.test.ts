@@ -47,13 +47,14 @@ describe('decode planning', () => {
 /**
  * An ffmpeg wrapper whose first run waits until open() is called (later runs go straight to
  * ffmpeg): a test can hold the only decode slot while it queues more work, instead of hoping
- * the first decode is still running (it was not, now and then, on a loaded machine).
+ * the first decode is still running (it was not, now and then, on a loaded machine). The wait
+ * gives up after ~60 s, so a failing test leaves no script polling behind it.
  */
 function gatedFfmpeg(dir: string): { path: string; open: () => void } {
   const path = join(dir, 'ffmpeg-gated.sh');
   writeFileSync(
     path,
-    `#!/bin/sh\nif [ ! -e "${dir}/first" ]; then : > "${dir}/first"; while [ ! -e "${dir}/go" ]; do sleep 0.02; done; fi\nexec ffmpeg "$@"\n`,
+    `#!/bin/sh\nif [ ! -e "${dir}/first" ]; then : > "${dir}/first"; n=0; while [ ! -e "${dir}/go" ] && [ $n -lt 3000 ]; do sleep 0.02; n=$((n+1)); done; fi\nexec ffmpeg "$@"\n`,
   );
   chmodSync(path, 0o755);
   return { path, open: () => writeFileSync(join(dir, 'go'), '') };
@@ -133,7 +134,7 @@ describe('the keyframe (approximate) pass is scheduled work', () => {
     writeFileSync(
       wrapper,
       `#!/bin/sh\ncase "$*" in *nokey*) echo $$ >> "${dir}/kf.pids"; exec sleep 600;; esac\n` +
-        `if [ ! -e "${dir}/first" ]; then : > "${dir}/first"; while [ ! -e "${dir}/go" ]; do sleep 0.02; done; fi\nexec ffmpeg "$@"\n`,
+        `if [ ! -e "${dir}/first" ]; then : > "${dir}/first"; n=0; while [ ! -e "${dir}/go" ] && [ $n -lt 3000 ]; do sleep 0.02; n=$((n+1)); done; fi\nexec ffmpeg "$@"\n`,
     );
     chmodSync(wrapper, 0o755);
     const svc = createFrameService({ cacheDir: join(dir, 'cache'), ffmpeg: wrapper, parallelism: 1, plan: { maxRunsPerProcess: 1 } });
