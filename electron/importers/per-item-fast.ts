@@ -17,6 +17,8 @@
  * reader about what a file means; test/electron/importers/per-item-fast.test.ts compares both
  * on valid and invalid files.
  */
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { ColumnTables, InternedStrings, ResponseColumnBatch } from '../../shared/domain/types';
 import { PER_ITEM_COLUMNS } from '../../shared/release/per-item-columns';
 import { parseKey } from './config-keys';
@@ -38,9 +40,6 @@ export interface PerItemParse {
 
 const LF = 10;
 const CR = 13;
-const QUOTE = 34;
-/** i32s per row in the kernel's row table: the starts of the 11 fields, the row's end + 1, its line. */
-const ROW = 13;
 /** The kernel's name tables (its `names` array). */
 const MODEL = 0;
 const SPLIT = 1;
@@ -54,13 +53,13 @@ interface Kernel {
   memory: { readonly buffer: ArrayBuffer };
   alloc(bytes: number): number;
   parse(src: number, from: number, n: number, ...columns: number[]): number;
-  getRowCount(): number;
-  getRows(): number;
   namesCount(k: number): number;
   namesStarts(k: number): number;
   namesLens(k: number): number;
   namesGroups(k: number): number;
-  getConfigFirst(): number;
+  namesJoined(k: number): number;
+  namesJoinedLength(k: number): number;
+  getConfigSpecs(): number;
   getColumnCount(): number;
   getColumnKeys(): number;
   getColumnFirst(): number;
@@ -116,27 +115,32 @@ function countOf(buf: Uint8Array, s: number, e: number): number {
 const LETTERS: (string | null)[] = Array.from({ length: 73 }, (_, c) => (c >= 65 ? String.fromCharCode(c) : null));
 
 /**
- * The distinct values of one of the kernel's name tables, decoded once each; per group (the
- * sample ids of each split) when `groups` > 1, each group's values in id order. Null when a
- * value is not valid UTF-8: two different invalid byte runs can decode to the same string
- * (U+FFFD), which the general reader (working on decoded text) would treat as one value and
- * the kernel as two — such a file goes to the general reader.
+ * The distinct values of one of the kernel's name tables, decoded in one call (the kernel
+ * joins them with '\n'); per group (the sample ids of each split) when `groups` > 1, each
+ * group's values in id order. `mem` views the kernel's whole memory. Null when a value is not
+ * valid UTF-8: two different invalid byte runs can decode to the same string (U+FFFD), which
+ * the general reader (working on decoded text) would treat as one value and the kernel as
+ * two — such a file goes to the general reader.
  */
-function namesOf(k: Kernel, mem: Buffer, src: number, table: number, groups: number): string[][] | null {
+function namesOf(k: Kernel, mem: Buffer, table: number, groups: number): string[][] | null {
   const count = k.namesCount(table);
-  const starts = new Int32Array(k.memory.buffer, k.namesStarts(table), count);
-  const lens = new Int32Array(k.memory.buffer, k.namesLens(table), count);
-  const group = new Int32Array(k.memory.buffer, k.namesGroups(table), count);
   const out: string[][] = Array.from({ length: groups }, () => []);
-  for (let e = 0; e < count; e++) {
-    const s = starts[e]! - src;
-    const len = lens[e]!;
-    const text = mem.toString('utf8', s, s + len);
-    if (text.length !== len || /[^\x00-\x7f]/.test(text)) {
-      if (!Buffer.from(text, 'utf8').equals(mem.subarray(s, s + len))) return null;
+  if (count === 0) return out;
+  const at = k.namesJoined(table);
+  const text = mem.toString('utf8', at, at + k.namesJoinedLength(table));
+  if (/[^\x00-\x7f]/.test(text)) {
+    // Not ASCII: each value must round-trip (decoded alone, as the general reader sees it).
+    const starts = new Int32Array(mem.buffer, k.namesStarts(table), count);
+    const lens = new Int32Array(mem.buffer, k.namesLens(table), count);
+    for (let e = 0; e < count; e++) {
+      const value = mem.subarray(starts[e]!, starts[e]! + lens[e]!);
+      if (!Buffer.from(value.toString('utf8'), 'utf8').equals(value)) return null;
     }
-    out[group[e]!]!.push(text);
   }
+  const values = text.split('\n');
+  if (groups === 1) return [values];
+  const group = new Int32Array(mem.buffer, k.namesGroups(table), count);
+  for (let e = 0; e < count; e++) out[group[e]!]!.push(values[e]!);
   return out;
 }
 
@@ -154,9 +158,8 @@ function materialize(f: InternedStrings): (string | null)[] {
  * A ResponseColumnBatch over interned fields: the string arrays are built on first access, so
  * a consumer that reads `tables` (the store's import applier) never pays a string per cell.
  */
-function tableColumn(model: string, split: string, config: string, tables: ColumnTables, correct: Int8Array, line: Int32Array): ResponseColumnBatch {
+function tableColumn(model: string, split: string, config: string, tables: ColumnTables, correct: Int8Array, line: Int32Array, nan: Float64Array): ResponseColumnBatch {
   const len = correct.length;
-  const nan = (): Float64Array => new Float64Array(len).fill(NaN);
   const cache: Partial<Record<'sampleIds' | 'pred' | 'groundTruth' | 'sourceTag' | 'protocolNote', (string | null)[]>> = {};
   const lazy = (k: keyof typeof cache): (string | null)[] => (cache[k] ??= materialize(tables[k]));
   let frames: (number[] | null)[] | null = null;
@@ -172,13 +175,13 @@ function tableColumn(model: string, split: string, config: string, tables: Colum
       return lazy('pred');
     },
     correct,
-    score: nan(),
+    score: nan,
     get groundTruth() {
       return lazy('groundTruth');
     },
-    confidence: nan(),
-    margin: nan(),
-    latencyMs: nan(),
+    confidence: nan,
+    margin: nan,
+    latencyMs: nan,
     get frameIndices() {
       return (frames ??= new Array<number[] | null>(len).fill(null));
     },
@@ -193,20 +196,72 @@ function tableColumn(model: string, split: string, config: string, tables: Colum
   };
 }
 
+/** A file's bytes in a fresh kernel's memory, at `src` (n bytes, then 16 bytes of padding for the kernel's 16-byte reads). */
+interface Loaded {
+  k: Kernel;
+  src: number;
+  n: number;
+}
+
+function load(n: number, fill: (into: Uint8Array) => void): Loaded | null {
+  try {
+    const k = kernel();
+    const src = k.alloc(n + 16);
+    fill(new Uint8Array(k.memory.buffer, src, n));
+    return { k, src, n };
+  } catch {
+    return null; // out of memory: the general reader streams the file
+  }
+}
+
 /**
  * Reads a per_item.csv held in `buf`, or returns null when the general reader must (see the
  * file comment). `buf` may start with a UTF-8 BOM.
  */
 export function parsePerItemFast(buf: Buffer): PerItemParse | null {
-  const n = buf.length;
-  // A quote means RFC 4180 quoting somewhere: the general reader's job.
-  if (buf.indexOf(QUOTE) !== -1) return null;
+  const loaded = load(buf.length, (into) => into.set(buf));
+  return loaded && parseLoaded(loaded);
+}
+
+/**
+ * parsePerItemFast on a file, read straight into the kernel's memory (one copy of the bytes
+ * instead of two), with the file's sha256. Null, or `parsed` null, when the general reader
+ * must read the file. (Hashing on the thread pool while the kernel runs, via WebCrypto, was
+ * no faster: it copies the bytes first.)
+ */
+export function readPerItemFast(path: string): { parsed: PerItemParse | null; sha256: string } | null {
+  const fd = openSync(path, 'r');
+  let loaded: Loaded | null;
+  try {
+    const n = fstatSync(fd).size;
+    loaded = load(n, (into) => {
+      for (let at = 0; at < n; ) {
+        const got = readSync(fd, into, at, n - at, at);
+        if (got === 0) throw new Error(`${path}: shorter than its size`); // changed while read: the general reader
+        at += got;
+      }
+    });
+  } finally {
+    closeSync(fd);
+  }
+  if (!loaded) return null;
+  // Hashed before the parse: the kernel grows its memory, which detaches this view.
+  const sha256 = createHash('sha256').update(new Uint8Array(loaded.k.memory.buffer, loaded.src, loaded.n)).digest('hex');
+  const parsed = parseLoaded(loaded);
+  return { parsed, sha256 };
+}
+
+function parseLoaded({ k, src, n }: Loaded): PerItemParse | null {
+  const buf = Buffer.from(k.memory.buffer, src, n);
   const from = n >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
 
   // Header: exactly the eleven columns, in any order (optional columns → general reader).
   const hEnd = buf.indexOf(LF, from);
   if (hEnd === -1) return null; // no rows: let the general reader decide what that means
-  const header = buf.toString('utf8', from, hEnd > from && buf[hEnd - 1] === CR ? hEnd - 1 : hEnd).split(',');
+  const headerText = buf.toString('utf8', from, hEnd > from && buf[hEnd - 1] === CR ? hEnd - 1 : hEnd);
+  // A quote means RFC 4180 quoting: the general reader's job (the kernel checks the rows).
+  if (headerText.includes('"')) return null;
+  const header = headerText.split(',');
   if (header.length !== PER_ITEM_COLUMNS.length) return null;
   const at = new Map<string, number>();
   header.forEach((h, i) => at.set(h.trim(), i));
@@ -214,38 +269,29 @@ export function parsePerItemFast(buf: Buffer): PerItemParse | null {
   if (at.size !== PER_ITEM_COLUMNS.length || col.some((i) => i < 0)) return null;
   const [, , , , jFc, jPc] = col as [number, number, number, number, number, number];
 
-  let k: Kernel;
-  let src: number;
   try {
-    k = kernel();
-    // 16 bytes of padding: the kernel's scan reads the file 16 bytes at a time.
-    src = k.alloc(n + 16);
-    new Uint8Array(k.memory.buffer, src, n).set(buf);
     if (k.parse(src, hEnd + 1, n, ...col) !== 0) return null;
   } catch {
     return null; // out of memory: the general reader streams the file
   }
   const heap = k.memory.buffer; // the kernel grew its memory: views from here on
-  const mem = Buffer.from(heap, src, n);
+  const whole = Buffer.from(heap); // addresses from the kernel index it directly
   const i32 = (ptr: number, len: number): Int32Array => new Int32Array(heap, ptr, len);
 
-  const [modelNames, splitNames, configNames, tagNames, noteNames] = [MODEL, SPLIT, CONFIG, TAG, NOTE].map((t) => namesOf(k, mem, src, t, 1)?.[0]);
+  const [modelNames, splitNames, configNames, tagNames, noteNames] = [MODEL, SPLIT, CONFIG, TAG, NOTE].map((t) => namesOf(k, whole, t, 1)?.[0]);
   if (!modelNames || !splitNames || !configNames || !tagNames || !noteNames) return null;
-  const perSplit = namesOf(k, mem, src, SAMPLE, splitNames.length);
+  const perSplit = namesOf(k, whole, SAMPLE, splitNames.length);
   if (!perSplit) return null;
 
   // Each config's frame_count / pixel_count on its first row (the kernel checked that every
   // later row repeats those bytes exactly: anything else — even `016` for `16` — is the
   // general reader's).
-  const rows = i32(k.getRows(), k.getRowCount() * ROW);
-  const configFirst = i32(k.getConfigFirst(), configNames.length);
+  const specs = i32(k.getConfigSpecs(), configNames.length * 4);
   const configs: PerItemParse['configs'] = [];
   for (let c = 0; c < configNames.length; c++) {
-    const b = configFirst[c]! * ROW;
-    const frames = countOf(mem, rows[b + jFc]!, rows[b + jFc + 1]! - 1);
-    const pcS = rows[b + jPc]!;
-    const pcE = rows[b + jPc + 1]! - 1;
-    const pixelCount = pcE === pcS ? null : countOf(mem, pcS, pcE);
+    const [fcS, fcE, pcS, pcE] = [0, 1, 2, 3].map((x) => specs[4 * c + x]!) as [number, number, number, number];
+    const frames = countOf(whole, fcS, fcE);
+    const pixelCount = pcE === pcS ? null : countOf(whole, pcS, pcE);
     const key = configNames[c]!;
     const parsed = parseKey(key);
     if (Number.isNaN(frames) || Number.isNaN(pixelCount) || !parsed || parsed.frames !== frames) return null;
@@ -261,19 +307,22 @@ export function parsePerItemFast(buf: Buffer): PerItemParse | null {
 
   // The columns, cells in file order: typed indices into the tables (then, only if a consumer
   // reads them, the string arrays of ResponseColumnBatch built from those). Column c's cells
-  // are [first[c], first[c + 1]) of flat column-major arrays, copied out of the kernel's
-  // memory so that it can go, and its arrays are views of those.
+  // are [first[c], first[c + 1]) of the kernel's flat column-major arrays, viewed in place: the
+  // batch keeps the kernel's memory until it is dropped (the instance is never called again,
+  // so the memory cannot grow and detach the views). The four numeric fields a per_item.csv
+  // does not have share one all-NaN array (read-only, as every field of a batch).
   const C = k.getColumnCount();
   const keys = i32(k.getColumnKeys(), C * 3);
   const first = i32(k.getColumnFirst(), C + 1);
   const N = first[C]!;
-  const flatItem = i32(k.getFlatItem(), N).slice();
-  const flatPred = i32(k.getFlatPred(), N).slice();
-  const flatGt = i32(k.getFlatGt(), N).slice();
-  const flatTag = i32(k.getFlatTag(), N).slice();
-  const flatNote = i32(k.getFlatNote(), N).slice();
-  const flatCorrect = new Int8Array(heap, k.getFlatCorrect(), N).slice();
-  const flatLine = i32(k.getFlatLine(), N).slice();
+  const flatItem = i32(k.getFlatItem(), N);
+  const flatPred = i32(k.getFlatPred(), N);
+  const flatGt = i32(k.getFlatGt(), N);
+  const flatTag = i32(k.getFlatTag(), N);
+  const flatNote = i32(k.getFlatNote(), N);
+  const flatCorrect = new Int8Array(heap, k.getFlatCorrect(), N);
+  const flatLine = i32(k.getFlatLine(), N);
+  const nan = new Float64Array(N).fill(NaN);
   const LETTER_TABLE = LETTERS.slice(65, 73) as string[];
   const columns: ResponseColumnBatch[] = [];
   for (let c = 0; c < C; c++) {
@@ -287,9 +336,9 @@ export function parsePerItemFast(buf: Buffer): PerItemParse | null {
       sourceTag: { table: tagNames, index: flatTag.subarray(a, b) },
       protocolNote: { table: noteNames, index: flatNote.subarray(a, b) },
     };
-    columns.push(
-      tableColumn(modelNames[keys[3 * c]!]!, splitNames[s]!, configNames[keys[3 * c + 2]!]!, tables, flatCorrect.subarray(a, b), flatLine.subarray(a, b)),
-    );
+    const model = modelNames[keys[3 * c]!]!;
+    const config = configNames[keys[3 * c + 2]!]!;
+    columns.push(tableColumn(model, splitNames[s]!, config, tables, flatCorrect.subarray(a, b), flatLine.subarray(a, b), nan.subarray(a, b)));
   }
   return { configs, answered, columns, inconsistent: k.getInconsistent(), duplicates: k.getDuplicates() };
 }

@@ -142,6 +142,27 @@ describe('per_item.csv fast path', () => {
     expect(b.columns).toHaveLength(2 * 3 * 4);
   });
 
+  it('reads a grid large enough to grow every table of the kernel as the general reader does', async () => {
+    // Short rows (more rows than the first guess of ~1 per 64 bytes), 600 sample ids (past the
+    // interner's first 256 entries and 1024 slots), 24 configs and 144 columns (past 64 of each).
+    const rnd = mulberry32(11);
+    const lines: string[] = [];
+    for (const split of ['A', 'B']) {
+      for (let i = 0; i < 300; i++) {
+        const gt = 'ABCD'[i % 4]!;
+        for (const model of ['m', 'n', 'o']) {
+          for (let c = 0; c < 24; c++) {
+            const pred = rnd() < 0.5 ? gt : 'ABCD'[Math.floor(rnd() * 4)]!;
+            lines.push(`${i},${model},${split},${c + 1}f,${c + 1},,${pred},${gt},${pred === gt ? 1 : 0},${model}${c},`);
+          }
+        }
+      }
+    }
+    const b = await expectSameAsGeneral(file([HEADER, ...lines].join('\n')), true);
+    expect(b.columns).toHaveLength(2 * 3 * 24);
+    expect(b.items).toHaveLength(600);
+  });
+
   it('leaves quoting and optional columns to the general reader, with the same result', async () => {
     await expectSameAsGeneral(file(`${HEADER}\n001-1,M,S,16f,16,,A,A,1,t,"a, note"\n`), false);
     await expectSameAsGeneral(file(`${HEADER},confidence\n001-1,M,S,16f,16,,A,A,1,t,,0.5\n`), false);
