@@ -25,6 +25,11 @@ const KERNELS = [
     out: 'electron/importers/per-item-kernel-wasm.ts',
     name: 'PER_ITEM_KERNEL_WASM',
   },
+  {
+    source: 'electron/release/wasm/per-item-writer.ts',
+    out: 'electron/release/per-item-writer-wasm.ts',
+    name: 'PER_ITEM_WRITER_WASM',
+  },
 ];
 
 // -O3 for speed; the stub runtime (a bump allocator, no GC): a kernel instance lives for one

@@ -22,6 +22,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { ColumnTables, InternedStrings, ResponseColumnBatch } from '../../shared/domain/types';
 import { PER_ITEM_COLUMNS } from '../../shared/release/per-item-columns';
 import { parseKey } from './config-keys';
+import { type KernelBase, instantiate } from '../wasm-kernels/instantiate';
 import { PER_ITEM_KERNEL_WASM } from './per-item-kernel-wasm';
 
 /** What both readers produce before the ImportBatch is assembled (per-item-csv.ts). */
@@ -49,9 +50,7 @@ const TAG = 4;
 const NOTE = 5;
 
 /** The kernel's exports (wasm/per-item-kernel.ts). Pointers and counts are byte offsets / u32 into `memory`. */
-interface Kernel {
-  memory: { readonly buffer: ArrayBuffer };
-  alloc(bytes: number): number;
+interface Kernel extends KernelBase {
   parse(src: number, from: number, n: number, ...columns: number[]): number;
   namesCount(k: number): number;
   namesStarts(k: number): number;
@@ -76,29 +75,8 @@ interface Kernel {
   getDuplicates(): number;
 }
 
-/** The part of the WebAssembly JS API used here (the electron layer's libs declare none of it). */
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: Record<string, Record<string, unknown>>) => { exports: unknown };
-}
-const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-
-let compiled: object | null = null;
-
 /** A fresh kernel instance (its memory is bump-allocated for one file, then dropped whole). */
-function kernel(): Kernel {
-  compiled ??= new wasm.Module(Buffer.from(PER_ITEM_KERNEL_WASM, 'base64'));
-  const instance = new wasm.Instance(compiled, {
-    env: {
-      // Only reached when memory cannot grow (a file too large for a 4 GB address space): the
-      // caller catches it and the general reader, which streams, takes the file.
-      abort: () => {
-        throw new Error('per-item kernel: out of memory');
-      },
-    },
-  });
-  return instance.exports as unknown as Kernel;
-}
+const kernel = (): Kernel => instantiate<Kernel>('per-item-kernel', PER_ITEM_KERNEL_WASM);
 
 /** Non-negative integer of at most 12 digits, else NaN (per-item-csv.ts parseCount on bytes). */
 function countOf(buf: Uint8Array, s: number, e: number): number {

@@ -7,6 +7,8 @@ import { csvField, formatNumber } from './format';
 import type { StringTable } from './column-blobs';
 import { type EncodedIds, encodedIds } from './encoded-ids';
 import type { ReleaseColumn, ReleaseGrid } from './release-data';
+import { type KernelBase, instantiate } from '../wasm-kernels/instantiate';
+import { PER_ITEM_WRITER_WASM } from './per-item-writer-wasm';
 
 export { PER_ITEM_COLUMNS };
 
@@ -300,8 +302,13 @@ function writeGridLines(
  * the column and the cell's small string-table indices, so each distinct piece is encoded once
  * and copied; the sample id is written once per row and copied for the row's other cells.
  */
-export function perItemCsvBytes(grids: readonly ReleaseGrid[], configs: readonly ConfigSpec[], items: readonly ItemMeta[]): Uint8Array {
-  return perItemCsv(grids, configs, items, null, 0);
+export function perItemCsvBytes(
+  grids: readonly ReleaseGrid[],
+  configs: readonly ConfigSpec[],
+  items: readonly ItemMeta[],
+  opts: { kernel?: boolean } = {},
+): Uint8Array {
+  return perItemCsv(grids, configs, items, null, 0, opts.kernel ?? true);
 }
 
 /** Size of the chunks {@link writePerItemCsv} hands out. */
@@ -319,9 +326,10 @@ export function writePerItemCsv(
   items: readonly ItemMeta[],
   emit: (bytes: Uint8Array) => void,
   chunkBytes = CHUNK_BYTES,
+  opts: { kernel?: boolean } = {},
 ): number {
   let total = 0;
-  perItemCsv(grids, configs, items, (b) => ((total += b.length), emit(b)), chunkBytes);
+  perItemCsv(grids, configs, items, (b) => ((total += b.length), emit(b)), chunkBytes, opts.kernel ?? true);
   return total;
 }
 
@@ -331,6 +339,7 @@ function perItemCsv(
   items: readonly ItemMeta[],
   emit: ((bytes: Uint8Array) => void) | null,
   chunkBytes: number,
+  useKernel = true,
 ): Uint8Array {
   const specs = new Map(configs.map((c) => [c.key, c]));
   const answers = new Map<string, string>();
@@ -368,6 +377,29 @@ function perItemCsv(
     return { g, columns, cells, longest };
   });
 
+  // Grid by grid, the answer letter (1–8 for A–H, 0 none) of each row's item, where items carry answers.
+  const answerAtOf = (g: ReleaseGrid): Int8Array | null => {
+    if (answers.size === 0) return null;
+    const answerAt = new Int8Array(g.sampleIds.length);
+    for (let r = 0; r < answerAt.length; r++) {
+      const a = answers.get(`${g.split}\u0000${g.sampleIds[r]}`);
+      if (a !== undefined) answerAt[r] = LETTERS.indexOf(a) + 1;
+    }
+    return answerAt;
+  };
+  // The common case (no optional column, so no open-ended cell either) goes through the
+  // WebAssembly writer; the same bytes as below (per-item-csv.test.ts holds them equal).
+  if (optional.length === 0 && useKernel) {
+    if (emit !== null) {
+      emit(header);
+      kernelLines(prepared, answerAtOf, emit, chunkBytes);
+      return EMPTY;
+    }
+    const parts: Uint8Array[] = [header];
+    kernelLines(prepared, answerAtOf, (b) => parts.push(b.slice()), CHUNK_BYTES);
+    return concat(parts);
+  }
+
   let cap = header.length;
   for (const p of prepared) cap += p.cells * (p.longest + 24);
   const sink: Sink = { buf: Buffer.allocUnsafe(emit === null ? cap : Math.max(chunkBytes, header.length)), emit };
@@ -375,16 +407,7 @@ function perItemCsv(
   let pos = header.length;
 
   for (const { g, columns, longest } of prepared) {
-    const rows = g.sampleIds.length;
-    // Answer letter (1–8 for A–H, 0 none) of each row's item, where items carry answers.
-    let answerAt: Int8Array | null = null;
-    if (answers.size > 0) {
-      answerAt = new Int8Array(rows);
-      for (let r = 0; r < rows; r++) {
-        const a = answers.get(`${g.split}\u0000${g.sampleIds[r]}`);
-        if (a !== undefined) answerAt[r] = LETTERS.indexOf(a) + 1;
-      }
-    }
+    const answerAt = answerAtOf(g);
     const pieces: Uint8Array[] = [];
     const pieceAt = columns.map((col) =>
       col.space > MEMO_LIMIT ? perCellPieces(col, answerAt, pieces) : memoisedPieces(col, answerAt, new Int32Array(col.space).fill(-1), pieces),
@@ -395,6 +418,122 @@ function perItemCsv(
   if (emit === null) return sink.buf.subarray(0, pos);
   if (pos > 0) emit(sink.buf.subarray(0, pos));
   return EMPTY;
+}
+
+/** The WebAssembly line writer's exports (wasm/per-item-writer.ts). */
+interface LineWriter extends KernelBase {
+  grid(rows: number, cols: number, idBytes: number, idStart: number, answerAt: number, colTable: number, segBytes: number, segStart: number, corSeg: number): void;
+  write(r0: number, out: number, limit: number, rowMax: number): number;
+  written(): number;
+}
+
+/** i32s per column in the writer's column table (wasm/per-item-writer.ts). */
+const WRITER_COL = 11;
+const CORRECT_SEGMENTS = [Uint8Array.of(44), Uint8Array.of(48, 44), Uint8Array.of(49, 44)]; // ',', '0,', '1,'
+
+/**
+ * The lines of per_item.csv (no header) through the WebAssembly writer, handed to `emit` in
+ * chunks of about `chunkBytes` (each a view of the writer's memory, valid during the call).
+ * Only for grids without optional columns: no open-ended cell, whose pred and ground truth
+ * are not written, can occur there.
+ */
+function kernelLines(
+  prepared: readonly { g: ReleaseGrid; columns: PreparedColumn[]; longest: number }[],
+  answerAtOf: (g: ReleaseGrid) => Int8Array | null,
+  emit: (bytes: Uint8Array) => void,
+  chunkBytes: number,
+): void {
+  const w = instantiate<LineWriter>('per-item-writer', PER_ITEM_WRITER_WASM);
+  const grids = prepared.map((p) => {
+    const ids = encodedIds(p.g);
+    let idMax = 0;
+    for (let r = 0; r + 1 < ids.start.length; r++) idMax = Math.max(idMax, ids.start[r + 1]! - ids.start[r]!);
+    return { ...p, ids, rowMax: p.columns.length * (idMax + p.longest) };
+  });
+  // One chunk for the whole file, reused: it holds at least one row's lines.
+  const cap = Math.max(chunkBytes, ...grids.map((g) => g.rowMax));
+  const chunk = w.alloc(cap + 8);
+  let used = 0;
+  const flush = (): void => {
+    if (used > 0) emit(new Uint8Array(w.memory.buffer, chunk, used));
+    used = 0;
+  };
+  for (const { g, columns, ids, rowMax } of grids) {
+    const rows = g.sampleIds.length;
+    if (rows === 0 || columns.length === 0) continue;
+    // Segments: correct's three, then per column its head and each table's entries with the
+    // separator that follows them (the ground truth's entries, then the letters A–H).
+    const segments: Uint8Array[] = [...CORRECT_SEGMENTS];
+    const segAt: number[][] = [];
+    for (const col of columns) {
+      const at = [segments.length];
+      segments.push(col.head);
+      at.push(segments.length);
+      for (const b of col.pred) segments.push(withByte(b, 44));
+      at.push(segments.length);
+      for (const b of col.gt) segments.push(withByte(b, 44));
+      at.push(segments.length);
+      for (const b of col.src) segments.push(withByte(b, 44));
+      at.push(segments.length);
+      for (const b of col.note) segments.push(withByte(b, 10));
+      segAt.push(at);
+    }
+    let segTotal = 0;
+    for (const b of segments) segTotal += b.length;
+    // Allocate everything first (allocation may grow the memory, detaching views), then fill.
+    const segBytes = w.alloc(segTotal + 8);
+    const segStart = w.alloc(4 * (segments.length + 1));
+    const idBytes = w.alloc(ids.bytes.length + 8);
+    const idStart = w.alloc(4 * ids.start.length);
+    const answerAt = answerAtOf(g);
+    const answerPtr = answerAt ? w.alloc(rows) : 0;
+    const colTable = w.alloc(4 * WRITER_COL * columns.length);
+    const cellPtrs = columns.map((col) => {
+      const n = col.c.length;
+      return { at: w.alloc(4 * rows), pred: w.alloc(4 * n), gt: w.alloc(4 * n), src: w.alloc(4 * n), note: w.alloc(4 * n), correct: w.alloc(n) };
+    });
+    const heap = w.memory.buffer;
+    const bytes = new Uint8Array(heap);
+    const starts = new Int32Array(heap, segStart, segments.length + 1);
+    let o = 0;
+    segments.forEach((b, i) => {
+      starts[i] = o;
+      bytes.set(b, segBytes + o);
+      o += b.length;
+    });
+    starts[segments.length] = o;
+    bytes.set(ids.bytes, idBytes);
+    new Int32Array(heap, idStart, ids.start.length).set(ids.start);
+    if (answerAt) bytes.set(answerAt, answerPtr);
+    const table = new Int32Array(heap, colTable, WRITER_COL * columns.length);
+    columns.forEach((col, j) => {
+      const c = col.c;
+      const p = cellPtrs[j]!;
+      const n = c.length;
+      new Int32Array(heap, p.at, rows).set(c.at);
+      new Int32Array(heap, p.pred, n).set(c.pred.idx);
+      new Int32Array(heap, p.gt, n).set(c.groundTruth.idx);
+      new Int32Array(heap, p.src, n).set(c.sourceTag.idx);
+      new Int32Array(heap, p.note, n).set(c.protocolNote.idx);
+      new Int8Array(heap, p.correct, n).set(c.correct);
+      table.set([p.at, p.pred, p.gt, p.src, p.note, p.correct, ...segAt[j]!], WRITER_COL * j);
+    });
+    w.grid(rows, columns.length, idBytes, idStart, answerPtr, colTable, segBytes, segStart, 0);
+    for (let r = 0; r < rows; ) {
+      r = w.write(r, chunk + used, chunk + cap, rowMax);
+      used = w.written() - chunk;
+      if (r < rows) flush(); // the chunk is full
+    }
+  }
+  flush();
+}
+
+/** `b` followed by one byte. */
+function withByte(b: Uint8Array, byte: number): Uint8Array {
+  const out = new Uint8Array(b.length + 1);
+  out.set(b);
+  out[b.length] = byte;
+  return out;
 }
 
 /**

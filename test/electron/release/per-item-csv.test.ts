@@ -44,7 +44,7 @@ interface Cell {
 }
 
 /** A grid whose columns hold the given cells (row r of column j: cells[j][r], undefined = no cell). */
-function grid(model: string, split: string, ids: string[], configs: string[], cells: (Cell | undefined)[][], withOptional: boolean): ReleaseGrid {
+function grid(model: string, split: string, ids: string[], configs: string[], cells: (Cell | undefined)[][], withOptional: boolean, withScore = true): ReleaseGrid {
   const columns = configs.map((config, j): ReleaseColumn => {
     const present = cells[j]!.map((c, r) => [c, r] as const).filter(([c]) => c !== undefined) as [Cell, number][];
     const at = new Int32Array(ids.length).fill(-1);
@@ -57,7 +57,7 @@ function grid(model: string, split: string, ids: string[], configs: string[], ce
       correct: Int8Array.from(present, ([c]) => c.correct),
       pred: table(present.map(([c]) => c.pred)),
       groundTruth: table(present.map(([c]) => c.gt)),
-      score: f64((c) => c.score),
+      score: withScore ? f64((c) => c.score) : null,
       confidence: withOptional ? f64((c) => c.confidence) : null,
       margin: null,
       latencyMs: withOptional ? f64((c) => c.latencyMs) : null,
@@ -125,32 +125,41 @@ describe('perItemCsvBytes', () => {
   const configs = ['textonly', '16f_151k', '32f_151k'];
   const specs = new Map(configs.map((k) => [k, makeConfigSpec(k)]));
   const ids = ['001-1', 'a,b', 'say "hi"', '𝔘-astral', 'a-very-long-sample-identifier-0001', ...Array.from({ length: 120 }, (_, i) => `q${i}`)];
-  const items: ItemMeta[] = ids.map((sampleId, i) => ({ split: 'S1', sampleId, answer: i % 3 === 0 ? 'C' : i % 3 === 1 ? 'not a letter' : null }) as unknown as ItemMeta);
-  const answers = new Map(items.filter((i) => i.answer === 'C').map((i) => [`${i.split}\u0000${i.sampleId}`, 'C']));
+  // Every third item has an answer letter (A–H in turn): the fallback for a missing ground truth.
+  const items: ItemMeta[] = ids.map((sampleId, i) => ({ split: 'S1', sampleId, answer: i % 3 === 0 ? 'ABCDEFGH'[(i / 3) % 8] : i % 3 === 1 ? 'not a letter' : null }) as unknown as ItemMeta);
+  const answers = new Map(items.filter((i) => /^[A-H]$/.test(i.answer ?? '')).map((i) => [`${i.split}\u0000${i.sampleId}`, i.answer!]));
 
-  for (const [name, freeText, withOptional] of [
-    ['memoised pieces, no optional columns', false, false],
-    ['memoised pieces, optional columns', false, true],
-    ['free-text columns (a piece per cell)', true, true],
+  // Without any optional column (no score either) the lines come from the WebAssembly writer
+  // unless `kernel: false`; with one, always from the JS writer. Both must equal the reference.
+  for (const [name, freeText, withOptional, withScore] of [
+    ['no optional columns (the WebAssembly writer)', false, false, false],
+    ['free text, no optional columns (the WebAssembly writer)', true, false, false],
+    ['memoised pieces, a score column', false, false, true],
+    ['memoised pieces, optional columns', false, true, true],
+    ['free-text columns (a piece per cell)', true, true, true],
   ] as const) {
     it(`equals the reference: ${name}`, () => {
       const grids = [
-        grid('M "1"', 'S1', ids, configs, configs.map((_, j) => cells(ids.length, j + 1, freeText)), withOptional),
-        grid('M2', 'S,2', ids.slice(0, 40), configs.slice(1), configs.slice(1).map((_, j) => cells(40, j + 7, freeText)), withOptional),
+        grid('M "1"', 'S1', ids, configs, configs.map((_, j) => cells(ids.length, j + 1, freeText)), withOptional, withScore),
+        grid('M2', 'S,2', ids.slice(0, 40), configs.slice(1), configs.slice(1).map((_, j) => cells(40, j + 7, freeText)), withOptional, withScore),
+        grid('M3', 'S3', [], configs, configs.map(() => []), withOptional, withScore),
       ];
-      const got = Buffer.from(perItemCsvBytes(grids, [...specs.values()], items)).toString('utf8');
       const want = reference(grids, specs, answers);
       expect(want.split('\n').length).toBeGreaterThan(100);
-      expect(got).toBe(want);
-      if (withOptional) expect(got.split('\n')[0]).toContain('confidence');
-      // In chunks (the folder export streams the file): tiny chunks flush mid-line and
-      // mid-row, a chunk smaller than a row grows; the default is one chunk here.
-      for (const size of [1, 64, 1000, undefined]) {
-        const chunks: Buffer[] = [];
-        const total = writePerItemCsv(grids, [...specs.values()], items, (b) => chunks.push(Buffer.from(b)), size);
-        expect(Buffer.concat(chunks).toString('utf8')).toBe(want);
-        expect(total).toBe(Buffer.byteLength(want));
-        if (size === 64) expect(chunks.length).toBeGreaterThan(10);
+      if (withOptional) expect(want.split('\n')[0]).toContain('confidence');
+      for (const kernel of [true, false]) {
+        const got = Buffer.from(perItemCsvBytes(grids, [...specs.values()], items, { kernel })).toString('utf8');
+        expect(got).toBe(want);
+        // In chunks (the folder export streams the file): tiny chunks flush mid-line and
+        // mid-row (or, from the WebAssembly writer, after each row), a chunk smaller than a
+        // row grows; the default is one chunk here.
+        for (const size of [1, 64, 1000, undefined]) {
+          const chunks: Buffer[] = [];
+          const total = writePerItemCsv(grids, [...specs.values()], items, (b) => chunks.push(Buffer.from(b)), size, { kernel });
+          expect(Buffer.concat(chunks).toString('utf8')).toBe(want);
+          expect(total).toBe(Buffer.byteLength(want));
+          if (size === 64) expect(chunks.length).toBeGreaterThan(10);
+        }
       }
     });
   }
