@@ -424,6 +424,7 @@ function perItemCsv(
 interface LineWriter extends KernelBase {
   grid(rows: number, cols: number, idBytes: number, idStart: number, answerAt: number, colTable: number, segBytes: number, segStart: number, corSeg: number): void;
   write(r0: number, out: number, limit: number, rowMax: number): number;
+  wide(r0: number, out: number, limit: number, rowMax: number): number;
   written(): number;
 }
 
@@ -494,14 +495,7 @@ function kernelLines(
     });
     const heap = w.memory.buffer;
     const bytes = new Uint8Array(heap);
-    const starts = new Int32Array(heap, segStart, segments.length + 1);
-    let o = 0;
-    segments.forEach((b, i) => {
-      starts[i] = o;
-      bytes.set(b, segBytes + o);
-      o += b.length;
-    });
-    starts[segments.length] = o;
+    fillSegments(heap, segBytes, segStart, segments);
     bytes.set(ids.bytes, idBytes);
     new Int32Array(heap, idStart, ids.start.length).set(ids.start);
     if (answerAt) bytes.set(answerAt, answerPtr);
@@ -539,26 +533,61 @@ function withByte(b: Uint8Array, byte: number): Uint8Array {
 /**
  * The wide CSV of one (model, split): `sample_id` and one column per config in code-point
  * order holding `predicted_option` (empty where the cell is missing or open-ended), as UTF-8.
- * Written as bytes like per_item.csv: each distinct prediction is escaped and encoded once per
- * column with its leading comma (entry 0, null, is the bare comma) and copied per cell.
+ * Each distinct prediction is escaped and encoded once per column with its leading comma
+ * (entry 0, null, is the bare comma); the rows are copied together by the WebAssembly writer
+ * (wasm/per-item-writer.ts `wide`), which needs no warm-up in a cold export.
  */
 export function wideCsvBytes(g: ReleaseGrid): Uint8Array {
   const header = enc.encode(`${['sample_id', ...g.columns.map((c) => c.config)].map(csvField).join(',')}\n`);
+  const rows = g.sampleIds.length;
+  if (rows === 0) return header;
   const cellBytes = g.columns.map((c) => escapedBytes(c.pred).map((b) => concat([COMMA, b])));
   let lineMax = 1;
   for (const t of cellBytes) lineMax += longestOf(t);
   const ids = encodedIds(g);
-  const sink: Sink = { buf: Buffer.allocUnsafe(header.length + ids.bytes.length + g.sampleIds.length * lineMax), emit: null };
-  sink.buf.set(header, 0);
-  const pos = writeWideRows(
-    sink,
-    header.length,
-    ids,
-    g.columns.map(widePredictions),
-    cellBytes,
-    lineMax,
-  );
-  return sink.buf.subarray(0, pos);
+  const segments = cellBytes.flat();
+  let segTotal = 0;
+  for (const b of segments) segTotal += b.length;
+  const cap = ids.bytes.length + rows * lineMax;
+
+  const w = instantiate<LineWriter>('per-item-writer', PER_ITEM_WRITER_WASM);
+  // Allocate everything first (allocation may grow the memory, detaching views), then fill.
+  const segBytes = w.alloc(segTotal + 8);
+  const segStart = w.alloc(4 * (segments.length + 1));
+  const idBytes = w.alloc(ids.bytes.length + 8);
+  const idStart = w.alloc(4 * ids.start.length);
+  const colTable = w.alloc(8 * g.columns.length);
+  const predAt = g.columns.map(() => w.alloc(4 * rows));
+  const out = w.alloc(cap + 8);
+  const heap = w.memory.buffer;
+  fillSegments(heap, segBytes, segStart, segments);
+  new Uint8Array(heap).set(ids.bytes, idBytes);
+  new Int32Array(heap, idStart, ids.start.length).set(ids.start);
+  const table = new Int32Array(heap, colTable, 2 * g.columns.length);
+  let base = 0;
+  g.columns.forEach((c, j) => {
+    new Int32Array(heap, predAt[j]!, rows).set(widePredictions(c));
+    table[2 * j] = predAt[j]!;
+    table[2 * j + 1] = base;
+    base += cellBytes[j]!.length;
+  });
+  w.grid(rows, g.columns.length, idBytes, idStart, 0, colTable, segBytes, segStart, 0);
+  w.wide(0, out, out + cap, 0); // `cap` bounds every row: one call writes them all
+  const body = new Uint8Array(w.memory.buffer, out, w.written() - out);
+  return concat([header, body]);
+}
+
+/** Byte segments laid out for the writer: bytes at `segBytes`, segment i at [start[i], start[i + 1]). */
+function fillSegments(heap: ArrayBuffer, segBytes: number, segStart: number, segments: readonly Uint8Array[]): void {
+  const bytes = new Uint8Array(heap);
+  const starts = new Int32Array(heap, segStart, segments.length + 1);
+  let o = 0;
+  segments.forEach((b, i) => {
+    starts[i] = o;
+    bytes.set(b, segBytes + o);
+    o += b.length;
+  });
+  starts[segments.length] = o;
 }
 
 /**
@@ -578,36 +607,4 @@ function widePredictions(c: ReleaseColumn): Int32Array {
     out[r] = open ? 0 : pi[k]!;
   }
   return out;
-}
-
-/** The rows of a wide CSV at `pos`; returns the new end (a function of its own: see writeGridLines). */
-function writeWideRows(
-  sink: Sink,
-  pos: number,
-  ids: EncodedIds,
-  predAt: readonly Int32Array[],
-  cellBytes: readonly Uint8Array[][],
-  lineMax: number,
-): number {
-  const idBytes = ids.bytes;
-  const idStart = ids.start;
-  const rows = idStart.length - 1;
-  const C = predAt.length;
-  let buf = sink.buf;
-  for (let r = 0; r < rows; r++) {
-    const idAt = idStart[r]!;
-    const idLen = idStart[r + 1]! - idAt;
-    const need = idLen + lineMax;
-    if (pos + need > buf.length) ((pos = room(sink, pos, need)), (buf = sink.buf));
-    if (idLen <= 16) for (let i = 0; i < idLen; i++) buf[pos + i] = idBytes[idAt + i]!;
-    else buf.set(idBytes.subarray(idAt, idAt + idLen), pos);
-    pos += idLen;
-    for (let j = 0; j < C; j++) {
-      const b = cellBytes[j]![predAt[j]![r]!]!;
-      for (let i = 0; i < b.length; i++) buf[pos + i] = b[i]!;
-      pos += b.length;
-    }
-    buf[pos++] = 10;
-  }
-  return pos;
 }

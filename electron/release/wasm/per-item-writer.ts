@@ -110,6 +110,29 @@ export function write(r0: u32, out: usize, limit: usize, rowMax: u32): u32 {
   return r;
 }
 
+/**
+ * A wide CSV's rows (release-format.md): per row its sample id, then per column the segment
+ * `,<prediction>`, then '\n'. `colTable` holds 2 i32s per column: the segment number of each
+ * row's cell (i32 per row), and the column's first segment. Same contract as `write`.
+ */
+export function wide(r0: u32, out: usize, limit: usize, rowMax: u32): u32 {
+  let pos = out;
+  let r = r0;
+  for (; r < rows; r++) {
+    if (pos + rowMax > limit) break;
+    const idA = load<u32>(idStart + (<usize>r << 2));
+    pos = put(pos, idBytes + idA, load<u32>(idStart + (<usize>r << 2) + 4) - idA);
+    for (let j: u32 = 0; j < cols; j++) {
+      const t = colTable + (<usize>j << 3);
+      pos = seg(pos, load<u32>(t, 4) + load<u32>(<usize>load<u32>(t) + (<usize>r << 2)));
+    }
+    store<u8>(pos, 10);
+    pos++;
+  }
+  end = pos;
+  return r;
+}
+
 export function written(): usize {
   return end;
 }
