@@ -479,13 +479,8 @@ function kernelLines(
       for (const b of col.note) segments.push(withByte(b, 10));
       segAt.push(at);
     }
-    let segTotal = 0;
-    for (const b of segments) segTotal += b.length;
-    // Allocate everything first (allocation may grow the memory, detaching views), then fill.
-    const segBytes = w.alloc(segTotal + 8);
-    const segStart = w.alloc(4 * (segments.length + 1));
-    const idBytes = w.alloc(ids.bytes.length + 8);
-    const idStart = w.alloc(4 * ids.start.length);
+    const { segBytes, segStart, idBytes, idStart } = loadShared(w, segments, ids);
+    // Allocate the rest first (allocation may grow the memory, detaching views), then fill.
     const answerAt = answerAtOf(g);
     const answerPtr = answerAt ? w.alloc(rows) : 0;
     const colTable = w.alloc(4 * WRITER_COL * columns.length);
@@ -494,11 +489,7 @@ function kernelLines(
       return { at: w.alloc(4 * rows), pred: w.alloc(4 * n), gt: w.alloc(4 * n), src: w.alloc(4 * n), note: w.alloc(4 * n), correct: w.alloc(n) };
     });
     const heap = w.memory.buffer;
-    const bytes = new Uint8Array(heap);
-    fillSegments(heap, segBytes, segStart, segments);
-    bytes.set(ids.bytes, idBytes);
-    new Int32Array(heap, idStart, ids.start.length).set(ids.start);
-    if (answerAt) bytes.set(answerAt, answerPtr);
+    if (answerAt) new Uint8Array(heap).set(answerAt, answerPtr);
     const table = new Int32Array(heap, colTable, WRITER_COL * columns.length);
     columns.forEach((col, j) => {
       const c = col.c;
@@ -545,24 +536,15 @@ export function wideCsvBytes(g: ReleaseGrid): Uint8Array {
   let lineMax = 1;
   for (const t of cellBytes) lineMax += longestOf(t);
   const ids = encodedIds(g);
-  const segments = cellBytes.flat();
-  let segTotal = 0;
-  for (const b of segments) segTotal += b.length;
   const cap = ids.bytes.length + rows * lineMax;
 
   const w = instantiate<LineWriter>('per-item-writer', PER_ITEM_WRITER_WASM);
-  // Allocate everything first (allocation may grow the memory, detaching views), then fill.
-  const segBytes = w.alloc(segTotal + 8);
-  const segStart = w.alloc(4 * (segments.length + 1));
-  const idBytes = w.alloc(ids.bytes.length + 8);
-  const idStart = w.alloc(4 * ids.start.length);
+  const { segBytes, segStart, idBytes, idStart } = loadShared(w, cellBytes.flat(), ids);
+  // Allocate the rest first (allocation may grow the memory, detaching views), then fill.
   const colTable = w.alloc(8 * g.columns.length);
   const predAt = g.columns.map(() => w.alloc(4 * rows));
   const out = w.alloc(cap + 8);
   const heap = w.memory.buffer;
-  fillSegments(heap, segBytes, segStart, segments);
-  new Uint8Array(heap).set(ids.bytes, idBytes);
-  new Int32Array(heap, idStart, ids.start.length).set(ids.start);
   const table = new Int32Array(heap, colTable, 2 * g.columns.length);
   let base = 0;
   g.columns.forEach((c, j) => {
@@ -577,8 +559,19 @@ export function wideCsvBytes(g: ReleaseGrid): Uint8Array {
   return concat([header, body]);
 }
 
-/** Byte segments laid out for the writer: bytes at `segBytes`, segment i at [start[i], start[i + 1]). */
-function fillSegments(heap: ArrayBuffer, segBytes: number, segStart: number, segments: readonly Uint8Array[]): void {
+/**
+ * Copies a grid's byte segments and sample ids into the writer's memory, each with the 8 bytes
+ * of padding the writer's 8-byte copies may read: segment i is [start[i], start[i + 1]) of the
+ * bytes at `segBytes`, id r is [idStart[r], idStart[r + 1]) of the bytes at `idBytes`.
+ */
+function loadShared(w: LineWriter, segments: readonly Uint8Array[], ids: EncodedIds): { segBytes: number; segStart: number; idBytes: number; idStart: number } {
+  let total = 0;
+  for (const b of segments) total += b.length;
+  const segBytes = w.alloc(total + 8);
+  const segStart = w.alloc(4 * (segments.length + 1));
+  const idBytes = w.alloc(ids.bytes.length + 8);
+  const idStart = w.alloc(4 * ids.start.length);
+  const heap = w.memory.buffer; // after the allocations, which may grow the memory
   const bytes = new Uint8Array(heap);
   const starts = new Int32Array(heap, segStart, segments.length + 1);
   let o = 0;
@@ -588,6 +581,9 @@ function fillSegments(heap: ArrayBuffer, segBytes: number, segStart: number, seg
     o += b.length;
   });
   starts[segments.length] = o;
+  bytes.set(ids.bytes, idBytes);
+  new Int32Array(heap, idStart, ids.start.length).set(ids.start);
+  return { segBytes, segStart, idBytes, idStart };
 }
 
 /**
