@@ -283,7 +283,7 @@ let cellMask: u32 = 0;
 let colKeys: Ints = changetype<Ints>(0); // 3 per column: model, split, config
 let colCount: u32 = 0;
 
-// Per kept row so far (grown together): its fields as ids and letters, its line.
+// Per row so far (grown together): its fields as ids and letters, its line.
 let rowCap: u32 = 0;
 let rowCount: u32 = 0;
 let rowItem: usize = 0;
@@ -309,11 +309,14 @@ function growRows(): void {
   rowCap = cap;
 }
 
+@inline function cellHash(m: u32, s: u32, k: u32): u32 {
+  const h = (m * 0x9e3779b1) ^ (s * 0x85ebca77) ^ (k * 0xc2b2ae3d);
+  return h ^ (h >> 15);
+}
+
 /** The column of (model, split, config), added when new. */
 function columnOf(m: u32, s: u32, k: u32): u32 {
-  let h = (m * 0x9e3779b1) ^ (s * 0x85ebca77) ^ (k * 0xc2b2ae3d);
-  h ^= h >> 15;
-  let slot = h & cellMask;
+  let slot = cellHash(m, s, k) & cellMask;
   for (;;) {
     const v = ld(cellTable, slot);
     if (v == 0) break;
@@ -337,9 +340,7 @@ function columnOf(m: u32, s: u32, k: u32): u32 {
       const km = <u32>ld(colKeys.ptr, 3 * x);
       const ks = <u32>ld(colKeys.ptr, 3 * x + 1);
       const kk = <u32>ld(colKeys.ptr, 3 * x + 2);
-      let hx = (km * 0x9e3779b1) ^ (ks * 0x85ebca77) ^ (kk * 0xc2b2ae3d);
-      hx ^= hx >> 15;
-      let sx = hx & cellMask;
+      let sx = cellHash(km, ks, kk) & cellMask;
       while (ld(cellTable, sx) != 0) sx = (sx + 1) & cellMask;
       st(cellTable, sx, <i32>x + 1);
     }
