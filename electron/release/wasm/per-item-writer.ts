@@ -70,6 +70,12 @@ export function grid(
   return dst + len;
 }
 
+/** Copies sample id r. */
+@inline function id(dst: usize, r: u32): usize {
+  const a = load<u32>(idStart + (<usize>r << 2));
+  return put(dst, idBytes + a, load<u32>(idStart + (<usize>r << 2) + 4) - a);
+}
+
 @inline function seg(dst: usize, s: u32): usize {
   const a = load<u32>(segStart + (<usize>s << 2));
   const b = load<u32>(segStart + (<usize>s << 2) + 4);
@@ -86,19 +92,17 @@ export function write(r0: u32, out: usize, limit: usize, rowMax: u32): u32 {
   let r = r0;
   for (; r < rows; r++) {
     if (pos + rowMax > limit) break;
-    const idA = load<u32>(idStart + (<usize>r << 2));
-    const idLen = load<u32>(idStart + (<usize>r << 2) + 4) - idA;
     const answer: i32 = answerAt == 0 ? 0 : <i32>load<i8>(answerAt + r);
     for (let j: u32 = 0; j < cols; j++) {
       const k = load<i32>(field(j, AT) + (<usize>r << 2));
       if (k < 0) continue;
       const kk = <usize>k << 2;
-      pos = put(pos, idBytes + idA, idLen);
+      pos = id(pos, r);
       pos = seg(pos, field(j, HEAD_SEG));
       pos = seg(pos, field(j, PRED_SEG) + load<u32>(field(j, PRED) + kk));
       let g = load<u32>(field(j, GT) + kk);
-      // A missing ground truth: the item's answer letter, after the table's entries.
-      // The letters follow the table's entries, which end 8 segments before the source tags.
+      // A missing ground truth: the item's answer letter. The letters follow the table's
+      // entries, which end 8 segments before the source tags.
       if (g == 0 && answer > 0) g = field(j, SRC_SEG) - field(j, GT_SEG) - 8 + <u32>answer - 1;
       pos = seg(pos, field(j, GT_SEG) + g);
       pos = seg(pos, <u32>(<i32>corSeg + 1 + <i32>load<i8>(field(j, CORRECT) + k)));
@@ -120,8 +124,7 @@ export function wide(r0: u32, out: usize, limit: usize, rowMax: u32): u32 {
   let r = r0;
   for (; r < rows; r++) {
     if (pos + rowMax > limit) break;
-    const idA = load<u32>(idStart + (<usize>r << 2));
-    pos = put(pos, idBytes + idA, load<u32>(idStart + (<usize>r << 2) + 4) - idA);
+    pos = id(pos, r);
     for (let j: u32 = 0; j < cols; j++) {
       const t = colTable + (<usize>j << 3);
       pos = seg(pos, load<u32>(t, 4) + load<u32>(<usize>load<u32>(t) + (<usize>r << 2)));
