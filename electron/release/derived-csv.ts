@@ -14,6 +14,7 @@ import { sortedItemOrder } from '../../shared/engine/matrix';
 import { TALLY, TRAJECTORY_CLASSES, type TrajectoryColumns, trajectoryColumns } from '../../shared/engine/trajectories';
 import { DERIVED_COLUMNS } from '../../shared/release/aggregate';
 import { type EncodedIds, encodeIds } from './encoded-ids';
+import { lineWriter, loadShared } from './line-writer';
 import { compareCodePoints, csvField } from './format';
 
 /** The header line of derived.csv, with its line end. */
@@ -46,6 +47,9 @@ const enc = new TextEncoder();
  * The derived.csv lines of one MCQA matrix as UTF-8 (each ending in `\n`; no header) and their
  * count. Bytes, not text: the lines were strings joined per grid, joined for the file and
  * encoded again — a copy of ~1.5 MB too many on the benchmark, and per-line string work.
+ * Everything after a line's sample id takes few values (two flags, five classes, the configs,
+ * the matched configs): each part is encoded once, and the WebAssembly writer
+ * (line-writer.ts `derived`) copies the id and the parts of each complete row.
  */
 export function derivedCsvBytes(m: ResponseMatrix, matchedGrid: readonly string[] | null, opts: DerivedOptions = {}): { data: Uint8Array; rows: number } {
   const t = opts.t ?? trajectoryColumns(m, { matchedGrid });
@@ -55,66 +59,51 @@ export function derivedCsvBytes(m: ResponseMatrix, matchedGrid: readonly string[
     order = isCodePointSorted(m.itemIds) ? null : sortedItemOrder(m);
     ids = encodeIds(m.itemIds);
   }
+  const rows = t.tallies[TALLY.complete]!;
+  const n = m.itemIds.length;
+  if (rows === 0) return { data: new Uint8Array(0), rows };
   const keys = t.keys.map(csvField);
   const matchedKeys = t.matchedKeys?.map(csvField) ?? null;
   const modelSplit = `,${csvField(m.model)},${csvField(m.split)},`;
-  const longest = (a: readonly string[] | null): number => (a === null ? 0 : Math.max(0, ...a.map((k) => Buffer.byteLength(k))));
-  // A tail: modelSplit, two flags with commas, a class, a key, a comma, a matched key, \n.
-  const tailMax = Buffer.byteLength(modelSplit) + 4 + longest(TRAJECTORY_CLASSES) + 1 + longest(keys) + 1 + longest(matchedKeys) + 1;
-  const buf = Buffer.allocUnsafe(ids.bytes.length + m.itemIds.length * tailMax);
-  const end = derivedLines(buf, m.itemIds.length, t, order, ids, modelSplit, keys, matchedKeys);
-  return { data: buf.subarray(0, end), rows: t.tallies[TALLY.complete]! };
-}
+  // The writer's segments, in the order its `derived` entry numbers them.
+  const parts = [
+    modelSplit,
+    '0,',
+    '1,',
+    ...TRAJECTORY_CLASSES.map((c) => `${c},`),
+    ...keys.map((k) => `${k},`),
+    ...(matchedKeys === null ? ['\n'] : matchedKeys.map((k) => `${k}\n`)),
+  ];
+  const segments = parts.map((p) => enc.encode(p));
+  if (TRAJECTORY_CLASSES.length !== 5) throw new Error('derived.csv: the writer numbers five trajectory classes (segments 3–7)');
+  const longest = (from: number, to?: number): number => Math.max(0, ...segments.slice(from, to).map((b) => b.length));
+  // A line after its id: the head, two flags, a class, a key, a matched key (or the bare '\n').
+  const tailMax = segments[0]!.length + 4 + longest(3, 8) + longest(8, 8 + keys.length) + longest(8 + keys.length);
+  const cap = ids.bytes.length + n * tailMax;
 
-/**
- * Writes the lines of the complete rows into `buf` and returns their end. Everything after the
- * sample id takes few values (2 × 2 × 5 classes × configs × matched configs): each tail is
- * encoded once and a line is the id's bytes and the tail's. Its own function returning right
- * after the loop (no deopt there when cold).
- */
-function derivedLines(
-  buf: Buffer,
-  n: number,
-  t: TrajectoryColumns,
-  order: Int32Array | null,
-  ids: EncodedIds,
-  modelSplit: string,
-  keys: readonly string[],
-  matchedKeys: readonly string[] | null,
-): number {
-  const M = matchedKeys === null ? 1 : matchedKeys.length;
-  const tails: (Uint8Array | undefined)[] = [];
-  const idBytes = ids.bytes;
-  const idStart = ids.start;
-  const { complete, visuallyConfused, textOverwritten, trajectoryClass, best, matchedBest } = t;
-  const K = keys.length;
-  let pos = 0;
-  for (let x = 0; x < n; x++) {
-    const i = order === null ? x : order[x]!;
-    if (complete[i] !== 1) continue;
-    const mb = matchedKeys === null ? 0 : matchedBest[i]!;
-    const key = (((visuallyConfused[i]! * 2 + textOverwritten[i]!) * 5 + trajectoryClass[i]!) * K + best[i]!) * M + mb;
-    let tail = tails[key];
-    if (tail === undefined) {
-      tail = tails[key] = enc.encode(
-        modelSplit +
-          (visuallyConfused[i] === 1 ? '1,' : '0,') +
-          (textOverwritten[i] === 1 ? '1,' : '0,') +
-          TRAJECTORY_CLASSES[trajectoryClass[i]!]! +
-          ',' +
-          keys[best[i]!]! +
-          ',' +
-          (matchedKeys === null ? '' : matchedKeys[mb]!) +
-          '\n',
-      );
-    }
-    const idAt = idStart[i]!;
-    const idEnd = idStart[i + 1]!;
-    // A short id byte by byte (cheaper than a native call), the tail (~50 bytes) with one.
-    if (idEnd - idAt <= 16) for (let b = idAt; b < idEnd; b++) buf[pos++] = idBytes[b]!;
-    else (buf.set(idBytes.subarray(idAt, idEnd), pos), (pos += idEnd - idAt));
-    buf.set(tail, pos);
-    pos += tail.length;
-  }
-  return pos;
+  const w = lineWriter();
+  const { segBytes, segStart, idBytes, idStart } = loadShared(w, segments, ids);
+  // Allocate the rest first (allocation may grow the memory, detaching views), then fill.
+  const table = w.alloc(4 * 7);
+  const orderAt = order === null ? 0 : w.alloc(4 * n);
+  const complete = w.alloc(n);
+  const vc = w.alloc(n);
+  const to = w.alloc(n);
+  const cls = w.alloc(n);
+  const best = w.alloc(4 * n);
+  const matched = matchedKeys === null ? 0 : w.alloc(4 * n);
+  const out = w.alloc(cap + 8);
+  const heap = w.memory.buffer;
+  const bytes = new Uint8Array(heap);
+  if (order !== null) new Int32Array(heap, orderAt, n).set(order);
+  bytes.set(t.complete, complete);
+  bytes.set(t.visuallyConfused, vc);
+  bytes.set(t.textOverwritten, to);
+  new Int8Array(heap, cls, n).set(t.trajectoryClass);
+  new Int32Array(heap, best, n).set(t.best);
+  if (matched !== 0) new Int32Array(heap, matched, n).set(t.matchedBest);
+  new Int32Array(heap, table, 7).set([orderAt, complete, vc, to, cls, best, matched]);
+  w.grid(n, keys.length, idBytes, idStart, 0, table, segBytes, segStart, 0);
+  w.derived(out);
+  return { data: new Uint8Array(w.memory.buffer, out, w.written() - out).slice(), rows };
 }

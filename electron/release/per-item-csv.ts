@@ -7,8 +7,7 @@ import { csvField, formatNumber } from './format';
 import type { StringTable } from './column-blobs';
 import { type EncodedIds, encodedIds } from './encoded-ids';
 import type { ReleaseColumn, ReleaseGrid } from './release-data';
-import { type KernelBase, instantiate } from '../wasm-kernels/instantiate';
-import { PER_ITEM_WRITER_WASM } from './per-item-writer-wasm';
+import { lineWriter, loadShared } from './line-writer';
 
 export { PER_ITEM_COLUMNS };
 
@@ -420,14 +419,6 @@ function perItemCsv(
   return EMPTY;
 }
 
-/** The WebAssembly line writer's exports (wasm/per-item-writer.ts). */
-interface LineWriter extends KernelBase {
-  grid(rows: number, cols: number, idBytes: number, idStart: number, answerAt: number, colTable: number, segBytes: number, segStart: number, corSeg: number): void;
-  write(r0: number, out: number, limit: number, rowMax: number): number;
-  wide(r0: number, out: number, limit: number, rowMax: number): number;
-  written(): number;
-}
-
 /** i32s per column in the writer's column table (wasm/per-item-writer.ts). */
 const WRITER_COL = 11;
 const CORRECT_SEGMENTS = [Uint8Array.of(44), Uint8Array.of(48, 44), Uint8Array.of(49, 44)]; // ',', '0,', '1,'
@@ -444,7 +435,7 @@ function kernelLines(
   emit: (bytes: Uint8Array) => void,
   chunkBytes: number,
 ): void {
-  const w = instantiate<LineWriter>('per-item-writer', PER_ITEM_WRITER_WASM);
+  const w = lineWriter();
   const grids = prepared.map((p) => {
     const ids = encodedIds(p.g);
     let idMax = 0;
@@ -538,7 +529,7 @@ export function wideCsvBytes(g: ReleaseGrid): Uint8Array {
   const ids = encodedIds(g);
   const cap = ids.bytes.length + rows * lineMax;
 
-  const w = instantiate<LineWriter>('per-item-writer', PER_ITEM_WRITER_WASM);
+  const w = lineWriter();
   const { segBytes, segStart, idBytes, idStart } = loadShared(w, cellBytes.flat(), ids);
   // Allocate the rest first (allocation may grow the memory, detaching views), then fill.
   const colTable = w.alloc(8 * g.columns.length);
@@ -557,33 +548,6 @@ export function wideCsvBytes(g: ReleaseGrid): Uint8Array {
   w.wide(0, out, out + cap, 0); // `cap` bounds every row: one call writes them all
   const body = new Uint8Array(w.memory.buffer, out, w.written() - out);
   return concat([header, body]);
-}
-
-/**
- * Copies a grid's byte segments and sample ids into the writer's memory, each with the 8 bytes
- * of padding the writer's 8-byte copies may read: segment i is [start[i], start[i + 1]) of the
- * bytes at `segBytes`, id r is [idStart[r], idStart[r + 1]) of the bytes at `idBytes`.
- */
-function loadShared(w: LineWriter, segments: readonly Uint8Array[], ids: EncodedIds): { segBytes: number; segStart: number; idBytes: number; idStart: number } {
-  let total = 0;
-  for (const b of segments) total += b.length;
-  const segBytes = w.alloc(total + 8);
-  const segStart = w.alloc(4 * (segments.length + 1));
-  const idBytes = w.alloc(ids.bytes.length + 8);
-  const idStart = w.alloc(4 * ids.start.length);
-  const heap = w.memory.buffer; // after the allocations, which may grow the memory
-  const bytes = new Uint8Array(heap);
-  const starts = new Int32Array(heap, segStart, segments.length + 1);
-  let o = 0;
-  segments.forEach((b, i) => {
-    starts[i] = o;
-    bytes.set(b, segBytes + o);
-    o += b.length;
-  });
-  starts[segments.length] = o;
-  bytes.set(ids.bytes, idBytes);
-  new Int32Array(heap, idStart, ids.start.length).set(ids.start);
-  return { segBytes, segStart, idBytes, idStart };
 }
 
 /**

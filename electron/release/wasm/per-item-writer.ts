@@ -1,15 +1,17 @@
-// AssemblyScript (compiled to WebAssembly by scripts/build-wasm.js): the line loop of
-// labels/per_item.csv, ../per-item-csv.ts.
+// AssemblyScript (compiled to WebAssembly by scripts/build-wasm.js): the line loops of
+// labels/per_item.csv, the wide CSVs and derived.csv (../line-writer.ts, ../per-item-csv.ts,
+// ../derived-csv.ts).
 //
 // Why WebAssembly: an export writes ~145k lines once, in a fresh process; in JS that loop
 // (and the one choosing each cell's pieces) ran mostly before V8 had optimised it, ≈ 30 ms of
 // a cold export. Here it is machine code from the first line.
 //
-// The caller lays out, per grid, the sample ids as bytes, each column's cell arrays, and a
-// pool of byte segments — every column's `,model,split,config,frames,pixels,` head and each
-// of its escaped table entries with the separator that follows it — then asks for lines a
-// chunk at a time. A line is `<sample_id><head><pred,><gt,><correct,><source_tag,><note\n>`.
-// The segments and ids carry 8 bytes of padding, and chunks 8 bytes of slack: copies move 8
+// The caller lays out, per grid, the sample ids as bytes, its arrays, and a pool of byte
+// segments (for per_item.csv: every column's `,model,split,config,frames,pixels,` head and
+// each of its escaped table entries with the separator that follows it), then calls an entry:
+// `write` for per_item.csv, a chunk at a time (a line is
+// `<sample_id><head><pred,><gt,><correct,><source_tag,><note\n>`), `wide` and `derived`.
+// The segments and ids carry 8 bytes of padding, and outputs 8 bytes of slack: copies move 8
 // bytes at a time and may read or write up to 7 bytes past an end.
 
 export function alloc(bytes: usize): usize {
@@ -134,6 +136,39 @@ export function wide(r0: u32, out: usize, limit: usize, rowMax: u32): u32 {
   }
   end = pos;
   return r;
+}
+
+/**
+ * derived.csv's lines of one matrix (release-format.md) at `out`, all of them (the caller
+ * sizes `out`); `grid`'s rows are the matrix's rows, its cols the matrix's configs. `colTable`
+ * holds 7 addresses: the row order (i32 per line: a matrix row; 0 = rows in order), then per
+ * matrix row: complete (u8), visually confused (u8), text overwritten (u8), trajectory class
+ * (i8), best config (i32), best matched config (i32; 0 = no matched grid). A complete row's
+ * line is its sample id, then the segments: 0 `,model,split,`, 1 + flag for each of the two
+ * flags ('0,' '1,'), 3 + class (`class,`), 8 + best (`key,`), and 8 + cols + matched best
+ * (`key\n`; the only one, '\n', when there is no matched grid).
+ */
+export function derived(out: usize): void {
+  const order = <usize>load<u32>(colTable);
+  const complete = <usize>load<u32>(colTable, 4);
+  const vc = <usize>load<u32>(colTable, 8);
+  const to = <usize>load<u32>(colTable, 12);
+  const cls = <usize>load<u32>(colTable, 16);
+  const best = <usize>load<u32>(colTable, 20);
+  const matched = <usize>load<u32>(colTable, 24);
+  let pos = out;
+  for (let x: u32 = 0; x < rows; x++) {
+    const i = order == 0 ? x : load<u32>(order + (<usize>x << 2));
+    if (load<u8>(complete + i) != 1) continue;
+    pos = id(pos, i);
+    pos = seg(pos, 0);
+    pos = seg(pos, 1 + <u32>load<u8>(vc + i));
+    pos = seg(pos, 1 + <u32>load<u8>(to + i));
+    pos = seg(pos, 3 + <u32>load<i8>(cls + i));
+    pos = seg(pos, 8 + load<u32>(best + (<usize>i << 2)));
+    pos = seg(pos, 8 + cols + (matched == 0 ? 0 : load<u32>(matched + (<usize>i << 2))));
+  }
+  end = pos;
 }
 
 export function written(): usize {
