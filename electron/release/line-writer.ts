@@ -16,10 +16,24 @@ export interface LineWriter extends KernelBase {
   wide(r0: number, out: number, limit: number, rowMax: number): number;
   derived(out: number): void;
   written(): number;
+  reset(): void;
 }
 
-/** A fresh writer (its memory goes with it). */
-export const lineWriter = (): LineWriter => instantiate<LineWriter>('per-item-writer', PER_ITEM_WRITER_WASM);
+let shared: LineWriter | null = null;
+
+/**
+ * The writer, every block of its previous use freed: whatever a caller keeps of its output
+ * must be copied out before the next call. One instance for the process: an export makes ~60
+ * calls (a wide CSV and derived.csv per grid), and a fresh instance each time meant fresh
+ * memory, page-faulted in again, each time. `own` gives a fresh instance instead, whose memory
+ * lives as long as the views of it (per_item.csv held whole for a zip).
+ */
+export function lineWriter(opts: { own?: boolean } = {}): LineWriter {
+  if (opts.own) return instantiate<LineWriter>('per-item-writer', PER_ITEM_WRITER_WASM);
+  shared ??= instantiate<LineWriter>('per-item-writer', PER_ITEM_WRITER_WASM);
+  shared.reset();
+  return shared;
+}
 
 /**
  * Copies a grid's byte segments and sample ids into the writer's memory, each with the 8 bytes

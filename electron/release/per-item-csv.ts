@@ -390,13 +390,14 @@ function perItemCsv(
   // WebAssembly writer; the same bytes as below (per-item-csv.test.ts holds them equal).
   if (optional.length === 0 && useKernel) {
     if (emit !== null) {
-      emit(header);
-      kernelLines(prepared, answerAtOf, emit, chunkBytes);
+      kernelLines(prepared, answerAtOf, emit, chunkBytes, header);
       return EMPTY;
     }
-    const parts: Uint8Array[] = [header];
-    kernelLines(prepared, answerAtOf, (b) => parts.push(b.slice()), CHUNK_BYTES);
-    return concat(parts);
+    // The whole file in one block of the writer's memory, the header in front: one copy less
+    // than collecting chunks (a zip export holds every file in memory anyway).
+    let whole: Uint8Array = EMPTY;
+    kernelLines(prepared, answerAtOf, (b) => (whole = b), null, header);
+    return whole;
   }
 
   let cap = header.length;
@@ -424,28 +425,34 @@ const WRITER_COL = 11;
 const CORRECT_SEGMENTS = [Uint8Array.of(44), Uint8Array.of(48, 44), Uint8Array.of(49, 44)]; // ',', '0,', '1,'
 
 /**
- * The lines of per_item.csv (no header) through the WebAssembly writer, handed to `emit` in
- * chunks of about `chunkBytes` (each a view of the writer's memory, valid during the call).
- * Only for grids without optional columns: no open-ended cell, whose pred and ground truth
- * are not written, can occur there.
+ * `head` then the lines of per_item.csv through the WebAssembly writer, handed to `emit` in
+ * chunks of about `chunkBytes` (each a view of the writer's memory, valid during the call),
+ * or with `chunkBytes` null in one view of the writer's memory (which stays valid: nothing
+ * runs in that writer again). Only for grids without optional columns: no open-ended cell,
+ * whose pred and ground truth are not written, can occur there.
  */
 function kernelLines(
   prepared: readonly { g: ReleaseGrid; columns: PreparedColumn[]; longest: number }[],
   answerAtOf: (g: ReleaseGrid) => Int8Array | null,
   emit: (bytes: Uint8Array) => void,
-  chunkBytes: number,
+  chunkBytes: number | null,
+  head: Uint8Array,
 ): void {
-  const w = lineWriter();
+  const w = lineWriter({ own: chunkBytes === null });
   const grids = prepared.map((p) => {
     const ids = encodedIds(p.g);
     let idMax = 0;
     for (let r = 0; r + 1 < ids.start.length; r++) idMax = Math.max(idMax, ids.start[r + 1]! - ids.start[r]!);
     return { ...p, ids, rowMax: p.columns.length * (idMax + p.longest) };
   });
-  // One chunk for the whole file, reused: it holds at least one row's lines.
-  const cap = Math.max(chunkBytes, ...grids.map((g) => g.rowMax));
+  // One chunk, reused, that holds at least one row's lines; or one for the whole file.
+  let whole = head.length;
+  for (const g of grids) whole += g.g.sampleIds.length * g.rowMax;
+  const cap = chunkBytes === null ? whole : Math.max(chunkBytes, ...grids.map((g) => g.rowMax));
   const chunk = w.alloc(cap + 8);
-  let used = 0;
+  if (chunkBytes !== null) emit(head);
+  else new Uint8Array(w.memory.buffer).set(head, chunk);
+  let used = chunkBytes === null ? head.length : 0;
   const flush = (): void => {
     if (used > 0) emit(new Uint8Array(w.memory.buffer, chunk, used));
     used = 0;
@@ -498,7 +505,10 @@ function kernelLines(
     for (let r = 0; r < rows; ) {
       r = w.write(r, chunk + used, chunk + cap, rowMax);
       used = w.written() - chunk;
-      if (r < rows) flush(); // the chunk is full
+      if (r === rows) break;
+      // The chunk is full (never the whole-file block: it was sized for every row).
+      if (chunkBytes === null) throw new Error('per_item.csv: the writer ran out of room');
+      flush();
     }
   }
   flush();

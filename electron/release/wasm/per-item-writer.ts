@@ -18,6 +18,11 @@ export function alloc(bytes: usize): usize {
   return heap.alloc(bytes);
 }
 
+/** Frees every block at once (the stub runtime's bump allocator starts over). */
+export function reset(): void {
+  __reset();
+}
+
 /** i32s per column in the caller's column table. */
 const COL: u32 = 11;
 // Column table fields: the cell of each row (−1 = none), the cells' table indices (i32) and
