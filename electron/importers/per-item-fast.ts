@@ -245,7 +245,6 @@ function parseLoaded({ k, src, n }: Loaded): PerItemParse | null {
   header.forEach((h, i) => at.set(h.trim(), i));
   const col = PER_ITEM_COLUMNS.map((c) => at.get(c) ?? -1);
   if (at.size !== PER_ITEM_COLUMNS.length || col.some((i) => i < 0)) return null;
-  const [, , , , jFc, jPc] = col as [number, number, number, number, number, number];
 
   try {
     if (k.parse(src, hEnd + 1, n, ...col) !== 0) return null;
