@@ -81,7 +81,19 @@ function median(runs: number, fn: () => void): number {
   return Math.round((t[Math.floor(t.length / 2)] as number) * 10) / 10;
 }
 
+/**
+ * Flushes the page cache's dirty data (POSIX `sync`) before a timed run. Each run writes tens
+ * of MB (the Python baseline's export, an import's project, an export); without this, the
+ * next run's fsyncs (a project commits with synchronous=FULL) wait behind the previous run's
+ * writeback — ~10 ms of noise that fell on whichever run came next. Both sides get it.
+ */
+function settleIo(): boolean {
+  const r = spawnSync('sync');
+  return r.error === undefined && r.status === 0;
+}
+
 function python(csv: string, out: string): { ms: number | null; cpuMs: number | null; error?: string } {
+  settleIo();
   const t0 = performance.now();
   const r = spawnSync('python3', [path.join(HERE, 'baseline_export.py'), csv, out, MATCHED.join(',')], { encoding: 'utf8' });
   if (r.error) return { ms: null, cpuMs: null, error: r.error.message };
@@ -109,6 +121,7 @@ export async function benchRelease(): Promise<Record<string, unknown>> {
     const g = spawnSync(process.execPath, ['--import', 'tsx', path.join(HERE, 'generate-per-item.ts'), csv], { encoding: 'utf8' });
     if (g.status !== 0) throw new Error(`generating the input failed: ${g.stderr}`);
     const gen = JSON.parse(g.stdout) as GeneratedCsv;
+    const ioSettles = settleIo(); // false where there is no `sync` (the runs then go unsettled)
 
     // Python first: its time does not depend on Node's heap state.
     const py = [python(csv, path.join(tmp, 'py1')), python(csv, path.join(tmp, 'py2')), python(csv, path.join(tmp, 'py3'))];
@@ -121,6 +134,7 @@ export async function benchRelease(): Promise<Record<string, unknown>> {
     for (let i = 1; i <= COLD_RUNS; i++) {
       const dir = path.join(tmp, `run${i}`);
       mkdirSync(dir);
+      settleIo();
       const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(HERE, 'release-cold.ts'), csv, dir], { encoding: 'utf8' });
       if (r.status !== 0) throw new Error(`cold run ${i} failed: ${r.stderr}`);
       runs.push({ run: JSON.parse(r.stdout) as ColdRun, dir });
@@ -211,7 +225,7 @@ export async function benchRelease(): Promise<Record<string, unknown>> {
           metrics_target_ms: 100,
           meets_metrics_target: metricsMs < 100,
         },
-        machine: { load_average_1m: Math.round(load * 100) / 100, cpus: cpus().length },
+        machine: { load_average_1m: Math.round(load * 100) / 100, cpus: cpus().length, io_settled_before_each_run: ioSettles },
         // Of the median cold run's process: reading, storing and exporting the 145k rows.
         memory: { peak_rss_mb: cold.peak_rss_mb },
       };
