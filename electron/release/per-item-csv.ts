@@ -422,7 +422,7 @@ function perItemCsv(
 
 /** i32s per column in the writer's column table (wasm/per-item-writer.ts). */
 const WRITER_COL = 11;
-const CORRECT_SEGMENTS = [Uint8Array.of(44), Uint8Array.of(48, 44), Uint8Array.of(49, 44)]; // ',', '0,', '1,'
+const NEWLINE = Uint8Array.of(10);
 
 /**
  * `head` then the lines of per_item.csv through the WebAssembly writer, handed to `emit` in
@@ -462,19 +462,19 @@ function kernelLines(
     if (rows === 0 || columns.length === 0) continue;
     // Segments: correct's three, then per column its head and each table's entries with the
     // separator that follows them (the ground truth's entries, then the letters A–H).
-    const segments: Uint8Array[] = [...CORRECT_SEGMENTS];
+    const segments: Uint8Array[] = CORRECT.map((b) => concat([b, COMMA])); // ',', '0,', '1,'
     const segAt: number[][] = [];
     for (const col of columns) {
       const at = [segments.length];
       segments.push(col.head);
       at.push(segments.length);
-      for (const b of col.pred) segments.push(withByte(b, 44));
+      for (const b of col.pred) segments.push(concat([b, COMMA]));
       at.push(segments.length);
-      for (const b of col.gt) segments.push(withByte(b, 44));
+      for (const b of col.gt) segments.push(concat([b, COMMA]));
       at.push(segments.length);
-      for (const b of col.src) segments.push(withByte(b, 44));
+      for (const b of col.src) segments.push(concat([b, COMMA]));
       at.push(segments.length);
-      for (const b of col.note) segments.push(withByte(b, 10));
+      for (const b of col.note) segments.push(concat([b, NEWLINE]));
       segAt.push(at);
     }
     const { segBytes, segStart, idBytes, idStart } = loadShared(w, segments, ids);
@@ -512,14 +512,6 @@ function kernelLines(
     }
   }
   flush();
-}
-
-/** `b` followed by one byte. */
-function withByte(b: Uint8Array, byte: number): Uint8Array {
-  const out = new Uint8Array(b.length + 1);
-  out.set(b);
-  out[b.length] = byte;
-  return out;
 }
 
 /**
