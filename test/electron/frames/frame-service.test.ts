@@ -93,6 +93,9 @@ describe('frame service scheduling', () => {
     // The blocker's ffmpeg holds the only slot until the gate opens, so the prefetch runs and
     // then the view's run are all queued behind it, whatever the machine's speed.
     const blocker = svc.requestFrames({ video: video(), indices: [5], approximate: false });
+    // Wait until the blocker's decode holds the slot: requested together, the prefetch's
+    // directory listing could finish first and its run take the gated first ffmpeg instead.
+    while (svc.stats().running < 1) await new Promise((r) => setTimeout(r, 5));
     const prefetch = svc.requestFrames({ video: video(), indices: [60, 110, 160], priority: 5, approximate: false, onTile: () => order.push('prefetch') });
     const meta = await svc.probe(video());
     while (svc.stats().queued < 3) await new Promise((r) => setTimeout(r, 5));
