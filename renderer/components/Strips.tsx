@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
 import { createPortal } from 'react-dom';
-import type { ConfigOutcome, Strip, Tile } from '../../shared/api/contract';
+import type { ConfigOutcome, EvidenceSpan, Strip, Tile } from '../../shared/api/contract';
 
 function fmt(n: number | null, digits = 2): string {
   return n === null || Number.isNaN(n) ? '—' : n.toFixed(digits);
@@ -60,11 +60,19 @@ export function Strips({
   time,
   onSeekFrame,
   onFullFrame,
+  spans = [],
+  selectedSpan = -1,
+  markIn = null,
 }: {
   strips: Strip[];
   outcomes: ConfigOutcome[];
   durationS: number;
   time: number;
+  /** Evidence spans, drawn as bands on the axis and on every strip (covered or missed by it). */
+  spans?: readonly EvidenceSpan[];
+  selectedSpan?: number;
+  /** A span start marked with `i` and not yet closed: drawn as a line so the annotator sees where it began. */
+  markIn?: number | null;
   onSeekFrame: (index: number) => void;
   /** URL of the full-size frame, extracted on demand (null when it cannot be). */
   onFullFrame?: (index: number) => Promise<string | null>;
@@ -106,6 +114,9 @@ export function Strips({
   const pad = Math.ceil(widest / 2) + 1;
   const lane = Math.max(1, trackW - 2 * pad);
   const x = (s: number) => pad + frac(s) * lane;
+  // A span one frame long still gets a visible band.
+  const band = (sp: EvidenceSpan) => ({ left: x(sp.startS), width: Math.max(2, x(sp.endS) - x(sp.startS)) });
+  const markLine = markIn !== null && <div className="mark-in" style={{ left: x(markIn) }} aria-hidden="true" />;
   // Dense strips stagger their tiles over two or three rows (alternating in time order), so a
   // 64-frame strip gets tiles two to three times wider while each still sits at its own time.
   const rowsFor = (n: number) => (lane / Math.max(1, n) >= MIN_SINGLE_ROW_W ? 1 : (2 * lane) / Math.max(1, n) >= MIN_SINGLE_ROW_W ? 2 : 3);
@@ -157,6 +168,18 @@ export function Strips({
               {tickLabel(t, step)}
             </span>
           ))}
+          {spans.map((sp, i) => (
+            <div
+              key={sp.id}
+              className={`span-band${i === selectedSpan ? ' selected' : ''}`}
+              style={band(sp)}
+              data-span={i + 1}
+              title={`span ${i + 1}${sp.label ? ` (${sp.label})` : ''}: ${sp.startS.toFixed(2)}–${sp.endS.toFixed(2)} s`}
+            >
+              <span className="span-number">{i + 1}</span>
+            </div>
+          ))}
+          {markLine}
           <div className="playhead" style={{ left: x(time) }} />
         </div>
       </div>
@@ -232,6 +255,23 @@ export function Strips({
                   {t.approximate && <span className="approx-badge">≈</span>}
                 </button>
               ))}
+              {s.tiles.length > 0 &&
+                spans.map((sp, i) => {
+                  // Coverage is the backend's (the frames issue's function), not recomputed from pixels here.
+                  const covered = sp.coveredBy.includes(s.config);
+                  return (
+                    <div
+                      key={sp.id}
+                      className={`span-band ${covered ? 'covered' : 'missed'}${i === selectedSpan ? ' selected' : ''}`}
+                      style={band(sp)}
+                      data-span={i + 1}
+                      data-covered={covered ? 'true' : 'false'}
+                      title={`span ${i + 1}: ${covered ? 'covered by' : 'missed by'} ${s.config}'s frames`}
+                      aria-hidden="true"
+                    />
+                  );
+                })}
+              {s.tiles.length > 0 && markLine}
               {s.tiles.length === 0 && <span className="strip-empty">{textOnly ? 'text only — no frames' : 'no frames'}</span>}
               <div className="playhead" style={{ left: x(time) }} aria-hidden="true" />
             </div>

@@ -435,6 +435,9 @@ export function ItemView({
               durationS={detail.video?.durationS ?? detail.durationS ?? 0}
               time={time}
               onSeekFrame={(k) => player.current?.seekFrame(k)}
+              spans={spans}
+              selectedSpan={selectedSpan}
+              markIn={pendingIn}
               onFullFrame={async (index) => {
                 const r = await client.call('frames:full', { ...item, index });
                 return r.ok ? r.value.url : null;

@@ -417,11 +417,15 @@ describe.skipIf(skipReason !== null)('item-audit interactions in Chromium', () =
     // In at the frame two after the failing config's frame kA, out at the frame two before kB.
     await jump(page, String(kA + 2));
     await expect.poll(() => frameNow(page)).toBe(kA + 2);
+    expect(await page.locator('.strips .mark-in').count()).toBe(0);
     await page.locator('body').press('i');
+    // The open span start is drawn on the axis and on each strip with frames until `e` closes it.
+    await expect.poll(() => page.locator('.strip-axis .mark-in').count()).toBe(1);
     await jump(page, String(kB - 2));
     await expect.poll(() => frameNow(page)).toBe(kB - 2);
     await page.locator('body').press('e');
     await expect.poll(async () => (await stateOf(row)).spans.length).toBe(1);
+    await expect.poll(() => page.locator('.strips .mark-in').count()).toBe(0);
     let sp = (await stateOf(row)).spans[0]!;
     expect([...sp.coveredBy].sort()).toEqual(expectedCoverage(d, sp.startS, sp.endS));
     expect(sp.coveredBy).not.toContain(failing);
@@ -429,6 +433,28 @@ describe.skipIf(skipReason !== null)('item-audit interactions in Chromium', () =
     expect(await suggestions.textContent()).toContain(`none of ${failing}'s frames`);
     expect(await page.getByRole('button', { name: buttonName('evidence-missed') }).getAttribute('aria-pressed')).toBe('false');
     expect(await page.getByLabel('Coverage of span 1').textContent()).toContain(`missed by`);
+    // The span is drawn on the time axis and on every strip with frames: marked covered exactly
+    // for the configs the backend says cover it, and placed where those configs' tiles are.
+    await expect.poll(() => page.locator('.strip-axis [data-span="1"]').count()).toBe(1);
+    const drawn = await page.locator('.strips .strip[data-config]').evaluateAll((strips) =>
+      strips.map((el) => {
+        const b = el.querySelector('.span-band[data-span="1"]')?.getBoundingClientRect();
+        const centres = Array.from(el.querySelectorAll('.tile')).map((t) => {
+          const r = t.getBoundingClientRect();
+          return r.left + r.width / 2;
+        });
+        return { config: el.getAttribute('data-config')!, covered: el.querySelector('.span-band[data-span="1"]')?.getAttribute('data-covered') ?? null, band: b ? { l: b.left, r: b.right } : null, centres };
+      }),
+    );
+    const withFrames = drawn.filter((x) => x.centres.length > 0);
+    expect(withFrames.length).toBe(d.frames.filter((f) => f.timesS.length > 0).length);
+    for (const x of withFrames) {
+      expect(x.covered, x.config).toBe(sp.coveredBy.includes(x.config) ? 'true' : 'false');
+      // Layout is exact to ~1/64 px; neighbouring frames sit a pixel or more apart at this width.
+      const { l, r } = x.band!;
+      expect(x.centres.some((c) => c >= l - 0.1 && c <= r + 0.1), x.config).toBe(sp.coveredBy.includes(x.config));
+    }
+    expect(drawn.filter((x) => x.centres.length === 0).every((x) => x.band === null)).toBe(true);
     await shot(page, 'evidence-missed');
 
     // A second span, around another of the failing config's frames (so it is covered), makes ↑/↓ selection matter.
