@@ -70,6 +70,8 @@ export interface FrameServiceOptions {
 export interface FrameServiceStats {
   running: number;
   queued: number;
+  /** Decode batches stopped to give their slot to better-priority work, and requeued. */
+  preempted: number;
 }
 
 export interface PrefetchOptions {
@@ -118,6 +120,8 @@ interface Task extends WorkBase {
   spec: ImageSpec;
   threads: number | undefined;
   keys: string[];
+  /** Stopped for better-priority work: requeued with the frames it has not delivered. */
+  preempted: boolean;
 }
 
 /**
@@ -160,6 +164,7 @@ export function createFrameService(options: FrameServiceOptions): FrameService {
   const probes = new Map<string, Promise<VideoMeta>>();
   let running = 0;
   let seq = 0;
+  let preemptions = 0;
   const active = new Set<Work>();
   let closed = false;
 
@@ -178,6 +183,43 @@ export function createFrameService(options: FrameServiceOptions): FrameService {
       if (work?.kind === 'exact') void execute(work);
       else if (work) void executeKeyframes(work);
     }
+    preempt();
+  }
+
+  /**
+   * A batch of exact frames can hold a core for seconds (up to 16 keyframe intervals), so
+   * when every slot is busy with work only lower-priority requesters want (a prefetch of the
+   * next items) and better work is queued (the item on screen), the worst such batch is
+   * stopped and requeued with the frames it has not delivered yet; those it has are in the
+   * cache already. The keyframe pass (~0.3 s) is never stopped: waiting for it is cheaper.
+   */
+  function preempt(): void {
+    if (!queue.length) return;
+    const waiting = queue.map(taskPriority).sort((a, b) => a - b);
+    const runningExact = [...active].filter((t): t is Task => t.kind === 'exact' && t.state === 'running');
+    // Slots already being given up serve the best waiting work first.
+    let next = runningExact.filter((t) => t.preempted).length;
+    const victims = runningExact.filter((t) => !t.preempted).sort((a, b) => taskPriority(b) - taskPriority(a) || b.seq - a.seq);
+    for (const v of victims) {
+      const want = waiting[next];
+      if (want === undefined || taskPriority(v) <= want) break;
+      v.preempted = true;
+      preemptions++;
+      next++;
+      v.controller.abort();
+    }
+  }
+
+  /** Put a stopped batch back on the queue with only its undelivered frames (same requesters and waiters). */
+  function requeue(task: Task): void {
+    const left = (index: number) => inflight.get(frameKey(task.meta.hash, task.spec, index))?.task === task;
+    task.runs = task.runs.map((r) => ({ keyframe: r.keyframe, indices: r.indices.filter(left) })).filter((r) => r.indices.length > 0);
+    task.keys = task.runs.flatMap((r) => r.indices.map((k) => frameKey(task.meta.hash, task.spec, k)));
+    task.controller = new AbortController();
+    task.preempted = false;
+    task.state = 'queued';
+    if (task.keys.length) queue.push(task);
+    else task.state = 'done';
   }
 
   async function executeKeyframes(work: KeyframeWork): Promise<void> {
@@ -235,6 +277,7 @@ export function createFrameService(options: FrameServiceOptions): FrameService {
       signal: task.controller.signal,
       onFrame,
     };
+    let requeued = false;
     try {
       const out = await decodeRuns(task.meta, task.runs, task.spec, decodeOpts);
       // A shared process that left runs undone (one damaged interval, an input ffmpeg refused)
@@ -248,17 +291,23 @@ export function createFrameService(options: FrameServiceOptions): FrameService {
       await Promise.all(writes);
     } catch (err) {
       await Promise.allSettled(writes);
-      rejectKeys(task.runs.flatMap((r) => r.indices), err);
+      if (task.preempted && !closed && [...task.requesters].some((r) => r.alive)) {
+        requeue(task);
+        requeued = true;
+      } else rejectKeys(task.runs.flatMap((r) => r.indices), err);
     } finally {
-      // Frames the process should have produced but did not (cannot happen when decodeRun resolved; defensive).
-      for (const key of task.keys) {
-        const p = inflight.get(key);
-        if (p?.task === task) {
-          p.reject(new MediaError('ffmpeg-failed', task.meta.path, 'frame not delivered'));
-          inflight.delete(key);
+      if (!requeued) {
+        // Frames the process should have produced but did not (cannot happen when decodeRun resolved; defensive).
+        for (const key of task.keys) {
+          const p = inflight.get(key);
+          if (p?.task === task) {
+            p.reject(new MediaError('ffmpeg-failed', task.meta.path, 'frame not delivered'));
+            inflight.delete(key);
+          }
         }
+        task.state = 'done';
       }
-      task.state = 'done';
+      task.preempted = false;
       active.delete(task);
       running--;
       pump();
@@ -537,6 +586,7 @@ export function createFrameService(options: FrameServiceOptions): FrameService {
           controller: new AbortController(),
           state: 'queued',
           keys: indices.map((k) => frameKey(meta.hash, spec, k)),
+          preempted: false,
         };
         for (const k of indices) {
           let resolve!: (f: string) => void;
@@ -599,7 +649,7 @@ export function createFrameService(options: FrameServiceOptions): FrameService {
     requestFrames,
     startExtraction,
     jobs,
-    stats: () => ({ running, queued: queue.length }),
+    stats: () => ({ running, queued: queue.length, preempted: preemptions }),
     close() {
       closed = true;
       for (const t of [...queue]) {

@@ -107,6 +107,50 @@ describe('frame service scheduling', () => {
     expect(order[0]).toBe('view');
   });
 
+  it('a running prefetch batch gives its slot to the view on screen, then finishes its frames', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flipbook-preempt-'));
+    const gate = gatedFfmpeg(dir);
+    const svc = createFrameService({ cacheDir: join(dir, 'cache'), ffmpeg: gate.path, parallelism: 1, plan: { mergeGapFrames: 0, maxRunsPerProcess: 4 } });
+    const meta = await svc.probe(video());
+    const order: string[] = [];
+    // The prefetch's ffmpeg is the gated one: it holds the only slot until the gate opens,
+    // which only a late timer does — so the view is served first only if the slot is taken back.
+    const prefetch = svc.requestFrames({ video: meta, indices: [10, 60, 110, 160], priority: 1, approximate: false, onTile: (t) => order.push(`prefetch ${t.index}`) });
+    while (svc.stats().running < 1) await new Promise((r) => setTimeout(r, 5));
+    const late = setTimeout(gate.open, 15_000);
+    const view = await svc.requestFrames({ video: meta, indices: [260], priority: 0, approximate: false, onTile: () => order.push('view') });
+    const p = await prefetch;
+    clearTimeout(late);
+    expect(order[0]).toBe('view');
+    expect(svc.stats().preempted).toBe(1);
+    expect(readBarcodes([view.files.get(260) ?? ''])).toEqual([260]);
+    // Requeued, the prefetch still delivers every frame, each exactly once.
+    expect(readBarcodes([10, 60, 110, 160].map((k) => p.files.get(k) ?? ''))).toEqual([10, 60, 110, 160]);
+    expect(order.filter((o) => o.startsWith('prefetch')).sort()).toEqual(['prefetch 10', 'prefetch 110', 'prefetch 160', 'prefetch 60']);
+    expect(p.failures).toEqual([]);
+    // (a batch finishes its bookkeeping just after it has delivered)
+    while (svc.stats().running > 0) await new Promise((r) => setTimeout(r, 5));
+    expect(svc.stats()).toMatchObject({ queued: 0, preempted: 1 });
+  });
+
+  it('work of equal or better priority is never stopped', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flipbook-nopreempt-'));
+    const gate = gatedFfmpeg(dir);
+    const svc = createFrameService({ cacheDir: join(dir, 'cache'), ffmpeg: gate.path, parallelism: 1, plan: { mergeGapFrames: 0, maxRunsPerProcess: 4 } });
+    const meta = await svc.probe(video());
+    const order: string[] = [];
+    const first = svc.requestFrames({ video: meta, indices: [10], priority: 0, approximate: false, onTile: () => order.push('first') });
+    while (svc.stats().running < 1) await new Promise((r) => setTimeout(r, 5));
+    const second = svc.requestFrames({ video: meta, indices: [260], priority: 0, approximate: false, onTile: () => order.push('second') });
+    while (svc.stats().queued < 1) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(svc.stats()).toMatchObject({ running: 1, queued: 1, preempted: 0 });
+    gate.open();
+    await Promise.all([first, second]);
+    expect(order).toEqual(['first', 'second']);
+    expect(svc.stats().preempted).toBe(0);
+  });
+
   it('cancelling a request drops its queued work and rejects with cancelled; shared work survives', async () => {
     const svc = createFrameService({ cacheDir: mkdtempSync(join(tmpdir(), 'flipbook-cancel-')), parallelism: 1, plan: { mergeGapFrames: 0, maxRunsPerProcess: 1 } });
     const meta = await svc.probe(video());
