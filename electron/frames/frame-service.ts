@@ -65,6 +65,8 @@ export interface FrameServiceOptions {
    * (one lone frame decodes faster with frame threads).
    */
   decodeThreads?: number;
+  /** Stop background batches for better-priority work (default true; false is the bench's baseline). */
+  preempt?: boolean;
 }
 
 export interface FrameServiceStats {
@@ -194,7 +196,7 @@ export function createFrameService(options: FrameServiceOptions): FrameService {
    * cache already. The keyframe pass (~0.3 s) is never stopped: waiting for it is cheaper.
    */
   function preempt(): void {
-    if (!queue.length) return;
+    if (!queue.length || options.preempt === false) return;
     const waiting = queue.map(taskPriority).sort((a, b) => a - b);
     const runningExact = [...active].filter((t): t is Task => t.kind === 'exact' && t.state === 'running');
     // Slots already being given up serve the best waiting work first.

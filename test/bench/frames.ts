@@ -10,6 +10,9 @@
  *  - decode floor: whole-file decode time ÷ keyframe intervals × intervals holding a needed frame;
  *  - warm: the same strip again with everything cached (fresh service, metadata cached);
  *  - approx: time until every tile shows at least its nearest-keyframe thumbnail.
+ *  - preemption: the item on screen opened while a background prefetch (the next items'
+ *    strips, priority 1) holds every core — time until its exact frames are all in, with the
+ *    frame service's preemption and without it (the baseline), in the same run.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
@@ -116,6 +119,8 @@ async function benchCase(c: VideoCase, naiveSampleSize: number): Promise<Record<
     const naivePerFrame = naivePerFrameSeconds(meta, sample, naiveDir);
     const naiveS = naivePerFrame * totalRequested;
 
+    const preemption = await benchPreemption(file, metaCache, perBudget, union, work);
+
     return {
       video: { file: file.replace(repoRoot + '/', ''), width: meta.width, height: meta.height, fps: meta.avgFrameRate, frames: meta.frameCount, keyframeIntervals: intervals, codec: meta.codec },
       budgets: BUDGETS,
@@ -149,10 +154,57 @@ async function benchCase(c: VideoCase, naiveSampleSize: number): Promise<Record<
         warmUnder100ms: warmS < 0.1,
       },
       tileEvents: tiles,
+      preemption,
     };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * The view's frames (one 64-frame budget of a differently placed sampler, none shared with the
+ * background work) requested while the background decodes the whole union of budgets; fresh
+ * frame caches for each measurement, the background cancelled once the view is served.
+ */
+async function benchPreemption(file: string, metaCache: ReturnType<typeof createMemoryMetadataCache>, perBudget: number[][], union: number[], work: string): Promise<Record<string, unknown>> {
+  const taken = new Set(union);
+  const meta0 = await createFrameService({ cacheDir: join(work, 'probe'), metadataCache: metaCache }).probe(file);
+  const view = sampleFrames('uniform-center', { total: meta0.frameCount, n: 64 }).filter((k) => !taken.has(k));
+  const measure = async (preempt: boolean, run: number): Promise<number> => {
+    const svc = createFrameService({ cacheDir: join(work, `preempt-${preempt}-${run}`), metadataCache: metaCache, preempt });
+    const meta = await svc.probe(file);
+    const leave = new AbortController();
+    const background = svc.requestFrames({ video: meta, indices: union, priority: 1, approximate: false, signal: leave.signal }).catch(() => null);
+    // Let the background's first batches start on every core, as when the user opens an item mid-prefetch.
+    while (svc.stats().running < Math.min(availableParallelism(), 2)) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 150));
+    const t0 = performance.now();
+    const res = await svc.requestFrames({ video: meta, indices: view, priority: 0, approximate: false });
+    const s = (performance.now() - t0) / 1000;
+    if (res.failures.length) throw new Error(`bench extraction failed: ${res.failures[0]?.message}`);
+    leave.abort();
+    await background;
+    return s;
+  };
+  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+  const withRuns: number[] = [];
+  const withoutRuns: number[] = [];
+  for (let run = 0; run < 3; run++) {
+    withoutRuns.push(await measure(false, run));
+    withRuns.push(await measure(true, run));
+  }
+  const withS = median(withRuns);
+  const withoutS = median(withoutRuns);
+  return {
+    viewFrames: view.length,
+    backgroundFrames: union.length,
+    budgetsInBackground: perBudget.length,
+    viewExactSecondsWithPreemption: Math.round(withS * 1000) / 1000,
+    viewExactSecondsWithoutPreemption: Math.round(withoutS * 1000) / 1000,
+    runsWith: withRuns.map((x) => Math.round(x * 1000) / 1000),
+    runsWithout: withoutRuns.map((x) => Math.round(x * 1000) / 1000),
+    ratioWithOverWithout: Math.round((withS / withoutS) * 100) / 100,
+  };
 }
 
 export async function benchFrames(): Promise<object> {
