@@ -60,6 +60,19 @@ function gatedFfmpeg(dir: string): { path: string; open: () => void } {
   return { path, open: () => writeFileSync(join(dir, 'go'), '') };
 }
 
+/** A one-slot frame service whose first ffmpeg run waits for the gate (see gatedFfmpeg). */
+function gatedService(prefix: string, maxRunsPerProcess: number): { svc: ReturnType<typeof createFrameService>; gate: { open: () => void } } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const gate = gatedFfmpeg(dir);
+  const svc = createFrameService({ cacheDir: join(dir, 'cache'), ffmpeg: gate.path, parallelism: 1, plan: { mergeGapFrames: 0, maxRunsPerProcess } });
+  return { svc, gate };
+}
+
+/** Poll until `cond` holds (the scheduler's state changes between awaits). */
+async function until(cond: () => boolean): Promise<void> {
+  while (!cond()) await new Promise((r) => setTimeout(r, 5));
+}
+
 /** Whether process `pid` still exists (signal 0 only checks). */
 function alive(pid: number): boolean {
   try {
@@ -86,21 +99,19 @@ describe('frame service scheduling', () => {
   });
 
   it('the current view is served before queued prefetch work', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'flipbook-prio-'));
-    const gate = gatedFfmpeg(dir);
-    const svc = createFrameService({ cacheDir: join(dir, 'cache'), ffmpeg: gate.path, parallelism: 1, plan: { mergeGapFrames: 0, maxRunsPerProcess: 1 } });
+    const { svc, gate } = gatedService('flipbook-prio-', 1);
     const order: string[] = [];
     // The blocker's ffmpeg holds the only slot until the gate opens, so the prefetch runs and
     // then the view's run are all queued behind it, whatever the machine's speed.
     const blocker = svc.requestFrames({ video: video(), indices: [5], approximate: false });
     // Wait until the blocker's decode holds the slot: requested together, the prefetch's
     // directory listing could finish first and its run take the gated first ffmpeg instead.
-    while (svc.stats().running < 1) await new Promise((r) => setTimeout(r, 5));
+    await until(() => svc.stats().running >= 1);
     const prefetch = svc.requestFrames({ video: video(), indices: [60, 110, 160], priority: 5, approximate: false, onTile: () => order.push('prefetch') });
     const meta = await svc.probe(video());
-    while (svc.stats().queued < 3) await new Promise((r) => setTimeout(r, 5));
+    await until(() => svc.stats().queued >= 3);
     const view = svc.requestFrames({ video: meta, indices: [260], priority: 0, approximate: false, onTile: () => order.push('view') });
-    while (svc.stats().queued < 4) await new Promise((r) => setTimeout(r, 5)); // 3 prefetch runs + the view's
+    await until(() => svc.stats().queued >= 4); // 3 prefetch runs + the view's
     gate.open();
     await Promise.all([blocker, prefetch, view]);
     expect(order.indexOf('view')).toBeLessThan(order.lastIndexOf('prefetch'));
@@ -108,15 +119,13 @@ describe('frame service scheduling', () => {
   });
 
   it('a running prefetch batch gives its slot to the view on screen, then finishes its frames', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'flipbook-preempt-'));
-    const gate = gatedFfmpeg(dir);
-    const svc = createFrameService({ cacheDir: join(dir, 'cache'), ffmpeg: gate.path, parallelism: 1, plan: { mergeGapFrames: 0, maxRunsPerProcess: 4 } });
+    const { svc, gate } = gatedService('flipbook-preempt-', 4);
     const meta = await svc.probe(video());
     const order: string[] = [];
     // The prefetch's ffmpeg is the gated one: it holds the only slot until the gate opens,
     // which only a late timer does — so the view is served first only if the slot is taken back.
     const prefetch = svc.requestFrames({ video: meta, indices: [10, 60, 110, 160], priority: 1, approximate: false, onTile: (t) => order.push(`prefetch ${t.index}`) });
-    while (svc.stats().running < 1) await new Promise((r) => setTimeout(r, 5));
+    await until(() => svc.stats().running >= 1);
     const late = setTimeout(gate.open, 15_000);
     const view = await svc.requestFrames({ video: meta, indices: [260], priority: 0, approximate: false, onTile: () => order.push('view') });
     const p = await prefetch;
@@ -129,20 +138,18 @@ describe('frame service scheduling', () => {
     expect(order.filter((o) => o.startsWith('prefetch')).sort()).toEqual(['prefetch 10', 'prefetch 110', 'prefetch 160', 'prefetch 60']);
     expect(p.failures).toEqual([]);
     // (a batch finishes its bookkeeping just after it has delivered)
-    while (svc.stats().running > 0) await new Promise((r) => setTimeout(r, 5));
+    await until(() => svc.stats().running === 0);
     expect(svc.stats()).toMatchObject({ queued: 0, preempted: 1 });
   });
 
   it('work of equal or better priority is never stopped', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'flipbook-nopreempt-'));
-    const gate = gatedFfmpeg(dir);
-    const svc = createFrameService({ cacheDir: join(dir, 'cache'), ffmpeg: gate.path, parallelism: 1, plan: { mergeGapFrames: 0, maxRunsPerProcess: 4 } });
+    const { svc, gate } = gatedService('flipbook-nopreempt-', 4);
     const meta = await svc.probe(video());
     const order: string[] = [];
     const first = svc.requestFrames({ video: meta, indices: [10], priority: 0, approximate: false, onTile: () => order.push('first') });
-    while (svc.stats().running < 1) await new Promise((r) => setTimeout(r, 5));
+    await until(() => svc.stats().running >= 1);
     const second = svc.requestFrames({ video: meta, indices: [260], priority: 0, approximate: false, onTile: () => order.push('second') });
-    while (svc.stats().queued < 1) await new Promise((r) => setTimeout(r, 5));
+    await until(() => svc.stats().queued >= 1);
     await new Promise((r) => setTimeout(r, 100));
     expect(svc.stats()).toMatchObject({ running: 1, queued: 1, preempted: 0 });
     gate.open();
@@ -157,7 +164,7 @@ describe('frame service scheduling', () => {
     const leave = new AbortController();
     const left = svc.requestFrames({ video: meta, indices: [10, 60, 110, 160, 210], signal: leave.signal, approximate: false });
     const stay = svc.requestFrames({ video: meta, indices: [160], approximate: false });
-    while (svc.stats().queued + svc.stats().running < 5) await new Promise((r) => setTimeout(r, 5));
+    await until(() => svc.stats().queued + svc.stats().running >= 5);
     leave.abort();
     const err = await left.then(() => null, (e: unknown) => e);
     expect(err).toBeInstanceOf(MediaError);
@@ -166,7 +173,7 @@ describe('frame service scheduling', () => {
     expect(readBarcodes([s.files.get(160) ?? ''])).toEqual([160]);
     // the shared run finishes its bookkeeping just after delivering; nothing else is left queued
     expect(svc.stats().queued).toBe(0);
-    while (svc.stats().running) await new Promise((r) => setTimeout(r, 5));
+    await until(() => svc.stats().running === 0);
   });
 });
 
@@ -191,12 +198,14 @@ describe('the keyframe (approximate) pass is scheduled work', () => {
     const order: string[] = [];
     // The only slot is busy with exact work, so both later requests queue.
     const blocker = svc.requestFrames({ video: viewMeta, indices: [5], approximate: false });
+    // (requested together, the prefetch's keyframe pass could take the slot first, and hang in it)
+    await until(() => svc.stats().running >= 1);
     const leave = new AbortController();
     const prefetch = svc.requestFrames({ video: prefetchMeta, indices: [10, 70], priority: 5, signal: leave.signal, onTile: (t) => order.push(`prefetch-${t.kind}`) });
-    while (svc.stats().queued < 1) await new Promise((r) => setTimeout(r, 5));
+    await until(() => svc.stats().queued >= 1);
     const queuedBefore = svc.stats().queued;
     const view = svc.requestFrames({ video: viewMeta, indices: [120, 260], priority: 0, approximate: false, onTile: (t) => order.push(`view-${t.kind}`) });
-    while (svc.stats().queued <= queuedBefore) await new Promise((r) => setTimeout(r, 5));
+    await until(() => svc.stats().queued > queuedBefore);
     writeFileSync(join(dir, 'go'), '');
     await blocker;
     const v = await view;
@@ -212,7 +221,7 @@ describe('the keyframe (approximate) pass is scheduled work', () => {
     const err = await prefetch.then(() => null, (e: unknown) => e);
     expect((err as MediaError).code).toBe('cancelled');
     while (alive(pid)) await new Promise((r) => setTimeout(r, 5));
-    while (svc.stats().running + svc.stats().queued) await new Promise((r) => setTimeout(r, 5));
+    await until(() => svc.stats().running + svc.stats().queued === 0);
     expect(order.some((o) => o.startsWith('prefetch'))).toBe(false);
   });
 });
@@ -251,6 +260,6 @@ describe('extraction as a job', () => {
     expect(r).toEqual({ ok: false, error: { code: 'cancelled', message: 'cancelled' } });
     expect(svc.jobs.get(job.id)?.state).toBe('cancelled');
     while (alive(pid)) await new Promise((r) => setTimeout(r, 5));
-    while (svc.stats().running + svc.stats().queued) await new Promise((r) => setTimeout(r, 5));
+    await until(() => svc.stats().running + svc.stats().queued === 0);
   });
 });
