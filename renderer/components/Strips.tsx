@@ -266,7 +266,6 @@ export function Strips({
                       style={band(sp)}
                       data-span={i + 1}
                       data-covered={covered ? 'true' : 'false'}
-                      title={`span ${i + 1}: ${covered ? 'covered by' : 'missed by'} ${s.config}'s frames`}
                       aria-hidden="true"
                     />
                   );
