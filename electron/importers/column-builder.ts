@@ -1,4 +1,4 @@
-import type { ResponseColumnBatch, ResponseRow } from '../../shared/domain/types';
+import type { InternedStrings, ResponseColumnBatch, ResponseRow } from '../../shared/domain/types';
 import { ImportError } from './errors';
 
 /** One response as the per_item.csv reader hands it over (scalars only; no object per row). */
@@ -26,10 +26,43 @@ const grow = <T extends Float64Array | Int32Array | Int8Array>(a: T, n: number):
 
 const nullable = (v: number): number | null => (Number.isNaN(v) ? null : v);
 
+/** A string field interned as cells are added: its distinct values once, an index per cell (−1 = null). */
+class Interner {
+  private readonly table: string[] = [];
+  private readonly ids = new Map<string, number>();
+  private index = new Int32Array(256);
+  /** Neighbouring cells mostly repeat a value (a tag, a note, a letter): checked before the Map. */
+  private last: string | null = null;
+  private lastIndex = -1;
+
+  add(k: number, v: string | null): void {
+    this.index = grow(this.index, k);
+    if (v !== this.last) {
+      let i = -1;
+      if (v !== null) {
+        i = this.ids.get(v) ?? -1;
+        if (i < 0) {
+          i = this.table.length;
+          this.table.push(v);
+          this.ids.set(v, i);
+        }
+      }
+      this.last = v;
+      this.lastIndex = i;
+    }
+    this.index[k] = this.lastIndex;
+  }
+
+  finish(n: number): InternedStrings {
+    return { table: this.table, index: this.index.slice(0, n) };
+  }
+}
+
 /**
- * The cells of one (model, split, config) of a file, on growable typed arrays. A second row
- * for the same sample that says something different is rejected, as BatchBuilder does for
- * row-wise importers (the same row twice counts as a duplicate).
+ * The cells of one (model, split, config) of a file, on growable typed arrays, with the
+ * string fields also as tables (ResponseColumnBatch.tables, what the store's column path
+ * reads). A second row for the same sample that says something different is rejected, as
+ * BatchBuilder does for row-wise importers (the same row twice counts as a duplicate).
  */
 export class ColumnBuilder {
   length = 0;
@@ -51,11 +84,16 @@ export class ColumnBuilder {
   private margin = new Float64Array(256);
   private latencyMs = new Float64Array(256);
   private line = new Int32Array(256);
+  /** Per cell: its item number, which indexes `splitIds`. */
+  private item = new Int32Array(256);
+  private readonly interned = { pred: new Interner(), groundTruth: new Interner(), sourceTag: new Interner(), protocolNote: new Interner() };
 
+  /** `splitIds`: the reader's sample ids of the split by item number, shared by the split's columns. */
   constructor(
     readonly model: string,
     readonly split: string,
     readonly config: string,
+    private readonly splitIds: readonly string[],
   ) {}
 
   /**
@@ -83,6 +121,12 @@ export class ColumnBuilder {
     this.margin = grow(this.margin, k);
     this.latencyMs = grow(this.latencyMs, k);
     this.line = grow(this.line, k);
+    this.item = grow(this.item, k);
+    this.item[k] = item;
+    this.interned.pred.add(k, v.pred);
+    this.interned.groundTruth.add(k, v.groundTruth);
+    this.interned.sourceTag.add(k, v.sourceTag);
+    this.interned.protocolNote.add(k, v.protocolNote);
     this.sampleIds.push(sampleId);
     this.pred.push(v.pred);
     this.groundTruth.push(v.groundTruth);
@@ -144,6 +188,13 @@ export class ColumnBuilder {
       sourceTag: this.sourceTag,
       protocolNote: this.protocolNote,
       line: this.line.slice(0, n),
+      tables: {
+        sampleIds: { table: this.splitIds, index: this.item.slice(0, n) },
+        pred: this.interned.pred.finish(n),
+        groundTruth: this.interned.groundTruth.finish(n),
+        sourceTag: this.interned.sourceTag.finish(n),
+        protocolNote: this.interned.protocolNote.finish(n),
+      },
     };
   }
 }

@@ -155,10 +155,13 @@ export async function readPerItemGeneral(path: string, opts: ImportOptions, disp
    * 145k cells hold ~5k strings and each row's copy dies young (less old-generation GC).
    */
   const itemsBySplit = new Map<string, Map<string, SeenItem>>();
+  /** split → its sample ids by item number: the sample-id table its column batches share. */
+  const idsBySplit = new Map<string, string[]>();
   /** Items with a ground truth, in the order their first ground truth appeared. */
   const answered: { split: string; item: SeenItem }[] = [];
   let curSplit: string | null = null;
   let curItems = new Map<string, SeenItem>();
+  let curIds: string[] = [];
   const override = { model: opts.model ?? null, split: opts.split ?? null };
 
   const sha256 = await readCsvRecords(path, file, (r, line) => {
@@ -212,11 +215,18 @@ export async function readPerItemGeneral(path: string, opts: ImportOptions, disp
       if (split !== curSplit) {
         curSplit = split;
         let m = itemsBySplit.get(split);
-        if (!m) itemsBySplit.set(split, (m = new Map()));
+        if (!m) {
+          itemsBySplit.set(split, (m = new Map()));
+          idsBySplit.set(split, []);
+        }
         curItems = m;
+        curIds = idsBySplit.get(split)!;
       }
       let item = curItems.get(sampleId);
-      if (item === undefined) curItems.set(sampleId, (item = { id: sampleId, n: curItems.size, gt: null, line }));
+      if (item === undefined) {
+        curItems.set(sampleId, (item = { id: sampleId, n: curIds.length, gt: null, line }));
+        curIds.push(sampleId);
+      }
       if (gt !== '') {
         if (item.gt === null) {
           item.gt = gt;
@@ -253,7 +263,7 @@ export async function readPerItemGeneral(path: string, opts: ImportOptions, disp
         const key = `${model}\u0000${split}\u0000${config}`;
         col = byKey.get(key) ?? null;
         if (col === null) {
-          col = new ColumnBuilder(model, split, config);
+          col = new ColumnBuilder(model, split, config, idsBySplit.get(split)!);
           byKey.set(key, col);
           columns.push(col);
         }

@@ -13,28 +13,14 @@
  * returns null BEFORE any side effect, so the caller applies the column the general way and
  * every error, summary count and insert order stays as it was.
  */
-import type { ColumnTables, ResponseColumnBatch } from '../../shared/domain/types';
-import { encodeFloat64Array, encodeFrames, encodeInterned, encodeStrings } from './response-columns';
+import type { ResponseColumnBatch } from '../../shared/domain/types';
+import { encodeFloat64Array, encodeFrames, encodeInterned } from './response-columns';
 
 export interface StoredItem {
   id: number;
   splitId: number;
   answer: string | null;
 }
-
-/** A column already applied on a split: its sample ids and their items, cell by cell. */
-export interface ResolvedColumn {
-  sampleIds: readonly string[];
-  items: StoredItem[];
-}
-
-/**
- * "No previous column", with arrays of the elements kinds real ones have: an empty literal
- * (small-integer elements) made the optimized plan deoptimize on a split's first column.
- */
-const NO_COLUMN: ResolvedColumn = { sampleIds: [''], items: [{ id: 0, splitId: 0, answer: null }] };
-(NO_COLUMN.sampleIds as string[]).length = 0;
-NO_COLUMN.items.length = 0;
 
 export interface FreshColumnPlan {
   /** Per cell: its stored item, or undefined where this cell creates the item. */
@@ -53,91 +39,6 @@ export interface FreshColumnPlan {
 }
 
 /**
- * Plans column `c` against the split's items `known`, or returns null when a cell needs the
- * general path:
- * - an item named twice in the column (a merge within the column);
- * - a ground truth for a stored item whose answer is unknown (the answer arrives and must
- *   reach other columns' cells) or that contradicts its answer (an ImportError);
- * - a `correct` that contradicts the answer (an ImportError);
- * - a cell without score whose item's answer stays unknown ("open": a later answer would
- *   fill or check it, which needs it as a Column).
- * `prev`, an earlier column of the split, spares most Map lookups: columns of one file name
- * the same items in the same order (the same string objects), give or take a missing cell,
- * so the walk follows prev's cells and looks up only where they part.
- */
-export function planFreshColumn(c: ResponseColumnBatch, known: ReadonlyMap<string, StoredItem>, prev: ResolvedColumn | undefined): FreshColumnPlan | null {
-  const n = c.length;
-  const items = new Array<StoredItem | undefined>(n);
-  const ids = new Int32Array(n);
-  const correct = new Int8Array(n);
-  const creates: number[] = [];
-  const newAnswers: (string | null)[] = [];
-  let newIds: Map<string, number> | null = null;
-  const { sampleIds: prevIds, items: prevItems } = prev ?? NO_COLUMN;
-  const pn = prevIds.length;
-  let j = 0;
-  let lastId = -1;
-  let ascending = true;
-  let nCorrect = 0;
-  let nScore = 0;
-  // The batch's arrays in locals: cold (interpreted) code re-reads `c.x` on every access.
-  const sampleIds = c.sampleIds;
-  const gts = c.groundTruth;
-  const scores = c.score;
-  const preds = c.pred;
-  const cors = c.correct;
-  for (let k = 0; k < n; k++) {
-    const s = sampleIds[k] as string;
-    let it: StoredItem | undefined;
-    if (j < pn && prevIds[j] === s) it = prevItems[j++];
-    else if (j + 1 < pn && prevIds[j + 1] === s) {
-      it = prevItems[j + 1];
-      j += 2;
-    } else it = known.get(s);
-    const gt = gts[k];
-    const score = scores[k] as number;
-    const scoreNull = score !== score;
-    let answer: string | null;
-    if (it !== undefined) {
-      answer = it.answer;
-      if (gt != null && scoreNull && answer !== gt) return null; // arrives, or contradicts
-      const id = it.id;
-      if (id <= lastId) ascending = false;
-      lastId = id;
-      ids[k] = id;
-      items[k] = it;
-    } else {
-      newIds ??= new Map();
-      if (newIds.has(s)) return null;
-      newIds.set(s, k);
-      answer = gt != null && scoreNull ? gt : null;
-      creates.push(k);
-      newAnswers.push(answer);
-    }
-    const raw = cors[k] as number;
-    let cor = raw < 0 ? -1 : raw === 1 ? 1 : 0;
-    if (scoreNull) {
-      if (answer === null) return null; // open
-      const pred = preds[k];
-      const implied = pred != null && pred === answer ? 1 : 0;
-      if (cor < 0) cor = implied;
-      else if (pred != null && cor !== implied) return null;
-    } else nScore++;
-    if (cor >= 0) nCorrect++;
-    correct[k] = cor;
-  }
-  if (!ascending) {
-    // Stored items out of order: sort their ids to find one named twice.
-    const stored = new Int32Array(n - creates.length);
-    let at = 0;
-    for (let k = 0; k < n; k++) if (items[k] !== undefined) stored[at++] = ids[k] as number;
-    stored.sort();
-    for (let i = 1; i < stored.length; i++) if (stored[i] === stored[i - 1]) return null;
-  }
-  return { items, ids, creates, newAnswers, correct, nCorrect, nScore, ascending };
-}
-
-/**
  * The stored items of a split's sample-id table (ColumnTables.sampleIds.table, shared by the
  * split's columns), by table index; undefined = not looked up yet, or no such item yet.
  * StoredItem objects are never replaced (only their answer is updated in place), so an entry
@@ -146,17 +47,22 @@ export function planFreshColumn(c: ResponseColumnBatch, known: ReadonlyMap<strin
 export type TableItems = (StoredItem | undefined)[];
 
 /**
- * planFreshColumn for a batch that carries `tables` (the per_item.csv fast path): the same
- * decisions and the same plan, read from typed indices — one Map lookup per distinct sample
- * id of the split instead of one per cell, and no string array built. Two cells naming one
- * item share a table index (the table holds distinct strings), which a marker array catches.
- * The per-cell rules are planFreshColumn's, written out again over indices rather than shared
- * through a call per cell: an import runs these loops once, mostly before V8 has optimised
- * them, where a call per cell is a large part of the cost. import-fast-path.test.ts holds both
- * to the general path.
+ * Plans column `c` against the split's items `known`, or returns null when a cell needs the
+ * general path:
+ * - an item named twice in the column (a merge within the column);
+ * - a ground truth for a stored item whose answer is unknown (the answer arrives and must
+ *   reach other columns' cells) or that contradicts its answer (an ImportError);
+ * - a `correct` that contradicts the answer (an ImportError);
+ * - a cell without score whose item's answer stays unknown ("open": a later answer would
+ *   fill or check it, which needs it as a Column).
+ * It reads the batch's tables: one Map lookup per distinct sample id of the split (`cache`,
+ * shared by the split's columns) instead of one per cell, and no string compared per cell.
+ * Two cells naming one item share a table index (the table holds distinct strings), which a
+ * marker array catches. import-fast-path.test.ts holds it to the general path.
  */
-export function planFromTables(c: ResponseColumnBatch, t: ColumnTables, known: ReadonlyMap<string, StoredItem>, cache: TableItems): FreshColumnPlan | null {
+export function planFreshColumn(c: ResponseColumnBatch, known: ReadonlyMap<string, StoredItem>, cache: TableItems): FreshColumnPlan | null {
   const n = c.length;
+  const t = c.tables;
   const items = new Array<StoredItem | undefined>(n);
   const ids = new Int32Array(n);
   const correct = new Int8Array(n);
@@ -258,7 +164,7 @@ export function encodeFreshColumn(
   ids: { modelId: number; splitId: number; configId: number },
 ): unknown[] {
   const n = c.length;
-  // The string fields from the batch's tables when it has them (no string array built).
+  // The string fields from the batch's tables (no string array built).
   const t = c.tables;
   let items = plan.ids;
   let cor = plan.correct;
@@ -283,15 +189,15 @@ export function encodeFreshColumn(
     plan.nScore,
     asBuffer(items),
     asBuffer(cor),
-    t ? encodeInterned(t.pred, order) : encodeStrings(c.pred, order),
-    t ? encodeInterned(t.groundTruth, order) : encodeStrings(c.groundTruth, order),
+    encodeInterned(t.pred, order),
+    encodeInterned(t.groundTruth, order),
     encodeFloat64Array(c.score, order),
     encodeFloat64Array(c.confidence, order),
     encodeFloat64Array(c.margin, order),
     encodeFloat64Array(c.latencyMs, order),
     encodeFrames(c.frameIndices, order),
-    t ? encodeInterned(t.sourceTag, order) : encodeStrings(c.sourceTag, order),
-    t ? encodeInterned(t.protocolNote, order) : encodeStrings(c.protocolNote, order),
+    encodeInterned(t.sourceTag, order),
+    encodeInterned(t.protocolNote, order),
     asBuffer(new Int32Array(n).fill(runId)),
     asBuffer(lines),
   ];

@@ -14,7 +14,7 @@ import type Database from 'better-sqlite3';
 import { emptyResponse } from '../importers/batch-builder';
 import { ImportError } from '../importers/errors';
 import type { ConfigSpec, ImportBatch, ItemMeta, ResponseColumnBatch, ResponseRow } from '../../shared/domain/types';
-import { encodeFreshColumn, itemOrder, planFreshColumn, planFromTables, type ResolvedColumn, type StoredItem, type TableItems } from './fresh-column';
+import { encodeFreshColumn, itemOrder, planFreshColumn, type StoredItem, type TableItems } from './fresh-column';
 import { COLUMN_COLUMNS, Column, type ColumnRow, createColumnWriter, decodeColumn } from './response-columns';
 
 export interface ImportOverrides {
@@ -239,35 +239,19 @@ function triplesNamedOnce(batches: readonly ImportBatch[], opts: ImportOverrides
 function wellFormed(c: ResponseColumnBatch): boolean {
   const n = c.length;
   const t = c.tables;
-  if (t) {
-    // The fast path reads the tables, not the string arrays (which need not be built).
-    return (
-      t.sampleIds.index.length === n &&
-      t.pred.index.length === n &&
-      t.groundTruth.index.length === n &&
-      t.sourceTag.index.length === n &&
-      t.protocolNote.index.length === n &&
-      c.correct.length === n &&
-      c.score.length === n &&
-      c.confidence.length === n &&
-      c.margin.length === n &&
-      c.latencyMs.length === n &&
-      c.frameIndices.length === n &&
-      c.line.length === n
-    );
-  }
+  // The fast path reads the tables, not the string arrays (which need not be built).
   return (
-    c.sampleIds.length === n &&
-    c.pred.length === n &&
+    t.sampleIds.index.length === n &&
+    t.pred.index.length === n &&
+    t.groundTruth.index.length === n &&
+    t.sourceTag.index.length === n &&
+    t.protocolNote.index.length === n &&
     c.correct.length === n &&
     c.score.length === n &&
-    c.groundTruth.length === n &&
     c.confidence.length === n &&
     c.margin.length === n &&
     c.latencyMs.length === n &&
     c.frameIndices.length === n &&
-    c.sourceTag.length === n &&
-    c.protocolNote.length === n &&
     c.line.length === n
   );
 }
@@ -390,9 +374,7 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
     const updatedItems = new Set<number>();
     const runSources = new Map<number, string>();
     const newItems = createItemInserter(db);
-    /** Per split, the last column applied by the fast path (planFreshColumn's lookup cache). */
-    const resolved = new Map<number, ResolvedColumn>();
-    /** Per sample-id table of column batches that carry tables: its stored items (planFromTables). */
+    /** Per sample-id table (one per split of a batch): its stored items (planFreshColumn's cache). */
     const tableItems = new Map<readonly string[], TableItems>();
     const namedOnce = fastPath ? triplesNamedOnce(batches, opts) : new Set<string>();
 
@@ -631,23 +613,20 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
         const stored = splitsLoaded.has(sid) ? columns.has(`${mid}:${sid}:${cid}`) : q.columnExists.get(mid, sid, cid) !== undefined;
         if (stored) return false;
         const t = c.tables;
-        let cache: TableItems | undefined;
-        if (t) {
-          cache = tableItems.get(t.sampleIds.table);
-          if (!cache) tableItems.set(t.sampleIds.table, (cache = []));
-        }
-        const plan = t ? planFromTables(c, t, known, cache!) : planFreshColumn(c, known, resolved.get(sid));
+        let cache = tableItems.get(t.sampleIds.table);
+        if (!cache) tableItems.set(t.sampleIds.table, (cache = []));
+        const plan = planFreshColumn(c, known, cache);
         if (!plan) return false;
         const { items, creates, newAnswers } = plan;
         // Items first named here, in cell order as merge inserts them; an answer from the
         // cell's ground truth counts as an update of the new item, as merge counts it.
         for (let j = 0; j < creates.length; j++) {
           const k = creates[j]!;
-          const sampleId = t ? t.sampleIds.table[t.sampleIds.index[k]!]! : c.sampleIds[k]!;
+          const sampleId = t.sampleIds.table[t.sampleIds.index[k]!]!;
           const answer = newAnswers[j]!;
           const item: StoredItem = { id: Number(q.itemInsertAnswer.run(sid, sampleId, answer).lastInsertRowid), splitId: sid, answer };
           known.set(sampleId, item);
-          if (t) cache![t.sampleIds.index[k]!] = item;
+          cache[t.sampleIds.index[k]!] = item;
           items[k] = item;
           summary.itemsAdded++;
           if (answer !== null) {
@@ -658,7 +637,6 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
         const all = items as StoredItem[];
         for (const k of creates) plan.ids[k] = all[k]!.id;
         const order = plan.ascending && creates.length === 0 ? null : itemOrder(plan.ids);
-        if (!t) resolved.set(sid, { sampleIds: c.sampleIds, items: all });
         pending.push(encodeFreshColumn(c, plan, order, runId, { modelId: mid, splitId: sid, configId: cid }));
         summary.responsesAdded += c.length;
         options.onFastColumn?.(c);

@@ -142,11 +142,10 @@ export interface ResponseColumnBatch {
   /** 1-based source line of each cell. */
   line: Int32Array;
   /**
-   * Optional: the string fields as indices into tables of distinct values, when the reader
-   * has them (the per_item.csv fast path). The arrays above then hold the same values; a
-   * consumer that reads the tables instead spares a string per cell.
+   * The string fields as indices into tables of distinct values (the same values as the
+   * arrays above): the store's column path reads these and spares a string per cell.
    */
-  tables?: ColumnTables;
+  tables: ColumnTables;
 }
 
 /** A string field of a column: `table[index[k]]` is cell k's value, index −1 = null. */
