@@ -13,6 +13,7 @@ import { makeConfigSpec } from '../../../shared/engine/config';
 import { gridMatrices } from '../../../electron/release/grid-matrices';
 import { scanGrids } from '../../../electron/release/response-scan';
 import { openProject, type Project } from '../../../electron/store/project';
+import { batch, response } from '../store/helpers';
 
 const CONFIGS: ConfigSpec[] = ['textonly', '16f_151k', '32f_151k', '64f_151k', '32f_302k'].map((k) => makeConfigSpec(k));
 
@@ -28,23 +29,23 @@ function rows(): ResponseRow[] {
         for (const c of CONFIGS) {
           if (r() < 0.1) continue;
           const ok = r() < 0.6;
-          out.push({
-            model,
-            split,
-            sampleId: id,
-            config: c.key,
-            pred: ok ? 'A' : 'B',
-            correct: r() < 0.05 ? null : ok,
-            score: r() < 0.2 ? Math.round(r() * 100) / 100 : null,
-            groundTruth: 'A',
-            confidence: r() < 0.5 ? Math.round(r() * 1e6) / 1e6 : null,
-            margin: r() < 0.3 ? Math.round(r() * 1e3) / 1e3 : null,
-            latencyMs: r() < 0.4 ? Math.round(r() * 5e6) / 1000 : null,
-            frameIndices: c.frames > 0 && r() < 0.3 ? [0, 3, 6] : null,
-            sourceTag: null,
-            protocolNote: null,
-            line: line++,
-          });
+          out.push(
+            response({
+              model,
+              split,
+              sampleId: id,
+              config: c.key,
+              pred: ok ? 'A' : 'B',
+              correct: r() < 0.05 ? null : ok,
+              score: r() < 0.2 ? Math.round(r() * 100) / 100 : null,
+              groundTruth: 'A',
+              confidence: r() < 0.5 ? Math.round(r() * 1e6) / 1e6 : null,
+              margin: r() < 0.3 ? Math.round(r() * 1e3) / 1e3 : null,
+              latencyMs: r() < 0.4 ? Math.round(r() * 5e6) / 1000 : null,
+              frameIndices: c.frames > 0 && r() < 0.3 ? [0, 3, 6] : null,
+              line: line++,
+            }),
+          );
         }
       }
     }
@@ -52,23 +53,7 @@ function rows(): ResponseRow[] {
   // An open-ended split: scores, no correctness.
   for (const id of ['g-1', 'g-2', 'g-3']) {
     for (const c of CONFIGS.slice(0, 3)) {
-      out.push({
-        model: 'M1',
-        split: 'OPEN',
-        sampleId: id,
-        config: c.key,
-        pred: null,
-        correct: null,
-        score: Math.round(r() * 1e4) / 1e4,
-        groundTruth: null,
-        confidence: r() < 0.5 ? 0.25 : null,
-        margin: null,
-        latencyMs: null,
-        frameIndices: null,
-        sourceTag: null,
-        protocolNote: null,
-        line: line++,
-      });
+      out.push(response({ model: 'M1', split: 'OPEN', sampleId: id, config: c.key, score: Math.round(r() * 1e4) / 1e4, confidence: r() < 0.5 ? 0.25 : null, line: line++ }));
     }
   }
   return out;
@@ -97,13 +82,7 @@ describe('gridMatrices', () => {
   beforeAll(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'fb-grid-matrices-'));
     project = openProject(path.join(dir, 'p.flipbook'), { create: true });
-    project.applyImport({
-      run: { sourcePath: 'synthetic', sha256: 'synthetic-grid-matrices', format: 'synthetic', toolkit: null, modelArgs: null },
-      items: [],
-      responses: rows(),
-      configs: CONFIGS,
-      warnings: [],
-    });
+    project.applyImport(batch('synthetic', { responses: rows(), configs: CONFIGS }));
   });
   afterAll(() => {
     project?.close();
