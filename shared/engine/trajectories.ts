@@ -7,7 +7,7 @@
  * `complete` rows count in the metrics and in derived.csv.
  */
 import type { ResponseMatrix } from '../domain/types';
-import { assertKind, type GridPlan, loadRow, planGrid } from './grid-plan';
+import { anyHarm, assertKind, type GridPlan, isTerminalRegression, isTextOverwritten, loadRow, planGrid } from './grid-plan';
 
 export type TrajectoryClass =
   | 'always_correct'
@@ -176,7 +176,7 @@ interface RowRule {
  * bit 0 complete, bits 1–3 class + 1 (0: incomplete), 4 visually confused, 5 text overwritten,
  * 6 terminal regression, 7 confused among visual configs, 8 some config correct, 9–18 best,
  * 19–28 matched best, 30 set (so 0 means "not evaluated"). The grid-plan flag tests (anyHarm,
- * isTextOverwritten, isTerminalRegression) and classifyTrajectory, inline (metrics.md §2–3);
+ * isTextOverwritten, isTerminalRegression) and classifyTrajectory inline (metrics.md §2–3);
  * flags of incomplete rows are evaluated on the cells they have.
  */
 function evaluateRow(y: Int8Array, rule: RowRule): number {
@@ -193,30 +193,11 @@ function evaluateRow(y: Int8Array, rule: RowRule): number {
   }
   // classifyTrajectory (switches along config order), for complete rows only.
   const cls = !complete ? -1 : switches === 0 ? (y[0] === 1 ? 0 : 1) : switches === 1 ? (y[0] === 0 ? 2 : 3) : 4;
-  // anyHarm over the dominance pairs: some a ≺ b with y(a) = 1 and y(b) = 0; then the same
-  // among visual configs only (the visual pairs are a subset of the lower ones).
-  const harm = anyPair(y, plan.lowerPairs);
-  const visualHarm = harm && anyPair(y, plan.visualPairs);
-  // isTextOverwritten: y(text) = 1 and some visual config wrong.
-  let over = 0;
-  if (plan.textPos >= 0 && y[plan.textPos] === 1) {
-    for (let j = 0; j < plan.visualPos.length; j++) {
-      if (y[plan.visualPos[j]!] === 0) {
-        over = 1;
-        break;
-      }
-    }
-  }
-  // isTerminalRegression: y(terminal) = 0 and some c ≺ terminal correct.
-  let regression = 0;
-  if (plan.terminalPos >= 0 && y[plan.terminalPos] === 0) {
-    for (let j = 0; j < plan.belowTerminal.length; j++) {
-      if (y[plan.belowTerminal[j]!] === 1) {
-        regression = 1;
-        break;
-      }
-    }
-  }
+  // Harm over the dominance pairs, then among visual configs only (a subset of the lower pairs).
+  const harm = anyHarm(y, plan.lowerPairs);
+  const visualHarm = harm && anyHarm(y, plan.visualPairs);
+  const over = isTextOverwritten(y, plan) ? 1 : 0;
+  const regression = isTerminalRegression(y, plan) ? 1 : 0;
   // The best matched config: the first correct in the matched grid's order, else 0.
   let mb = 0;
   if (rule.matchedPos !== null) {
@@ -239,11 +220,6 @@ function evaluateRow(y: Int8Array, rule: RowRule): number {
     ((best < 0 ? 0 : best) << 9) |
     (mb << 19)
   );
-}
-
-function anyPair(y: Int8Array, pairs: Int32Array): boolean {
-  for (let p = 0; p < pairs.length; p += 2) if (y[pairs[p]!] === 1 && y[pairs[p + 1]!] === 0) return true;
-  return false;
 }
 
 /** Writes row i's columns from its packed flags. */
