@@ -129,7 +129,7 @@ interface PreparedColumn {
   gt: Uint8Array[];
   src: Uint8Array[];
   note: Uint8Array[];
-  /** Upper bound of a line's bytes after the sample id (optional columns excluded). */
+  /** Upper bound of a line's bytes after the sample id, its newline included (optional columns excluded). */
   longest: number;
   /** Number of distinct (pred, gt, correct, source_tag, note) index tuples. */
   space: number;
@@ -268,7 +268,7 @@ function writeGridLines(
   for (let r = 0; r < rows; r++) {
     const idAt = idStart[r]!;
     const idLen = idStart[r + 1]! - idAt;
-    const need = C * (idLen + longest + 1);
+    const need = C * (idLen + longest);
     if (pos + need > buf.length) ((pos = room(sink, pos, need)), (buf = sink.buf));
     for (let j = 0; j < C; j++) {
       const at = pieceAt[j]![r]!;
@@ -367,7 +367,8 @@ function perItemCsv(
         gt,
         src,
         note,
-        longest: head.length + longestOf(pred) + longestOf(gt) + longestOf(src) + longestOf(note) + 5,
+        // The parts, four commas, the correct digit and the newline.
+        longest: head.length + longestOf(pred) + longestOf(gt) + longestOf(src) + longestOf(note) + 6,
         space: pred.length * gt.length * 3 * src.length * note.length,
       };
       longest = Math.max(longest, col.longest);

@@ -164,6 +164,27 @@ describe('perItemCsvBytes', () => {
     });
   }
 
+  it('equals the reference when every line is as long as its parts allow (the writers\' bound is exact)', () => {
+    // Every cell at its column's longest pred, ground truth, correct, tag and note, every id
+    // equally long, many columns: a bound one byte short per line overflows here (a zip's
+    // whole-file block ran out of room; a chunk overran its padding).
+    // Config keys of one length, so every column's line is as long as the longest column's.
+    const many = ['10f', '12f', '16f', '20f', '24f', '32f', '48f', '64f', '80f', '96f'];
+    const manySpecs = new Map(many.map((k) => [k, makeConfigSpec(k)]));
+    const sameIds = Array.from({ length: 300 }, (_, i) => `id-${String(i).padStart(4, '0')}`);
+    const full = (): Cell => ({ pred: 'B', gt: 'C', correct: 0, score: NaN, confidence: NaN, latencyMs: NaN, frames: null, src: 'lmms-eval:videomme', note: 'max_32f' });
+    const g = grid('M', 'S1', sameIds, many, many.map(() => sameIds.map(full)), false, false);
+    const want = reference([g], manySpecs, new Map());
+    for (const kernel of [true, false]) {
+      expect(Buffer.from(perItemCsvBytes([g], [...manySpecs.values()], [], { kernel })).toString('utf8')).toBe(want);
+      for (const size of [1, 1000, undefined]) {
+        const chunks: Buffer[] = [];
+        writePerItemCsv([g], [...manySpecs.values()], [], (b) => chunks.push(Buffer.from(b)), size, { kernel });
+        expect(Buffer.concat(chunks).toString('utf8')).toBe(want);
+      }
+    }
+  });
+
   it('wideCsvBytes: sample id and each config\'s prediction, empty where missing or open-ended', () => {
     const g = grid('M', 'S1', ids, configs, configs.map((_, j) => cells(ids.length, j + 3, false)), false);
     const rows = [['sample_id', ...configs], ...ids.map((id, r) => [id, ...g.columns.map((c) => {
