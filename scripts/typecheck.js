@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Typechecks each layer with its own tsconfig, so that e.g. shared/ cannot use Node or DOM
-// types and renderer/ cannot use Node's (architecture.md: the direction is enforced mechanically).
+// types and renderer/ cannot use Node's (docs/architecture.md: the direction is enforced mechanically).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,4 +1,4 @@
-// Enforces the layer rules of ../shared/docs/architecture.md on the import statements
+// Enforces the layer rules of docs/architecture.md on the import statements
 // themselves (the per-layer tsconfigs catch type-level leaks; this catches value imports
 // such as `import fs from 'node:fs'` in shared/ or `electron` in a service).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -38,7 +38,7 @@ function resolvesInto(file: string, spec: string): string | null {
   return target.split(path.sep)[0] ?? null;
 }
 
-describe('layer boundaries (architecture.md)', () => {
+describe('layer boundaries (docs/architecture.md)', () => {
   it('shared/ imports nothing outside shared/ (no Node, DOM, Electron, React)', () => {
     const bad: string[] = [];
     for (const f of filesUnder('shared')) {

@@ -89,7 +89,7 @@ export interface FrameService {
   prefetchKeyframes(path: string, spec?: ImageSpec, opts?: PrefetchOptions): Promise<void>;
   requestFrames(req: FrameRequest): Promise<FrameBatchResult>;
   /**
-   * requestFrames as a job (architecture.md "Long work is a job"): an id, progress events on
+   * requestFrames as a job (docs/architecture.md "Long work is a job"): an id, progress events on
    * `jobs` (done = exact frames delivered, total = distinct frames requested), cancel through
    * the handle, `jobs.cancel(id)` or req.signal — which drops queued work and kills ffmpeg.
    */

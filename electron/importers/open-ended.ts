@@ -5,7 +5,7 @@ import { ImportError } from './errors';
 
 /**
  * Open-ended (free-text) responses, shared by the lmms-eval, MLVU and VLMEvalKit readers
- * (metrics.md §1: an open-ended outcome is a score in [0, 1], Token-F1 by default, §7).
+ * (docs/metrics.md §1: an open-ended outcome is a score in [0, 1], Token-F1 by default, §7).
  *
  * Which score wins: a score the file itself gives (the task's own metric) is kept as it is;
  * Token-F1 of the predicted text against the reference(s) (the best over several) is

@@ -9,7 +9,7 @@ import { PER_ITEM_COLUMNS, PER_ITEM_OPTIONAL_COLUMNS } from '../../shared/releas
 import { ImportError } from './errors';
 import { type PerItemParse, readPerItemFast } from './per-item-fast';
 
-/** release-format.md: the eleven columns of labels/per_item.csv. */
+/** docs/release-format.md: the eleven columns of labels/per_item.csv. */
 export const PER_ITEM_REQUIRED = PER_ITEM_COLUMNS;
 
 /** The documented optional columns Flipbook may append. Anything else is rejected. */

@@ -13,7 +13,7 @@ import { readPerItemCsv } from './per-item-csv';
 import { specFor } from './config-keys';
 
 /**
- * The release layout (release-format.md): a folder or a `.zip` with labels/per_item.csv,
+ * The release layout (docs/release-format.md): a folder or a `.zip` with labels/per_item.csv,
  * optionally provenance/configs.json (→ ConfigSpecs) and annotations/ (codebook.json,
  * pathways.csv, evidence_spans.csv → batch.annotations, validated here, applied by the store).
  * A zip is streamed entry by entry into a private temporary folder (never held in memory),

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
  * Long work (import, export, frame extraction, proxy transcoding) runs as a job: an id,
  * throttled progress events, cancel via AbortController (the work passes `signal` to
  * runProcess, which kills the child), and a final Result — errors never escape as throws,
- * so the IPC/HTTP layer can forward the Result as is (architecture.md "Long work is a job").
+ * so the IPC/HTTP layer can forward the Result as is (docs/architecture.md "Long work is a job").
  */
 export type JobResult<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
 

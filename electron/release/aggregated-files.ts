@@ -1,5 +1,5 @@
 /**
- * labels/derived.csv and labels/aggregated/* (release-format.md). The numbers come from the
+ * labels/derived.csv and labels/aggregated/* (docs/release-format.md). The numbers come from the
  * engine (shared/release/aggregate.ts); this file only arranges them into the release's files
  * and prints them as the release does.
  */
@@ -26,7 +26,7 @@ import type { ReleaseFile } from './zip';
 /** The release's table2_metrics.json lists its splits in this order; others follow in code-point order. */
 export const RELEASE_SPLIT_ORDER = ['V1_medium', 'V1_short', 'V2_medium', 'MLVU'];
 
-/** The metric name of open-ended grids (metrics.md §4 default). */
+/** The metric name of open-ended grids (docs/metrics.md §4 default). */
 export const OPEN_METRIC = 'token_f1';
 
 const float = (x: number | null): JsonValue => (x === null ? null : new JsonFloat(x));

@@ -1,5 +1,5 @@
 /**
- * Flipbook's extension folder `annotations/` (release-format.md): the codebook, one row per
+ * Flipbook's extension folder `annotations/` (docs/release-format.md): the codebook, one row per
  * (sample, model, split, annotator) of pathway labels, one row per evidence span.
  */
 import { compareCodePoints, compareKeys, csvText, formatNumber, jsonText, type JsonValue } from './format';

@@ -1,5 +1,5 @@
 /**
- * labels/derived.csv (release-format.md): one line per item complete on its model's grid, per
+ * labels/derived.csv (docs/release-format.md): one line per item complete on its model's grid, per
  * MCQA (model, split), in sample_id code-point order.
  *
  * Written as bytes straight from the engine's typed-array trajectories (trajectoryColumns) rather than

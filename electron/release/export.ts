@@ -1,5 +1,5 @@
 /**
- * Release export (release-format.md): writes a project as the public release's folder layout
+ * Release export (docs/release-format.md): writes a project as the public release's folder layout
  * (or a byte-stable zip of it). Deterministic: the same project gives the same bytes except
  * README.md's date line, and export → import → export is byte-identical.
  */

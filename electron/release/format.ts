@@ -1,5 +1,5 @@
 /**
- * Byte-level writers of the release format (release-format.md "General rules"): RFC 4180 CSV
+ * Byte-level writers of the release format (docs/release-format.md "General rules"): RFC 4180 CSV
  * with `\n` line ends, and JSON printed the way the release's own files are (Python's
  * `json.dumps(indent=2)`), so that an export is deterministic and a re-export identical.
  */

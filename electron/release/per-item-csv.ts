@@ -1,5 +1,5 @@
 /**
- * labels/per_item.csv and the per-(model, split) wide CSVs (release-format.md).
+ * labels/per_item.csv and the per-(model, split) wide CSVs (docs/release-format.md).
  */
 import type { ConfigSpec, ItemMeta } from '../../shared/domain/types';
 import { PER_ITEM_COLUMNS, PER_ITEM_OPTIONAL_COLUMNS } from '../../shared/release/per-item-columns';

@@ -13,12 +13,12 @@ import { scanGrids } from './response-scan';
 /** The part of the store the exporter uses. */
 export type ProjectSource = Pick<Project, 'listConfigs' | 'listItems' | 'getSetting' | 'annotations' | 'db'>;
 
-/** The project setting that holds the matched grid (release-format.md). */
+/** The project setting that holds the matched grid (docs/release-format.md). */
 export const MATCHED_GRID_SETTING = 'matchedGrid';
 
 /**
  * The matched grid of an export: the override, else the project's setting, else Flipbook's
- * proposal (release-format.md: proposed until the user sets one). The proposal is a pure
+ * proposal (docs/release-format.md: proposed until the user sets one). The proposal is a pure
  * function of the data, so an export → import → export (where the setting is not carried)
  * proposes the same grid again.
  */

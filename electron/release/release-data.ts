@@ -44,7 +44,7 @@ export interface ReleaseGrid {
   columns: ReleaseColumn[];
 }
 
-/** One pathway-annotation row of annotations/pathways.csv (release-format.md). */
+/** One pathway-annotation row of annotations/pathways.csv (docs/release-format.md). */
 export interface ReleasePathwayRow {
   sampleId: string;
   model: string;
@@ -96,7 +96,7 @@ export interface ReleaseData {
   items: ItemMeta[];
   /** One matrix per (model, split), columns in config order. */
   matrices: ResponseMatrix[];
-  /** The matched grid in force (release-format.md): the setting, or the given override. */
+  /** The matched grid in force (docs/release-format.md): the setting, or the given override. */
   matchedGrid: string[];
   codebook: ReleaseCodebook | null;
   pathways: ReleasePathwayRow[];

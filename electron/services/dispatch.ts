@@ -1,7 +1,7 @@
 /**
  * The one place a request from a renderer becomes a service call: parse the unknown payload
  * with the operation's zod schema, run the handler, and turn every outcome into a Result.
- * Errors never cross a transport as thrown exceptions (architecture.md).
+ * Errors never cross a transport as thrown exceptions (docs/architecture.md).
  */
 import { isOpName, operations, type ApiError, type ErrorCode, type OpName, type Req, type Res, type Result } from '../../shared/api/contract';
 

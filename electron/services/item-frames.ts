@@ -1,8 +1,8 @@
 /**
  * Which frames each config of an item saw, from the project: the item's video under the media
  * root, its probed metadata, recorded frame_indices, the project's sampler overrides and the
- * configs' provenance (metrics.md §8). One place, so the item view's strips, `flipbook frames`
- * and the cascade's shared frame cost (metrics.md §5) agree on the frames.
+ * configs' provenance (docs/metrics.md §8). One place, so the item view's strips, `flipbook frames`
+ * and the cascade's shared frame cost (docs/metrics.md §5) agree on the frames.
  */
 import fs from 'node:fs';
 import path from 'node:path';

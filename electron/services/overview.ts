@@ -45,7 +45,7 @@ function hasSignal(m: ResponseMatrix, budgets: readonly string[]): boolean {
   return false;
 }
 
-/** The cascade of metrics.md §5 over `budgets` against `reference`, or the reason there is none. */
+/** The cascade of docs/metrics.md §5 over `budgets` against `reference`, or the reason there is none. */
 export function cascadeFor(
   m: ResponseMatrix,
   budgets: readonly string[],

@@ -1,5 +1,5 @@
 /**
- * Annotations as an append-only event log plus a current-state table (architecture.md, Data).
+ * Annotations as an append-only event log plus a current-state table (docs/architecture.md, Data).
  * Every edit is ONE transaction: the event is appended and the state of its
  * (model, split, sample, annotator) key is recomputed by replaying that key's events in
  * (at, uuid) order. Replaying, rather than patching the state, is what makes undo/redo,

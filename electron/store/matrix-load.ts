@@ -119,7 +119,7 @@ export function createMatrixLoader(db: Database.Database) {
         for (let k = 0; k < cell.length; k++) if (f[k]) frameIndices[cell[k]!] = f[k];
       }
     });
-    // A grid is open-ended when it carries scores and no MCQA outcomes (metrics.md §4).
+    // A grid is open-ended when it carries scores and no MCQA outcomes (docs/metrics.md §4).
     const kind: TaskKind = nScore > 0 && nCorrect === 0 ? 'open' : 'mcqa';
     if (kind === 'open') correct.fill(-1);
     return { model, split, kind, itemIds, configs, correct, score, confidence, margin, latencyMs, frameIndices };

@@ -1,5 +1,5 @@
 /**
- * The single list of operations between the renderer and the backend (architecture.md:
+ * The single list of operations between the renderer and the backend (docs/architecture.md:
  * "one contract, two transports"). Electron IPC and the web mode's HTTP bridge both
  * register their handlers from this table and parse every request with its schema; the
  * renderer's two clients are generated from the same table, so a name or a shape cannot
@@ -297,7 +297,7 @@ export const operations = {
   'export:run': op(
     z.object({ jobId: JobId, outDir: z.string().min(1), includeText: z.boolean().optional(), zip: z.boolean().optional() }),
     z.object({ outDir: z.string(), files: z.array(z.string()) }),
-    'Write the release layout (release-format.md) to a folder.',
+    'Write the release layout (docs/release-format.md) to a folder.',
   ),
   'dialog:pick': op(
     z.object({ kind: z.enum(['open-project', 'new-project', 'import', 'export-dir', 'media-root']) }),

@@ -101,7 +101,7 @@ export const teamOperations = {
     z.object({ labels: z.array(TeamLabel), resolution: Resolution.nullable(), codebookVersion: z.number().int().nullable() }),
     'Every annotator\'s labels of an item, its resolution, and the current codebook version.',
   ),
-  'team:agreement': op(Empty, AgreementReport, 'Agreement per (model, split): Cohen κ per pair (primary, per pathway), Fleiss κ for 3+ (metrics.md §9).'),
+  'team:agreement': op(Empty, AgreementReport, 'Agreement per (model, split): Cohen κ per pair (primary, per pathway), Fleiss κ for 3+ (docs/metrics.md §9).'),
   'team:conflicts': op(Empty, z.object({ conflicts: z.array(Conflict) }), 'Items whose annotators disagree on the primary pathway (resolved ones carry their resolution).'),
   'team:adjudicate': op(
     Ref.extend({ adjudicator: Name, primary: z.string().min(1).nullable(), pathways: z.array(z.string().min(1)), note: z.string() }),

@@ -1,5 +1,5 @@
 /**
- * Annotation types and their zod schemas (release-format.md, annotations/). Edits cross the
+ * Annotation types and their zod schemas (docs/release-format.md, annotations/). Edits cross the
  * IPC/HTTP boundary and events cross machines (merge of annotator bundles), so both are
  * validated with these schemas wherever they enter the main process.
  */

@@ -1,9 +1,9 @@
 /**
  * Flipbook's domain types, shared by every layer. Definitions follow
- * ../shared/docs/metrics.md (§1 the response matrix) and release-format.md.
+ * docs/metrics.md (§1 the response matrix) and docs/release-format.md.
  */
 
-/** Sampling policies of metrics.md §8. */
+/** Sampling policies of docs/metrics.md §8. */
 export const SAMPLING_POLICIES = [
   'uniform-linspace',
   'uniform-linspace-round',
@@ -23,7 +23,7 @@ export interface SamplingSpec {
   fps: number | null;
 }
 
-/** A visual configuration (metrics.md §1). `key` is e.g. `textonly`, `16f_151k`, `128f_input224`. */
+/** A visual configuration (docs/metrics.md §1). `key` is e.g. `textonly`, `16f_151k`, `128f_input224`. */
 export interface ConfigSpec {
   key: string;
   /** 0 for text only. */
@@ -43,7 +43,7 @@ export type TaskKind = 'mcqa' | 'open';
 
 /**
  * The responses of one (model, split) on typed arrays: cell (item i, config c) is at
- * index i * configs.length + c. Configs are in config order (metrics.md §1).
+ * index i * configs.length + c. Configs are in config order (docs/metrics.md §1).
  */
 export interface ResponseMatrix {
   model: string;
@@ -185,7 +185,7 @@ export interface ImportBatch {
   configs: ConfigSpec[];
   warnings: string[];
   /**
-   * Annotation rows of a release's `annotations/` folder (release-format.md), validated by the
+   * Annotation rows of a release's `annotations/` folder (docs/release-format.md), validated by the
    * importer, applied by the store. Rows are keyed by their CSV column names.
    */
   annotations?: {

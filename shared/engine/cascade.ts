@@ -1,5 +1,5 @@
 /**
- * Confidence cascade (metrics.md §5). Budgets b_1 ≺ … ≺ b_L; for threshold τ an item stops at
+ * Confidence cascade (docs/metrics.md §5). Budgets b_1 ≺ … ≺ b_L; for threshold τ an item stops at
  * the first budget whose signal is ≥ τ (else the last; a missing signal is below every τ) and
  * answers with that budget's outcome.
  *

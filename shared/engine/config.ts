@@ -1,6 +1,6 @@
 /**
- * Config keys, the budget order (dominance) and the release's config order — metrics.md §1,
- * release-format.md ("config order", "matched grid").
+ * Config keys, the budget order (dominance) and the release's config order — docs/metrics.md §1,
+ * docs/release-format.md ("config order", "matched grid").
  */
 import type { ConfigSpec } from '../domain/types';
 
@@ -121,7 +121,7 @@ export function isText(c: ConfigSpec): boolean {
 }
 
 /**
- * `a ≺ b` (metrics.md §1): frames(a) ≤ frames(b) and ppf(a) ≤ ppf(b), one strict. Text is below
+ * `a ≺ b` (docs/metrics.md §1): frames(a) ≤ frames(b) and ppf(a) ≤ ppf(b), one strict. Text is below
  * every visual config. Two unknown ppfs compare equal; a known and an unknown ppf are not
  * comparable, so neither is lower.
  */

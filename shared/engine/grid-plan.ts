@@ -1,7 +1,7 @@
 /**
  * A grid resolved once for fast per-item loops: its columns, the dominance pairs (a ≺ b) between
  * its configs, the text column, the terminal config and the configs below it. Every MCQA flag of
- * metrics.md §2/§3 is evaluated from these index lists, so the hot loops touch typed arrays only.
+ * docs/metrics.md §2/§3 is evaluated from these index lists, so the hot loops touch typed arrays only.
  */
 import type { ConfigSpec, ResponseMatrix } from '../domain/types';
 import { isLowerBudget, terminalConfig } from './config';

@@ -1,4 +1,4 @@
-/** The audit engine (metrics.md §1–§7, §9): one import point for callers. */
+/** The audit engine (docs/metrics.md §1–§7, §9): one import point for callers. */
 export * from './config';
 export * from './matrix';
 export * from './mcqa';

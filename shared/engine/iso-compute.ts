@@ -1,5 +1,5 @@
 /**
- * Iso-compute comparisons and sampling interventions (metrics.md §6). Iso-compute pairs are never
+ * Iso-compute comparisons and sampling interventions (docs/metrics.md §6). Iso-compute pairs are never
  * an ordering (they are not confusion); here they are compared item by item instead.
  */
 import type { ConfigSpec, ResponseMatrix } from '../domain/types';

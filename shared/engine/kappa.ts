@@ -1,4 +1,4 @@
-/** Agreement between annotators (metrics.md §9): Cohen's κ, per-tag κ and Fleiss' κ. */
+/** Agreement between annotators (docs/metrics.md §9): Cohen's κ, per-tag κ and Fleiss' κ. */
 
 export interface CohenResult {
   /** Items labelled by both (non-null in both lists). */

@@ -1,5 +1,5 @@
 /**
- * The default matched-grid proposal (release-format.md "matched grid"): the ladder configs that
+ * The default matched-grid proposal (docs/release-format.md "matched grid"): the ladder configs that
  * maximise (models having all of them on every split) × (configs), ties to more models.
  *
  * "Every split" is read literally: every split among the given grids, so a model without results
@@ -153,7 +153,7 @@ export interface MatchedGridMetrics {
 }
 
 /**
- * Metrics of several models on one split over a matched grid (metrics.md §1): only models that
+ * Metrics of several models on one split over a matched grid (docs/metrics.md §1): only models that
  * have every grid config take part, and only items complete for all of them count.
  */
 export function matchedGridMetrics(ms: readonly ResponseMatrix[], grid: readonly string[]): MatchedGridMetrics {

@@ -1,5 +1,5 @@
 /**
- * The response matrix (metrics.md §1) on typed arrays: cell (i, c) is at i * configs.length + c,
+ * The response matrix (docs/metrics.md §1) on typed arrays: cell (i, c) is at i * configs.length + c,
  * configs in config order. Grids are chosen by config key and resolved to column indices once,
  * so metric loops never allocate per cell.
  */

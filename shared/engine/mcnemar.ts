@@ -1,5 +1,5 @@
 /**
- * Exact two-sided McNemar test (metrics.md §2): min(1, 2 · P[X ≤ min(r, h)]), X ~ Bin(r + h, ½),
+ * Exact two-sided McNemar test (docs/metrics.md §2): min(1, 2 · P[X ≤ min(r, h)]), X ~ Bin(r + h, ½),
  * and 1 when r + h = 0.
  *
  * Stable for churn up to 1e5 and beyond without lgamma: log C(n, k) is an exact sum of logs

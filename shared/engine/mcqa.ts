@@ -1,5 +1,5 @@
 /**
- * MCQA metrics over a grid (metrics.md §2): accuracy, best fixed config, oracle and headroom,
+ * MCQA metrics over a grid (docs/metrics.md §2): accuracy, best fixed config, oracle and headroom,
  * visual confusion (dominance), text overwrite, terminal regression, transitions with exact
  * McNemar, pairwise wins. Items are the rows complete on the grid; the rest are `nExcluded`.
  * With N = 0 every rate is NaN (there is nothing to average).
@@ -79,7 +79,7 @@ export function gridFlags(m: ResponseMatrix, grid?: readonly string[] | null): G
   // The grid-plan flag tests (loadRow, anyHarm, isTextOverwritten, isTerminalRegression)
   // written inline over locals: the release export calls this cold, where its rows mostly run
   // before optimised code exists and a call per flag per row is the main cost. Same
-  // definitions (metrics.md §2; the brute-force dominance test in mcqa.test.ts holds them).
+  // definitions (docs/metrics.md §2; the brute-force dominance test in mcqa.test.ts holds them).
   const correct = m.correct;
   const C = m.configs.length;
   const cols = plan.cols;

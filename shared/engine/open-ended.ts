@@ -1,5 +1,5 @@
 /**
- * Open-ended (continuous) metrics (metrics.md §4) over scores s(i, c) ∈ [0, 1]. An MCQA matrix
+ * Open-ended (continuous) metrics (docs/metrics.md §4) over scores s(i, c) ∈ [0, 1]. An MCQA matrix
  * is accepted too (s = correct as 0/1), which makes these the continuous twins of §2.
  */
 import type { ResponseMatrix } from '../domain/types';

@@ -1,5 +1,5 @@
 /**
- * Token-F1 (metrics.md §7), SQuAD-style: lowercase, drop Unicode punctuation (P*), drop the
+ * Token-F1 (docs/metrics.md §7), SQuAD-style: lowercase, drop Unicode punctuation (P*), drop the
  * articles a/an/the as whole words, collapse whitespace, compare token multisets.
  */
 

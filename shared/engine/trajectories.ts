@@ -1,5 +1,5 @@
 /**
- * Item trajectories (metrics.md §3; release-format.md derived.csv): pattern, class, flags and
+ * Item trajectories (docs/metrics.md §3; docs/release-format.md derived.csv): pattern, class, flags and
  * best configs of every item of one (model, split) over its configs in config order.
  *
  * Incomplete rows get a pattern with `.` and no class; their flags are evaluated on the cells
@@ -176,7 +176,7 @@ interface RowRule {
  * bit 0 complete, bits 1–3 class + 1 (0: incomplete), 4 visually confused, 5 text overwritten,
  * 6 terminal regression, 7 confused among visual configs, 8 some config correct, 9–18 best,
  * 19–28 matched best, 30 set (so 0 means "not evaluated"). The grid-plan flag tests (anyHarm,
- * isTextOverwritten, isTerminalRegression) and classifyTrajectory inline (metrics.md §2–3);
+ * isTextOverwritten, isTerminalRegression) and classifyTrajectory inline (docs/metrics.md §2–3);
  * flags of incomplete rows are evaluated on the cells they have.
  */
 function evaluateRow(y: Int8Array, rule: RowRule): number {

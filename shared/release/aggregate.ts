@@ -1,5 +1,5 @@
 /**
- * The release's objects computed from response matrices (release-format.md): the aggregated
+ * The release's objects computed from response matrices (docs/release-format.md): the aggregated
  * JSON of one (model, split), derived.csv rows, release_manifest cells and table2_metrics.json.
  * Percentages are ×100 and rounded like Python's round(x, 4), as the release's scripts do;
  * values are computed as the release's pandas code does (100 × (count / N)) so rounding of
@@ -39,7 +39,7 @@ export interface AggregatedOpenJson {
   best_fixed: number | null;
   oracle: number | null;
   headroom: number | null;
-  /** The open-ended analogue of confusion: items with some a ≺ b and s(b) < s(a) − ε (metrics.md §4). */
+  /** The open-ended analogue of confusion: items with some a ≺ b and s(b) < s(a) − ε (docs/metrics.md §4). */
   visual_confusion_rate: number | null;
   /** Text overwrite is not defined for continuous scores. */
   overwrite_rate: null;

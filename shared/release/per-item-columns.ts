@@ -1,5 +1,5 @@
 /**
- * The columns of labels/per_item.csv (release-format.md), shared by the importer (which
+ * The columns of labels/per_item.csv (docs/release-format.md), shared by the importer (which
  * rejects any other header) and the exporter (which writes them in this order).
  */
 export const PER_ITEM_COLUMNS = [

@@ -1,6 +1,6 @@
 /**
  * An exact port of the parts of CPython's `random.Random` that the release's
- * `scalegrid-random` sampler uses (metrics.md §8): MT19937 seeded from an int,
+ * `scalegrid-random` sampler uses (docs/metrics.md §8): MT19937 seeded from an int,
  * `getrandbits`, `_randbelow` and `sample`. Written against CPython 3.11's
  * Modules/_randommodule.c and Lib/random.py; the tests compare it with python3 itself.
  */

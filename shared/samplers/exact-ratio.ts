@@ -1,5 +1,5 @@
 /**
- * Exact integer rounding of a ratio p/q (p ≥ 0, q > 0). The samplers of metrics.md §8 are
+ * Exact integer rounding of a ratio p/q (p ≥ 0, q > 0). The samplers of docs/metrics.md §8 are
  * defined on the exact value j×(T−1)/(n−1); doing it in integers keeps the result
  * independent of floating-point error (Python's float quotient of two ints is correctly
  * rounded, so it gives the same answers for every realistic T and n). Products beyond

@@ -1,5 +1,5 @@
 /**
- * The frame samplers of metrics.md §8: which frame indices a config's model saw.
+ * The frame samplers of docs/metrics.md §8: which frame indices a config's model saw.
  * Pure and deterministic; every policy is defined on integers so two implementations
  * agree exactly (see exact-ratio.ts).
  */
@@ -98,7 +98,7 @@ export function frameTimestamps(indices: readonly number[], opts: { fps: number 
 }
 
 /**
- * The toolkit default of metrics.md §8 for a model name. LLaVA is tested first because
+ * The toolkit default of docs/metrics.md §8 for a model name. LLaVA is tested first because
  * LLaVA checkpoints often carry their language model's name (LLaVA-NeXT-Video-7B-Qwen2)
  * but sample with lmms-eval's numpy linspace. `toolkit` is accepted for callers that know it;
  * today every toolkit other than the model family's own falls back to uniform-linspace.
@@ -115,7 +115,7 @@ export function defaultPolicyForModel(model: string, toolkit?: string | null): S
 /**
  * numpy's `linspace(0, T−1, n, dtype=int)` evaluated the way numpy evaluates it in float64
  * (j × step, step = (T−1)/(n−1), last element set to T−1, then floor). It differs from the
- * exact formula of metrics.md §8 by one frame for about 1% of (T, n) pairs; exported so
+ * exact formula of docs/metrics.md §8 by one frame for about 1% of (T, n) pairs; exported so
  * the difference stays measurable (see the tests) — not used by sampleFrames.
  */
 export function numpyLinspaceInt(total: number, n: number): number[] {

@@ -1,6 +1,6 @@
 /**
  * The common public-domain mulberry32 generator (Tommy Ettinger), used by the `random`
- * policy of metrics.md §8. The seed is taken modulo 2^32. Returns raw uint32 outputs (the
+ * policy of docs/metrics.md §8. The seed is taken modulo 2^32. Returns raw uint32 outputs (the
  * policy divides by 2^32 itself); shared/engine/prng.ts has the [0,1) form for the engine.
  */
 export function mulberry32Uint32(seed: number): () => number {

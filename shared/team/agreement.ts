@@ -1,5 +1,5 @@
 /**
- * Agreement between annotators per (model, split) (metrics.md §9), from their current
+ * Agreement between annotators per (model, split) (docs/metrics.md §9), from their current
  * annotation states. An annotator "labelled" an item when they set a primary pathway or at
  * least one pathway tag; items nobody labelled do not count. Adjudications are not
  * annotators' labels and never enter these figures.

@@ -2,8 +2,8 @@
 """A plain single-pass Python implementation of Flipbook's release export — the baseline of
 `npm run bench` (issue 2, section 7b). Reads labels/per_item.csv with the csv module and
 writes per_item.csv sorted, derived.csv, the aggregated JSONs + wide CSVs, table2_metrics.json,
-release_manifest.json and provenance/configs.json, with the definitions of metrics.md /
-release-format.md (dominance, config order, matched grid). The bench checks that every file it
+release_manifest.json and provenance/configs.json, with the definitions of docs/metrics.md /
+docs/release-format.md (dominance, config order, matched grid). The bench checks that every file it
 writes is byte-identical to Flipbook's export of the same input, i.e. that it is the same
 export. (It leaves out README.md and the empty annotations/ files: text templates, no work.)
 

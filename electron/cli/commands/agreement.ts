@@ -5,7 +5,7 @@ import type { CliCommand } from '../command';
 
 const HELP = `Usage: flipbook agreement --project P [--json]
 
-Agreement between annotators per (model, split) (metrics.md §9): for every pair of annotators
+Agreement between annotators per (model, split) (docs/metrics.md §9): for every pair of annotators
 the raw agreement and Cohen's κ on the primary pathway and Cohen's κ per pathway tag; with
 three or more annotators Fleiss' κ on the primary pathway over the items all of them labelled.
 Every figure names the number of items behind it. κ is empty (null) when expected agreement is 1.

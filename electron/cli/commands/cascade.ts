@@ -11,7 +11,7 @@ import { UsageError, type CliCommand } from '../command';
 const HELP = `Usage: flipbook cascade --project P --model M --split S --budgets c1,c2,… --reference C
                         [--seed N] [--json]
 
-Confidence cascade (metrics.md §5): each item starts at the cheapest budget and moves up until
+Confidence cascade (docs/metrics.md §5): each item starts at the cheapest budget and moves up until
 the model's margin (else confidence) reaches τ. Prints the sweep's Pareto front, the cheapest τ
 matching the reference budget's accuracy, and a held-out figure (τ chosen on a seeded half).
 
@@ -27,7 +27,7 @@ Options:
 Exit codes: 0 ok, 1 failure (e.g. unknown config, no confidence recorded), 2 bad usage.`;
 
 /**
- * The shared frame cost (metrics.md §5) counts the union of the frames each budget saw.
+ * The shared frame cost (docs/metrics.md §5) counts the union of the frames each budget saw.
  * Recorded frame_indices win (the engine reads them from the matrix); otherwise the frames
  * come from each config's sampling policy over the item's video (probed once, cached in the
  * project), the same selection the item view's strips show. Items without a readable video

@@ -7,7 +7,7 @@ import { UsageError, type CliCommand } from '../command';
 const HELP = `Usage: flipbook export --project P --out DIR [--matched-grid c1,c2,…] [--include-text] [--zip] [--json]
 
 Writes the project in the layout of the public video-mme-scalegrid release
-(../shared/docs/release-format.md): labels/per_item.csv, labels/derived.csv,
+(docs/release-format.md): labels/per_item.csv, labels/derived.csv,
 labels/aggregated/*, annotations/*, provenance/configs.json and a generated README.md.
 The output is deterministic: exporting the same project twice gives the same bytes except
 README.md's date line.

@@ -9,7 +9,7 @@ const HELP = `Usage: flipbook metrics --project P [--matched-grid c1,c2,…] [--
 
 Per (model, split): accuracy per config, best fixed config, oracle headroom, visual confusion,
 text overwrite, terminal regressions, and every transition with its rescued and harmed items
-and the exact McNemar p (metrics.md §2, §4). Then the matched grid across models: from
+and the exact McNemar p (docs/metrics.md §2, §4). Then the matched grid across models: from
 --matched-grid, else the project's matchedGrid setting, else Flipbook's proposal (naming the
 models it leaves out and why).
 

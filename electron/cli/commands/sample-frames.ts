@@ -5,7 +5,7 @@ import { UsageError, type CliCommand } from '../command';
 
 const HELP = `Usage: flipbook sample-frames --policy P --total T --n N [--seed S] [--video-id V] [--indices i,j,…]
 
-Prints the frame indices a sampling policy (metrics.md §8) picks, as a JSON array on the
+Prints the frame indices a sampling policy (docs/metrics.md §8) picks, as a JSON array on the
 last line of stdout.
 
 Options:

@@ -122,7 +122,7 @@ export function write(r0: u32, out: usize, limit: usize, rowMax: u32): u32 {
 }
 
 /**
- * A wide CSV's rows (release-format.md): per row its sample id, then per column the segment
+ * A wide CSV's rows (docs/release-format.md): per row its sample id, then per column the segment
  * `,<prediction>`, then '\n'. `colTable` holds 2 i32s per column: the segment number of each
  * row's cell (i32 per row), and the column's first segment. Same contract as `write`.
  */
@@ -144,7 +144,7 @@ export function wide(r0: u32, out: usize, limit: usize, rowMax: u32): u32 {
 }
 
 /**
- * derived.csv's lines of one matrix (release-format.md) at `out`, all of them (the caller
+ * derived.csv's lines of one matrix (docs/release-format.md) at `out`, all of them (the caller
  * sizes `out`); `grid`'s rows are the matrix's rows, its cols the matrix's configs. `colTable`
  * holds 7 addresses: the row order (i32 per line: a matrix row; 0 = rows in order), then per
  * matrix row: complete (u8), visually confused (u8), text overwritten (u8), trajectory class

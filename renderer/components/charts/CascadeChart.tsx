@@ -1,5 +1,5 @@
 /**
- * The confidence cascade (metrics.md §5): Pareto front of (mean shared frames, accuracy), the
+ * The confidence cascade (docs/metrics.md §5): Pareto front of (mean shared frames, accuracy), the
  * fixed reference budget, the operating point and the held-out figure. The reference is chosen
  * here and recomputed by the backend (overview:cascade).
  */

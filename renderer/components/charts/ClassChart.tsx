@@ -1,4 +1,4 @@
-/** Trajectory-class breakdown of one grid (metrics.md §3): one bar per class. */
+/** Trajectory-class breakdown of one grid (docs/metrics.md §3): one bar per class. */
 import { useMemo } from 'react';
 import { TRAJECTORY_CLASSES } from '../../../shared/api/contract';
 import type { OverviewGrid } from '../../../shared/api/overview';

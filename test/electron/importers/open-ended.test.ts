@@ -13,7 +13,7 @@ const scratch = new Scratch();
 afterAll(() => scratch.cleanup());
 
 /**
- * An independent Token-F1 (metrics.md §7) written differently from the engine's: punctuation
+ * An independent Token-F1 (docs/metrics.md §7) written differently from the engine's: punctuation
  * dropped character by character, articles dropped as whole tokens, the multiset
  * intersection by merging two sorted lists. Agrees with the engine on ordinary words.
  */

@@ -196,7 +196,7 @@ describe('release export round trip', () => {
     else if (tmp) console.log(`kept ${tmp}`);
   });
 
-  it('writes the layout of release-format.md', () => {
+  it('writes the layout of docs/release-format.md', () => {
     const files = [...readTree(first).keys()];
     for (const f of [
       'README.md',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeTokens, tokenF1 } from '../../../shared/engine/token-f1';
 
-describe('tokenF1 (metrics.md §7)', () => {
+describe('tokenF1 (docs/metrics.md §7)', () => {
   it('normalises case, punctuation, articles and whitespace', () => {
     expect(normalizeTokens('The  cat, sat on A mat!')).toEqual(['cat', 'sat', 'on', 'mat']);
     expect(normalizeTokens("An apple's core")).toEqual(['apples', 'core']);

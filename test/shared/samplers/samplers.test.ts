@@ -296,7 +296,7 @@ print(json.dumps([[lin(c['total'], c['n']), linr(c['total'], c['n']), cen(c['tot
   });
 });
 
-describe('numpy linspace vs the metrics.md formula', () => {
+describe('numpy linspace vs the docs/metrics.md formula', () => {
   const why = pythonAvailable('numpy');
   if (why) console.log(`skipped numpy comparison: ${why}`);
   it.skipIf(why !== null)('numpyLinspaceInt reproduces np.linspace(0, T-1, n, dtype=int); the spec formula differs on some (T, n)', () => {
@@ -311,6 +311,6 @@ print(json.dumps([np.linspace(0, T - 1, n, dtype=int).tolist() for T, n in json.
       expect(numpyLinspaceInt(total, n), `T=${total} n=${n}`).toEqual(expected[i]);
       if (JSON.stringify(sampleFrames('uniform-linspace', { total, n })) !== JSON.stringify(expected[i])) differ++;
     });
-    console.log(`numpy float linspace differs from metrics.md's exact trunc formula on ${differ} of ${cases.length} (T, n) pairs`);
+    console.log(`numpy float linspace differs from docs/metrics.md's exact trunc formula on ${differ} of ${cases.length} (T, n) pairs`);
   });
 });
