@@ -12,6 +12,7 @@ import { nearestKeyframe, type VideoMeta } from '../media/video-meta';
 import { decodeKeyframes, decodeRuns, DEFAULT_THUMB, type ImageSpec } from './decode-run';
 import { defaultMaxRunsPerProcess, packRuns, planDecodeRuns, type DecodeRun, type PlanOptions } from './extraction-plan';
 import { exactFramePath, keyframeManifestPath, keyframeThumbPath, readJsonIfExists, videoCacheDir, writeFileAtomic } from './frame-cache';
+import { createWorkQueue, type Requester, type Work as QueuedWork } from './work-queue';
 
 /** One tile update. `approximate` tiles show `shownIndex` (the nearest keyframe), never the frame the model saw. */
 export interface TileEvent {
@@ -101,20 +102,8 @@ export interface FrameService {
   close(): void;
 }
 
-interface Requester {
-  priority: number;
-  alive: boolean;
-}
-
-interface WorkBase {
-  seq: number;
-  requesters: Set<Requester>;
-  controller: AbortController;
-  state: 'queued' | 'running' | 'done';
-}
-
 /** Exact frames: one ffmpeg process decoding a batch of runs. */
-interface Task extends WorkBase {
+interface Task extends QueuedWork {
   kind: 'exact';
   meta: VideoMeta;
   /** Runs decoded by one ffmpeg process (one input and output each). */
@@ -122,8 +111,6 @@ interface Task extends WorkBase {
   spec: ImageSpec;
   threads: number | undefined;
   keys: string[];
-  /** Stopped for better-priority work: requeued with the frames it has not delivered. */
-  preempted: boolean;
 }
 
 /**
@@ -131,7 +118,7 @@ interface Task extends WorkBase {
  * requesters' best priority, so a prefetch's pass cannot delay the view on screen, and
  * killed when every requester has gone.
  */
-interface KeyframeWork extends WorkBase {
+interface KeyframeWork extends QueuedWork {
   kind: 'keyframes';
   path: string;
   spec: ImageSpec;
@@ -159,58 +146,41 @@ export function createFrameService(options: FrameServiceOptions): FrameService {
   const ffprobe = options.ffprobe ?? resolveFfprobe();
   const parallelism = Math.max(1, options.parallelism ?? availableParallelism());
   const cacheDir = options.cacheDir;
-  const queue: Work[] = [];
   const inflight = new Map<string, Pending>();
   const keyframePasses = new Map<string, { promise: Promise<Map<number, string> | null>; requesters: Set<Requester> }>();
   const keyframeDecodes = new Map<string, { work: KeyframeWork; promise: Promise<Buffer[]> }>();
   const probes = new Map<string, Promise<VideoMeta>>();
-  let running = 0;
-  let seq = 0;
-  let preemptions = 0;
-  const active = new Set<Work>();
   let closed = false;
 
   const frameKey = (hash: string, spec: ImageSpec, index: number): string => `${hash}|${specKey(spec)}|${index}`;
-  const taskPriority = (t: Work): number => Math.min(...[...t.requesters].filter((r) => r.alive).map((r) => r.priority), Infinity);
-
-  function pump(): void {
-    while (running < parallelism && queue.length) {
-      let best = 0;
-      for (let i = 1; i < queue.length; i++) {
-        const a = queue[i];
-        const b = queue[best];
-        if (a && b && (taskPriority(a) < taskPriority(b) || (taskPriority(a) === taskPriority(b) && a.seq < b.seq))) best = i;
-      }
-      const [work] = queue.splice(best, 1);
-      if (work?.kind === 'exact') void execute(work);
-      else if (work) void executeKeyframes(work);
-    }
-    preempt();
-  }
 
   /**
-   * A batch of exact frames can hold a core for seconds (up to 16 keyframe intervals), so
-   * when every slot is busy with work only lower-priority requesters want (a prefetch of the
-   * next items) and better work is queued (the item on screen), the worst such batch is
-   * stopped and requeued with the frames it has not delivered yet; those it has are in the
-   * cache already. The keyframe pass (~0.3 s) is never stopped: waiting for it is cheaper.
+   * Exact batches can hold a core for seconds (up to 16 keyframe intervals), so they may be
+   * stopped for better-priority work and requeued with the frames they have not delivered yet
+   * (those they have are in the cache already). The keyframe pass (~0.3 s) is never stopped:
+   * waiting for it is cheaper.
    */
-  function preempt(): void {
-    if (!queue.length || options.preempt === false) return;
-    const waiting = queue.map(taskPriority).sort((a, b) => a - b);
-    const runningExact = [...active].filter((t): t is Task => t.kind === 'exact' && t.state === 'running');
-    // Slots already being given up serve the best waiting work first.
-    let next = runningExact.filter((t) => t.preempted).length;
-    const victims = runningExact.filter((t) => !t.preempted).sort((a, b) => taskPriority(b) - taskPriority(a) || b.seq - a.seq);
-    for (const v of victims) {
-      const want = waiting[next];
-      if (want === undefined || taskPriority(v) <= want) break;
-      v.preempted = true;
-      preemptions++;
-      next++;
-      v.controller.abort();
-    }
-  }
+  const work = createWorkQueue<Work>({
+    parallelism,
+    preempt: options.preempt ?? true,
+    execute: (w) => (w.kind === 'exact' ? execute(w) : executeKeyframes(w)),
+    cancelled(task) {
+      const err = new MediaError('cancelled', null, 'cancelled');
+      if (task.kind === 'keyframes') {
+        task.reject(err);
+        return;
+      }
+      for (const key of task.keys) {
+        const p = inflight.get(key);
+        if (p?.task === task) {
+          p.reject(err);
+          inflight.delete(key);
+        }
+      }
+    },
+  });
+  const pump = (): void => work.pump();
+  const dropRequester = (task: Work, r: Requester): void => work.drop(task, r);
 
   /** Put a stopped batch back on the queue with only its undelivered frames (same requesters and waiters). */
   function requeue(task: Task): void {
@@ -219,33 +189,21 @@ export function createFrameService(options: FrameServiceOptions): FrameService {
     task.keys = task.runs.flatMap((r) => r.indices.map((k) => frameKey(task.meta.hash, task.spec, k)));
     task.controller = new AbortController();
     task.preempted = false;
-    task.state = 'queued';
-    if (task.keys.length) queue.push(task);
+    if (task.keys.length) work.push(task);
     else task.state = 'done';
   }
 
-  async function executeKeyframes(work: KeyframeWork): Promise<void> {
-    running++;
-    active.add(work);
-    work.state = 'running';
+  async function executeKeyframes(w: KeyframeWork): Promise<void> {
     try {
       const images: Buffer[] = [];
-      await decodeKeyframes(work.path, work.spec, { ffmpeg, signal: work.controller.signal, onFrame: (_ord, img) => images.push(img) });
-      work.resolve(images);
+      await decodeKeyframes(w.path, w.spec, { ffmpeg, signal: w.controller.signal, onFrame: (_ord, img) => images.push(img) });
+      w.resolve(images);
     } catch (err) {
-      work.reject(err);
-    } finally {
-      work.state = 'done';
-      active.delete(work);
-      running--;
-      pump();
+      w.reject(err);
     }
   }
 
   async function execute(task: Task): Promise<void> {
-    running++;
-    active.add(task);
-    task.state = 'running';
     const writes: Promise<void>[] = [];
     const onFrame = (index: number, image: Buffer): void => {
       const key = frameKey(task.meta.hash, task.spec, index);
@@ -307,35 +265,8 @@ export function createFrameService(options: FrameServiceOptions): FrameService {
             inflight.delete(key);
           }
         }
-        task.state = 'done';
       }
-      task.preempted = false;
-      active.delete(task);
-      running--;
-      pump();
     }
-  }
-
-  function dropRequester(task: Work, r: Requester): void {
-    task.requesters.delete(r);
-    if ([...task.requesters].some((x) => x.alive)) return;
-    if (task.state === 'queued') {
-      const i = queue.indexOf(task);
-      if (i >= 0) queue.splice(i, 1);
-      const err = new MediaError('cancelled', null, 'cancelled');
-      task.state = 'done';
-      if (task.kind === 'keyframes') {
-        task.reject(err);
-        return;
-      }
-      for (const key of task.keys) {
-        const p = inflight.get(key);
-        if (p?.task === task) {
-          p.reject(err);
-          inflight.delete(key);
-        }
-      }
-    } else if (task.state === 'running') task.controller.abort();
   }
 
   function probe(path: string, signal?: AbortSignal): Promise<VideoMeta> {
@@ -363,19 +294,31 @@ export function createFrameService(options: FrameServiceOptions): FrameService {
         resolve = res;
         reject = rej;
       });
-      const work: KeyframeWork = { kind: 'keyframes', seq: seq++, path, spec, requesters: new Set(), controller: new AbortController(), state: 'queued', resolve, reject };
-      entry = { work, promise };
+      const kw: KeyframeWork = {
+        kind: 'keyframes',
+        seq: work.nextSeq(),
+        path,
+        spec,
+        requesters: new Set(),
+        controller: new AbortController(),
+        state: 'queued',
+        preemptible: false,
+        preempted: false,
+        resolve,
+        reject,
+      };
+      entry = { work: kw, promise };
       const e = entry;
       promise.catch(() => {
         if (keyframeDecodes.get(k) === e) keyframeDecodes.delete(k);
       });
       keyframeDecodes.set(k, entry);
-      for (const r of requesters) work.requesters.add(r);
-      if ([...work.requesters].some((r) => r.alive)) {
-        queue.push(work);
+      for (const r of requesters) kw.requesters.add(r);
+      if ([...kw.requesters].some((r) => r.alive)) {
+        work.push(kw);
         pump();
       } else {
-        work.state = 'done';
+        kw.state = 'done';
         reject(new MediaError('cancelled', null, 'cancelled'));
       }
     } else for (const r of requesters) entry.work.requesters.add(r);
@@ -392,10 +335,10 @@ export function createFrameService(options: FrameServiceOptions): FrameService {
   async function prefetchKeyframes(path: string, spec: ImageSpec = DEFAULT_THUMB, opts: PrefetchOptions = {}): Promise<void> {
     const requester: Requester = { priority: opts.priority ?? 0, alive: !opts.signal?.aborted };
     if (!requester.alive) return;
-    let work: KeyframeWork | undefined;
+    let kw: KeyframeWork | undefined;
     const onAbort = (): void => {
       requester.alive = false;
-      if (work) dropRequester(work, requester);
+      if (kw) dropRequester(kw, requester);
     };
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     try {
@@ -404,7 +347,7 @@ export function createFrameService(options: FrameServiceOptions): FrameService {
       if (ManifestSchema.safeParse(await readJsonIfExists(keyframeManifestPath(cacheDir, id.headTailHash, spec))).success) return;
       if (!requester.alive) return;
       const images = keyframeImages(path, id.headTailHash, spec, [requester]);
-      work = keyframeDecodes.get(`${id.headTailHash}|${specKey(spec)}`)?.work;
+      kw = keyframeDecodes.get(`${id.headTailHash}|${specKey(spec)}`)?.work;
       await images;
     } catch {
       // the probe reports what is wrong with the file; the prefetch stays silent
@@ -579,7 +522,7 @@ export function createFrameService(options: FrameServiceOptions): FrameService {
         const indices = batch.flatMap((r) => r.indices);
         const task: Task = {
           kind: 'exact',
-          seq: seq++,
+          seq: work.nextSeq(),
           meta,
           runs: batch,
           spec,
@@ -588,6 +531,7 @@ export function createFrameService(options: FrameServiceOptions): FrameService {
           controller: new AbortController(),
           state: 'queued',
           keys: indices.map((k) => frameKey(meta.hash, spec, k)),
+          preemptible: true,
           preempted: false,
         };
         for (const k of indices) {
@@ -602,7 +546,7 @@ export function createFrameService(options: FrameServiceOptions): FrameService {
           waits.push(promise.then((file) => deliverExact(k, file), (err: unknown) => fail(k, err)));
         }
         attached.push(task);
-        queue.push(task);
+        work.push(task);
       }
     }
     pump();
@@ -651,15 +595,10 @@ export function createFrameService(options: FrameServiceOptions): FrameService {
     requestFrames,
     startExtraction,
     jobs,
-    stats: () => ({ running, queued: queue.length, preempted: preemptions }),
+    stats: () => work.stats(),
     close() {
       closed = true;
-      for (const t of [...queue]) {
-        for (const r of t.requesters) r.alive = false;
-        dropRequester(t, { priority: 0, alive: false });
-      }
-      queue.length = 0;
-      for (const w of active) w.controller.abort();
+      work.close();
     },
   };
 }

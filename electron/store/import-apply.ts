@@ -14,14 +14,14 @@ import type Database from 'better-sqlite3';
 import { emptyResponse } from '../importers/batch-builder';
 import { ImportError } from '../importers/errors';
 import type { ConfigSpec, ImportBatch, ItemMeta, ResponseColumnBatch, ResponseRow } from '../../shared/domain/types';
+import { applyOverrides, type ImportOverrides } from './import-overrides';
+import { createConfigUpserter, specFromKey } from './import-configs';
+import { mergeCell, type CellPatch, type StoredCell } from './merge-cell';
 import { encodeFreshColumn, itemOrder, planFreshColumn, type StoredItem, type TableItems } from './fresh-column';
 import { COLUMN_COLUMNS, Column, type ColumnRow, createColumnWriter, decodeColumn } from './response-columns';
 
-export interface ImportOverrides {
-  model?: string;
-  split?: string;
-  config?: string;
-}
+export type { ImportOverrides } from './import-overrides';
+export { framesFromKey } from './import-configs';
 
 export interface ImportSummary {
   itemsAdded: number;
@@ -39,13 +39,6 @@ export interface ImportSummary {
 
 export function emptySummary(): ImportSummary {
   return { itemsAdded: 0, itemsUpdated: 0, responsesAdded: 0, responsesUpdated: 0, configsAdded: 0, models: [], splits: [], configs: [], warnings: [] };
-}
-
-/** Frames named by a config key (`textonly` → 0, `16f…` → 16), or null when the key names none. */
-export function framesFromKey(key: string): number | null {
-  if (key === 'textonly') return 0;
-  const m = /^(\d+)f(?:_|$)/.exec(key);
-  return m ? Number(m[1]) : null;
 }
 
 const ITEM_FIELDS = [
@@ -134,7 +127,35 @@ class FreshLines {
   }
 }
 
-const sameNum = (a: number | null, b: number | null): boolean => a === b || (a !== null && b !== null && Math.abs(a - b) <= 1e-12);
+/** Cell `k` of `col`, as mergeCell compares it. */
+const cellAt = (col: Column, k: number): StoredCell => ({
+  pred: col.pred[k] ?? null,
+  correct: col.correct[k] ?? null,
+  score: col.score[k] ?? null,
+  groundTruth: col.groundTruth[k] ?? null,
+  confidence: col.confidence[k] ?? null,
+  margin: col.margin[k] ?? null,
+  latencyMs: col.latencyMs[k] ?? null,
+  frames: col.frames[k] ?? null,
+  sourceTag: col.sourceTag[k] ?? null,
+  protocolNote: col.protocolNote[k] ?? null,
+  runId: col.runId[k] ?? null,
+});
+
+/** Writes mergeCell's fill into cell `k`; false when there was nothing to fill. */
+function patchCell(col: Column, k: number, p: CellPatch): boolean {
+  let filled = false;
+  if (p.correct !== undefined) ((col.correct[k] = p.correct), (filled = true));
+  if (p.groundTruth !== undefined) ((col.groundTruth[k] = p.groundTruth), (filled = true));
+  if (p.confidence !== undefined) ((col.confidence[k] = p.confidence), (filled = true));
+  if (p.margin !== undefined) ((col.margin[k] = p.margin), (filled = true));
+  if (p.latencyMs !== undefined) ((col.latencyMs[k] = p.latencyMs), (filled = true));
+  if (p.frames !== undefined) ((col.frames[k] = p.frames), (filled = true));
+  if (p.sourceTag !== undefined) ((col.sourceTag[k] = p.sourceTag), (filled = true));
+  if (p.protocolNote !== undefined) ((col.protocolNote[k] = p.protocolNote), (filled = true));
+  if (filled) col.dirty = true;
+  return filled;
+}
 
 /** Rows per multi-row INSERT of items (at most 15 parameters each, well under SQLite's limit). */
 const ITEM_CHUNK = 64;
@@ -276,19 +297,6 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
     modelInsert: db.prepare('INSERT INTO models (name) VALUES (?)'),
     split: db.prepare<[string], { id: number }>('SELECT id FROM splits WHERE name = ?'),
     splitInsert: db.prepare('INSERT INTO splits (name) VALUES (?)'),
-    config: db.prepare<[string], { id: number; frames: number; pixel_count: number | null }>(
-      'SELECT id, frames, pixel_count FROM configs WHERE key = ?',
-    ),
-    configInsert: db.prepare(
-      `INSERT INTO configs (key, frames, pixel_count, width, height, sampling_policy, sampling_seed, sampling_fps, pipeline, toolkit, model_args, notes)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    configFill: db.prepare(
-      `UPDATE configs SET pixel_count = COALESCE(pixel_count, ?), width = COALESCE(width, ?), height = COALESCE(height, ?),
-         sampling_policy = COALESCE(sampling_policy, ?), sampling_seed = COALESCE(sampling_seed, ?), sampling_fps = COALESCE(sampling_fps, ?),
-         pipeline = COALESCE(pipeline, ?), toolkit = COALESCE(toolkit, ?), model_args = COALESCE(model_args, ?), notes = COALESCE(notes, ?)
-       WHERE id = ?`,
-    ),
     gridInsert: db.prepare(
       `INSERT OR IGNORE INTO grid_configs (model_id, split_id, config_id, width, height, sampling_policy, sampling_seed, sampling_fps, pipeline, toolkit, model_args, notes, run_id)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -317,6 +325,7 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
   };
 
   const writeColumn = createColumnWriter(db);
+  const storeConfig = createConfigUpserter(db);
 
   return function applyImports(batches: ImportBatch[], opts: ImportOverrides = {}): ImportSummary {
     const summary = emptySummary();
@@ -439,59 +448,17 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
     };
 
     const upsertConfig = (spec: ConfigSpec, file: string, line: number): number => {
-      const named = framesFromKey(spec.key);
-      if (named !== null && named !== spec.frames) {
-        throw new ImportError(file, line, 'config', `config "${spec.key}" names ${named} frames but its frame count is ${spec.frames}`);
-      }
-      const stored = q.config.get(spec.key);
-      const s = spec.sampling;
-      const prov = [spec.width, spec.height, s.policy, s.seed, s.fps, spec.pipeline, spec.toolkit, spec.modelArgs, spec.notes] as const;
-      if (!stored) {
-        const id = Number(q.configInsert.run(spec.key, spec.frames, spec.pixelCount, ...prov).lastInsertRowid);
-        configIds.set(spec.key, id);
-        return id;
-      }
-      if (stored.frames !== spec.frames) {
-        throw new ImportError(file, line, 'config', `config "${spec.key}" has ${spec.frames} frames here but ${stored.frames} in the project`);
-      }
-      if (stored.pixel_count !== null && spec.pixelCount !== null && stored.pixel_count !== spec.pixelCount) {
-        throw new ImportError(
-          file,
-          line,
-          'pixel_count',
-          `config "${spec.key}" has ${spec.pixelCount} pixels per frame here but ${stored.pixel_count} in the project`,
-        );
-      }
-      q.configFill.run(spec.pixelCount, ...prov, stored.id);
-      configIds.set(spec.key, stored.id);
-      return stored.id;
+      const id = storeConfig(spec, file, line);
+      configIds.set(spec.key, id);
+      return id;
     };
 
     for (const batch of batches) {
       const file = batch.run.sourcePath;
       summary.warnings.push(...batch.warnings);
 
-      // Overrides from the command line / dialog. A batch carries its responses either as
-      // rows or (per_item.csv) as columns; `columns` wins when present.
-      let rows: ResponseRow[] = batch.columns ? [] : batch.responses;
-      let cols: ResponseColumnBatch[] = batch.columns ?? [];
-      let specs: ConfigSpec[] = batch.configs;
-      if (opts.config) {
-        const keys = new Set([...rows.map((r) => r.config), ...cols.map((c) => c.config)]);
-        if (keys.size > 1) {
-          throw new ImportError(file, 0, 'config', `--config names one config but this file holds ${keys.size} (${[...keys].sort().join(', ')})`);
-        }
-        const [from] = [...keys];
-        const spec = specs.find((c) => c.key === from) ?? specs[0];
-        specs = spec ? [{ ...spec, key: opts.config }] : [];
-        rows = rows.map((r) => ({ ...r, config: opts.config! }));
-        cols = cols.map((c) => ({ ...c, config: opts.config! }));
-      }
-      if (opts.model || opts.split) {
-        rows = rows.map((r) => ({ ...r, model: opts.model ?? r.model, split: opts.split ?? r.split }));
-        cols = cols.map((c) => ({ ...c, model: opts.model ?? c.model, split: opts.split ?? c.split }));
-      }
-      const items = opts.split ? batch.items.map((it) => ({ ...it, split: opts.split! })) : batch.items;
+      // Overrides from the command line / dialog.
+      const { rows, cols, specs, items } = applyOverrides(batch, opts);
 
       // Run provenance: identical bytes in the same format are the same run.
       const runId =
@@ -508,22 +475,7 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
       }
       const configNamed = (config: string, line: number): void => {
         if (specByKey.has(config)) return;
-        const frames = framesFromKey(config);
-        if (frames === null) {
-          throw new ImportError(file, line, 'config', `config "${config}" does not name its frame count and the file gives none (use --config)`);
-        }
-        const spec: ConfigSpec = {
-          key: config,
-          frames,
-          pixelCount: frames === 0 ? 0 : null,
-          width: null,
-          height: null,
-          sampling: { policy: null, seed: null, fps: null },
-          pipeline: null,
-          toolkit: batch.run.toolkit,
-          modelArgs: batch.run.modelArgs,
-          notes: null,
-        };
+        const spec = specFromKey(config, batch.run, file, line);
         specByKey.set(config, spec);
         upsertConfig(spec, file, line);
       };
@@ -675,49 +627,29 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
           summary.responsesAdded++;
           return;
         }
-        const storedCorrect = col.correct[k] ?? null;
-        const differing =
-          (col.pred[k] ?? null) !== r.pred
-            ? 'pred'
-            : storedCorrect !== null && correct !== null && storedCorrect !== correct
-              ? 'correct'
-              : !sameNum(col.score[k] ?? null, r.score)
-                ? 'score'
-                : null;
         const freshLine = fresh.get(k);
-        if (differing) {
+        const outcome = mergeCell(cellAt(col, k), r, correct, freshLine !== undefined, runId);
+        if (outcome.kind === 'conflict') {
+          const differing = outcome.field;
           const storedRun = col.runId[k] ?? null;
-          if (freshLine !== undefined || storedRun !== runId) {
-            const storedLine = col.line[k] ?? null;
-            const where = freshLine !== undefined ? `line ${freshLine} of the same import` : `${sourceOf(storedRun)}${storedLine ? `:${storedLine}` : ''}`;
-            throw new ImportError(
-              file,
-              r.line,
-              differing,
-              `(${r.model}, ${r.split}, ${r.sampleId}, ${r.config}) is already recorded with a different ${differing} (${where})`,
-            );
-          }
+          const storedLine = col.line[k] ?? null;
+          const where = freshLine !== undefined ? `line ${freshLine} of the same import` : `${sourceOf(storedRun)}${storedLine ? `:${storedLine}` : ''}`;
+          throw new ImportError(
+            file,
+            r.line,
+            differing,
+            `(${r.model}, ${r.split}, ${r.sampleId}, ${r.config}) is already recorded with a different ${differing} (${where})`,
+          );
+        }
+        if (outcome.kind === 'replace') {
           // Same bytes as an earlier run but read differently (e.g. a newer importer): the new reading wins.
           writeCell(col, k, r, correct, runId);
           fresh.set(k, r.line);
           summary.responsesUpdated++;
           return;
         }
-        if (freshLine !== undefined) return; // an exact duplicate line within this import
-        // Fill what the stored cell lacks (its pred, score, run and line stay as stored).
-        let filled = false;
-        if (col.correct[k] === null && correct !== null) ((col.correct[k] = correct), (filled = true));
-        if (col.groundTruth[k] === null && r.groundTruth !== null) ((col.groundTruth[k] = r.groundTruth), (filled = true));
-        if (col.confidence[k] === null && r.confidence !== null) ((col.confidence[k] = r.confidence), (filled = true));
-        if (col.margin[k] === null && r.margin !== null) ((col.margin[k] = r.margin), (filled = true));
-        if (col.latencyMs[k] === null && r.latencyMs !== null) ((col.latencyMs[k] = r.latencyMs), (filled = true));
-        if (col.frames[k] === null && r.frameIndices !== null) ((col.frames[k] = r.frameIndices), (filled = true));
-        if (col.sourceTag[k] === null && r.sourceTag !== null) ((col.sourceTag[k] = r.sourceTag), (filled = true));
-        if (col.protocolNote[k] === null && r.protocolNote !== null) ((col.protocolNote[k] = r.protocolNote), (filled = true));
-        if (filled) {
-          col.dirty = true;
-          summary.responsesUpdated++;
-        }
+        if (outcome.kind === 'duplicate') return; // an exact duplicate line within this import
+        if (patchCell(col, k, outcome.patch)) summary.responsesUpdated++;
         fresh.set(k, r.line);
       };
       let prevModel: string | null = null;
