@@ -10,6 +10,8 @@ export interface ImportOptions {
   split?: string;
   config?: string;
   groundTruth?: string;
+  /** Source split → target split (template) rules for --ground-truth (ground-truth.ts). */
+  groundTruthSplit?: string;
 }
 
 /** A response with every optional column unset; importers override what the file gives. */

@@ -21,7 +21,7 @@ import { extname } from 'node:path';
 import type { ImportBatch } from '../../shared/domain/types';
 import type { ImportOptions } from './batch-builder';
 import { ImportError } from './errors';
-import { GroundTruth } from './ground-truth';
+import { GroundTruth, parseSplitMap } from './ground-truth';
 import { readJsonSource } from './json-source';
 import { readHead } from './line-reader';
 import { readLmmsEval } from './lmms-eval';
@@ -138,18 +138,49 @@ export async function readImport(path: string, opts: ImportOptions = {}): Promis
   }
 }
 
-/** The ground-truth source of a wide CSV (any importable file with answers), or null. */
+/**
+ * The ground-truth source of a wide CSV (any importable file with answers), or null. One
+ * command reads many wide files against the same source: the last source read is kept.
+ */
+let lastGroundTruth: { key: string; gt: Promise<GroundTruth> } | null = null;
+
 async function loadGroundTruth(opts: ImportOptions): Promise<GroundTruth | null> {
-  if (!opts.groundTruth) return null;
-  const gtOpts: ImportOptions = {};
-  const batches = await readImport(opts.groundTruth, gtOpts).catch(async (e: unknown) => {
+  const path = opts.groundTruth;
+  if (!path) return null;
+  let mapping: Map<string, string> | null = null;
+  if (opts.groundTruthSplit !== undefined) {
+    try {
+      mapping = parseSplitMap(opts.groundTruthSplit);
+    } catch (e) {
+      throw new ImportError(path, 0, 'ground-truth-split', (e as Error).message);
+    }
+  }
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    throw new ImportError(path, 0, '', 'no such file or folder');
+  }
+  const key = JSON.stringify([path, st.mtimeMs, st.size, opts.groundTruthSplit ?? null]);
+  if (lastGroundTruth?.key !== key) lastGroundTruth = { key, gt: readGroundTruth(path, mapping) };
+  const pending = lastGroundTruth.gt;
+  try {
+    return await pending;
+  } catch (e) {
+    if (lastGroundTruth?.gt === pending) lastGroundTruth = null;
+    throw e;
+  }
+}
+
+async function readGroundTruth(path: string, mapping: Map<string, string> | null): Promise<GroundTruth> {
+  const batches = await readImport(path, {}).catch(async (e: unknown) => {
     // Only answers are needed: a log without its results.json (unknown model/budget) still serves.
     if (e instanceof ImportError && (e.field === 'config' || e.field === 'model')) {
-      return readImport(opts.groundTruth as string, { config: 'textonly', model: 'ground-truth' });
+      return readImport(path, { config: 'textonly', model: 'ground-truth' });
     }
     throw e;
   });
-  const gt = new GroundTruth(batches);
-  if (gt.size === 0) throw new ImportError(opts.groundTruth, 0, '', 'the ground-truth source holds no answers');
+  const gt = new GroundTruth(batches, path, mapping);
+  if (gt.size === 0) throw new ImportError(path, 0, '', 'the ground-truth source holds no answers');
   return gt;
 }

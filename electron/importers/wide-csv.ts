@@ -96,7 +96,8 @@ export async function readWideCsv(
       return;
     }
     rowsById.set(sampleId, { line, cells });
-    const gt = groundTruth ? groundTruth.answer(split, sampleId) : null;
+    const gtItem = groundTruth ? groundTruth.item(split, sampleId) : null;
+    const gt = gtItem?.answer ?? null;
     if (groundTruth && gt === null) noGt += 1;
     cells.forEach((cell, k) => {
       const config = cfgs[k] as string;
@@ -114,10 +115,13 @@ export async function readWideCsv(
       }
       b.addResponse(row);
     });
-    if (gt !== null) b.addItem({ split, sampleId, answer: gt, kind: 'mcqa' }, line);
+    // The source's question, options, task type, … come along with its answer.
+    if (gtItem) b.addItem(gtItem, line);
   });
   if (configs === null) throw new ImportError(file, 1, '', 'empty file: no header row');
   for (const c of configs as string[]) b.addConfig(specFor(c));
-  if (noGt > 0) b.warnings.push(`${basename(file)}: ${noGt} sample(s) have no answer in the ground-truth source (correct left empty)`);
+  if (groundTruth && noGt > 0) {
+    b.warnings.push(`${basename(file)}: ${noGt} of ${rowsById.size} sample(s) of split ${split} have no answer (${groundTruth.describeMiss(split)}); correct left empty`);
+  }
   return b.finish({ sourcePath: path, sha256, format: 'wide-csv', toolkit: 'flipbook-release', modelArgs: null });
 }

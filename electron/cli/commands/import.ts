@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { ImportError } from '../../importers/errors';
+import { groundTruthCoverage, parseSplitMap } from '../../importers/ground-truth';
 import { readImport } from '../../importers/index';
 import { openProject } from '../../store/index';
 import { emptySummary } from '../../store/import-apply';
@@ -10,7 +11,7 @@ import { listOption, parseCli, progress, requireOption, toJson } from '../args';
 import { UsageError, type CliCommand } from '../command';
 
 const HELP = `Usage: flipbook import <path>... --project P [--format F] [--model M] [--split S] [--config C]
-                       [--ground-truth G] [--json]
+                       [--ground-truth G [--ground-truth-split MAP]] [--json]
 
 Reads result files, benchmark metadata or a release folder/zip into a project (created when
 it does not exist). All paths are applied in ONE transaction: if any file is rejected, the
@@ -23,7 +24,13 @@ Options:
   --model M         model name for files that do not name it
   --split S         split name (e.g. V1_short)
   --config C        config key for single-config files (e.g. 16f_151k)
-  --ground-truth G  a file giving the answers, for wide CSVs
+  --ground-truth G  a file giving the answers, for wide CSVs. Its answers reach only the
+                    split of the same name, and the release's V1_<duration> splits from a
+                    Video-MME v1 source (split videomme); rows without an answer keep
+                    correct empty and the summary counts them per split
+  --ground-truth-split MAP
+                    which split of the source answers which target split, e.g.
+                    'videomme=V1_{duration}' or 'videomme_v2=V2_medium' (comma-separated)
   --json            print the summary as JSON
 
 Exit codes: 0 imported, 1 rejected input (file:line: field: reason), 2 bad usage.`;
@@ -42,6 +49,7 @@ export const importCommand: CliCommand = {
         split: { type: 'string' },
         config: { type: 'string' },
         'ground-truth': { type: 'string' },
+        'ground-truth-split': { type: 'string' },
         json: { type: 'boolean' },
       },
       true,
@@ -49,6 +57,15 @@ export const importCommand: CliCommand = {
     const projectPath = requireOption('project', values.project);
     if (positionals.length === 0) throw new UsageError('give at least one path to import');
     listOption('config', values.config); // rejects an empty value
+    const gtSplit = values['ground-truth-split'];
+    if (gtSplit !== undefined) {
+      if (values['ground-truth'] === undefined) throw new UsageError('--ground-truth-split needs --ground-truth');
+      try {
+        parseSplitMap(gtSplit);
+      } catch (e) {
+        throw new UsageError(`--ground-truth-split: ${(e as Error).message}`);
+      }
+    }
     for (const p of positionals) if (!fs.existsSync(p)) throw new UsageError(`no such file or folder: ${p}`);
 
     // Read everything first: a file that fails to parse must not leave a half-made project.
@@ -63,6 +80,7 @@ export const importCommand: CliCommand = {
           ...(values.split !== undefined && { split: values.split }),
           ...(values.config !== undefined && { config: values.config }),
           ...(values['ground-truth'] !== undefined && { groundTruth: values['ground-truth'] }),
+          ...(gtSplit !== undefined && { groundTruthSplit: gtSplit }),
         };
         const read = await readImport(p, opts);
         batches.push(...read);
@@ -96,8 +114,9 @@ export const importCommand: CliCommand = {
       throw err;
     }
     project.close();
+    const coverage = values['ground-truth'] !== undefined ? groundTruthCoverage(batches) : null;
     if (values.json) {
-      console.log(toJson({ project: projectPath, created: !existed, files: positionals, ...summary }));
+      console.log(toJson({ project: projectPath, created: !existed, files: positionals, ...summary, ...(coverage && { groundTruth: coverage }) }));
     } else {
       const lines = [
         `${existed ? 'Updated' : 'Created'} ${projectPath}`,
@@ -106,6 +125,15 @@ export const importCommand: CliCommand = {
         `  configs:   ${summary.configsAdded} added to grids (${summary.configs.join(', ') || '—'})`,
         `  models:    ${summary.models.join(', ') || '—'}`,
         `  splits:    ${summary.splits.join(', ') || '—'}`,
+        ...(coverage
+          ? [
+              `  answers:   ${
+                Object.entries(coverage)
+                  .map(([split, c]) => `${split} ${c.answered} of ${c.items}${c.answered < c.items ? ` (${c.items - c.answered} without an answer: correct empty)` : ''}`)
+                  .join('; ') || '—'
+              }`,
+            ]
+          : []),
         ...(summary.annotations.bundles > 0
           ? [`  annotations: ${summary.annotations.eventsAdded} events added, ${summary.annotations.eventsSkipped} already present`]
           : []),
