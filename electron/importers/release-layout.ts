@@ -8,6 +8,7 @@ import type { ConfigSpec, ImportBatch } from '../../shared/domain/types';
 import { parseWith, type ImportOptions } from './batch-builder';
 import { readCsvRecords } from './csv-records';
 import { ImportError } from './errors';
+import { Header } from './header';
 import { sha256File } from './file-hash';
 import { readPerItemCsv } from './per-item-csv';
 import { specFor } from './config-keys';
@@ -80,18 +81,17 @@ async function readAnnotationCsv<T extends readonly string[]>(
   schema: z.ZodType<unknown>,
 ): Promise<Record<string, string>[]> {
   const rows: Record<string, string>[] = [];
-  let header: string[] | null = null;
+  let header: Header | null = null;
   await readCsvRecords(path, display, (r, line) => {
     if (!header) {
       for (const c of r) if (!columns.includes(c)) throw new ImportError(display, 1, c, `unknown header "${c}"`);
       for (const c of columns) if (!r.includes(c)) throw new ImportError(display, 1, c, `missing required header "${c}"`);
-      header = r;
+      header = new Header(r, display);
       return;
     }
-    const h: string[] = header;
-    if (r.length !== h.length) throw new ImportError(display, line, '', `malformed row: ${r.length} fields, header has ${h.length}`);
-    const row: Record<string, string> = {};
-    h.forEach((c, i) => (row[c] = r[i] as string));
+    const h: Header = header;
+    if (r.length !== h.width) throw new ImportError(display, line, '', `malformed row: ${r.length} fields, header has ${h.width}`);
+    const row = h.record(r, line) as Record<string, string>;
     parseWith(schema, row, display, line);
     rows.push(row);
   });

@@ -5,6 +5,7 @@ import { BatchBuilder, emptyResponse, expandSplit, type ImportOptions } from './
 import { resolveConfigKey, specFor } from './config-keys';
 import { readCsvRecords } from './csv-records';
 import { ImportError } from './errors';
+import { Header } from './header';
 import { budgetFromName } from './file-name-budget';
 import { sha256File } from './file-hash';
 import { readJsonSource } from './json-source';
@@ -47,18 +48,16 @@ async function forEachRow(path: string, file: string, onRow: (rec: Rec, line: nu
   const ext = extname(path).toLowerCase();
   if (ext === '.xlsx') {
     const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, { sharedStrings: 'cache', worksheets: 'emit' });
-    let header: string[] | null = null;
+    let header: Header | null = null;
     try {
       for await (const sheet of reader) {
         for await (const row of sheet) {
           const values = (row.values as unknown[]).slice(1);
           if (!header) {
-            header = values.map((v) => text(v) ?? '');
+            header = new Header(values.map((v) => text(v) ?? ''), file);
             continue;
           }
-          const rec: Rec = {};
-          header.forEach((h, i) => (rec[h] = values[i]));
-          onRow(rec, row.number);
+          onRow(header.record(values, row.number), row.number);
         }
         break; // predictions live on the first sheet
       }
@@ -69,20 +68,18 @@ async function forEachRow(path: string, file: string, onRow: (rec: Rec, line: nu
     return;
   }
   if (ext === '.tsv') {
-    let header: string[] | null = null;
+    let header: Header | null = null;
     await readCsvRecords(
       path,
       file,
       (r, line) => {
         if (!header) {
-          header = r;
+          header = new Header(r, file);
           return;
         }
-        const h: string[] = header;
-        if (r.length !== h.length) throw new ImportError(file, line, '', `malformed row: ${r.length} fields, header has ${h.length}`);
-        const rec: Rec = {};
-        h.forEach((c, i) => (rec[c] = r[i]));
-        onRow(rec, line);
+        const h: Header = header;
+        if (r.length !== h.width) throw new ImportError(file, line, '', `malformed row: ${r.length} fields, header has ${h.width}`);
+        onRow(h.record(r, line), line);
       },
       '\t',
     );

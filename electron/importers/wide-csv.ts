@@ -6,6 +6,7 @@ import { BatchBuilder, emptyResponse, type ImportOptions } from './batch-builder
 import { parseKey, specFor } from './config-keys';
 import { readCsvRecords } from './csv-records';
 import { ImportError } from './errors';
+import { Header } from './header';
 import type { GroundTruth } from './ground-truth';
 import { isOptionLetter } from './option-letter';
 
@@ -67,26 +68,28 @@ export async function readWideCsv(
   const tags = await manifestTags(dirname(path));
   const b = new BatchBuilder(file);
   let configs: string[] | null = null;
+  let header: Header | null = null;
   const rowsById = new Map<string, { line: number; cells: string[] }>();
   let noGt = 0;
 
   const sha256 = await readCsvRecords(path, file, (r, line) => {
-    if (configs === null) {
+    if (header === null) {
       if (r[0] !== 'sample_id') throw new ImportError(file, 1, r[0] ?? '', `unknown header "${r[0] ?? ''}": the first column must be sample_id`);
-      const seen = new Set<string>();
-      configs = r.slice(1).map((c) => {
+      header = new Header(r, file);
+      configs = header.names.slice(1).map((c) => {
         if (!parseKey(c)) throw new ImportError(file, 1, c, `unknown header "${c}": not a config key (textonly, <frames>f or <frames>f_<pixels>)`);
-        if (seen.has(c)) throw new ImportError(file, 1, c, `duplicate header "${c}"`);
-        seen.add(c);
         return c;
       });
       return;
     }
-    const cfgs: string[] = configs;
-    if (r.length !== cfgs.length + 1) throw new ImportError(file, line, '', `malformed row: ${r.length} fields, header has ${cfgs.length + 1}`);
+    const h: Header = header;
+    const cfgs = configs as string[];
+    if (r.length !== h.width) throw new ImportError(file, line, '', `malformed row: ${r.length} fields, header has ${h.width}`);
+    // A config column given twice is read once, if both copies agree on this row.
+    h.check(r, line);
     const sampleId = r[0] as string;
     if (!sampleId) throw new ImportError(file, line, 'sample_id', 'empty');
-    const cells = r.slice(1);
+    const cells = cfgs.map((c) => r[h.index(c)] as string);
     const prev = rowsById.get(sampleId);
     if (prev) {
       const j = cells.findIndex((c, k) => c !== prev.cells[k]);
