@@ -1,8 +1,46 @@
 #!/usr/bin/env node
-// The CLI runs the TypeScript sources directly through tsx, so `npx flipbook` works right
-// after `npm ci` with no build step (the Electron bundle is built separately).
-import { register } from 'tsx/esm/api';
+// The CLI runs from its esbuild build (scripts/build-cli.js, made by `npm ci`), so a call
+// starts in about the time of bare `node` instead of compiling TypeScript first. When a
+// source file is newer than the build (a developer edited it), the build is made again
+// first (~1 s, once). Without esbuild (a production install) a stale or missing build falls
+// back to running the TypeScript sources through tsx.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-register();
-const { main } = await import('../electron/cli/main.ts');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The current build's manifest, or null when it is missing or older than a source. */
+function currentBuild() {
+  let manifest;
+  try {
+    manifest = JSON.parse(fs.readFileSync(path.join(root, 'dist/cli.json'), 'utf8'));
+    for (const [file, mtime] of Object.entries(manifest.inputs)) {
+      if (fs.statSync(path.join(root, file)).mtimeMs > mtime) return null;
+    }
+  } catch {
+    return null;
+  }
+  return manifest;
+}
+
+async function buildOrNull() {
+  try {
+    const { buildCli } = await import('../scripts/build-cli.js');
+    return await buildCli();
+  } catch (e) {
+    if (e && e.code === 'ERR_MODULE_NOT_FOUND') return null; // no esbuild here
+    throw e;
+  }
+}
+
+const build = currentBuild() ?? (await buildOrNull());
+let main;
+if (build) {
+  ({ main } = await import(pathToFileURL(path.join(root, 'dist', build.dir, 'main.js')).href));
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import('../electron/cli/main.ts'));
+}
 process.exitCode = await main(process.argv.slice(2));

@@ -1,5 +1,3 @@
-import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
-import { compressors } from 'hyparquet-compressors';
 import { z } from 'zod';
 import type { ImportBatch } from '../../shared/domain/types';
 import { BatchBuilder, expandSplit, parseWith, type ImportOptions } from './batch-builder';
@@ -37,6 +35,11 @@ const SLICE = 10_000;
 
 export async function readVideoMmeParquet(path: string, opts: ImportOptions = {}): Promise<ImportBatch> {
   const file = path;
+  // Loaded on first use so that start-up does not pay for them (docs/architecture.md, "CLI start-up").
+  const [{ asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects }, { compressors }] = await Promise.all([
+    import('hyparquet'),
+    import('hyparquet-compressors'),
+  ]);
   const buf = await asyncBufferFromFile(path);
   let meta;
   try {

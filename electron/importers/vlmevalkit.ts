@@ -1,5 +1,4 @@
 import { basename, extname } from 'node:path';
-import ExcelJS from 'exceljs';
 import type { ImportBatch } from '../../shared/domain/types';
 import { BatchBuilder, emptyResponse, expandSplit, type ImportOptions } from './batch-builder';
 import { resolveConfigKey, specFor } from './config-keys';
@@ -47,6 +46,9 @@ function text(v: unknown): string | null {
 async function forEachRow(path: string, file: string, onRow: (rec: Rec, line: number) => void): Promise<void> {
   const ext = extname(path).toLowerCase();
   if (ext === '.xlsx') {
+    // Loaded here, not at the top: exceljs costs ~0.4 s of start-up that every other CLI call
+    // and import would pay (docs/architecture.md, "CLI start-up").
+    const { default: ExcelJS } = await import('exceljs');
     const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, { sharedStrings: 'cache', worksheets: 'emit' });
     let header: Header | null = null;
     try {

@@ -67,8 +67,8 @@ describe('README.md', () => {
     expect(documented.sort()).toEqual(commands.map((c) => c.name).sort());
   });
 
-  it('every --flag the README gives a command is one its --help documents', () => {
-    const byName = new Map(commands.map((c) => [c.name, c]));
+  it('every --flag the README gives a command is one its --help documents', async () => {
+    const byName = new Map(await Promise.all(commands.map(async (c) => [c.name, await c.load()] as const)));
     const uses: [string, string][] = [];
     // CLI reference rows: `name args…`
     for (const r of tableRows(section('CLI reference'))) {

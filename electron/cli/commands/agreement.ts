@@ -44,8 +44,6 @@ export function printAgreement(r: AgreementReport): string {
 }
 
 export const agreementCommand: CliCommand = {
-  name: 'agreement',
-  summary: "Agreement between annotators (Cohen's and Fleiss' κ) per model and split",
   help: HELP,
   async run(argv) {
     const { values } = parseCli(argv, { project: { type: 'string' }, json: { type: 'boolean' } });

@@ -67,8 +67,6 @@ async function policyFrameSets(project: Project, m: ResponseMatrix, budgets: str
 const pct = (x: number | null): string => (x === null ? '—' : (100 * x).toFixed(2));
 
 export const cascadeCommand: CliCommand = {
-  name: 'cascade',
-  summary: 'Confidence cascade over a budget chain against a reference budget',
   help: HELP,
   async run(argv) {
     const { values } = parseCli(argv, {

@@ -25,8 +25,6 @@ Options:
 Exit codes: 0 ok, 1 export failed, 2 bad usage.`;
 
 export const exportCommand: CliCommand = {
-  name: 'export',
-  summary: 'Write the project in the release layout (folder or zip)',
   help: HELP,
   async run(argv) {
     const { values } = parseCli(argv, {

@@ -38,8 +38,6 @@ function defaultCacheDir(): string {
 }
 
 export const extractFramesCommand: CliCommand = {
-  name: 'extract-frames',
-  summary: 'Extract exact frames by index list or sampling policy into a folder',
   help: HELP,
   async run(argv) {
     const { values } = parseCli(argv, {

@@ -26,8 +26,6 @@ Options:
 Exit codes: 0 ok, 1 failure (unknown item, no media root, missing or unreadable video), 2 bad usage.`;
 
 export const framesCommand: CliCommand = {
-  name: 'frames',
-  summary: "Extract an item's frames for every config of a model and list them",
   help: HELP,
   async run(argv) {
     const { values } = parseCli(argv, {

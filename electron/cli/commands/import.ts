@@ -36,8 +36,6 @@ Options:
 Exit codes: 0 imported, 1 rejected input (file:line: field: reason), 2 bad usage.`;
 
 export const importCommand: CliCommand = {
-  name: 'import',
-  summary: 'Import result files, metadata or a release into a project',
   help: HELP,
   async run(argv) {
     const { values, positionals } = parseCli(

@@ -20,8 +20,6 @@ Options:
 Exit codes: 0 ok, 1 failure (bad bundle: file:line: field: reason; nothing merged), 2 bad usage.`;
 
 export const mergeCommand: CliCommand = {
-  name: 'merge',
-  summary: "Merge another annotator's exported release or annotations/ folder (idempotent)",
   help: HELP,
   async run(argv) {
     const { values, positionals } = parseCli(argv, { project: { type: 'string' }, json: { type: 'boolean' } }, true);

@@ -133,8 +133,6 @@ function printReport(r: ReturnType<typeof metricsReport>): string {
 }
 
 export const metricsCommand: CliCommand = {
-  name: 'metrics',
-  summary: 'Item-level scaling metrics, transitions and the matched grid of a project',
   help: HELP,
   async run(argv) {
     const { values } = parseCli(argv, { project: { type: 'string' }, 'matched-grid': { type: 'string' }, json: { type: 'boolean' } });

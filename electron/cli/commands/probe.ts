@@ -27,8 +27,6 @@ export function summarizeMeta(m: VideoMeta): Record<string, unknown> {
 }
 
 export const probeCommand: CliCommand = {
-  name: 'probe',
-  summary: 'Show a video\'s metadata (frame count, rates, start time, keyframes, VFR)',
   help: HELP,
   async run(argv) {
     const { values } = parseCli(argv, { video: { type: 'string' }, json: { type: 'boolean' } });

@@ -30,8 +30,6 @@ function parseInteger(name: string, value: string | undefined, required: boolean
 }
 
 export const sampleFramesCommand: CliCommand = {
-  name: 'sample-frames',
-  summary: 'Print the frame indices a sampling policy picks (JSON)',
   help: HELP,
   async run(argv) {
     const { values } = parseCli(argv, {

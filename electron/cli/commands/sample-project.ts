@@ -21,8 +21,6 @@ Options:
 Exit codes: 0 ok, 1 failure (e.g. ffmpeg missing), 2 bad usage.`;
 
 export const sampleProjectCommand: CliCommand = {
-  name: 'sample-project',
-  summary: 'Write the embedded sample project (videos + simulated responses)',
   help: HELP,
   async run(argv) {
     const { values } = parseCli(argv, { out: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' } });

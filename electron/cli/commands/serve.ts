@@ -21,8 +21,6 @@ Stops on Ctrl+C (SIGINT) or SIGTERM, closing the database cleanly.
 Exit codes: 0 ok, 1 failure (e.g. project locked, port in use), 2 bad usage.`;
 
 export const serveCommand: CliCommand = {
-  name: 'serve',
-  summary: 'Run the app in a browser (loopback web mode with a token)',
   help: HELP,
   async run(argv) {
     const { values } = parseCli(argv, { project: { type: 'string' }, port: { type: 'string' }, create: { type: 'boolean' }, renderer: { type: 'string' } });

@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+// Builds the CLI (electron/cli/main.ts) into plain JavaScript with esbuild, so that a CLI
+// call does not compile ~140 TypeScript modules first (docs/architecture.md, "CLI start-up").
+//
+// - Code-split ESM: each command (and exceljs / hyparquet, imported where a file needs them)
+//   is its own chunk, loaded only when used; npm packages stay external (node_modules).
+// - Output goes to a new folder `dist/cli-<id>/`, two levels below the repository like the
+//   sources' `electron/<dir>/`, so paths the sources resolve from `import.meta.url`
+//   (`../../assets`, `../../dist/renderer`, `./migrations`) still hold.
+// - `dist/cli.json` names the current folder and every source file with its mtime; it is
+//   replaced by a rename, so a CLI started during a rebuild sees the old build or the new one,
+//   never half of one. bin/flipbook.js rebuilds when a source is newer than its build.
+//
+// Run by `npm ci` (the `prepare` script) and by bin/flipbook.js when the build is stale.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.join(root, 'dist');
+export const MANIFEST = path.join(dist, 'cli.json');
+
+/** Builds, points dist/cli.json at the new build, and returns that manifest. */
+export async function buildCli() {
+  const { build } = await import('esbuild');
+  fs.mkdirSync(dist, { recursive: true });
+  const id = `cli-${Date.now().toString(36)}-${process.pid}`;
+  const outdir = path.join(dist, id);
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: ['electron/cli/main.ts'],
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    outdir,
+    metafile: true,
+    logLevel: 'warning',
+    // CJS dependencies bundled as ESM need require(); none are bundled (packages are
+    // external), but node:module's createRequire keeps the few local requires working.
+    banner: { js: "import { createRequire as __flipbookRequire } from 'node:module'; const require = __flipbookRequire(import.meta.url);" },
+  });
+  // electron/store/migrate.ts reads its .sql files beside the running module.
+  const migrations = path.join(root, 'electron/store/migrations');
+  fs.mkdirSync(path.join(outdir, 'migrations'));
+  for (const f of fs.readdirSync(migrations)) if (f.endsWith('.sql')) fs.copyFileSync(path.join(migrations, f), path.join(outdir, 'migrations', f));
+
+  const inputs = {};
+  for (const f of Object.keys(result.metafile.inputs)) inputs[f] = fs.statSync(path.join(root, f)).mtimeMs;
+  for (const f of fs.readdirSync(migrations)) {
+    const rel = `electron/store/migrations/${f}`;
+    inputs[rel] = fs.statSync(path.join(root, rel)).mtimeMs;
+  }
+  const manifest = { dir: id, inputs };
+  const tmp = `${MANIFEST}.tmp-${process.pid}`;
+  fs.writeFileSync(tmp, JSON.stringify(manifest));
+  fs.renameSync(tmp, MANIFEST);
+  removeOldBuilds(id);
+  return manifest;
+}
+
+/**
+ * Earlier builds are removed once they are an hour old: a long-running `serve` started from
+ * one may still load a lazy chunk from it.
+ */
+function removeOldBuilds(keep) {
+  const hourAgo = Date.now() - 3600_000;
+  for (const e of fs.readdirSync(dist, { withFileTypes: true })) {
+    if (!e.isDirectory() || !e.name.startsWith('cli-') || e.name === keep) continue;
+    const p = path.join(dist, e.name);
+    try {
+      if (fs.statSync(p).mtimeMs < hourAgo) fs.rmSync(p, { recursive: true, force: true });
+    } catch {
+      // Another process removed it first.
+    }
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const m = await buildCli();
+  console.error(`[flipbook] CLI built into dist/${m.dir} (${Object.keys(m.inputs).length} sources)`);
+}

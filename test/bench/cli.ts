@@ -1,0 +1,92 @@
+/**
+ * What a CLI user waits for, as whole processes (docs/architecture.md, "CLI start-up"):
+ * - start-up: `node bin/flipbook.js --help` against bare `node -e 0`, alternating, same run;
+ *   target ≤ 3×;
+ * - `flipbook import` then `flipbook export` of the ~145k-row bench per_item.csv as two CLI
+ *   processes, against the plain Python exporter (baseline_export.py) on the same input in
+ *   the same run; target ≤ 0.5×.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { MATCHED } from './release-cold';
+import type { GeneratedCsv } from './generate-per-item';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const BIN = path.resolve(HERE, '../../bin/flipbook.js');
+
+const round = (x: number): number => Math.round(x * 10) / 10;
+const median = (xs: number[]): number => {
+  const v = [...xs].sort((a, b) => a - b);
+  return round(v[Math.floor(v.length / 2)] as number);
+};
+
+/** Wall time of one process, in ms; throws with its stderr when it fails. */
+function timed(cmd: string, args: string[]): number {
+  spawnSync('sync'); // earlier runs' writeback must not land on this one's fsyncs
+  const t0 = performance.now();
+  const r = spawnSync(cmd, args, { encoding: 'utf8' });
+  const t = performance.now() - t0;
+  if (r.error) throw r.error;
+  if (r.status !== 0) throw new Error(`${path.basename(cmd)} ${args.join(' ')} exited ${r.status}: ${r.stderr.slice(0, 800)}`);
+  return t;
+}
+
+export async function benchCli(): Promise<Record<string, unknown>> {
+  // A first call makes the CLI build when it is missing or stale; it is not timed.
+  timed(process.execPath, [BIN, '--help']);
+  const bare: number[] = [];
+  const help: number[] = [];
+  for (let i = 0; i < 9; i++) {
+    bare.push(timed(process.execPath, ['-e', '0']));
+    help.push(timed(process.execPath, [BIN, '--help']));
+  }
+  const startRatio = Math.round((median(help) / median(bare)) * 100) / 100;
+
+  const tmp = mkdtempSync(path.join(tmpdir(), 'flipbook-bench-cli-'));
+  try {
+    const csv = path.join(tmp, 'per_item.csv');
+    const g = spawnSync(process.execPath, ['--import', 'tsx', path.join(HERE, 'generate-per-item.ts'), csv], { encoding: 'utf8' });
+    if (g.status !== 0) throw new Error(`generating the input failed: ${g.stderr}`);
+    const gen = JSON.parse(g.stdout) as GeneratedCsv;
+    const py: number[] = [];
+    const fb: { import_ms: number; export_ms: number; total_ms: number }[] = [];
+    for (let i = 0; i < 3; i++) {
+      py.push(timed('python3', [path.join(HERE, 'baseline_export.py'), csv, path.join(tmp, `py${i}`), MATCHED.join(',')]));
+      const project = path.join(tmp, `run${i}.flipbook`);
+      const imp = timed(process.execPath, [BIN, 'import', csv, '--project', project]);
+      const exp = timed(process.execPath, [BIN, 'export', '--project', project, '--out', path.join(tmp, `out${i}`), '--matched-grid', MATCHED.join(',')]);
+      fb.push({ import_ms: round(imp), export_ms: round(exp), total_ms: round(imp + exp) });
+    }
+    const pyMs = median(py);
+    const fbMs = median(fb.map((r) => r.total_ms));
+    const ioRatio = Math.round((fbMs / pyMs) * 1000) / 1000;
+    return {
+      startup: {
+        bare_node_ms: median(bare),
+        flipbook_help_ms: median(help),
+        runs_bare_node_ms: bare.map(round),
+        runs_flipbook_help_ms: help.map(round),
+        ratio: startRatio,
+        target_ratio: 3,
+        meets_target: startRatio <= 3,
+      },
+      import_export_two_processes: {
+        input_rows: gen.rows,
+        flipbook_ms: fbMs,
+        runs: fb,
+        python_ms: pyMs,
+        runs_python_ms: py.map(round),
+        ratio: ioRatio,
+        target_ratio: 0.5,
+        meets_target: ioRatio <= 0.5,
+      },
+      machine: { load_average_1m: Math.round((loadavg()[0] ?? 0) * 100) / 100 },
+    };
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
