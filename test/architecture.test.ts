@@ -78,3 +78,61 @@ describe('layer boundaries (docs/architecture.md)', () => {
     expect(bad).toEqual([]);
   });
 });
+
+describe('the spec lives in the repo (docs/)', () => {
+  const sources = ['electron', 'shared', 'renderer', 'scripts', 'bin', 'test'].flatMap((d) => filesUnderAny(d));
+
+  function filesUnderAny(dir: string): string[] {
+    const abs = path.join(root, dir);
+    let entries: string[];
+    try {
+      entries = readdirSync(abs);
+    } catch {
+      return [];
+    }
+    return entries.flatMap((e) => {
+      const rel = path.join(dir, e);
+      if (statSync(path.join(root, rel)).isDirectory()) return e === 'node_modules' || e === 'fixtures' ? [] : filesUnderAny(rel);
+      return /\.(ts|tsx|js|cjs|mjs|py)$/.test(e) ? [rel] : [];
+    });
+  }
+
+  it('no source cites an issue number or the docs outside the repo', () => {
+    const bad: string[] = [];
+    for (const f of sources) {
+      readFileSync(path.join(root, f), 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          // Spelled in two pieces so that this file does not match itself.
+          if (new RegExp('iss' + 'ue #?[0-9]+').test(line) || line.includes('shared/' + 'docs')) bad.push(`${f}:${i + 1}: ${line.trim()}`);
+        });
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('every `docs/<page>.md §N` a source cites is a page and section that exist', () => {
+    const bad: string[] = [];
+    const sections = new Map<string, Set<string> | null>();
+    const sectionsOf = (page: string): Set<string> | null => {
+      if (!sections.has(page)) {
+        let text: string | null = null;
+        try {
+          text = readFileSync(path.join(root, 'docs', page), 'utf8');
+        } catch {
+          text = null;
+        }
+        sections.set(page, text === null ? null : new Set([...text.matchAll(/^##+ (\d+)\./gm)].map((m) => m[1]!)));
+      }
+      return sections.get(page)!;
+    };
+    for (const f of [...sources, 'README.md']) {
+      const text = readFileSync(path.join(root, f), 'utf8');
+      for (const m of text.matchAll(/docs\/([a-z-]+\.md)(?: §(\d+))?/g)) {
+        const s = sectionsOf(m[1]!);
+        if (s === null) bad.push(`${f}: docs/${m[1]} does not exist`);
+        else if (m[2] !== undefined && !s.has(m[2])) bad.push(`${f}: docs/${m[1]} has no §${m[2]}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+});

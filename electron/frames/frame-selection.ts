@@ -3,7 +3,7 @@ import { defaultPolicyForModel, sampleFrames } from '../../shared/samplers/index
 import { relativeTimeOfIndex, timeOfIndex, type VideoMeta } from '../media/video-meta';
 
 /**
- * Which frames one config of one item saw (issue 3 §2, docs/metrics.md §8).
+ * Which frames one config of one item saw (docs/metrics.md §8).
  *
  * Precedence: the response's recorded frame_indices → a per-project override of the
  * config's policy → the policy in the config's provenance → the model family's default.

@@ -16,7 +16,7 @@ interface NumberedRecord {
  * where the record ends; empty lines are skipped).
  *
  * Why two paths: csv-parse alone needs ~0.55 s for a 145k-row per_item.csv on the target
- * machine — more than the whole import+export budget (issue #2 §7b). A record that holds
+ * machine — more than the whole import+export budget (the release bench). A record that holds
  * no quote character cannot contain a delimiter or a line break inside a field (RFC 4180),
  * so until the first `"` appears a plain split is exactly what csv-parse would return.
  * From the first line holding a quote onwards everything (that line included) goes through

@@ -9,7 +9,7 @@ import { ImportError } from './errors';
  *
  * Which score wins: a score the file itself gives (the task's own metric) is kept as it is;
  * Token-F1 of the predicted text against the reference(s) (the best over several) is
- * computed only when the file gives text but no score (issue 2 §2). A file score must lie
+ * computed only when the file gives text but no score (docs/metrics.md §7). A file score must lie
  * in [0, 1] — a 1–5 judge rating is rejected rather than silently mixed with F1 values.
  * Every open-ended row records where its score came from in `protocolNote`
  * (`score: token_f1` or `score: <field>`), and the file gets one summary warning when its

@@ -4,7 +4,7 @@ import { MediaError } from './media-error';
 
 const MIB = 1024 * 1024;
 
-/** What identifies a video file cheaply: the metadata cache key (issue 3 §1). */
+/** What identifies a video file cheaply: the metadata cache key. */
 export interface FileIdentity {
   path: string;
   size: number;

@@ -35,7 +35,7 @@ const ProbeSchema = z.object({
     .optional(),
 });
 
-/** Codecs Chromium's <video> plays; anything else gets an H.264 proxy (issue 3 §3). */
+/** Codecs Chromium's <video> plays; anything else gets an H.264 proxy. */
 const PLAYABLE_CODECS = new Set(['h264', 'vp8', 'vp9', 'av1', 'theora']);
 
 function parseRate(s: string | undefined): number {

@@ -7,7 +7,7 @@ import type { VideoMeta } from './video-meta';
 
 /**
  * Chromium cannot play HEVC, MPEG-4 part 2 and friends; such videos get an H.264/AAC MP4
- * proxy, transcoded once and kept in the content-addressed cache (issue 3 §3). Frame
+ * proxy, transcoded once and kept in the content-addressed cache. Frame
  * extraction still reads the original (ffmpeg decodes it), so strips stay exact; the proxy
  * keeps every frame (-fps_mode passthrough) and starts at 0 like the strips' time axis, so the player
  * and the strips line up.

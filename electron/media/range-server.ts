@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 
 /**
  * Serves registered videos to the renderer by opaque id with HTTP range semantics
- * (issue 3 §4). One core (`serveMedia`) and two thin adapters: Fetch-style Request → Response
+ * (docs/architecture.md "Media"). One core (`serveMedia`) and two thin adapters: Fetch-style Request → Response
  * for Electron's protocol.handle, and (req, res) for the web mode's Node HTTP server.
  *
  * Why not net.fetch('file://…'): it ignores Range (electron/electron#38749), so <video>

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * What Flipbook knows about one video (issue 3 §1). Cached per (path, size, mtime,
+ * What Flipbook knows about one video. Cached per (path, size, mtime,
  * head/tail hash) so ffprobe runs once per video. Validated with zod whenever it is read
  * back from a cache file or the project database.
  */

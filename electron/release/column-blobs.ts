@@ -4,7 +4,7 @@
  * cell (4 string columns × ~145k cells), which the export then reads back only to escape and
  * re-encode the same few distinct values. Here a column stays an index array plus its
  * dictionary, and each distinct value's UTF-8 bytes are the BLOB's own bytes — so
- * labels/per_item.csv can be written as bytes without a string per cell (issue #2 §7b: the
+ * labels/per_item.csv can be written as bytes without a string per cell (the release bench: the
  * cold export of ~145k rows has a budget of ~90 ms).
  */
 

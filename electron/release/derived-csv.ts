@@ -5,7 +5,7 @@
  * Written as bytes straight from the engine's typed-array trajectories (trajectoryColumns) rather than
  * through derivedRows → row objects → csvText: that path built an object, a pattern string and
  * a row array per item and tested every cell against a regex — ~35 ms of the cold export of
- * the ~25k-row benchmark (issue #2 §7b). The text is the same, byte for byte
+ * the ~25k-row benchmark (`npm run bench -- release`). The text is the same, byte for byte
  * (test/electron/release/derived-csv.test.ts holds it to csvText of derivedRows).
  * The export passes the grid's ids as per_item.csv encoded them (encoded-ids.ts).
  */

@@ -167,7 +167,7 @@ function room(sink: Sink, pos: number, need: number): number {
 }
 
 /*
- * Why the shapes below: the export runs cold (issue #2 §7b measures its first call in a fresh
+ * Why the shapes below: the export runs cold (`npm run bench -- release` measures its first call in a fresh
  * process), and most of its per-cell loops finish before the optimising compiler has code for
  * them. So the per-cell work is split into small loops over typed arrays with everything
  * hoisted into locals and no call per cell, each in a function of its own that returns a local
@@ -296,7 +296,7 @@ function writeGridLines(
  * already the release's (model, split, sample_id, config) order (response-scan.ts).
  *
  * Why bytes: building ~145k line strings, joining them and encoding the result was most of the
- * cold export (issue #2 §7b). A line is `<sample_id><piece>` where the piece —
+ * cold export (the release bench). A line is `<sample_id><piece>` where the piece —
  * `,model,split,config,frames,pixels,pred,gt,correct,source_tag,protocol_note` — depends only on
  * the column and the cell's small string-table indices, so each distinct piece is encoded once
  * and copied; the sample id is written once per row and copied for the row's other cells.

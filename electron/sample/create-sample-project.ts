@@ -1,5 +1,5 @@
 /**
- * `flipbook sample-project`: the embedded sample project (issue 2 §7) — synthetic videos with
+ * `flipbook sample-project`: the embedded sample project — synthetic videos with
  * timed, countable events, questions derived from the schedule, and three simulated models
  * whose answers come from the frames their samplers pick (see simulated-models.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * The overview's numbers (issue 5 §1), straight from the engine: per (model, split) the
+ * The overview's numbers, straight from the engine: per (model, split) the
  * MCQA metrics, every transition's rescued/harmed flows with McNemar p, pairwise wins,
  * trajectories, iso-compute groups and a default confidence cascade; across models the
  * matched-grid table. Nothing is recomputed here — only reshaped for the transport — so the

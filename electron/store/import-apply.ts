@@ -2,7 +2,7 @@
  * Applies importer batches to a project. The caller runs this inside ONE transaction: any
  * ImportError thrown here rolls back every batch of the call, so a rejected file changes nothing.
  *
- * Rules (issue 2 §3–§4):
+ * Rules:
  * - items are keyed by (split, sample_id); metadata may arrive before or after responses;
  * - a response without `correct` gets it from its item's answer once the answer is known,
  *   and a known `correct` must agree with the answer (else ImportError);

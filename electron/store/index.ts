@@ -1,4 +1,4 @@
-/** The project store's public API (issue 2 §3). */
+/** The project store's public API (docs/architecture.md "Data"). */
 export { openProject, loadDefaultCodebook } from './project';
 export type { Project, OpenProjectOptions, GridInfo, ItemFilter, ResponseRecord, RunRecord, SavedView, SavedViews, MediaEntry } from './project';
 export type { ImportSummary, ImportOverrides } from './import-apply';

@@ -1,6 +1,6 @@
 /**
  * A Flipbook project: one SQLite file (`*.flipbook`) opened by one process at a time.
- * See docs/architecture.md (Data) and issue 2 §3. Everything the app, the CLI and the web mode
+ * See docs/architecture.md (Data). Everything the app, the CLI and the web mode
  * know about a project goes through this object.
  */
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Merge another annotator's bundle into a project (issue 5 §4): the bundle's events are added
+ * Merge another annotator's bundle into a project: the bundle's events are added
  * by uuid (existing events are never touched), so nobody's edits are lost or overwritten and
  * merging the same bundle twice adds nothing. Disagreements on the primary pathway then show
  * up in the conflicts queue (AnnotationStore.conflicts()).

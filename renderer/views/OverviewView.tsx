@@ -1,5 +1,5 @@
 /**
- * The overview (issue 5 §1): per (model, split) the accuracy curve with its rescued/harmed
+ * The overview: per (model, split) the accuracy curve with its rescued/harmed
  * flows, the headline item-level rates, trajectory classes, flip matrix, trajectory heatmap,
  * iso-compute comparisons and the confidence cascade; across models the matched-grid table.
  * Every mark opens the queue on exactly its items (an unsaved view the user can save).

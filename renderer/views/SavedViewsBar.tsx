@@ -1,5 +1,5 @@
 /**
- * Saved queue views (issue 5 §2): the queue's filter, sort and visible columns saved by name in
+ * Saved queue views: the queue's filter, sort and visible columns saved by name in
  * the project (views:* operations, SQLite), listed, applied, renamed and deleted. A view the
  * overview opened is shown as unsaved until the user names it.
  */

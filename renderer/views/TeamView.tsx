@@ -7,7 +7,7 @@ import type { Route } from '../route';
 const fmt = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
 const pct = (x: number | null): string => (x === null ? '—' : `${(x * 100).toFixed(1)}%`);
 
-/** Agreement per (model, split) and the conflicts queue with adjudication (issue 5 §4). */
+/** Agreement per (model, split) and the conflicts queue with adjudication (docs/metrics.md §9). */
 export function TeamView({ annotator, codebook, onNavigate }: { annotator: string | null; codebook: Codebook | null; onNavigate: (r: Route) => void }) {
   const client = useClient();
   const [report, setReport] = useState<AgreementReport | null>(null);

@@ -1,5 +1,5 @@
 /**
- * Schemas of the overview (issue 5 §1) and of saved queue views (§2) as they cross the
+ * Schemas of the overview and of saved queue views as they cross the
  * transport. The numbers are the engine's (shared/engine) — the backend only reshapes them —
  * so the charts, the CLI and the release export can never disagree.
  */

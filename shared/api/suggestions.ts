@@ -1,5 +1,5 @@
 /**
- * Pathway suggestions derived from the data (issue 4). They are shown beside the tagging
+ * Pathway suggestions derived from the data. They are shown beside the tagging
  * panel and only applied when the annotator accepts one — never silently.
  */
 import type { EvidenceSpan, ItemFlags } from './contract';

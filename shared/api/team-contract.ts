@@ -1,5 +1,5 @@
 /**
- * Contract operations of the team workflow (issue 5 §3–4): codebook editing, annotators side
+ * Contract operations of the team workflow: codebook editing, annotators side
  * by side, agreement, conflicts, adjudication, merge. Kept in their own table so the shared
  * contract.ts only spreads it in; schemas follow the same conventions as contract.ts.
  */

@@ -62,7 +62,7 @@ export function classifyTrajectory(y: ArrayLike<number>, length = y.length): Tra
 /**
  * The trajectories of a matrix as typed arrays, one entry per row (no object or pattern string
  * per item): what bulk writers such as the release's derived.csv need, at a fraction of the
- * cost of {@link trajectories} on ~25k rows (issue #2 §7b export budget).
+ * cost of {@link trajectories} on ~25k rows (the release bench's export).
  */
 export interface TrajectoryColumns {
   /** Grid config keys in grid order: `best` indexes this list. */

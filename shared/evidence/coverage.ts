@@ -1,5 +1,5 @@
 /**
- * Evidence coverage (issue 3 §5): for each evidence span an annotator marked, which configs
+ * Evidence coverage: for each evidence span an annotator marked, which configs
  * sampled at least one frame inside it. Exported as `covered_by` (docs/release-format.md).
  *
  * Spans are closed intervals [startS, endS]: a frame sampled exactly at a boundary counts as

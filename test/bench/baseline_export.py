@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A plain single-pass Python implementation of Flipbook's release export — the baseline of
-`npm run bench` (issue 2, section 7b). Reads labels/per_item.csv with the csv module and
+`npm run bench` (README: Testing and benchmarks). Reads labels/per_item.csv with the csv module and
 writes per_item.csv sorted, derived.csv, the aggregated JSONs + wide CSVs, table2_metrics.json,
 release_manifest.json and provenance/configs.json, with the definitions of docs/metrics.md /
 docs/release-format.md (dominance, config order, matched grid). The bench checks that every file it

@@ -1,5 +1,5 @@
 /**
- * Frame-engine benchmark (issue 3 §7). `node --import tsx test/bench/frames.ts` prints the
+ * Frame-engine benchmark. `node --import tsx test/bench/frames.ts` prints the
  * JSON; test/bench/run.ts calls benchFrames(). Videos are generated once (a few minutes) and
  * cached in .cache/bench/ (gitignored).
  *

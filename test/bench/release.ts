@@ -1,5 +1,5 @@
 /**
- * Benchmark of issue 2 §7b: import and export of a ~145k-row per_item.csv, metrics for all
+ * Release benchmark: import and export of a ~145k-row per_item.csv, metrics for all
  * grids, peak memory, beside a plain single-pass Python export of the same input (same run,
  * same machine). Targets: import+export ≤ 0.2 × Python; metrics for all grids < 100 ms.
  */

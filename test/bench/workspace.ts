@@ -1,5 +1,5 @@
 /**
- * Audit-workspace benchmark (issue 4 acceptance). `node --import tsx test/bench/workspace.ts`
+ * Audit-workspace benchmark. `node --import tsx test/bench/workspace.ts`
  * prints the JSON; test/bench/run.ts calls benchWorkspace().
  *
  * 1. Queue: a generated project of ≥ 30k (model, split, item) rows (ImportBatch → store), the

@@ -1,5 +1,5 @@
 /**
- * The item-audit interactions of issue 4 §2 not covered by the main web-mode flow, each against
+ * The item-audit interactions not covered by the main web-mode flow, each against
  * the real backend (`flipbook serve` on the sample project) in Debian's Chromium: play/pause,
  * speed bounds, looping a span, strip-tile seeks and the shared position line, next/previous
  * item following the queue's filter and order, the preselected transition, status and notes

@@ -1,5 +1,5 @@
 /**
- * The overview and saved views end to end (issue 5 §1–2, acceptance): the real renderer against
+ * The overview and saved views end to end: the real renderer against
  * `flipbook serve` on the sample project in Debian's Chromium. Expected numbers come from the
  * engine run on the same project file, never typed in.
  */

@@ -1,5 +1,5 @@
 /**
- * The team workflow end to end (issue 5 acceptance): a codebook edit bumps the version; two
+ * The team workflow end to end: a codebook edit bumps the version; two
  * annotators' exported bundles (a release folder and a zip, made from copies of the sample
  * project) merge with no edit lost and their κ shown; adjudication resolves a conflict and
  * keeps everyone's labels. Real renderer, real `flipbook serve`, Debian's Chromium.

@@ -1,5 +1,5 @@
 /**
- * The audit workspace end to end (issue 4 §4): the real renderer (vite build) against the real
+ * The audit workspace end to end: the real renderer (vite build) against the real
  * backend (`flipbook serve` on the generated sample project) in Debian's Chromium.
  */
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Workspace states beyond the main audit flow (issue 4 §2–§3), real renderer + real backend
+ * Workspace states beyond the main audit flow, real renderer + real backend
  * in Chromium: the Import form (detected format, counts, warnings; a rejected file names
  * file:line:field and changes nothing), an item whose video is missing, strip legends and
  * hover-to-enlarge with the full-size frame, and a project opened read-only because another

@@ -1,5 +1,5 @@
 /**
- * Acceptance (issue 2 §5): the real V1 data of the public release, joined with Video-MME's
+ * Acceptance: the real V1 data of the public release, joined with Video-MME's
  * ground truth from a real lmms-eval log, goes through the real importers, the store and the
  * release export; Flipbook's aggregated JSONs and derived.csv rows must equal the published
  * ones (1e-4 on the rounded numbers), except the documented Qwen2.5-VL-7B V1_short visual

@@ -1,6 +1,6 @@
 /**
  * electron-builder.config.cjs, checked statically: electron-builder's own schema accepts it, and
- * it says what issue 5 §5 asks for (app id, targets, asarUnpack, fuses, no implicit rebuild,
+ * it says what shipping needs (app id, targets, asarUnpack, fuses, no implicit rebuild,
  * icons from build/ that are real images of the right sizes, the migrations the store reads).
  */
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-/** Conflicts and adjudication (issue 5 §4): the resolution is an event of the adjudicator; originals stay. */
+/** Conflicts and adjudication: the resolution is an event of the adjudicator; originals stay. */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openProject } from '../../../electron/store/index';

@@ -1,5 +1,5 @@
 /**
- * Merging annotator bundles (issue 5 §4): real SQLite projects, real release exports (folder
+ * Merging annotator bundles: real SQLite projects, real release exports (folder
  * and zip, written by electron/release/export.ts), the events.jsonl variant, and bad input.
  */
 import crypto from 'node:crypto';
