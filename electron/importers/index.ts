@@ -7,7 +7,8 @@
  * - `release`           a folder holding labels/per_item.csv, or a `.zip` of one
  * - `per-item-csv`      `.csv` whose header starts sample_id,model,split,config
  * - `wide-csv`          `.csv` whose header is sample_id + config keys (…_predictions_wide.csv)
- * - `lmms-eval`         `.jsonl` whose first record has doc_id and filtered_resps/resps
+ * - `lmms-eval`         `.jsonl` whose first record has doc_id and filtered_resps/resps, or a
+ *                       pre-0.3 `<task>.json` holding {args, model_configs, logs}
  * - `vlmevalkit`        `.xlsx` / `.tsv`, or `.json` records with index + prediction
  * - `videomme-results`  `.json`: videos with `questions[]` + `response`, or flat question records with `response`
  * - `mlvu-results`      `.json` records (or `{res_list}`) with a prediction (pred/option) and question_type,
@@ -56,6 +57,8 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 /** Classifies an already-parsed JSON document (shared by detection and the JSON readers). */
 export function classifyJson(value: unknown): ImportFormat | null {
   if (isRecord(value) && Array.isArray(value.res_list)) return 'mlvu-results';
+  // lmms-eval before v0.3: `<task>.json` = {args, model_configs, logs, time}.
+  if (isRecord(value) && Array.isArray(value.logs) && isRecord(value.args) && isRecord(value.model_configs)) return 'lmms-eval';
   if (isRecord(value) && isRecord(value.prediction) && isRecord(value.index)) return 'vlmevalkit';
   const first = Array.isArray(value) ? value.find(isRecord) : undefined;
   if (!first) return null;

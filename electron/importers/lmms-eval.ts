@@ -1,23 +1,33 @@
 import { readFile, readdir } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import { z } from 'zod';
 import type { ImportBatch, ItemMeta } from '../../shared/domain/types';
 import { BatchBuilder, emptyResponse, expandSplit, parseWith, type ImportOptions } from './batch-builder';
 import { resolveConfigKey, specFor } from './config-keys';
 import { ImportError } from './errors';
 import { sha256File } from './file-hash';
+import { readJsonSource } from './json-source';
 import { readLines } from './line-reader';
 import { splitMcqPrompt, stripOptionPrefix } from './mcq-text';
+import { mlvuSampleId } from './mlvu-id';
 import { framesFromArgs, parseModelArgs, pixelsFromArgs } from './model-args';
 import { OpenScorer, checkKind, parseScore, referencesOf } from './open-ended';
 import { extractOptionLetter, isOptionLetter } from './option-letter';
 
 /**
- * lmms-eval `--log_samples` output (`<YYYYMMDD_HHMMSS>_samples_<task>.jsonl`).
+ * lmms-eval `--log_samples` output, both layouts (docs/formats.md "lmms-eval"):
+ * - v0.3+: `<YYYYMMDD_HHMMSS>_samples_<task>.jsonl`, one record per line; v0.7+ writes
+ *   `filtered_resps` (and `resps`) as a plain string instead of a one-element list.
+ * - before v0.3: `<task>.json` = `{args, model_configs, logs, time}` in a
+ *   `<MMDD_HHMM>_<suffix>_<model>_model_args_<hash>/` folder; `logs` holds the records
+ *   (with `doc`, the prompt in `arguments`), `args.model_args` the budget.
  *
  * - Items are keyed by the benchmark's `question_id` (from `<task>_perception_score` or
  *   `doc`), never by `doc_id` (a row index that changes with dataset order); `doc_id` is
- *   the fallback only when no question id exists, with a warning.
+ *   the fallback only when no question id exists, with a warning. MLVU's tasks put the
+ *   question *text* in `question_id`, and MLVU asks the same question of several videos:
+ *   such items are keyed `<video stem>#<sha1(question)[:8]>` from the record's `doc` (the
+ *   MLVU importer's key, so the two join); a log without `doc` (v0.4+) falls back to doc_id.
  * - The option letter is re-extracted from `filtered_resps` (option-letter.ts documents the
  *   rule) and compared with the toolkit's own `pred_answer`; disagreements are warnings.
  * - Frames/pixels come from the `model_args` of the `<same timestamp>_results.json` beside
@@ -59,20 +69,41 @@ const DocSchema = z
     sub_category: z.string().nullish(),
     task_type: z.string().nullish(),
     question: z.string().nullish(),
-    options: z.array(z.string()).nullish(),
+    options: z.union([z.array(z.string()), z.string()]).nullish(),
+    /** MLVU's docs: the video file and the option texts. */
+    video_name: z.string().nullish(),
+    video: z.string().nullish(),
+    candidates: z.array(z.string()).nullish(),
     answer: AnswerValue,
   })
   .passthrough();
 
 
+/** v0.7+ writes a one-element response list as the plain string. */
+const Responses = z.union([z.string(), StringList]);
+
 const LineSchema = z
   .object({
     doc_id: z.number().int(),
     target: AnswerValue,
-    filtered_resps: StringList,
-    resps: StringList.optional(),
+    filtered_resps: Responses,
+    resps: Responses.nullish(),
     doc: DocSchema.optional(),
     input: z.string().nullish(),
+    /** Pre-0.3 logs: `[[prompt, …], …]` (0.3 wrote a dict here and the prompt in `input`). */
+    arguments: z.unknown().optional(),
+  })
+  .passthrough();
+
+/** Pre-0.3 `<task>.json`. */
+const LegacySchema = z
+  .object({
+    args: z
+      .object({ model: z.string().nullish(), model_args: z.string().nullish(), tasks: z.string().nullish() })
+      .passthrough(),
+    model_configs: z.object({ task: z.string().nullish() }).passthrough(),
+    logs: z.array(z.unknown()),
+    time: z.string().nullish(),
   })
   .passthrough();
 
@@ -84,7 +115,8 @@ const ResultsSchema = z
   })
   .passthrough();
 
-function firstString(list: unknown[]): string | null {
+function firstString(list: unknown[] | string): string | null {
+  if (typeof list === 'string') return list;
   for (const v of list) {
     if (typeof v === 'string') return v;
     if (Array.isArray(v)) {
@@ -163,17 +195,92 @@ async function readResults(samplesPath: string): Promise<ResultsInfo | null> {
   };
 }
 
+interface LogSource {
+  task: string | null;
+  results: ResultsInfo | null;
+  records: AsyncIterable<{ line: number; json: unknown }>;
+}
+
+async function* jsonlRecords(file: string): AsyncIterable<{ line: number; json: unknown }> {
+  for await (const { line, text, terminated } of readLines(file)) {
+    if (text.trim() === '') continue;
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (e) {
+      throw new ImportError(
+        file,
+        line,
+        '',
+        terminated ? `malformed JSON: ${(e as Error).message}` : 'truncated JSONL line (the file ends mid-record)',
+      );
+    }
+    yield { line, json };
+  }
+}
+
+/** A pre-0.3 `<task>.json`: the budget and model from its own `args`, records from `logs`. */
+async function legacySource(path: string): Promise<LogSource> {
+  const src = await readJsonSource(path);
+  const doc = parseWith(LegacySchema, src.value, path, 1);
+  const modelArgs = doc.args.model_args ?? null;
+  const args = parseModelArgs(modelArgs);
+  const pretrained = args.get('pretrained');
+  const fr = framesFromArgs(args);
+  const logs = doc.logs;
+  return {
+    task: doc.model_configs.task ?? basename(path, extname(path)),
+    results: {
+      path,
+      model: pretrained ? basename(pretrained.replace(/[\\/]+$/, '')) : (doc.args.model ?? null),
+      modelArgs,
+      frames: fr ? fr.frames : null,
+      pixels: pixelsFromArgs(args),
+    },
+    records: (async function* () {
+      for (let k = 0; k < logs.length; k++) yield { line: src.lineOf(logs[k]) || k + 1, json: logs[k] };
+    })(),
+  };
+}
+
+/** The rendered prompt: `input` (v0.3+), else the first string of a pre-0.3 `arguments`. */
+function promptOf(rec: { input?: string | null; arguments?: unknown }): string | null {
+  if (rec.input) return rec.input;
+  return Array.isArray(rec.arguments) ? firstString(rec.arguments as unknown[]) : null;
+}
+
+/** Option texts of a doc: a list (`A. x` prefixes stripped) or v2's one string of lines. */
+function docOptions(options: string[] | string | null | undefined): string[] | null {
+  if (options == null) return null;
+  if (Array.isArray(options)) return options.map(stripOptionPrefix);
+  return splitMcqPrompt(`?\n${options}`).options;
+}
+
+/** An answer as a letter: `B`, or MLVU's `(B)` / `(B) text`; anything else unchanged. */
+function answerLetterOf(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  const m = /^\(([A-H])\)(\s.*)?$/s.exec(v.trim());
+  return m ? m[1] : v;
+}
+
 export async function readLmmsEval(path: string, opts: ImportOptions = {}): Promise<ImportBatch> {
   const file = path;
-  const results = await readResults(path);
-  const task = /_samples_(.+)\.jsonl$/.exec(basename(path))?.[1] ?? null;
+  const legacy = extname(path).toLowerCase() === '.json';
+  const source: LogSource = legacy
+    ? await legacySource(path)
+    : {
+        task: /_samples_(.+)\.jsonl$/.exec(basename(path))?.[1] ?? null,
+        results: await readResults(path),
+        records: jsonlRecords(path),
+      };
+  const { task, results } = source;
   const model = opts.model ?? results?.model ?? null;
   if (!model) {
     throw new ImportError(file, 0, 'model', 'model unknown: no *_results.json with model_name beside the file; pass --model');
   }
   const config = resolveConfigKey(
     results?.path ?? file,
-    { frames: results?.frames ?? null, pixels: results?.pixels ?? null, field: 'model_args', what: 'model_args' },
+    { frames: results?.frames ?? null, pixels: results?.pixels ?? null, field: legacy ? 'args.model_args' : 'model_args', what: 'model_args' },
     opts.config,
   );
   const b = new BatchBuilder(file);
@@ -190,26 +297,16 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
   let disagreements = 0;
   const examples: string[] = [];
   let byDocId = 0;
+  let textIdsWithoutVideo = 0;
   const kindState: { kind: 'mcqa' | 'open' | null; line: number } = { kind: null, line: 0 };
   const scorer = new OpenScorer(file);
 
-  for await (const { line, text, terminated } of readLines(path)) {
-    if (text.trim() === '') continue;
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (e) {
-      throw new ImportError(
-        file,
-        line,
-        '',
-        terminated ? `malformed JSON: ${(e as Error).message}` : 'truncated JSONL line (the file ends mid-record)',
-      );
-    }
+  for await (const { line, json } of source.records) {
     const rec = parseWith(LineSchema, json, file, line);
     if (scoreKey === null) {
       scoreKey =
-        Object.keys(rec).find((k) => k.endsWith('_perception_score')) ??
+        // lmms-eval spells it `_percetion_score` in its MLVU task and early Video-MME task.
+        Object.keys(rec).find((k) => k.endsWith('_perception_score') || k.endsWith('_percetion_score')) ??
         Object.keys(rec).find((k) => {
           const v = (rec as Record<string, unknown>)[k];
           return typeof v === 'object' && v !== null && !Array.isArray(v) && 'question_id' in v && k !== 'doc';
@@ -219,10 +316,25 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
     const rawScore = scoreKey ? (rec as Record<string, unknown>)[scoreKey] : undefined;
     const score = rawScore === undefined ? undefined : parseWith(ScoreSchema, rawScore, file, line, scoreKey ?? '');
     const doc = rec.doc;
+    const input = promptOf(rec);
+    const prompt = input ? splitMcqPrompt(input) : { question: null, options: null };
+    // MLVU's doc.question holds the question and then its options, one per line.
+    const docSplit = doc?.question && doc.question.includes('\n') ? splitMcqPrompt(doc.question) : null;
+    const docQuestion = docSplit?.options ? docSplit.question : (doc?.question ?? null);
+    const video = doc?.video_name ?? doc?.video ?? null;
 
     let sampleId: string;
     const qid = score?.question_id ?? doc?.question_id;
-    if (qid !== undefined && qid !== '') sampleId = String(qid);
+    const qidIsText = typeof qid === 'string' && /\s/.test(qid.trim());
+    if (qidIsText) {
+      // A question text is no id (MLVU): the same question over different videos is different items.
+      const q = docQuestion ?? splitMcqPrompt(qid).question ?? qid.split('\n')[0]!.trim();
+      if (video) sampleId = mlvuSampleId(video, q);
+      else {
+        sampleId = String(rec.doc_id);
+        textIdsWithoutVideo += 1;
+      }
+    } else if (qid !== undefined && qid !== '') sampleId = String(qid);
     else {
       sampleId = String(rec.doc_id);
       byDocId += 1;
@@ -230,10 +342,10 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
     const duration = score?.duration ?? (typeof doc?.duration === 'string' ? doc.duration : null);
     const split = opts.split ? expandSplit(opts.split, duration) : (task ?? 'lmms-eval');
 
-    const rawAnswer = score?.answer ?? doc?.answer ?? rec.target ?? null;
+    const rawAnswer = answerLetterOf(score?.answer ?? doc?.answer ?? rec.target ?? null) as typeof rec.target;
     const answerField = score?.answer != null ? `${scoreKey}.answer` : doc?.answer != null ? 'doc.answer' : 'target';
-    const prompt = rec.input ? splitMcqPrompt(rec.input) : { question: null, options: null };
-    const hasOptions = (doc?.options?.length ?? 0) > 0 || prompt.options !== null;
+    const options = docOptions(doc?.options) ?? (doc?.candidates?.length ? doc.candidates : null) ?? docSplit?.options ?? prompt.options;
+    const hasOptions = (options?.length ?? 0) > 0;
     const letterLike = typeof rawAnswer === 'string' && (rawAnswer === '' || isOptionLetter(rawAnswer));
     const open = !hasOptions && rawAnswer !== null && !letterLike;
     checkKind(kindState, open ? 'open' : 'mcqa', file, line, answerField);
@@ -241,15 +353,17 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
     const row = emptyResponse(model, split, sampleId, config, line);
     row.sourceTag = `lmms-eval:${task ?? 'unknown'}`;
     // Metadata both kinds of item carry.
+    const videoId = doc?.videoID ?? (video ? basename(video, extname(video)) : null);
     const meta = {
       split,
       sampleId,
       taskType: score?.task_category ?? score?.task_type ?? doc?.task_type ?? null,
       durationBucket: duration,
+      durationS: typeof doc?.duration === 'number' ? doc.duration : null,
       domain: score?.category ?? doc?.domain ?? null,
       subCategory: score?.sub_category ?? doc?.sub_category ?? null,
-      videoId: doc?.videoID ?? null,
-      videoFile: doc?.videoID ? `${doc.videoID}.mp4` : null,
+      videoId,
+      videoFile: doc?.videoID ? `${doc.videoID}.mp4` : video,
     };
 
     if (open) {
@@ -260,13 +374,12 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
       scorer.apply(row, { pred: raw, references, given: given?.value ?? null, givenField: given?.field ?? '', referenceField: refField, line });
       b.addResponse(row);
       b.addItem(
-        { ...meta, question: doc?.question ?? lastLine(rec.input), options: null, answer: null, references, kind: 'open' },
+        { ...meta, question: docQuestion ?? lastLine(input), options: null, answer: null, references, kind: 'open' },
         line,
         { references: refField },
       );
       continue;
     }
-
     let answer: string | null;
     if (rawAnswer === null || rawAnswer === '') answer = null;
     else if (typeof rawAnswer === 'string' && isOptionLetter(rawAnswer)) answer = rawAnswer;
@@ -287,8 +400,8 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
 
     const item: ItemMeta = {
       ...meta,
-      question: doc?.question ?? prompt.question,
-      options: doc?.options ? doc.options.map(stripOptionPrefix) : prompt.options,
+      question: docQuestion ?? prompt.question,
+      options,
       answer,
       kind: 'mcqa',
     };
@@ -301,7 +414,12 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
   }
   b.warnings.push(...scorer.warnings());
   if (byDocId > 0) b.warnings.push(`${basename(file)}: ${byDocId} line(s) have no question_id; keyed by doc_id`);
-  if (!results && !opts.config) b.warnings.push(`${basename(file)}: no *_results.json beside it`);
+  if (textIdsWithoutVideo > 0) {
+    b.warnings.push(
+      `${basename(file)}: ${textIdsWithoutVideo} line(s) use the question text as question_id and the log has no doc (video): keyed by doc_id, so they do not join MLVU metadata`,
+    );
+  }
+  if (!results && !opts.config && !legacy) b.warnings.push(`${basename(file)}: no *_results.json beside it`);
   return b.finish({
     sourcePath: path,
     sha256: await sha256File(path),

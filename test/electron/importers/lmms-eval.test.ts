@@ -112,7 +112,7 @@ describe('lmms-eval --log_samples', () => {
 
   it('rejects a wrong type', async () => {
     const bad = JSON.parse(line(1)) as Record<string, unknown>;
-    bad.filtered_resps = 'A.';
+    bad.filtered_resps = 42; // a string is v0.7's layout (lmms-eval-formats.test.ts); a number is no response
     await expectImportError(readImport(logDir([line(0), JSON.stringify(bad)])), { file: 'samples_videomme.jsonl', line: 2, field: 'filtered_resps' });
     const bad2 = JSON.parse(line(1)) as { videomme_perception_score: Record<string, unknown> };
     bad2.videomme_perception_score.answer = 'yes';
