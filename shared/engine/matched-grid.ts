@@ -3,14 +3,18 @@
  * maximise (models having all of them on every split) × (configs), ties to more models.
  *
  * "Every split" is read literally: every split among the given grids, so a model without results
- * on a split lacks every config there (pass only the splits you want matched). On the release's
- * V1 grids this yields its matched grid textonly,16f_151k,32f_151k,64f_151k. The search is exact: the best config set
+ * on a split lacks every config there (pass only the splits you want matched) — except a split
+ * where the model's results are all at another pixel budget than the common one (the most
+ * common pixel count over all grids): that is a different protocol, not a shorter ladder (the
+ * release's InternVL3 V2_medium grid, `128f_input224` only), and does not count against it.
+ * Its status there is still `incomplete_matched_grid`. On the release's V1 grids, and on all
+ * 18 of its grids, this yields its matched grid textonly,16f_151k,32f_151k,64f_151k. The search is exact: the best config set
  * for a set of models is the intersection of their ladder keys, so enumerating model subsets
  * (≤ 2^16) finds the optimum; beyond 16 models a greedy pass (drop the model whose removal helps
  * most) is used.
  */
 import type { ConfigSpec, ResponseMatrix } from '../domain/types';
-import { compareCodePoints, configOrder, ladder } from './config';
+import { compareCodePoints, configOrder, ladder, mostCommonPpf } from './config';
 import { assertKind } from './grid-plan';
 import { completeRows, gridConfigs, subMatrix } from './matrix';
 import { mcqaMetrics, type McqaMetrics } from './mcqa';
@@ -49,9 +53,16 @@ export function proposeMatchedGrid(grids: readonly GridDescription[]): MatchedGr
     e.bySplit.set(g.split, [...prev, ...g.configs]);
   }
   const splits = [...new Set(grids.map((g) => g.split))];
+  const common = mostCommonPpf(grids.flatMap((g) => g.configs));
+  const offBudget = (cs: readonly ConfigSpec[] | undefined): boolean =>
+    cs !== undefined && common !== undefined && cs.every((c) => c.frames > 0 && c.pixelCount !== common.ppf);
   for (const e of perModel.values()) {
     let inter: Set<string> | null = null;
-    for (const s of splits) inter = intersect(inter, new Set((e.bySplit.get(s) ?? []).map((c) => c.key)));
+    for (const s of splits) {
+      const cs = e.bySplit.get(s);
+      if (offBudget(cs)) continue;
+      inter = intersect(inter, new Set((cs ?? []).map((c) => c.key)));
+    }
     e.all = new Set([...(inter ?? [])].filter((k) => candidates.has(k)));
   }
 

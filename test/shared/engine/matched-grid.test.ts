@@ -52,6 +52,41 @@ describe('proposeMatchedGrid', () => {
     expect(p.models).toEqual(['A']);
     expect(p.leftOut).toEqual([{ model: 'B', reason: 'has no results on s2' }]);
   });
+  it('a split where a model has results only at another pixel budget does not count against it', () => {
+    const p = proposeMatchedGrid([
+      g('A', 's1', ['textonly', '16f_151k']),
+      g('A', 's2', ['textonly', '16f_151k']),
+      g('C', 's1', ['textonly', '16f_151k']),
+      g('C', 's2', ['128f_input224']),
+    ]);
+    expect(p.models).toEqual(['A', 'C']);
+    expect(p.configs).toEqual(['textonly', '16f_151k']);
+  });
+  it("all 18 grids of the release give its matched grid (InternVL3-8B's V2 grid is 128f_input224 only)", () => {
+    const p = proposeMatchedGrid([
+      g('InternVL3-8B', 'V1_medium', [...L4, '128f_151k']),
+      g('InternVL3-8B', 'V1_short', L4),
+      g('InternVL3-8B', 'V2_medium', ['128f_input224']),
+      g('InternVL3.5-8B', 'MLVU', [...L4, '128f_151k']),
+      g('InternVL3.5-8B', 'V1_medium', [...L4, '128f_151k']),
+      g('InternVL3.5-8B', 'V1_short', L4),
+      g('InternVL3.5-8B', 'V2_medium', ['128f_input224']),
+      g('LLaVA-NeXT-Video-7B', 'MLVU', ['textonly', '8f_151k', '16f_151k', '32f_151k']),
+      g('LLaVA-NeXT-Video-7B', 'V1_short', ['textonly', '8f_151k', '16f_151k', '32f_151k']),
+      g('LLaVA-NeXT-Video-7B', 'V2_medium', ['textonly', '8f_151k', '16f_151k', '32f_151k']),
+      g('Qwen2.5-VL-7B', 'MLVU', [...L4, '128f_151k']),
+      g('Qwen2.5-VL-7B', 'V1_medium', [...L4, '128f_151k', '256f_151k']),
+      g('Qwen2.5-VL-7B', 'V1_short', [...L4, '128f_151k', '128f_76k', '256f_151k', '32f_302k', '64f_235k', '64f_360k', '64f_76k']),
+      g('Qwen2.5-VL-7B', 'V2_medium', [...L4, '128f_151k', '256f_151k']),
+      g('Qwen3-VL-8B', 'MLVU', [...L4, '128f_151k']),
+      g('Qwen3-VL-8B', 'V1_medium', [...L4, '128f_151k', '256f_151k']),
+      g('Qwen3-VL-8B', 'V1_short', [...L4, '128f_151k', '256f_151k']),
+      g('Qwen3-VL-8B', 'V2_medium', [...L4, '128f_151k']),
+    ]);
+    expect(p.configs).toEqual(L4);
+    expect(p.models).toEqual(['InternVL3.5-8B', 'Qwen2.5-VL-7B', 'Qwen3-VL-8B']);
+    expect(p.leftOut.find((x) => x.model === 'InternVL3-8B')!.reason).toMatch(/has no results on MLVU/);
+  });
   it('empty input', () => {
     expect(proposeMatchedGrid([])).toEqual({ configs: [], models: [], leftOut: [] });
   });
