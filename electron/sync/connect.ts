@@ -1,0 +1,89 @@
+/**
+ * Connecting to a lab's PostgreSQL server (docs/team-sync.md). The client library is
+ * node-postgres (`pg`): protocol, SCRAM authentication and TLS are its job. The URL carries
+ * user, host, port, database and `sslmode` (TLS as libpq reads it); a password is never stored
+ * anywhere by Flipbook — it comes from PGPASSWORD, ~/.pgpass (pg's own `pgpass` reader, same
+ * rules as libpq) or a prompt, in that order, and only when the server asks for one.
+ */
+import { createRequire } from 'node:module';
+import pg from 'pg';
+import { parse as parseConnectionString, toClientConfig } from 'pg-connection-string';
+
+/** pg's `pgpass` module (a dependency of pg): `(connInfo, cb(password | undefined))`. */
+type PgPass = (info: { host?: string; port?: number; database?: string; user?: string }, cb: (pass: string | undefined) => void) => void;
+const pgPass = createRequire(import.meta.url)('pgpass') as PgPass;
+
+export interface ServerAddress {
+  /** The URL without any password: what is shown and what keys the project's sync state. */
+  display: string;
+  user: string;
+  host: string;
+  port: number;
+  database: string;
+  /** The URL as given minus the password (sslmode and other parameters kept). */
+  connectionString: string;
+}
+
+export class ServerUrlError extends Error {}
+
+/** Parses `postgresql://user@host[:port]/db[?sslmode=…]`; a password in the URL is refused. */
+export function parseServerUrl(url: string): ServerAddress {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new ServerUrlError(`not a URL: '${url}' (expected postgresql://user@host/db)`);
+  }
+  if (u.protocol !== 'postgresql:' && u.protocol !== 'postgres:') throw new ServerUrlError(`'${url}': the URL must start with postgresql://`);
+  if (u.password) throw new ServerUrlError('put the password in PGPASSWORD or ~/.pgpass, not in the URL (Flipbook never stores passwords)');
+  const user = decodeURIComponent(u.username);
+  if (!user) throw new ServerUrlError(`'${url}': name the PostgreSQL user (postgresql://user@host/db)`);
+  const database = decodeURIComponent(u.pathname.replace(/^\//, ''));
+  if (!database) throw new ServerUrlError(`'${url}': name the database (postgresql://user@host/db)`);
+  // A host of the form %2Ftmp%2Fdir is a Unix socket directory (libpq's convention).
+  const host = decodeURIComponent(u.hostname) || 'localhost';
+  const port = u.port ? Number(u.port) : 5432;
+  const sslmode = u.searchParams.get('sslmode');
+  const display = `postgresql://${encodeURIComponent(user)}@${u.host}/${encodeURIComponent(database)}${sslmode ? `?sslmode=${sslmode}` : ''}`;
+  return { display, user, host, port, database, connectionString: u.toString() };
+}
+
+export type PasswordPrompt = (question: string) => Promise<string>;
+
+export interface ConnectOptions {
+  /** Asked only when the server wants a password and neither PGPASSWORD nor ~/.pgpass has one. */
+  prompt?: PasswordPrompt | null;
+  /** A password held in memory by the caller (the app's Sync panel); never written anywhere. */
+  password?: string | null;
+  connectTimeoutMs?: number;
+}
+
+export function lookupPgPass(addr: ServerAddress): Promise<string | undefined> {
+  return new Promise((resolve) => pgPass({ host: addr.host, port: addr.port, database: addr.database, user: addr.user }, resolve));
+}
+
+/** Opens one connection; the caller ends it. */
+export async function connect(addr: ServerAddress, opts: ConnectOptions = {}): Promise<pg.Client> {
+  // pg's own URL parser (a dependency of pg) with libpq's sslmode semantics: require =
+  // encrypted, verify-ca / verify-full = the certificate is checked too. Its empty password is
+  // dropped so that the function below is what pg asks.
+  const { password: _none, ...fromUrl } = toClientConfig(parseConnectionString(addr.connectionString, { useLibpqCompat: true }));
+  const client = new pg.Client({
+    ...fromUrl,
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
+    application_name: 'flipbook',
+    password: async () => {
+      if (opts.password) return opts.password;
+      const env = process.env.PGPASSWORD;
+      if (env) return env;
+      const fromFile = await lookupPgPass(addr);
+      if (fromFile !== undefined) return fromFile;
+      if (opts.prompt) return opts.prompt(`Password for ${addr.user}@${addr.host}: `);
+      throw new Error(`the server asks for a password for ${addr.user}: set PGPASSWORD or add it to ~/.pgpass`);
+    },
+  });
+  // A dropped connection must not crash the process; the pending query rejects instead.
+  client.on('error', () => undefined);
+  await client.connect();
+  return client;
+}

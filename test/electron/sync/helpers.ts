@@ -1,0 +1,57 @@
+/** Projects for the sync tests: one small release imported once, copied per annotator. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { exportRelease } from '../../../electron/release/export';
+import { openProject } from '../../../electron/store/index';
+import { flipbook, writePerItem, TWO_MODEL_CELLS } from '../cli/cli-helpers';
+
+/** Items q1…qN of model m1 on split S at textonly/16f/32f (ground truth A). */
+export function cells(n: number): Record<string, Record<string, [string, number]>> {
+  const out: Record<string, Record<string, [string, number]>> = { ...TWO_MODEL_CELLS };
+  for (let i = 5; i <= n; i++) {
+    out[`q${i}`] = { textonly: [i % 2 ? 'A' : 'B', 0.5], '16f_151k': [i % 3 ? 'A' : 'B', 0.6], '32f_151k': ['A', 0.9] };
+  }
+  return out;
+}
+
+/** A project holding model m1 on split S with `n` items, imported through the CLI; returns its path. */
+export function makeReleaseProject(dir: string, n = 12, name = 'release.flipbook'): string {
+  const csv = path.join(dir, `per_item_${n}.csv`);
+  writePerItem(csv, 'm1', 'S', cells(n));
+  const project = path.join(dir, name);
+  const r = flipbook('import', csv, '--project', project);
+  if (r.code !== 0) throw new Error(`import failed: ${r.stderr}`);
+  return project;
+}
+
+/** Copies of a closed project file (each annotator's own project, same release). */
+export function copies(source: string, names: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const n of names) {
+    out[n] = path.join(path.dirname(source), `${n}.flipbook`);
+    fs.copyFileSync(source, out[n]);
+  }
+  return out;
+}
+
+/** Every file under annotations/ of an export, path → bytes. */
+export function exportedAnnotations(projectPath: string, outDir: string): Map<string, Buffer> {
+  const p = openProject(projectPath, { readOnly: true });
+  try {
+    exportRelease(p, outDir, { now: new Date('2026-01-01T00:00:00Z') });
+  } finally {
+    p.close();
+  }
+  const dir = path.join(outDir, 'annotations');
+  return new Map(fs.readdirSync(dir).sort().map((f) => [f, fs.readFileSync(path.join(dir, f))]));
+}
+
+/** The project's event uuids, sorted. */
+export function eventUuids(projectPath: string): string[] {
+  const p = openProject(projectPath, { readOnly: true });
+  try {
+    return p.annotations.exportEvents().map((e) => e.uuid).sort();
+  } finally {
+    p.close();
+  }
+}
