@@ -4,17 +4,19 @@
  * README.md's date line, and export → import → export is byte-identical.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { aggregatedFiles } from './aggregated-files';
 import { EVENTS_FILE, eventsJsonl } from './annotation-events';
 import { codebookJson, pathwaysCsv, spansCsv } from './annotation-files';
+import { unsafeRelativePathReason } from '../../shared/domain/names';
 import { compareCodePoints } from './format';
 import { optionalColumnsOf, perItemCsvBytes, writePerItemCsv } from './per-item-csv';
 import { type ProjectSource, readReleaseData } from './project-source';
 import { markNew } from './response-scan';
 import { configsJson, itemsCsv } from './provenance-files';
 import { readmeText } from './readme';
+import { assertReplaceableFolder, assertReplaceableZip, removeStaleExportTemps } from './export-target';
 import type { ReleaseData, ReleaseGrid } from './release-data';
 import { type ReleaseFile, zipRelease } from './zip';
 
@@ -161,6 +163,7 @@ function releaseFiles(data: ReleaseData, opts: ExportOptions, streamPerItem: boo
     }),
   });
   out.sort((a, b) => compareCodePoints(a.path, b.path));
+  assertSafePaths(out.map((f) => f.path));
   return {
     files: out.map((f) => ('text' in f ? { path: f.path, data: enc.encode(f.text) } : f)),
     summary: { matchedGrid: data.matchedGrid, includeText: opts.includeText === true, counts, optionalColumns },
@@ -168,16 +171,29 @@ function releaseFiles(data: ReleaseData, opts: ExportOptions, streamPerItem: boo
 }
 
 /**
- * An existing target is replaced only when it is empty or is itself a release export: a
- * mistyped --out must never delete an unrelated folder.
+ * Every file of a release stays inside the release, whatever the project holds (docs/security.md
+ * "Export"): model and split names become file names, and a project written before names were
+ * checked at import could hold `../../x`. Two names that differ only in case would also write one
+ * file over the other on Windows and macOS. Refuses the whole export before anything is written.
  */
-function assertReplaceable(target: string): void {
-  if (!existsSync(target)) return;
-  if (!statSync(target).isDirectory()) throw new Error(`${target}: exists and is not a folder`);
-  if (readdirSync(target).length === 0) return;
-  if (!existsSync(path.join(target, 'labels', 'per_item.csv'))) {
-    throw new Error(`${target}: folder is not empty and holds no labels/per_item.csv; refusing to replace it`);
+function assertSafePaths(paths: readonly string[]): void {
+  const seen = new Map<string, string>();
+  for (const p of paths) {
+    const reason = unsafeRelativePathReason(p);
+    if (reason !== null) throw new Error(`export: refusing to write ${JSON.stringify(p)}: ${reason} (rename the model or split)`);
+    const folded = p.toLowerCase();
+    const other = seen.get(folded);
+    if (other !== undefined) throw new Error(`export: ${JSON.stringify(other)} and ${JSON.stringify(p)} would be one file on Windows and macOS (rename a model or split)`);
+    seen.set(folded, p);
   }
+}
+
+/** `rel` (`/`-separated) below `root`, refused if it would resolve anywhere else. */
+export function pathInside(root: string, rel: string): string {
+  const p = path.resolve(root, ...rel.split('/'));
+  const back = path.relative(root, p);
+  if (back === '' || back === '..' || back.startsWith(`..${path.sep}`) || path.isAbsolute(back)) throw new Error(`export: refusing to write ${JSON.stringify(rel)}: it resolves outside ${root}`);
+  return p;
 }
 
 /**
@@ -216,23 +232,31 @@ export function exportRelease(project: ProjectSource, outDir: string, opts: Expo
   const data = readReleaseData(project, opts);
   if (opts.zip) {
     const { files, summary } = buildReleaseFiles(data, opts);
-    const target = outDir.endsWith('.zip') ? outDir : `${outDir}.zip`;
-    mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
+    const target = path.resolve(outDir.endsWith('.zip') ? outDir : `${outDir}.zip`);
+    assertReplaceableZip(target);
+    mkdirSync(path.dirname(target), { recursive: true });
+    removeStaleExportTemps(target);
     const tmp = `${target}.tmp-${process.pid}`;
-    writeFileSync(tmp, zipRelease(files));
-    renameSync(tmp, target);
+    try {
+      writeFileSync(tmp, zipRelease(files));
+      renameSync(tmp, target);
+    } catch (e) {
+      rmSync(tmp, { force: true });
+      throw e;
+    }
     return { ...summary, path: target, zip: true, files: describe(files) };
   }
   const { files, summary } = releaseFiles(data, opts, true);
   const target = path.resolve(outDir);
-  assertReplaceable(target);
+  assertReplaceableFolder(target);
+  removeStaleExportTemps(target);
   const tmp = `${target}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   const written = new Map<string, { bytes: number; at: string }>();
   try {
     const made = new Set<string>();
     for (const f of files) {
-      const p = path.join(tmp, ...f.path.split('/'));
+      const p = pathInside(tmp, f.path);
       const dir = path.dirname(p);
       if (!made.has(dir)) (mkdirSync(dir, { recursive: true }), made.add(dir));
       if ('data' in f) writeFileSync(p, f.data);
@@ -245,8 +269,12 @@ export function exportRelease(project: ProjectSource, outDir: string, opts: Expo
         }
       }
     }
-    rmSync(target, { recursive: true, force: true });
+    // The previous export moves aside (under a name the next run cleans if this one is
+    // killed now) and the new one takes its place.
+    const old = `${tmp}-old`;
+    if (existsSync(target)) renameSync(target, old);
     renameSync(tmp, target);
+    rmSync(old, { recursive: true, force: true });
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
     throw e;

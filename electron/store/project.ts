@@ -14,6 +14,7 @@ import { configOrder } from '../../shared/engine/config';
 import { createAnnotationStore, type AnnotationStore } from './annotations';
 import { ProjectOpenError, ProjectReadOnlyError } from './errors';
 import { createImportApplier, type ImportOverrides, type ImportSummary } from './import-apply';
+import { assertSafeNames } from './import-names';
 import { acquireLock, type ProjectLock } from './lock';
 import { createMatrixLoader, GRID_CONFIGS_SQL, specFromRow, type GridConfigRow } from './matrix-load';
 import { checkVersion, latestVersion, migrate, type MigrationResult } from './migrate';
@@ -296,6 +297,8 @@ function createProject(db: Database.Database, file: string, readOnly: boolean, l
     applyImport: (batch, opts) => project.applyImports([batch], opts),
     applyImports(batches, opts) {
       assertWritable();
+      // Names become file names in an export: refused here, for every importer, before any write.
+      assertSafeNames(batches, opts);
       return db.transaction(() => applier(batches, opts))();
     },
 
