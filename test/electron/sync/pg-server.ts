@@ -4,7 +4,7 @@
  * through `runuser -u postgres`). Password authentication (scram-sha-256) everywhere, as on
  * a lab's server. Stopped and removed by stop().
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -47,9 +47,10 @@ export interface PgServer {
   client(user?: string): Promise<pg.Client>;
   /** A login role in group `flipbook_annotator` or `flipbook_reviewer`. */
   createRole(name: string, group: 'annotator' | 'reviewer'): Promise<void>;
-  /** `pg_ctl stop -m immediate`: like a power cut for the clients. */
-  crash(): void;
-  start(): void;
+  /** `pg_ctl stop -m immediate` (a power cut for the clients), without blocking the event loop. */
+  crash(): Promise<void>;
+  /** Starts it again (crash recovery), without blocking the event loop. */
+  restart(): Promise<void>;
   stop(): void;
 }
 
@@ -61,16 +62,25 @@ export async function startPgServer(): Promise<PgServer> {
   const password = `pw-${Math.random().toString(36).slice(2)}`;
   fs.writeFileSync(path.join(dir, 'pwfile'), `${password}\n`);
   if (isRoot) execFileSync('chown', ['-R', 'postgres:postgres', dir]);
+  const command = (cmd: string, args: string[]): [string, string[]] =>
+    isRoot ? ['runuser', ['-u', 'postgres', '--', path.join(bin, cmd), ...args]] : [path.join(bin, cmd), args];
   const run = (cmd: string, args: string[]): void => {
-    const full = isRoot ? ['runuser', ['-u', 'postgres', '--', path.join(bin, cmd), ...args]] as const : [path.join(bin, cmd), args] as const;
-    const r = spawnSync(full[0], [...full[1]], { encoding: 'utf8', cwd: dir, timeout: 60_000 });
+    const [file, argv] = command(cmd, args);
+    const r = spawnSync(file, argv, { encoding: 'utf8', cwd: dir, timeout: 60_000 });
     if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr}${r.stdout}`);
   };
+  const runAsync = (cmd: string, args: string[]): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const [file, argv] = command(cmd, args);
+      execFile(file, argv, { cwd: dir, timeout: 60_000 }, (err, stdout, stderr) =>
+        err ? reject(new Error(`${cmd} ${args.join(' ')} failed: ${stderr}${stdout}`)) : resolve(),
+      );
+    });
   run('initdb', ['-D', data, '-U', ADMIN, '--auth=scram-sha-256', `--pwfile=${path.join(dir, 'pwfile')}`, '-E', 'UTF8', '--no-locale', '--no-sync']);
   const port = await freePort();
   const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
-  const start = (): void => run('pg_ctl', ['-D', data, '-o', opts, '-l', path.join(dir, 'log'), '-w', '-t', '60', 'start']);
-  start();
+  const startArgs = ['-D', data, '-o', opts, '-l', path.join(dir, 'log'), '-w', '-t', '60', 'start'];
+  run('pg_ctl', startArgs);
   const url = (user: string): string => `postgresql://${user}@127.0.0.1:${port}/${DATABASE}`;
   const client = async (user = ADMIN, database = DATABASE): Promise<pg.Client> => {
     const c = new pg.Client({ host: '127.0.0.1', port, user, database, password });
@@ -100,8 +110,8 @@ export async function startPgServer(): Promise<PgServer> {
         await c.end();
       }
     },
-    crash: () => run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']),
-    start,
+    crash: () => runAsync('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']),
+    restart: () => runAsync('pg_ctl', startArgs),
     stop() {
       if (stopped) return;
       stopped = true;
