@@ -34,6 +34,15 @@ async function buildOrNull() {
   }
 }
 
+// `flipbook … | head`: once the reader has gone, a write fails with EPIPE. That is the reader's
+// choice, not an error of ours: stop quietly instead of dying with an unhandled 'error' event.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err) => {
+    if (err && err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+}
+
 const build = currentBuild() ?? (await buildOrNull());
 let main;
 if (build) {

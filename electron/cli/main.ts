@@ -1,5 +1,6 @@
 import { commands } from './commands/index';
 import { UsageError } from './command';
+import { clipMessage } from '../../shared/api/clip';
 
 function usage(): string {
   const width = Math.max(...commands.map((c) => c.name.length), 8);
@@ -15,7 +16,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const entry = commands.find((c) => c.name === name);
   if (!entry) {
-    console.error(`flipbook: unknown command '${name}'\n\n${usage()}`);
+    console.error(`flipbook: unknown command '${clipMessage(name, 100)}'\n\n${usage()}`);
     return 2;
   }
   const cmd = await entry.load();
@@ -27,10 +28,10 @@ export async function main(argv: string[]): Promise<number> {
     return await cmd.run(rest);
   } catch (err) {
     if (err instanceof UsageError) {
-      console.error(`flipbook ${name}: ${err.message}\n\n${cmd.help}`);
+      console.error(`flipbook ${name}: ${clipMessage(err.message)}\n\n${cmd.help}`);
       return 2;
     }
-    console.error(`flipbook ${name}: ${err instanceof Error ? err.message : String(err)}`);
+    console.error(`flipbook ${name}: ${clipMessage(err instanceof Error ? err.message : String(err))}`);
     return 1;
   }
 }

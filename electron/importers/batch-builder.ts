@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import type { z } from 'zod';
 import type { ConfigSpec, ImportBatch, ItemMeta, ResponseRow, RunInfo } from '../../shared/domain/types';
 import { ImportError } from './errors';
+import { checkId, checkText } from './text-input';
 
 /** Options every importer accepts (the CLI's --format/--model/--split/--config/--ground-truth). */
 export interface ImportOptions {
@@ -77,6 +78,21 @@ export class BatchBuilder {
   }
 
   addResponse(row: ResponseRow): void {
+    const last = this.last;
+    if (!last || last.model !== row.model || last.split !== row.split || last.config !== row.config) {
+      // Names are checked when the (model, split, config) changes, not per row.
+      checkId(row.model, this.file, row.line, this.fieldName('model'));
+      checkId(row.split, this.file, row.line, this.fieldName('split'));
+      checkId(row.config, this.file, row.line, this.fieldName('config'));
+    }
+    checkId(row.sampleId, this.file, row.line, this.fieldName('sampleId'));
+    checkText(row.pred, this.file, row.line, this.fieldName('pred'));
+    checkText(row.groundTruth, this.file, row.line, this.fieldName('groundTruth'));
+    checkText(row.sourceTag, this.file, row.line, this.fieldName('sourceTag'));
+    checkText(row.protocolNote, this.file, row.line, this.fieldName('protocolNote'));
+    if (row.frameIndices !== null && row.frameIndices.length > 0 && (row.config === 'textonly' || row.config.startsWith('textonly@'))) {
+      throw new ImportError(this.file, row.line, this.fieldName('frameIndices'), `config ${row.config} sees no frames but the row lists ${row.frameIndices.length} frame indices`);
+    }
     const rows = this.rowsOf(row.model, row.split, row.config);
     const prev = rows.get(row.sampleId);
     if (prev === undefined) {
@@ -101,6 +117,13 @@ export class BatchBuilder {
 
   /** Merges item metadata; a field that contradicts an earlier row of the same item is rejected. */
   addItem(item: ItemMeta, line: number, fieldNames: Partial<Record<keyof ItemMeta, string>> = {}): void {
+    const name = (k: keyof ItemMeta): string => fieldNames[k] ?? k;
+    checkId(item.split, this.file, line, name('split'));
+    checkId(item.sampleId, this.file, line, name('sampleId'));
+    if (item.videoId != null) checkId(item.videoId, this.file, line, name('videoId'));
+    if (item.videoFile != null) checkId(item.videoFile, this.file, line, name('videoFile'));
+    for (const k of ['question', 'answer', 'taskType', 'durationBucket', 'domain', 'subCategory'] as const) checkText(item[k], this.file, line, name(k));
+    for (const k of ['options', 'references'] as const) for (const t of item[k] ?? []) checkText(t, this.file, line, name(k));
     const key = `${item.split}\u0000${item.sampleId}`;
     const prev = this.items.get(key);
     if (!prev) {

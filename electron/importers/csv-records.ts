@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
 import { parse, type Options as CsvOptions } from 'csv-parse';
 import { ImportError } from './errors';
+import { StrictUtf8 } from './text-input';
 
 export type CsvRecordHandler = (fields: string[], line: number) => void;
 
@@ -34,10 +34,10 @@ export async function readCsvRecords(
 ): Promise<string> {
   const stream = createReadStream(path, { highWaterMark: 1 << 20 });
   const hash = createHash('sha256');
-  const decoder = new StringDecoder('utf8');
+  // Strict: an invalid byte is refused at its line and column (text-input.ts); drops a BOM.
+  const decoder = new StrictUtf8(path, file, { delimiter });
   let carry = '';
   let line = 0;
-  let first = true;
   let parser: ReturnType<typeof parse> | null = null;
   let parserDone: Promise<void> | null = null;
 
@@ -68,11 +68,7 @@ export async function readCsvRecords(
   try {
     for await (const chunk of stream) {
       hash.update(chunk as Buffer);
-      let text = decoder.write(chunk as Buffer);
-      if (first) {
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-        first = false;
-      }
+      let text = decoder.decode(chunk as Buffer);
       if (parser) {
         if (!(parser as ReturnType<typeof parse>).write(text)) {
           // If the consumer failed (bad row) it never drains: stop on either.

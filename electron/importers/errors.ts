@@ -1,3 +1,5 @@
+import { clipMessage } from '../../shared/api/clip';
+
 /**
  * A rejected input. Every importer and the store throw this for bad data so the user sees
  * `file:line: field: message`, and the import transaction is rolled back (nothing changes).
@@ -11,7 +13,8 @@ export class ImportError extends Error {
     readonly field: string,
     readonly reason: string,
   ) {
-    super(`${file}:${line}${field ? `: ${field}` : ''}: ${reason}`);
+    // Reasons quote the refused value: bounded, so a huge cell does not come back whole.
+    super(`${clipMessage(file, 500)}:${line}${field ? `: ${clipMessage(field, 200)}` : ''}: ${clipMessage(reason)}`);
     this.name = 'ImportError';
   }
 }

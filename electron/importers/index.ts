@@ -115,6 +115,15 @@ export async function detectFormat(path: string): Promise<ImportFormat> {
 
 /** Reads one file or release folder into batches (one batch per source file read). */
 export async function readImport(path: string, opts: ImportOptions = {}): Promise<ImportBatch[]> {
+  // A 0-byte file is a failed write or copy, never a result file (docs/formats.md).
+  let size = -1;
+  try {
+    const st = statSync(path);
+    if (st.isFile()) size = st.size;
+  } catch {
+    throw new ImportError(path, 0, '', 'no such file or folder');
+  }
+  if (size === 0) throw new ImportError(path, 0, '', 'empty file (0 bytes)');
   const format = (opts.format ?? (await detectFormat(path))) as ImportFormat;
   if (!FORMATS.includes(format)) {
     throw new ImportError(path, 0, 'format', `unknown format "${format}"; one of ${FORMATS.join(', ')}`);

@@ -1,5 +1,6 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { ImportError } from './errors';
+import { readTextFile } from './text-input';
 
 /**
  * A whole JSON document plus the source line of every object in it, so JSON importers
@@ -21,7 +22,8 @@ export interface JsonSource {
 export async function readJsonSource(path: string, display = path): Promise<JsonSource> {
   const size = (await stat(path)).size;
   if (size > MAX_JSON_BYTES) throw new ImportError(display, 0, '', `JSON file too large (${size} bytes)`);
-  const text = await readFile(path, 'utf8');
+  // Strict UTF-8, a leading BOM dropped (text-input.ts).
+  const text = await readTextFile(path, display);
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -1,5 +1,5 @@
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
+import { StrictUtf8 } from './text-input';
 
 /** One physical line of a text file. */
 export interface TextLine {
@@ -16,18 +16,13 @@ export interface TextLine {
  * Hand-rolled instead of node:readline because readline cannot tell whether the final
  * line ended with `\n`, and a truncated JSONL log must be reported at that exact line.
  */
-export async function* readLines(path: string): AsyncGenerator<TextLine> {
-  const decoder = new StringDecoder('utf8');
+export async function* readLines(path: string, display = path): AsyncGenerator<TextLine> {
+  // Strict UTF-8 (an invalid byte is refused at its line, text-input.ts); a BOM is dropped.
+  const decoder = new StrictUtf8(path, display, { delimiter: null });
   let carry = '';
   let line = 0;
-  let first = true;
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
-    let text = carry + decoder.write(chunk as Buffer);
-    if (first) {
-      // A UTF-8 byte-order mark is not part of the first field.
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      first = false;
-    }
+    const text = carry + decoder.decode(chunk as Buffer);
     let start = 0;
     let nl = text.indexOf('\n', start);
     while (nl !== -1) {

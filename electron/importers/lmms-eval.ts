@@ -1,4 +1,4 @@
-import { readFile, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { z } from 'zod';
 import type { ImportBatch, ItemMeta } from '../../shared/domain/types';
@@ -8,6 +8,7 @@ import { ImportError } from './errors';
 import { sha256File } from './file-hash';
 import { readJsonSource } from './json-source';
 import { readLines } from './line-reader';
+import { readTextFile } from './text-input';
 import { splitMcqPrompt, stripOptionPrefix } from './mcq-text';
 import { mlvuSampleId } from './mlvu-id';
 import { framesFromArgs, parseModelArgs, pixelsFromArgs } from './model-args';
@@ -177,8 +178,9 @@ async function readResults(samplesPath: string): Promise<ResultsInfo | null> {
   if (!path) return null;
   let json: unknown;
   try {
-    json = JSON.parse(await readFile(path, 'utf8'));
+    json = JSON.parse(await readTextFile(path));
   } catch (e) {
+    if (e instanceof ImportError) throw e;
     throw new ImportError(path, 0, '', `malformed JSON: ${(e as Error).message}`);
   }
   const r = parseWith(ResultsSchema, json, path, 0);

@@ -7,6 +7,7 @@ import { parseKey, specFor } from './config-keys';
 import { readCsvRecords } from './csv-records';
 import { PER_ITEM_COLUMNS, PER_ITEM_OPTIONAL_COLUMNS } from '../../shared/release/per-item-columns';
 import { ImportError } from './errors';
+import { checkId, checkText } from './text-input';
 import { type PerItemParse, readPerItemFast } from './per-item-fast';
 
 /** docs/release-format.md: the eleven columns of labels/per_item.csv. */
@@ -181,12 +182,16 @@ export async function readPerItemGeneral(path: string, opts: ImportOptions, disp
       if (model === '') throw new ImportError(file, line, 'model', 'empty');
       if (split === '') throw new ImportError(file, line, 'split', 'empty');
       if (config === '') throw new ImportError(file, line, 'config', 'empty');
+      checkId(sampleId, file, line, 'sample_id');
 
       const fcRaw = r[idx.frame_count] as string;
       const pcRaw = r[idx.pixel_count] as string;
       const memo = checked.get(config);
       // Validate each distinct (config, frame_count, pixel_count) once, not per row.
       if (memo === undefined || memo.fc !== fcRaw || memo.pc !== pcRaw) {
+        checkId(model, file, line, 'model');
+        checkId(split, file, line, 'split');
+        checkId(config, file, line, 'config');
         seen.set(config, checkConfig(file, line, config, fcRaw, pcRaw, seen.get(config)));
         checked.set(config, { fc: fcRaw, pc: pcRaw });
       }
@@ -244,6 +249,8 @@ export async function readPerItemGeneral(path: string, opts: ImportOptions, disp
 
       const srcTag = r[idx.source_tag] as string;
       const note = r[idx.protocol_note] as string;
+      if (srcTag !== '') checkText(srcTag, file, line, 'source_tag');
+      if (note !== '') checkText(note, file, line, 'protocol_note');
       cell.pred = pred === '' ? null : pred;
       cell.correct = correct === null ? -1 : correct ? 1 : 0;
       cell.score = score ?? NaN;
@@ -256,6 +263,9 @@ export async function readPerItemGeneral(path: string, opts: ImportOptions, disp
         if (s !== null) cell.latencyMs = s * 1000;
       }
       cell.frameIndices = idx.frame_indices >= 0 ? parseFrameIndices(file, line, r[idx.frame_indices] as string) : null;
+      if (cell.frameIndices !== null && cell.frameIndices.length > 0 && seen.get(config)?.frames === 0) {
+        throw new ImportError(file, line, 'frame_indices', `config ${config} sees no frames (frame_count 0) but the row lists ${cell.frameIndices.length} frame indices`);
+      }
       cell.sourceTag = srcTag === '' ? null : srcTag;
       cell.protocolNote = note === '' ? null : note;
       // Files are usually grouped by (model, split, config): reuse the previous column.

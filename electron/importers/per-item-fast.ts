@@ -100,12 +100,15 @@ const LETTERS: (string | null)[] = Array.from({ length: 73 }, (_, c) => (c >= 65
  * the general reader (working on decoded text) would treat as one value and the kernel as
  * two — such a file goes to the general reader.
  */
-function namesOf(k: Kernel, mem: Buffer, table: number, groups: number): string[][] | null {
+function namesOf(k: Kernel, mem: Buffer, table: number, groups: number, ids: boolean): string[][] | null {
   const count = k.namesCount(table);
   const out: string[][] = Array.from({ length: groups }, () => []);
   if (count === 0) return out;
   const at = k.namesJoined(table);
   const text = mem.toString('utf8', at, at + k.namesJoinedLength(table));
+  // A control character in an id (NUL in any value): the general reader refuses it at its line
+  // (text-input.ts checkId / checkText); '\n' is the kernel's separator.
+  if (ids ? /[\x00-\x09\x0b-\x1f\x7f]/.test(text) : text.includes('\0')) return null;
   if (/[^\x00-\x7f]/.test(text)) {
     // Not ASCII: each value must round-trip (decoded alone, as the general reader sees it).
     const starts = new Int32Array(mem.buffer, k.namesStarts(table), count);
@@ -255,9 +258,9 @@ function parseLoaded({ k, src, n }: Loaded): PerItemParse | null {
   const whole = Buffer.from(heap); // addresses from the kernel index it directly
   const i32 = (ptr: number, len: number): Int32Array => new Int32Array(heap, ptr, len);
 
-  const [modelNames, splitNames, configNames, tagNames, noteNames] = [MODEL, SPLIT, CONFIG, TAG, NOTE].map((t) => namesOf(k, whole, t, 1)?.[0]);
+  const [modelNames, splitNames, configNames, tagNames, noteNames] = [MODEL, SPLIT, CONFIG, TAG, NOTE].map((t) => namesOf(k, whole, t, 1, t !== TAG && t !== NOTE)?.[0]);
   if (!modelNames || !splitNames || !configNames || !tagNames || !noteNames) return null;
-  const perSplit = namesOf(k, whole, SAMPLE, splitNames.length);
+  const perSplit = namesOf(k, whole, SAMPLE, splitNames.length, true);
   if (!perSplit) return null;
 
   // Each config's frame_count / pixel_count on its first row (the kernel checked that every

@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize, sep } from 'node:path';
 import { Unzip, UnzipInflate } from 'fflate';
@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { ConfigSpec, ImportBatch } from '../../shared/domain/types';
 import { parseWith, type ImportOptions } from './batch-builder';
 import { readCsvRecords } from './csv-records';
+import { readTextFile } from './text-input';
 import { ImportError } from './errors';
 import { Header } from './header';
 import { sha256File } from './file-hash';
@@ -110,8 +111,9 @@ async function readReleaseFolder(dir: string, opts: ImportOptions, label: string
     const display = name('provenance/configs.json');
     let json: unknown;
     try {
-      json = JSON.parse(await readFile(configsPath, 'utf8'));
+      json = JSON.parse(await readTextFile(configsPath, display));
     } catch (e) {
+      if (e instanceof ImportError) throw e;
       throw new ImportError(display, 0, '', `malformed JSON: ${(e as Error).message}`);
     }
     const entries = parseWith(ConfigsSchema, json, display, 0);
@@ -154,8 +156,9 @@ async function readReleaseFolder(dir: string, opts: ImportOptions, label: string
       const display = name('annotations/codebook.json');
       let json: unknown;
       try {
-        json = JSON.parse(await readFile(cb, 'utf8'));
+        json = JSON.parse(await readTextFile(cb, display));
       } catch (e) {
+        if (e instanceof ImportError) throw e;
         throw new ImportError(display, 0, '', `malformed JSON: ${(e as Error).message}`);
       }
       annotations.codebook = parseWith(CodebookSchema, json, display, 0);

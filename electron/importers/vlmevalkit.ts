@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
+import { unzipSync } from 'fflate';
 import type { ImportBatch } from '../../shared/domain/types';
 import { BatchBuilder, emptyResponse, expandSplit, type ImportOptions } from './batch-builder';
 import { resolveConfigKey, specFor } from './config-keys';
@@ -8,6 +10,7 @@ import { Header } from './header';
 import { budgetFromName } from './file-name-budget';
 import { sha256File } from './file-hash';
 import { readJsonSource } from './json-source';
+import { checkId } from './text-input';
 import { parseListLiteral } from './list-literal';
 import { stripOptionPrefix } from './mcq-text';
 import { OpenScorer, checkKind, parseScore, referencesOf } from './open-ended';
@@ -43,9 +46,43 @@ function text(v: unknown): string | null {
   return null;
 }
 
+/**
+ * ExcelJS's streaming reader stops quietly where a worksheet's XML ends: a sheet cut short
+ * (a truncated write, a damaged copy) would import its first rows as if they were all. Each
+ * worksheet and the shared strings must end with their root's closing tag, and the zip itself
+ * must be readable, before a row is read.
+ */
+async function checkXlsxComplete(path: string, file: string): Promise<void> {
+  const isPart = (n: string): boolean => /^xl\/worksheets\/[^/]+\.xml$/.test(n) || n === 'xl/sharedStrings.xml';
+  let parts: Record<string, Uint8Array>;
+  try {
+    parts = unzipSync(await readFile(path), { filter: (f) => isPart(f.name) });
+  } catch (e) {
+    throw new ImportError(file, 0, '', `damaged xlsx (not a readable zip): ${(e as Error).message}`);
+  }
+  if (!Object.keys(parts).some((n) => n.startsWith('xl/worksheets/'))) throw new ImportError(file, 0, '', 'damaged xlsx: no worksheet');
+  for (const [name, bytes] of Object.entries(parts)) {
+    const xml = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8');
+    const root = /<([A-Za-z_][\w:.-]*)[\s>/]/.exec(xml.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->/g, ''))?.[1];
+    const end = xml.trimEnd();
+    if (!root || !(end.endsWith(`</${root}>`) || (end.endsWith('/>') && end.indexOf(`<${root}`) === end.lastIndexOf('<')))) {
+      throw new ImportError(file, 0, '', `damaged xlsx: ${name} is cut short${root ? ` (no closing </${root}>)` : ''}; re-export the file`);
+    }
+  }
+}
+
+/** JSON keeps types: a prediction must be text (or null), never a number or an object. */
+function checkJsonPrediction(rec: Rec, file: string, line: number): void {
+  const p = rec.prediction;
+  if (p !== undefined && p !== null && typeof p !== 'string') {
+    throw new ImportError(file, line, 'prediction', `expected text, got ${Array.isArray(p) ? 'a list' : typeof p === 'object' ? 'an object' : `the ${typeof p} ${JSON.stringify(p)}`}`);
+  }
+}
+
 async function forEachRow(path: string, file: string, onRow: (rec: Rec, line: number) => void): Promise<void> {
   const ext = extname(path).toLowerCase();
   if (ext === '.xlsx') {
+    await checkXlsxComplete(path, file);
     // Loaded here, not at the top: exceljs costs ~0.4 s of start-up that every other CLI call
     // and import would pay (docs/architecture.md, "CLI start-up").
     const { default: ExcelJS } = await import('exceljs');
@@ -92,6 +129,7 @@ async function forEachRow(path: string, file: string, onRow: (rec: Rec, line: nu
   if (Array.isArray(v)) {
     v.forEach((rec) => {
       if (rec === null || typeof rec !== 'object') throw new ImportError(file, 0, '', 'expected a list of records');
+      checkJsonPrediction(rec as Rec, file, src.lineOf(rec));
       onRow(rec as Rec, src.lineOf(rec));
     });
   } else if (v !== null && typeof v === 'object') {
@@ -101,6 +139,7 @@ async function forEachRow(path: string, file: string, onRow: (rec: Rec, line: nu
     keys.forEach((k, i) => {
       const rec: Rec = {};
       for (const c of Object.keys(cols)) rec[c] = cols[c]?.[k];
+      checkJsonPrediction(rec, file, i + 1);
       onRow(rec, i + 1);
     });
   } else {
@@ -125,9 +164,11 @@ export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Pr
   if (nb.fps !== null) b.warnings.push(`${basename(file)}: sampled at ${nb.fps} fps; the frame count per video is unknown (config ${config} as given)`);
 
   let header: Set<string> | null = null;
+  let rows = 0;
   const kindState: { kind: 'mcqa' | 'open' | null; line: number } = { kind: null, line: 0 };
   const scorer = new OpenScorer(file);
   await forEachRow(path, file, (rec, line) => {
+    rows++;
     if (!header) {
       header = new Set(Object.keys(rec));
       for (const c of ['prediction', 'answer']) if (!header.has(c)) throw new ImportError(file, 1, c, `missing column "${c}"`);
@@ -136,6 +177,7 @@ export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Pr
     const idField = rec.question_id != null && rec.question_id !== '' ? 'question_id' : 'index';
     const sampleId = text(rec[idField]);
     if (!sampleId) throw new ImportError(file, line, idField, 'empty');
+    checkId(sampleId, file, line, idField);
     const rawOptions = text(rec.candidates ?? rec.options);
     const options = rawOptions ? parseListLiteral(rawOptions) : null;
     if (rawOptions && !options) throw new ImportError(file, line, rec.candidates != null ? 'candidates' : 'options', 'not a list of options');
@@ -202,6 +244,8 @@ export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Pr
     b.addResponse(row);
     b.addItem({ ...itemBase, options: options ? options.map(stripOptionPrefix) : null, answer, kind: 'mcqa' }, line);
   });
+  // A file with no data rows is damaged or the wrong file; importing it would change nothing silently.
+  if (rows === 0) throw new ImportError(file, 0, '', 'no prediction rows (an empty file, or a header only)');
   b.warnings.push(...scorer.warnings());
   return b.finish({ sourcePath: path, sha256: await sha256File(path), format: 'vlmevalkit', toolkit: 'vlmevalkit', modelArgs: null });
 }

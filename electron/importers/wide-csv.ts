@@ -44,7 +44,14 @@ async function manifestTags(dir: string): Promise<Map<string, { tag: string | nu
   } catch {
     return out;
   }
-  const parsed = ManifestSchema.safeParse(JSON.parse(text));
+  // The manifest only adds tags; an unreadable one is ignored like a missing one (BOM tolerated).
+  let json: unknown;
+  try {
+    json = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch {
+    return out;
+  }
+  const parsed = ManifestSchema.safeParse(json);
   if (!parsed.success) return out;
   for (const c of parsed.data.cells) {
     out.set(`${c.model}\u0000${c.split}\u0000${c.config}`, { tag: c.source_tag || null, note: c.protocol_note || null });

@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { dispatch, type Handlers } from '../services/dispatch';
 import { isOpName, type EventName } from '../../shared/api/contract';
+import { clipMessage } from '../../shared/api/clip';
 
 export type MediaResponder = (req: IncomingMessage, res: ServerResponse, id: string) => void | Promise<void>;
 
@@ -165,7 +166,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
         const body = await readBody(req, maxBody);
         payload = body.length === 0 ? {} : (JSON.parse(body) as unknown);
       } catch (e) {
-        return send(res, 200, JSON.stringify({ ok: false, error: { code: 'bad-request', message: e instanceof Error ? e.message : String(e) } }), 'application/json');
+        return send(res, 200, JSON.stringify({ ok: false, error: { code: 'bad-request', message: clipMessage(e instanceof Error ? e.message : String(e)) } }), 'application/json');
       }
       const result = await dispatch(opts.handlers, name, payload);
       // Results travel in the body with 200; only an operation that does not exist is a 404.
@@ -191,7 +192,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
-      if (!res.headersSent) send(res, 500, e instanceof Error ? e.message : String(e));
+      if (!res.headersSent) send(res, 500, clipMessage(e instanceof Error ? e.message : String(e)));
       else res.destroy();
     });
   });

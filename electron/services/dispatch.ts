@@ -3,6 +3,7 @@
  * with the operation's zod schema, run the handler, and turn every outcome into a Result.
  * Errors never cross a transport as thrown exceptions (docs/architecture.md).
  */
+import { clipMessage } from '../../shared/api/clip';
 import { isOpName, operations, type ApiError, type ErrorCode, type OpName, type Req, type Res, type Result } from '../../shared/api/contract';
 
 export type Handler<N extends OpName> = (req: z_out<N>) => Promise<Res<N>> | Res<N>;
@@ -19,7 +20,13 @@ export class ServiceError extends Error {
   }
 }
 
+/** Every error crosses the transport with a bounded message (docs/security.md). */
 function toApiError(e: unknown): ApiError {
+  const r = toApiErrorWhole(e);
+  return { ...r, message: clipMessage(r.message) };
+}
+
+function toApiErrorWhole(e: unknown): ApiError {
   if (e instanceof ServiceError) return { code: e.code, message: e.message };
   if (e instanceof Error) {
     // ImportError (electron/importers/errors.ts) names file:line:field; keep its message whole.
@@ -33,12 +40,12 @@ function toApiError(e: unknown): ApiError {
 }
 
 export async function dispatch(handlers: Handlers, name: string, payload: unknown): Promise<Result<unknown>> {
-  if (!isOpName(name)) return { ok: false, error: { code: 'not-found', message: `unknown operation '${name}'` } };
+  if (!isOpName(name)) return { ok: false, error: { code: 'not-found', message: clipMessage(`unknown operation '${name}'`) } };
   const parsed = operations[name].request.safeParse(payload ?? {});
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     const where = first && first.path.length > 0 ? ` at ${first.path.join('.')}` : '';
-    return { ok: false, error: { code: 'bad-request', message: `${name}: ${first?.message ?? 'invalid request'}${where}` } };
+    return { ok: false, error: { code: 'bad-request', message: clipMessage(`${name}: ${first?.message ?? 'invalid request'}${where}`) } };
   }
   try {
     const handler = handlers[name] as (req: unknown) => Promise<unknown> | unknown;

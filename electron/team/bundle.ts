@@ -14,6 +14,7 @@ import { unzipSync } from 'fflate';
 import { z } from 'zod';
 import { annotationEventSchema, codebookSchema, type AnnotationEvent, type Codebook } from '../../shared/domain/annotations';
 import { ImportError } from '../importers/errors';
+import { decodeText, readTextFile } from '../importers/text-input';
 
 export interface Bundle {
   source: 'events' | 'rows';
@@ -194,7 +195,7 @@ async function isDir(p: string): Promise<boolean> {
 
 async function readOptional(p: string): Promise<string | null> {
   try {
-    return await readFile(p, 'utf8');
+    return await readTextFile(p);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw e;
@@ -233,7 +234,7 @@ async function bundleFiles(path: string): Promise<{ files: Partial<Record<Bundle
     const pick = names.find((n) => n === `annotations/${f}` || n.endsWith(`/annotations/${f}`)) ?? names.sort((a, b) => a.split('/').length - b.split('/').length)[0];
     if (pick === undefined) continue;
     chosen[f] = pick;
-    files[f] = new TextDecoder().decode(entries[pick]);
+    files[f] = decodeText(entries[pick]!, `${path}!${pick}`);
   }
   return { files, name: (f) => `${path}!${chosen[f] ?? f}` };
 }

@@ -99,7 +99,7 @@ describe('per_item.csv fast path', () => {
     expect(b.columns?.[0]?.protocolNote).toEqual([null, 'nöte']);
   });
 
-  it('hands invalid UTF-8 to the general reader (two different byte runs can decode to the same text)', async () => {
+  it('hands invalid UTF-8 to the general reader, which refuses it at its line (docs/formats.md, Damaged input)', async () => {
     const text = Buffer.concat([
       Buffer.from(`${HEADER}\n`),
       Buffer.from([0xff]),
@@ -107,8 +107,14 @@ describe('per_item.csv fast path', () => {
       Buffer.from([0xfe]),
       Buffer.from(',M,S,16f,16,,A,A,1,t,\n'),
     ]);
-    const b = await expectSameAsGeneral(file(text), false);
-    expect(b.warnings.join()).toMatch(/1 repeated identical row/); // both ids read as U+FFFD: one item
+    const p = file(text);
+    await expectSameError(p);
+    await expect(readPerItemCsv(p)).rejects.toThrow(/per_item\.csv:2: sample_id: invalid UTF-8 \(bytes ff/);
+  });
+
+  it('hands a NUL or a control character in an id to the general reader, which refuses it', async () => {
+    await expectSameError(file(`${HEADER}\na\u0000b,M,S,16f,16,,A,A,1,t,\n`));
+    await expectSameError(file(`${HEADER}\na,M,S\u0001,16f,16,,A,A,1,t,\n`));
   });
 
   it('reads a shuffled multi-model, multi-split file as the general reader does', async () => {
