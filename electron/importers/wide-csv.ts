@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { ImportBatch } from '../../shared/domain/types';
-import { BatchBuilder, emptyResponse, type ImportOptions } from './batch-builder';
+import { BatchBuilder, emptyResponse, parseWith, type ImportOptions } from './batch-builder';
 import { parseKey, specFor } from './config-keys';
 import { readCsvRecords } from './csv-records';
 import { ImportError } from './errors';
@@ -17,8 +17,11 @@ import { isOptionLetter } from './option-letter';
  * do) — or from --model/--split. An empty cell is a response without a letter (the
  * release counts it wrong), not a missing cell. Correctness needs a ground-truth source;
  * without one rows carry correct = null. When the release's `release_manifest.json` sits
- * beside the file, each cell's source_tag/protocol_note is taken from it.
+ * beside the file, each cell's source_tag/protocol_note is taken from it: from `cells`, or for
+ * a grid listed under `wide_sources` (one block from an older source, docs/release-format.md)
+ * the entry whose source_tag names the model and split (`<kind>:<model>:<split>:<rest>`).
  */
+const CellCounts = z.object({ total: z.number().int().min(0), correct: z.number().int().min(0) });
 const ManifestSchema = z.object({
   cells: z.array(
     z.object({
@@ -29,6 +32,13 @@ const ManifestSchema = z.object({
       protocol_note: z.string().nullish(),
     }),
   ),
+  wide_sources: z
+    .union([
+      z.array(z.object({ source_tag: z.string().min(1), cells: z.record(z.string(), CellCounts) })),
+      // Flipbook exports before the corrected release format wrote {name: path}: nothing to take.
+      z.record(z.string(), z.string()),
+    ])
+    .optional(),
 });
 
 export function modelSplitFromWideName(name: string): { model: string; split: string } | null {
@@ -36,25 +46,37 @@ export function modelSplitFromWideName(name: string): { model: string; split: st
   return m?.[1] && m[2] ? { model: m[1], split: m[2] } : null;
 }
 
-async function manifestTags(dir: string): Promise<Map<string, { tag: string | null; note: string | null }>> {
-  const out = new Map<string, { tag: string | null; note: string | null }>();
+interface ManifestTags {
+  cells: Map<string, { tag: string | null; note: string | null }>;
+  /** model \0 split → the wide source's tag and the configs it lists. */
+  wide: Map<string, { tag: string; configs: string[] }>;
+}
+
+async function manifestTags(dir: string): Promise<ManifestTags> {
+  const out: ManifestTags = { cells: new Map(), wide: new Map() };
+  const path = join(dir, 'release_manifest.json');
   let text: string;
   try {
-    text = await readFile(join(dir, 'release_manifest.json'), 'utf8');
+    text = await readFile(path, 'utf8');
   } catch {
     return out;
   }
-  // The manifest only adds tags; an unreadable one is ignored like a missing one (BOM tolerated).
   let json: unknown;
   try {
     json = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch {
-    return out;
+  } catch (e) {
+    throw new ImportError(path, 0, '', `malformed JSON: ${(e as Error).message}`);
   }
-  const parsed = ManifestSchema.safeParse(json);
-  if (!parsed.success) return out;
-  for (const c of parsed.data.cells) {
-    out.set(`${c.model}\u0000${c.split}\u0000${c.config}`, { tag: c.source_tag || null, note: c.protocol_note || null });
+  const m = parseWith(ManifestSchema, json, path, 0);
+  for (const c of m.cells) {
+    out.cells.set(`${c.model}\u0000${c.split}\u0000${c.config}`, { tag: c.source_tag || null, note: c.protocol_note || null });
+  }
+  if (Array.isArray(m.wide_sources)) {
+    for (const w of m.wide_sources) {
+      const parts = w.source_tag.split(':');
+      if (parts.length < 3) continue;
+      out.wide.set(`${parts[1]}\u0000${parts[2]}`, { tag: w.source_tag, configs: Object.keys(w.cells) });
+    }
   }
   return out;
 }
@@ -73,6 +95,7 @@ export async function readWideCsv(
     throw new ImportError(file, 0, model ? 'split' : 'model', 'cannot tell model/split from the file name <model>_<split>_predictions_wide.csv; pass --model and --split');
   }
   const tags = await manifestTags(dirname(path));
+  const wide = tags.wide.get(`${model}\u0000${split}`) ?? null;
   const b = new BatchBuilder(file);
   let configs: string[] | null = null;
   let header: Header | null = null;
@@ -118,11 +141,11 @@ export async function readWideCsv(
       row.pred = cell === '' ? null : cell;
       row.groundTruth = gt;
       row.correct = gt === null ? null : row.pred === gt;
-      const t = tags.get(`${model}\u0000${split}\u0000${config}`);
+      const t = tags.cells.get(`${model}\u0000${split}\u0000${config}`);
       if (t) {
         row.sourceTag = t.tag;
         row.protocolNote = t.note;
-      }
+      } else if (wide) row.sourceTag = wide.tag;
       b.addResponse(row);
     });
     // The source's question, options, task type, … come along with its answer.
@@ -130,6 +153,11 @@ export async function readWideCsv(
   });
   if (configs === null) throw new ImportError(file, 1, '', 'empty file: no header row');
   for (const c of configs as string[]) b.addConfig(specFor(c));
+  if (wide) {
+    const mine = (configs as string[]).slice().sort().join(',');
+    const theirs = wide.configs.slice().sort().join(',');
+    if (mine !== theirs) b.warnings.push(`${basename(file)}: release_manifest.json's wide source ${wide.tag} lists configs ${theirs}, the file has ${mine}`);
+  }
   if (groundTruth && noGt > 0) {
     b.warnings.push(`${basename(file)}: ${noGt} of ${rowsById.size} sample(s) of split ${split} have no answer (${groundTruth.describeMiss(split)}); correct left empty`);
   }

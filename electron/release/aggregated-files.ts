@@ -117,6 +117,43 @@ function provenanceOf(c: ReleaseColumn): { sourceTag: string; protocolNote: stri
   return { sourceTag: modeOf(c.sourceTag, tags), protocolNote: modeOf(c.protocolNote, notes) };
 }
 
+/**
+ * The one source tag and protocol note every cell of a grid carries, or null when the cells
+ * differ (null and '' count as one value).
+ */
+function soleProvenance(grid: ReleaseGrid): { sourceTag: string; protocolNote: string } | null {
+  let out: { sourceTag: string; protocolNote: string } | null = null;
+  for (const c of grid.columns) {
+    const tags = new Int32Array(c.sourceTag.dict.length);
+    const notes = new Int32Array(c.protocolNote.dict.length);
+    countIndices(c.sourceTag.idx, tags, c.protocolNote.idx, notes);
+    const used = (t: StringTable, n: Int32Array): Set<string> => {
+      const vals = new Set<string>();
+      for (let i = 0; i < n.length; i++) if (n[i]! > 0) vals.add(t.dict[i] ?? '');
+      return vals;
+    };
+    const ts = used(c.sourceTag, tags);
+    const ns = used(c.protocolNote, notes);
+    if (ts.size !== 1 || ns.size !== 1) return null;
+    const here = { sourceTag: [...ts][0]!, protocolNote: [...ns][0]! };
+    if (out && (out.sourceTag !== here.sourceTag || out.protocolNote !== here.protocolNote)) return null;
+    out = here;
+  }
+  return out;
+}
+
+/**
+ * A grid whose cells all carry one source tag naming no config (no `:<config>` suffix) and no
+ * protocol note came as one block from an older per-item or wide source: the manifest lists it
+ * under `wide_sources`, not cell by cell (docs/release-format.md "release_manifest.json").
+ */
+function wideSourceTag(grid: ReleaseGrid): string | null {
+  const p = soleProvenance(grid);
+  if (!p || p.sourceTag === '' || p.protocolNote !== '') return null;
+  if (grid.columns.some((c) => p.sourceTag.endsWith(`:${c.config}`))) return null;
+  return p.sourceTag;
+}
+
 export interface AggregatedFiles {
   /** Text files, and the wide CSVs as bytes. */
   files: ({ path: string; text: string } | ReleaseFile)[];
@@ -136,7 +173,7 @@ export function aggregatedFiles(data: ReleaseData): AggregatedFiles {
   let derivedCount = 0;
   const entries: { model: string; split: string; json: JsonValue }[] = [];
   const cellsOut: ManifestCell[] = [];
-  const wideSources: { [k: string]: JsonValue } = {};
+  const wideSources: JsonValue[] = [];
   const mixed: AggregatedFiles['mixedResolution'] = [];
   let excluded = 0;
 
@@ -157,7 +194,6 @@ export function aggregatedFiles(data: ReleaseData): AggregatedFiles {
     const grid = grids.get(`${m.model}\u0000${m.split}`) as ReleaseGrid;
     const widePath = `labels/aggregated/${name}_predictions_wide.csv`;
     files.push({ path: widePath, data: wideCsvBytes(grid) });
-    wideSources[name] = widePath;
 
     if (t !== null) {
       // The grid's rows are the matrix's, in sample_id order (response-scan.ts): its ids as
@@ -168,12 +204,17 @@ export function aggregatedFiles(data: ReleaseData): AggregatedFiles {
     }
 
     const columns = new Map(grid.columns.map((c) => [c.config, c]));
-    cellsOut.push(
-      ...manifestCells(m, (key) => {
-        const c = columns.get(key);
-        return c ? provenanceOf(c) : null;
-      }),
-    );
+    const wideTag = wideSourceTag(grid);
+    const cells = manifestCells(m, (key) => {
+      const c = columns.get(key);
+      return c && wideTag === null ? provenanceOf(c) : null;
+    });
+    if (wideTag === null) cellsOut.push(...cells);
+    else {
+      const byConfig: { [k: string]: JsonValue } = {};
+      for (const c of cells) byConfig[c.config] = { total: c.total, correct: c.correct };
+      wideSources.push({ source_tag: wideTag, cells: byConfig });
+    }
   }
 
   files.push({ path: 'labels/derived.csv', data: Buffer.concat(derived) });

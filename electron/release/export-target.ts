@@ -3,7 +3,7 @@
  * replaced only when it is exactly a release Flipbook wrote — its README.md carries the
  * `Exported by Flipbook` line and every file in it is one of the files that export wrote (the
  * fixed files, and the two aggregated files of each `<model>_<split>` its
- * release_manifest.json names). Anything else (an upstream release folder, a user's document
+ * table2_metrics.json lists — every grid an export writes is there, `{split: {model: …}}`). Anything else (an upstream release folder, a user's document
  * dropped into an export, an arbitrary file) is refused, naming it. Temp outputs a killed run
  * left beside the target are removed on the next run.
  */
@@ -29,8 +29,8 @@ const FIXED = new Set([
   'provenance/configs.json',
 ]);
 
-const MANIFEST = 'labels/aggregated/release_manifest.json';
-const manifestSchema = z.object({ wide_sources: z.record(z.string(), z.string()) }).loose();
+const TABLE2 = 'labels/aggregated/table2_metrics.json';
+const table2Schema = z.record(z.string(), z.record(z.string(), z.unknown()));
 
 /**
  * Why the files `rel` (`/`-separated) are not exactly an export of Flipbook's, or null when they
@@ -40,13 +40,14 @@ function notAnExport(rel: readonly string[], read: (p: string) => string | null)
   const readme = read('README.md');
   if (readme === null || !readme.split('\n').some((l) => l.startsWith(README_DATE_PREFIX))) return `it holds no README.md written by Flipbook`;
   const allowed = new Set(FIXED);
-  const manifestText = read(MANIFEST);
-  if (manifestText !== null) {
+  const table2Text = read(TABLE2);
+  if (table2Text !== null) {
     let names: string[] = [];
     try {
-      names = Object.keys(manifestSchema.parse(JSON.parse(manifestText)).wide_sources);
+      const t2 = table2Schema.parse(JSON.parse(table2Text));
+      names = Object.entries(t2).flatMap(([split, byModel]) => Object.keys(byModel).map((model) => `${model}_${split}`));
     } catch {
-      return `its ${MANIFEST} is not one Flipbook wrote`;
+      return `its ${TABLE2} is not one Flipbook wrote`;
     }
     for (const n of names) (allowed.add(`labels/aggregated/${n}.json`), allowed.add(`labels/aggregated/${n}_predictions_wide.csv`));
   }
@@ -95,7 +96,7 @@ export function assertReplaceableZip(target: string): void {
     entries = unzipSync(fs.readFileSync(target), {
       filter: (f) => {
         names.push(f.name);
-        return f.name === 'README.md' || f.name === MANIFEST;
+        return f.name === 'README.md' || f.name === TABLE2;
       },
     });
   } catch {

@@ -67,7 +67,7 @@ def main():
     derived = []
     table2 = defaultdict(dict)
     manifest_cells = []
-    wide_sources = {}
+    wide_sources = []
     for (model, split), items in sorted(grids.items()):
         cfgs = set()
         for cells in items.values():
@@ -131,15 +131,23 @@ def main():
         table2[split][model] = obj
         with open(os.path.join(out, "labels", "aggregated", f"{model}_{split}.json"), "w", encoding="utf-8") as f:
             json.dump(obj, f, indent=2)
+        grid_cells = []
         for c in order:
             total = sum(1 for cells in items.values() if c in cells)
             right = sum(1 for cells in items.values() if c in cells and cells[c][0])
             key = (model, split, c)
-            manifest_cells.append({"model": model, "split": split, "config": c, "total": total, "correct": right,
-                                   "source_tag": mode(tags[key]), "protocol_note": mode(notes[key])})
+            grid_cells.append({"model": model, "split": split, "config": c, "total": total, "correct": right,
+                               "source_tag": mode(tags[key]), "protocol_note": mode(notes[key])})
+        # One config-less tag on every cell and no note: the grid is a wide source (docs/release-format.md).
+        all_tags = {t or "" for c in order for t in tags[(model, split, c)]}
+        all_notes = {t or "" for c in order for t in notes[(model, split, c)]}
+        sole = next(iter(all_tags)) if len(all_tags) == 1 else ""
+        if sole and all_notes == {""} and not any(sole.endswith(":" + c) for c in order):
+            wide_sources.append({"source_tag": sole, "cells": {g["config"]: {"total": g["total"], "correct": g["correct"]} for g in grid_cells}})
+        else:
+            manifest_cells.extend(grid_cells)
         wide_cols = sorted(cfgs)
         wide_path = f"labels/aggregated/{model}_{split}_predictions_wide.csv"
-        wide_sources[f"{model}_{split}"] = wide_path
         with open(os.path.join(out, *wide_path.split("/")), "w", newline="", encoding="utf-8") as f:
             w = csv.writer(f, lineterminator="\n")
             w.writerow(["sample_id"] + wide_cols)

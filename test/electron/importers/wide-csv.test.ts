@@ -56,6 +56,34 @@ describe('wide CSV', () => {
         expect(b!.responses.find((r) => r.config === c.config)!.sourceTag).toBe(c.source_tag);
       }
     }
+    // The grid listed under wide_sources (not cell by cell) keeps its source_tag too.
+    const [q] = await readImport(join(AGG, 'Qwen2.5-VL-7B_V1_short_predictions_wide.csv'), { groundTruth: LOG });
+    expect(new Set(q!.responses.map((r) => r.sourceTag))).toEqual(new Set(['legacy_clean:Qwen2.5-VL-7B:V1_short:extended_per_item']));
+  });
+
+  it('takes a grid\'s source_tag from the manifest\'s wide_sources list', async () => {
+    scratch.write(
+      'ws/release_manifest.json',
+      JSON.stringify({
+        cells: [{ model: 'B', split: 'S', config: '16f', total: 1, correct: 1, source_tag: 'official:B:S:16f', protocol_note: 'n' }],
+        wide_sources: [{ source_tag: 'legacy:A:S:per_item', cells: { textonly: { total: 1, correct: 0 }, '16f': { total: 1, correct: 1 } } }],
+      }),
+    );
+    const a = scratch.write('ws/A_S_predictions_wide.csv', 'sample_id,16f,textonly\n1,A,B\n');
+    const [b] = await readImport(a);
+    expect(b!.responses.map((r) => [r.config, r.sourceTag, r.protocolNote])).toEqual([
+      ['16f', 'legacy:A:S:per_item', null],
+      ['textonly', 'legacy:A:S:per_item', null],
+    ]);
+    const other = scratch.write('ws/B_S_predictions_wide.csv', 'sample_id,16f\n1,A\n');
+    const [c] = await readImport(other);
+    expect(c!.responses.map((r) => [r.config, r.sourceTag, r.protocolNote])).toEqual([['16f', 'official:B:S:16f', 'n']]);
+    scratch.write('bad/release_manifest.json', JSON.stringify({ cells: [], wide_sources: [{ source_tag: 'x:A:S', cells: { '16f': { total: -1, correct: 0 } } }] }));
+    await expectImportError(readImport(scratch.write('bad/A_S_predictions_wide.csv', 'sample_id,16f\n1,A\n')), {
+      file: 'release_manifest.json',
+      line: 0,
+      field: 'wide_sources.0.cells.16f.total',
+    });
   });
 
   it('rejects an unknown header', async () => {

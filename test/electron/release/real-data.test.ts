@@ -132,6 +132,24 @@ describe.skipIf(!present)('real-data release export (scalegrid V1 + lmms-eval gr
     expect(flagDiffs).toBeGreaterThan(0);
   });
 
+  it("release_manifest.json: the V1 cells and wide_sources equal the published ones", () => {
+    type Manifest = {
+      cells: { model: string; split: string; config: string; total: number; correct: number; source_tag: string; protocol_note: string }[];
+      wide_sources: { source_tag: string; cells: Record<string, { total: number; correct: number }> }[];
+    };
+    const theirs = JSON.parse(readFileSync(path.join(aggDir, 'release_manifest.json'), 'utf8')) as Manifest;
+    const ours = JSON.parse(readFileSync(path.join(out, 'labels/aggregated/release_manifest.json'), 'utf8')) as Manifest;
+    const v1 = (c: { split: string }): boolean => c.split.startsWith('V1_');
+    const key = (c: Manifest['cells'][number]): string => JSON.stringify([c.model, c.split, c.config]);
+    expect(ours.cells.map(key).sort()).toEqual(theirs.cells.filter(v1).map(key).sort());
+    const byKey = new Map(theirs.cells.map((c) => [key(c), c]));
+    for (const c of ours.cells) expect(c).toEqual(byKey.get(key(c)));
+    // Published wide_sources is only the V1_short Qwen2.5-VL-7B grid. Same entries and counts;
+    // the key order is ours (config order, docs/release-format.md), the release's is its run order.
+    expect(ours.wide_sources).toEqual(theirs.wide_sources);
+    expect(ours.wide_sources[0]!.source_tag).toBe('legacy_clean:Qwen2.5-VL-7B:V1_short:extended_per_item');
+  });
+
   it("the README explains the one differing figure", () => {
     const readme = readFileSync(path.join(out, 'README.md'), 'utf8');
     expect(readme).toContain('30.4071');
