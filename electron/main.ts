@@ -12,7 +12,7 @@ import { registerIpcHandlers } from './ipc/register-handlers';
 import { hardenApp, hardenSession, APP_ORIGIN } from './security/harden';
 import { handleProtocols, registerSchemesAsPrivileged } from './window/protocols';
 import { buildMenu, type MenuCommand } from './window/menu';
-import { createUserSettings } from './window/user-settings';
+import { createUserSettings, defaultUserDataDir } from './settings/user-settings';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 // dist/electron/main.js → dist/renderer
@@ -20,13 +20,14 @@ const RENDERER_DIR = process.env.FLIPBOOK_RENDERER_DIR ?? path.resolve(HERE, '..
 
 registerSchemesAsPrivileged();
 hardenApp(app);
+// One settings folder for the app and the CLI's web mode (annotator name, recent projects).
+app.setPath('userData', defaultUserDataDir());
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   let win: BrowserWindow | null = null;
-  const settings = () => createUserSettings(app.getPath('userData'));
-  const prefs = settings();
+  const prefs = createUserSettings(app.getPath('userData'));
 
   const backend = createBackend({
     emit: (event, payload) => win?.webContents.send(IPC_EVENT_CHANNEL, { event, payload }),
@@ -36,7 +37,7 @@ if (!app.requestSingleInstanceLock()) {
     annotator: {
       get: () => prefs.get().annotator,
       set: (name) => {
-        prefs.update({ annotator: name });
+        prefs.setAnnotator(name);
         return name;
       },
     },

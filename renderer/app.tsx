@@ -17,15 +17,36 @@ import { AnnotatorPrompt } from './components/AnnotatorPrompt';
 import { ShortcutsDialog } from './components/ShortcutsDialog';
 import { keyOf } from './shortcuts';
 
-const FILTER_KEY = 'flipbook.queue.filter';
-const SORT_KEY = 'flipbook.queue.sort';
+/**
+ * UI state that belongs to a project — the queue's filter, sort and columns — is kept per
+ * project (keyed by its path), never shared: a filter set in one project must not hide the
+ * rows of another while the controls there say "any".
+ */
+interface ProjectUi {
+  /** The project this state belongs to (null: none open). */
+  key: string | null;
+  filter: QueueFilter;
+  sort: QueueSort;
+  columns: QueueColumn[];
+}
+const UI_PREFIX = 'flipbook.project-ui:';
+const DEFAULT_SORT: QueueSort = { key: 'default', desc: false };
 
-function loadJson<T>(key: string, fallback: T): T {
+function loadUi(key: string | null): ProjectUi {
+  const fresh: ProjectUi = { key, filter: EMPTY_FILTER, sort: DEFAULT_SORT, columns: [...QUEUE_COLUMNS] };
+  if (key === null) return fresh;
   try {
-    const s = window.localStorage.getItem(key);
-    return s ? { ...fallback, ...(JSON.parse(s) as T) } : fallback;
+    const s = window.localStorage.getItem(UI_PREFIX + key);
+    if (!s) return fresh;
+    const v = JSON.parse(s) as Partial<Omit<ProjectUi, 'key'>>;
+    return {
+      key,
+      filter: { ...EMPTY_FILTER, ...v.filter },
+      sort: { ...DEFAULT_SORT, ...v.sort },
+      columns: Array.isArray(v.columns) ? QUEUE_COLUMNS.filter((c) => v.columns?.includes(c)) : fresh.columns,
+    };
   } catch {
-    return fallback;
+    return fresh;
   }
 }
 
@@ -44,11 +65,12 @@ export function App({ client }: { client: FlipbookClient }) {
   const [route, setRoute] = useState<Route>(() => parseRoute(window.location.hash));
   const [rows, setRows] = useState<QueueRow[]>([]);
   const [codebook, setCodebook] = useState<Codebook | null>(null);
-  const [filter, setFilter] = useState<QueueFilter>(() => loadJson(FILTER_KEY, EMPTY_FILTER));
-  const [sort, setSort] = useState<QueueSort>(() => loadJson(SORT_KEY, { key: 'default', desc: false }));
+  const [ui, setUi] = useState<ProjectUi>(() => loadUi(null));
+  const [changingAnnotator, setChangingAnnotator] = useState(false);
   const [showShortcuts, setShowShortcuts] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [columns, setColumns] = useState<QueueColumn[]>(() => [...QUEUE_COLUMNS]);
+  // The queue's scroll position per project, while the app runs.
+  const scrollByProject = useRef(new Map<string, number>());
   // Label of the overview mark whose items the queue shows, until saved as a named view.
   const [unsavedView, setUnsavedView] = useState<string | null>(null);
   const annotatorRef = useRef<string | null>(null);
@@ -87,10 +109,19 @@ export function App({ client }: { client: FlipbookClient }) {
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
 
+  // Another project opened: its own filter, sort and columns (derived state, set while rendering
+  // so no frame ever shows one project's rows through another's filter).
+  const projectKey = project?.path ?? null;
+  if (ui.key !== projectKey) setUi(loadUi(projectKey));
+  const { filter, sort, columns } = ui;
+  const setFilter = useCallback((f: QueueFilter) => setUi((u) => ({ ...u, filter: f })), []);
+  const setSort = useCallback((x: QueueSort) => setUi((u) => ({ ...u, sort: x })), []);
+  const setColumns = useCallback((c: QueueColumn[]) => setUi((u) => ({ ...u, columns: c })), []);
   useEffect(() => {
-    window.localStorage.setItem(FILTER_KEY, JSON.stringify(filter));
-    window.localStorage.setItem(SORT_KEY, JSON.stringify(sort));
-  }, [filter, sort]);
+    if (ui.key === null) return;
+    window.localStorage.setItem(UI_PREFIX + ui.key, JSON.stringify({ filter: ui.filter, sort: ui.sort, columns: ui.columns }));
+  }, [ui]);
+  useEffect(() => setUnsavedView(null), [projectKey]);
 
   // Other windows/processes (or imports) change data: refresh what the views show.
   useEffect(
@@ -125,6 +156,7 @@ export function App({ client }: { client: FlipbookClient }) {
   );
 
   const order = useMemo(() => filterQueue(rows, filter, sort), [rows, filter, sort]);
+  const knownAnnotators = useMemo(() => [...new Set(rows.flatMap((r) => r.annotators))].sort(), [rows]);
 
   const navigate = useCallback((r: Route) => {
     window.location.hash = routeHash(r);
@@ -219,12 +251,19 @@ export function App({ client }: { client: FlipbookClient }) {
           onSaved={() => setUnsavedView(null)}
         />
         <QueueView
+          key={project.path}
           project={project}
+          scrollTop={scrollByProject.current.get(project.path) ?? 0}
+          onScrollTop={(top) => scrollByProject.current.set(project.path, top)}
           rows={rows}
           order={order}
           filter={filter}
           sort={sort}
           onFilter={setFilter}
+          onClear={() => {
+            setFilter({ ...EMPTY_FILTER, preset: 'all' });
+            setUnsavedView(null);
+          }}
           onSort={setSort}
           onOpen={(item) => navigate({ view: 'item', item })}
         />
@@ -257,8 +296,13 @@ export function App({ client }: { client: FlipbookClient }) {
           <span className="project-name" aria-label="Open project">
             {project ? `${project.name}${project.readOnly ? ' (read-only)' : ''}` : 'no project'}
           </span>
-          <span className="annotator" aria-label="Current annotator">
-            {annotator ?? ''}
+          <span className="annotator">
+            <span aria-label="Current annotator">{annotator ?? ''}</span>
+            {annotator !== null && (
+              <button type="button" className="link" aria-label="Change annotator" title="Change the annotator name this machine records" onClick={() => setChangingAnnotator(true)}>
+                change
+              </button>
+            )}
           </span>
           <button type="button" aria-label="Keyboard shortcuts" onClick={() => setShowShortcuts(true)}>
             ?
@@ -273,11 +317,18 @@ export function App({ client }: { client: FlipbookClient }) {
           </div>
         )}
         <main>{body}</main>
-        {annotatorLoaded && annotator === null && (
+        {annotatorLoaded && (annotator === null || changingAnnotator) && (
           <AnnotatorPrompt
+            current={annotator}
+            known={knownAnnotators}
             onSave={async (name) => {
-              setAnnotator(await saveAnnotator(client, name));
+              const saved = await saveAnnotator(client, name);
+              annotatorRef.current = saved;
+              setAnnotator(saved);
+              setChangingAnnotator(false);
+              await refreshQueue();
             }}
+            {...(annotator !== null && { onCancel: () => setChangingAnnotator(false) })}
           />
         )}
         {showShortcuts && <ShortcutsDialog pathways={codebook?.pathways ?? []} onClose={() => setShowShortcuts(false)} />}

@@ -64,7 +64,7 @@ describe('layer boundaries (docs/architecture.md)', () => {
   });
 
   it('Node services in electron/ never import Electron (they run under plain Node, the CLI and web mode)', () => {
-    const serviceDirs = ['store', 'importers', 'release', 'frames', 'media', 'jobs', 'sample', 'cli', 'server', 'services', 'sync', 'team'];
+    const serviceDirs = ['store', 'importers', 'release', 'frames', 'media', 'jobs', 'sample', 'cli', 'server', 'services', 'settings', 'sync', 'team'];
     const bad: string[] = [];
     for (const d of serviceDirs) {
       for (const f of filesUnder(path.join('electron', d))) {

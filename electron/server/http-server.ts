@@ -36,7 +36,11 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
-const COOKIE = 'flipbook_token';
+/**
+ * Cookies are scoped by host, not port: two `serve`s on 127.0.0.1 would overwrite one
+ * cookie, and the first tab's media would answer 401. One name per port (docs/security.md).
+ */
+export const cookieName = (port: number): string => `flipbook_token_${port}`;
 const MEDIA_ID = /^[A-Za-z0-9_-]{6,200}$/;
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -61,12 +65,12 @@ function safeEqual(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-function cookieToken(req: IncomingMessage): string | null {
+function cookieToken(req: IncomingMessage, name: string): string | null {
   const header = req.headers.cookie;
   if (!header) return null;
   for (const part of header.split(';')) {
     const [k, ...v] = part.trim().split('=');
-    if (k === COOKIE) return v.join('=');
+    if (k === name) return v.join('=');
   }
   return null;
 }
@@ -112,7 +116,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   let port = 0;
 
   const authorised = (req: IncomingMessage, url: URL): boolean => {
-    const given = url.searchParams.get('token') ?? (req.headers['x-flipbook-token'] as string | undefined) ?? cookieToken(req);
+    const given = url.searchParams.get('token') ?? (req.headers['x-flipbook-token'] as string | undefined) ?? cookieToken(req, cookieName(port));
     return typeof given === 'string' && safeEqual(given, token);
   };
   const hostOk = (req: IncomingMessage): boolean => {
@@ -140,7 +144,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       'referrer-policy': 'no-referrer',
       'cache-control': file.endsWith('index.html') ? 'no-store' : 'private, max-age=3600',
     };
-    if (setCookie) headers['set-cookie'] = `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+    if (setCookie) headers['set-cookie'] = `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
     res.writeHead(200, headers);
     if (req.method === 'HEAD') return void res.end();
     createReadStream(file).pipe(res);

@@ -1,9 +1,29 @@
 import { useState } from 'react';
 
-/** Asked once per machine; the name is recorded on every annotation edit. */
-export function AnnotatorPrompt({ onSave }: { onSave: (name: string) => Promise<void> }) {
-  const [name, setName] = useState('');
+/**
+ * Who is annotating: asked once per machine (the name is remembered by Flipbook, not the
+ * browser) and changed only here, from the header. The project's known annotators are offered
+ * first, so a second spelling of the same person does not become a second annotator.
+ */
+export function AnnotatorPrompt({
+  current,
+  known,
+  onSave,
+  onCancel,
+}: {
+  current: string | null;
+  known: string[];
+  onSave: (name: string) => Promise<void>;
+  onCancel?: () => void;
+}) {
+  const [name, setName] = useState(current ?? '');
   const [error, setError] = useState<string | null>(null);
+  const save = (n: string) => {
+    if (n.trim().length === 0) return setError('Enter a name');
+    onSave(n).catch((err: unknown) => setError(err instanceof Error ? err.message : String(err)));
+  };
+  const trimmed = name.trim();
+  const near = trimmed !== '' && !known.includes(trimmed) ? known.find((k) => k.toLowerCase().replace(/\s+/g, ' ') === trimmed.toLowerCase().replace(/\s+/g, ' ')) : undefined;
   return (
     <div className="modal-backdrop">
       <form
@@ -13,18 +33,45 @@ export function AnnotatorPrompt({ onSave }: { onSave: (name: string) => Promise<
         className="modal"
         onSubmit={(e) => {
           e.preventDefault();
-          if (name.trim().length === 0) return setError('Enter a name');
-          onSave(name).catch((err: unknown) => setError(String(err)));
+          save(name);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape' && onCancel) onCancel();
         }}
       >
-        <h2>Who is annotating?</h2>
-        <p>Your name is stored on this machine and recorded with every edit you make.</p>
+        <h2>{current === null ? 'Who is annotating?' : 'Change annotator'}</h2>
+        <p>Flipbook remembers your name on this machine and records it with every edit you make.</p>
+        {known.length > 0 && (
+          <div role="group" aria-label="Known annotators" className="known-annotators">
+            <span>Annotators of this project:</span>{' '}
+            {known.map((k) => (
+              <button key={k} type="button" aria-pressed={k === trimmed} onClick={() => save(k)}>
+                {k}
+              </button>
+            ))}
+          </div>
+        )}
         <label>
           Your name
-          <input aria-label="Your name" value={name} autoFocus onChange={(e) => setName(e.target.value)} />
+          <input aria-label="Your name" value={name} autoFocus list="known-annotators" onChange={(e) => setName(e.target.value)} />
         </label>
+        <datalist id="known-annotators">
+          {known.map((k) => (
+            <option key={k} value={k} />
+          ))}
+        </datalist>
+        {near !== undefined && (
+          <p role="note">
+            “{near}” already annotates this project; a different spelling is a different annotator.
+          </p>
+        )}
         {error && <p role="alert">{error}</p>}
         <button type="submit">Save name</button>
+        {onCancel && (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
       </form>
     </div>
   );

@@ -16,12 +16,18 @@ function uniq(values: Iterable<string | null>): string[] {
   return [...s].sort();
 }
 
+/**
+ * A filter control shows the value actually applied, even one this project has no rows for
+ * (a saved view or a click-through can name it): a select would otherwise fall back to "any".
+ */
 function Select({ label, value, options, onChange }: { label: string; value: string | null; options: string[]; onChange: (v: string | null) => void }) {
+  const missing = value !== null && !options.includes(value);
   return (
     <label>
       {label}
       <select aria-label={label} value={value ?? ''} onChange={(e) => onChange(e.target.value === '' ? null : e.target.value)}>
         <option value="">any</option>
+        {missing && <option value={value}>{value} (no rows)</option>}
         {options.map((o) => (
           <option key={o} value={o}>
             {o}
@@ -30,6 +36,24 @@ function Select({ label, value, options, onChange }: { label: string; value: str
       </select>
     </label>
   );
+}
+
+/** Every constraint of the filter in words, including those without a control (item sets, harmed/rescued). */
+export function describeFilter(f: QueueFilter): string[] {
+  const out: string[] = [];
+  if (f.preset === 'default') out.push('terminal regressions and confused');
+  if (f.model !== null) out.push(`model ${f.model}`);
+  if (f.split !== null) out.push(`split ${f.split}`);
+  if (f.taskType !== null) out.push(`task type ${f.taskType}`);
+  if (f.trajectoryClass !== null) out.push(`class ${f.trajectoryClass}`);
+  if (f.transition !== null) out.push(`${f.transitionKind ?? 'harmed or rescued'} at ${f.transition}`);
+  if (f.itemSet) out.push(`${f.itemSet.ids.length} items of “${f.itemSet.label}”`);
+  if (f.status !== null) out.push(`status ${f.status}`);
+  if (f.annotator !== null) out.push(`annotator ${f.annotator}`);
+  if (f.hasVideo !== null) out.push(f.hasVideo ? 'with video' : 'without video');
+  for (const flag of f.flags) out.push(FLAGS.find((x) => x.id === flag)?.label ?? flag);
+  if (f.search.trim() !== '') out.push(`search “${f.search.trim()}”`);
+  return out;
 }
 
 export function QueueView({
@@ -41,8 +65,16 @@ export function QueueView({
   onFilter,
   onSort,
   onOpen,
+  onClear,
+  scrollTop,
+  onScrollTop,
 }: {
   project: ProjectInfo;
+  /** Clears every filter (the filters with no control of their own too). */
+  onClear: () => void;
+  /** Where the list was scrolled last time in this project. */
+  scrollTop: number;
+  onScrollTop: (top: number) => void;
   rows: QueueRow[];
   order: number[];
   filter: QueueFilter;
@@ -67,6 +99,12 @@ export function QueueView({
   const set = (patch: Partial<QueueFilter>) => onFilter({ ...filter, ...patch });
 
   useEffect(() => setSelected((s) => Math.min(s, Math.max(0, order.length - 1))), [order.length]);
+  // Back in this project's queue: where it was left (the list is keyed by project).
+  const initialScroll = useRef(scrollTop);
+  useEffect(() => {
+    if (parentRef.current && initialScroll.current > 0) parentRef.current.scrollTop = initialScroll.current;
+  }, []);
+  const applied = describeFilter(filter);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -98,6 +136,14 @@ export function QueueView({
         <strong>{progress.done}</strong> done / <strong>{progress.total - progress.done}</strong> to do ({progress.total} shown of {rows.length})
         <progress aria-label="Done of shown" max={Math.max(1, progress.total)} value={progress.done} />
       </div>
+      {applied.length > 0 && (
+        <p className="applied-filter" aria-label="Applied filter">
+          Showing: {applied.join(' · ')}{' '}
+          <button type="button" className="link" onClick={onClear}>
+            Clear filters
+          </button>
+        </p>
+      )}
       <div className="filters" role="group" aria-label="Queue filters">
         <label>
           Rows
@@ -171,7 +217,7 @@ export function QueueView({
         <span>flags</span>
         <span>status</span>
       </div>
-      <div ref={parentRef} className="queue-list" role="listbox" aria-label="Queue" aria-activedescendant={order.length ? `qrow-${selected}` : undefined} tabIndex={0}>
+      <div ref={parentRef} onScroll={(e) => onScrollTop(e.currentTarget.scrollTop)} className="queue-list" role="listbox" aria-label="Queue" aria-activedescendant={order.length ? `qrow-${selected}` : undefined} tabIndex={0}>
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((v) => {
             const r = rows[order[v.index] as number];

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { _electron } from 'playwright-core';
-import { buildRenderer, makeSampleProject, repoRoot, resultsDir } from './harness';
+import { buildRenderer, makeSampleProject, repoRoot, resultsDir, signIn } from './harness';
 
 function electronBinary(): string | null {
   try {
@@ -27,11 +27,10 @@ describe.skipIf(bin === null)('Electron shell', () => {
     const b = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build-electron.js')], { cwd: repoRoot, encoding: 'utf8' });
     expect(b.status, b.stderr).toBe(0);
     const sample = makeSampleProject();
-    const app = await _electron.launch({ executablePath: bin as string, args: [repoRoot], env: { ...process.env, FLIPBOOK_PROJECT: sample.project } });
+    const app = await _electron.launch({ executablePath: bin as string, args: [repoRoot], env: { ...process.env, FLIPBOOK_PROJECT: sample.project, FLIPBOOK_USER_DATA: path.join(sample.dir, 'user-data') } });
     try {
       const page = await app.firstWindow();
-      await page.getByLabel('Your name').fill('Electron E2E');
-      await page.getByRole('button', { name: 'Save name' }).click();
+      await signIn(page, 'Electron E2E');
       await page.getByRole('listbox', { name: 'Queue' }).getByRole('option').first().waitFor();
       await page.screenshot({ path: path.join(resultsDir, 'electron-queue.png') });
       expect(await page.evaluate(() => typeof (window as unknown as { require?: unknown }).require)).toBe('undefined');

@@ -1,13 +1,18 @@
 /**
  * Shared e2e plumbing: build the renderer, make the sample project, start/stop `flipbook serve`
  * as a child process (`node bin/flipbook.js`, never npx) and launch Debian's Chromium.
+ *
+ * Every page of a browser from launchBrowser() is watched: console errors, uncaught page
+ * errors, failed requests and HTTP answers >= 400 are recorded, and test/e2e/setup.ts fails
+ * the test that produced any (a test that provokes one on purpose says so with allowProblems).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const resultsDir = path.join(repoRoot, 'test-results');
@@ -35,11 +40,26 @@ export interface Served {
   stderr: () => string;
 }
 
+export interface ServeOptions {
+  /** Extra arguments after `serve --project P` (default `--port 0`). */
+  args?: string[];
+  /** Environment additions (e.g. FLIPBOOK_RENDERER_DIR). */
+  env?: Record<string, string>;
+}
+
+/**
+ * Flipbook's per-machine settings (annotator name, recent projects, last serve port/token)
+ * for a test project: a folder beside it, so tests never read or write the real user's.
+ */
+export const userDataFor = (project: string): string => path.join(path.dirname(project), 'user-data');
+
 /** Starts the web mode and resolves when it printed its URL (readiness, not a sleep). */
-export function serve(project: string, port = 0): Promise<Served> {
-  const child = spawn(process.execPath, [path.join(repoRoot, 'bin/flipbook.js'), 'serve', '--project', project, '--port', String(port)], {
+export function serve(project: string, port: number | ServeOptions = 0): Promise<Served> {
+  const o: ServeOptions = typeof port === 'number' ? { args: ['--port', String(port)] } : port;
+  const child = spawn(process.execPath, [path.join(repoRoot, 'bin/flipbook.js'), 'serve', '--project', project, ...(o.args ?? ['--port', '0'])], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, FLIPBOOK_USER_DATA: userDataFor(project), ...o.env },
   });
   let out = '';
   let err = '';
@@ -71,12 +91,97 @@ export async function api<T = unknown>(s: Served, op: string, body: unknown): Pr
   return r.value as T;
 }
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+/** What went wrong on a page: console errors, page errors, failed requests, HTTP >= 400. */
+export interface PageProblem {
+  kind: 'console' | 'pageerror' | 'requestfailed' | 'http';
+  url: string;
+  text: string;
+}
+let problems: PageProblem[] = [];
+let allowed: RegExp[] = [];
+const watched = new WeakSet<Page>();
+
+function watch(page: Page): void {
+  if (watched.has(page)) return;
+  watched.add(page);
+  const add = (p: PageProblem) => {
+    if (!allowed.some((re) => re.test(`${p.kind} ${p.url} ${p.text}`))) problems.push(p);
+  };
+  page.on('console', (m) => {
+    if (m.type() === 'error') add({ kind: 'console', url: m.location().url, text: m.text() });
+  });
+  page.on('pageerror', (e) => add({ kind: 'pageerror', url: page.url(), text: e.message }));
+  page.on('requestfailed', (r) => {
+    const why = r.failure()?.errorText ?? '';
+    // A request the page itself abandoned (a video range it no longer needs, leaving an item) is not a failure.
+    if (why === 'net::ERR_ABORTED') return;
+    add({ kind: 'requestfailed', url: r.url(), text: why });
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 400) add({ kind: 'http', url: r.url(), text: String(r.status()) });
+  });
+}
+
+/** Problems recorded since the last call (and forgets them). */
+export function takeProblems(): PageProblem[] {
+  const p = problems;
+  problems = [];
+  allowed = [];
+  return p;
+}
+
+/** The current test provokes these on purpose (matched against `kind url text`). */
+export function allowProblems(...res: RegExp[]): void {
+  allowed.push(...res);
+}
+
+/** The assertion every e2e test ends with (test/e2e/setup.ts). */
+export function expectNoPageProblems(): void {
+  const p = takeProblems();
+  expect(p.map((x) => `${x.kind} ${x.url}: ${x.text}`), 'console errors / failed requests on the page').toEqual([]);
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--autoplay-policy=no-user-gesture-required'],
   });
+  // Every page of every context is watched, however the test makes it.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const ctx: BrowserContext = await newContext(options);
+    ctx.on('page', watch);
+    for (const p of ctx.pages()) watch(p);
+    return ctx;
+  };
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (options) => {
+    const page = await newPage(options);
+    watch(page);
+    page.context().on('page', watch);
+    return page;
+  };
+  return browser;
+}
+
+/**
+ * Becomes `name` in the web app: answers the first-run prompt, or (the name being remembered
+ * on this machine) changes it from the header when another name is current.
+ */
+export async function signIn(page: Page, name: string): Promise<void> {
+  const prompt = page.getByLabel('Your name');
+  const current = page.getByLabel('Current annotator');
+  await expect
+    .poll(async () => (await prompt.isVisible()) || ((await current.count()) > 0 && ((await current.first().textContent()) ?? '') !== ''), { timeout: 30_000 })
+    .toBe(true);
+  if (!(await prompt.isVisible())) {
+    if (((await current.first().textContent()) ?? '') === name) return;
+    await page.getByRole('button', { name: 'Change annotator' }).click();
+  }
+  await prompt.fill(name);
+  await page.getByRole('button', { name: 'Save name' }).click();
+  await expect.poll(() => current.first().textContent()).toBe(name);
 }
 
 export function chromiumMissingReason(): string | null {

@@ -11,7 +11,7 @@ import { openProject } from '../../electron/store/project';
 import { transitions, type Transition } from '../../shared/engine/mcqa';
 import { matchedGridMetrics, proposeMatchedGrid } from '../../shared/engine/matched-grid';
 import { completeRows } from '../../shared/engine/matrix';
-import { buildRenderer, chromiumMissingReason, launchBrowser, makeSampleProject, resultsDir, serve, stop, type Served } from './harness';
+import { buildRenderer, chromiumMissingReason, launchBrowser, makeSampleProject, resultsDir, serve, type Served, signIn, stop } from './harness';
 
 const skipReason = chromiumMissingReason();
 if (skipReason) console.log(`[e2e] skipped: ${skipReason}`);
@@ -80,7 +80,6 @@ describe.skipIf(skipReason !== null)('overview and saved views in Chromium', () 
     server = await serve(sample.project);
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1500, height: 1100 }, acceptDownloads: true });
-    page.on('pageerror', (e) => console.error('[page error]', e.message));
   });
 
   afterAll(async () => {
@@ -90,8 +89,7 @@ describe.skipIf(skipReason !== null)('overview and saved views in Chromium', () 
 
   it('shows the engine’s flows and matched grid, and a harmed flow opens exactly its items', async () => {
     await page.goto(`${server.url}#/overview`);
-    await page.getByLabel('Your name').fill('Ada Overview');
-    await page.getByRole('button', { name: 'Save name' }).click();
+    await signIn(page, 'Ada Overview');
     await page.locator('.overview-view[data-ready="true"]').waitFor();
 
     // Every transition of every grid, as the engine computes it.

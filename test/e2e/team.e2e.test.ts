@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { openProject } from '../../electron/store/index';
 import { exportRelease } from '../../electron/release/export';
-import { api, buildRenderer, chromiumMissingReason, launchBrowser, makeSampleProject, resultsDir, serve, stop, type Served } from './harness';
+import { api, buildRenderer, chromiumMissingReason, launchBrowser, makeSampleProject, resultsDir, serve, type Served, signIn, stop } from './harness';
 
 const skipReason = chromiumMissingReason();
 if (skipReason) console.log(`[e2e] skipped: ${skipReason}`);
@@ -62,7 +62,6 @@ describe.skipIf(skipReason !== null)('team workflow in Chromium', () => {
     server = await serve(sample.project);
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
-    page.on('pageerror', (e) => console.error('[page error]', e.message));
   });
 
   afterAll(async () => {
@@ -72,8 +71,7 @@ describe.skipIf(skipReason !== null)('team workflow in Chromium', () => {
 
   it('a codebook edit bumps the version; colliding keys are refused before saving', async () => {
     await page.goto(server.url);
-    await page.getByLabel('Your name').fill('Ada Adjudicator');
-    await page.getByRole('button', { name: 'Save name' }).click();
+    await signIn(page, 'Ada Adjudicator');
     await page.getByRole('link', { name: 'Codebook' }).click();
     await page.getByTestId('codebook-view').waitFor();
     const before = await api<{ version: number }>(server, 'codebook:get', {});

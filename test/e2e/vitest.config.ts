@@ -7,6 +7,8 @@ export default defineConfig({
   root: path.resolve(import.meta.dirname, '../..'),
   test: {
     include: ['test/e2e/**/*.e2e.test.ts'],
+    // Fails any test whose pages logged a console error or a failed request (harness.ts).
+    setupFiles: ['test/e2e/setup.ts'],
     testTimeout: 180_000,
     hookTimeout: 240_000,
     // One browser and one server at a time: the flows share the sample project.

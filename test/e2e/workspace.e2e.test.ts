@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, buildRenderer, chromiumMissingReason, launchBrowser, makeSampleProject, resultsDir, serve, stop, type Served } from './harness';
+import { api, buildRenderer, chromiumMissingReason, launchBrowser, makeSampleProject, resultsDir, serve, type Served, signIn, stop } from './harness';
 
 const skipReason = chromiumMissingReason();
 if (skipReason) console.log(`[e2e] skipped: ${skipReason}`);
@@ -35,11 +35,8 @@ describe.skipIf(skipReason !== null)('workspace states in Chromium', () => {
 
   async function newPage(s: Served, annotator = 'Grace E2E'): Promise<Page> {
     const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
-    page.on('pageerror', (e) => console.error('[page error]', e.message));
     await page.goto(s.url);
-    await page.getByLabel('Your name').fill(annotator);
-    await page.getByRole('button', { name: 'Save name' }).click();
-    await expect.poll(() => page.getByLabel('Current annotator').textContent()).toBe(annotator);
+    await signIn(page, annotator);
     return page;
   }
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(resultsDir, `${name}.png`), fullPage: true });

@@ -1,21 +1,26 @@
-import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { parseCli } from '../args';
 import { UsageError, type CliCommand } from '../command';
-import { DEFAULT_RENDERER_DIR, startWebMode } from '../../server/start-web-mode';
+import { startWebMode } from '../../server/start-web-mode';
+import { DEFAULT_RENDERER_DIR, ensureRendererBuilt } from '../../server/renderer-build';
+import { createUserSettings } from '../../settings/user-settings';
 
-const HELP = `Usage: flipbook serve --project P [--port N] [--create] [--renderer DIR]
+const HELP = `Usage: flipbook serve --project P [--port N] [--new-token] [--create] [--renderer DIR]
 
 The web mode: serves the app (the built renderer) and its backend over HTTP on 127.0.0.1
 only, with a random token that every request must carry. Prints the URL to open:
   http://127.0.0.1:PORT/?token=…
-Build the renderer first with \`npx vite build\` (npm start does it for you).
+The port and token are remembered per project (in Flipbook's settings on this machine) and
+used again next time when the port is free, so a tab opened before a restart keeps working.
+When the renderer is not built yet (a fresh checkout), it is built first with Vite.
 
 Options:
   --project P     the project file (*.flipbook)
   --create        create the project when it does not exist
-  --port N        port to listen on (default 0 = any free port)
-  --renderer DIR  built renderer folder (default dist/renderer)
+  --port N        port to listen on (0 = any free port; default: this project's last port)
+  --new-token     make a new token instead of reusing this project's last one
+  --renderer DIR  built renderer folder (default dist/renderer, or $FLIPBOOK_RENDERER_DIR)
 
 Stops on Ctrl+C (SIGINT) or SIGTERM, closing the database cleanly.
 Exit codes: 0 ok, 1 failure (e.g. project locked, port in use), 2 bad usage.`;
@@ -23,15 +28,36 @@ Exit codes: 0 ok, 1 failure (e.g. project locked, port in use), 2 bad usage.`;
 export const serveCommand: CliCommand = {
   help: HELP,
   async run(argv) {
-    const { values } = parseCli(argv, { project: { type: 'string' }, port: { type: 'string' }, create: { type: 'boolean' }, renderer: { type: 'string' } });
+    const { values } = parseCli(argv, {
+      project: { type: 'string' },
+      port: { type: 'string' },
+      'new-token': { type: 'boolean' },
+      create: { type: 'boolean' },
+      renderer: { type: 'string' },
+    });
     if (!values.project) throw new UsageError('--project is required');
-    const port = values.port === undefined ? 0 : Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0…65535, got ${values.port}`);
+    const port = values.port === undefined ? undefined : Number(values.port);
+    if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new UsageError(`--port must be 0…65535, got ${values.port}`);
     const staticDir = values.renderer ? path.resolve(values.renderer) : DEFAULT_RENDERER_DIR;
-    if (!fs.existsSync(path.join(staticDir, 'index.html'))) {
-      console.error(`flipbook serve: warning: no renderer build in ${staticDir} (run \`npx vite build\`); only the API is served`);
+    const unbuilt = ensureRendererBuilt(staticDir, (line) => console.error(`flipbook serve: ${line}`));
+    if (unbuilt !== null) console.error(`flipbook serve: warning: ${unbuilt}; only the API is served`);
+
+    const project = path.resolve(values.project);
+    const settings = createUserSettings();
+    const last = settings.serveMemory(project);
+    const token = !values['new-token'] && last ? last.token : randomBytes(24).toString('base64url');
+    const web = await startWebMode({
+      project,
+      create: values.create ?? false,
+      ...(port !== undefined ? { port } : last ? { preferredPort: last.port } : {}),
+      staticDir,
+      token,
+      userSettings: settings,
+    });
+    if (port === undefined && last && web.server.port !== last.port) {
+      console.error(`flipbook serve: port ${last.port} (used last time) is taken; listening on ${web.server.port}`);
     }
-    const web = await startWebMode({ project: values.project, create: values.create ?? false, port, staticDir });
+    settings.rememberServe(project, { port: web.server.port, token: web.server.token });
     const info = web.backend.project();
     if (info?.readOnly) console.error(`flipbook serve: ${values.project} is open in another Flipbook: serving it read-only`);
     // The URL goes to stdout on its own line so scripts and tests can read it.
