@@ -12,9 +12,9 @@ export interface Shortcut {
 export const APP_SHORTCUTS: readonly Shortcut[] = [
   { key: '?', action: 'Show keyboard shortcuts', scope: 'global' },
   { key: 'Escape', action: 'Close dialog / leave a text field', scope: 'global' },
-  { key: 'Ctrl+z', action: 'Undo last annotation edit', scope: 'global' },
-  { key: 'Ctrl+Shift+z', action: 'Redo', scope: 'global' },
-  { key: 'Ctrl+y', action: 'Redo (alternative)', scope: 'global' },
+  { key: 'Ctrl+z', action: 'Undo your last edit of this item', scope: 'item' },
+  { key: 'Ctrl+Shift+z', action: 'Redo on this item', scope: 'item' },
+  { key: 'Ctrl+y', action: 'Redo on this item (alternative)', scope: 'item' },
   { key: '/', action: 'Focus queue search', scope: 'queue' },
   { key: 'Enter', action: 'Open the selected queue row', scope: 'queue' },
   { key: 'ArrowDown', action: 'Queue: next row / Item: next evidence span', scope: 'global' },

@@ -38,7 +38,7 @@ export interface WebServer {
 
 /**
  * Cookies are scoped by host, not port: two `serve`s on 127.0.0.1 would overwrite one
- * cookie, and the first tab's media would answer 401. One name per port (docs/security.md).
+ * cookie, and the first tab's media would answer 401. One name per port.
  */
 export const cookieName = (port: number): string => `flipbook_token_${port}`;
 const MEDIA_ID = /^[A-Za-z0-9_-]{6,200}$/;

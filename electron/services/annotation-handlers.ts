@@ -49,7 +49,7 @@ export function annotationHandlers(ctx: BackendContext): Pick<Handlers, Annotati
     'annotation:undo': (req) => {
       const s = need();
       assertWritable(s);
-      const r = s.project.annotations.undo(req.annotator);
+      const r = s.project.annotations.undo(req.annotator, req.item);
       if (!r) return null;
       const t = r.target;
       const item = { model: t.model, split: t.split, sampleId: t.sampleId };
@@ -59,7 +59,7 @@ export function annotationHandlers(ctx: BackendContext): Pick<Handlers, Annotati
     'annotation:redo': (req) => {
       const s = need();
       assertWritable(s);
-      const r = s.project.annotations.redo(req.annotator);
+      const r = s.project.annotations.redo(req.annotator, req.item);
       if (!r) return null;
       const t = r.target;
       const item = { model: t.model, split: t.split, sampleId: t.sampleId };

@@ -3,9 +3,7 @@
  * annotations a team bundle carries) and write a release folder or zip.
  */
 import path from 'node:path';
-import type { Res } from '../../shared/api/contract';
-import { detectFormat, readImport } from '../importers/index';
-import { applyImportsWithAnnotations, bundleForImport } from '../team/import-with-annotations';
+import { applyImportFiles, readImportFiles } from './import-files';
 import { exportRelease } from '../release/export';
 import type { Handlers } from './dispatch';
 import { assertWritable, type BackendContext } from './backend-session';
@@ -16,30 +14,40 @@ export function importHandlers(ctx: BackendContext): Pick<Handlers, 'import:run'
     'import:run': async (req) => {
       const s = need();
       assertWritable(s);
-      const files: Res<'import:run'>['files'] = [];
-      let done = 0;
-      const overrides = { ...(req.model ? { model: req.model } : {}), ...(req.split ? { split: req.split } : {}), ...(req.config ? { config: req.config } : {}) };
-      for (const file of req.paths) {
-        hooks.emit('job:progress', { jobId: req.jobId, kind: 'import', done, total: req.paths.length, message: `reading ${file}` });
-        const format = req.format ?? (await detectFormat(file));
-        const batches = await readImport(file, { format, ...overrides });
-        const bundle = await bundleForImport(file, batches);
-        const summary = applyImportsWithAnnotations(s.project, batches, bundle ? [bundle] : [], overrides);
-        files.push({
-          path: file,
-          format,
-          items: summary.itemsAdded,
-          responses: summary.responsesAdded,
-          configs: summary.configsAdded,
-          warnings: [...batches.flatMap((b) => b.warnings), ...summary.warnings],
-        });
-        done++;
-        hooks.emit('job:progress', { jobId: req.jobId, kind: 'import', done, total: req.paths.length, message: `imported ${file}` });
+      const { jobId, paths, ...options } = req;
+      const total = paths.length;
+      // The CLI's path (import-files.ts): read every file, then one transaction for all of them.
+      const read = await readImportFiles(paths, options, (done, file) =>
+        hooks.emit('job:progress', { jobId, kind: 'import', done, total, message: `reading ${file}` }),
+      );
+      hooks.emit('job:progress', { jobId, kind: 'import', done: total, total, message: `applying ${total} file(s)` });
+      let run;
+      try {
+        run = applyImportFiles(s.project, read, options);
+      } finally {
+        // Whatever happened, views re-read the project (a refused import changed nothing, and says so).
+        s.audit.invalidate();
+        s.videoCount = null;
+        hooks.emit('data:changed', { scope: 'project', item: null });
       }
-      s.audit.invalidate();
-      s.videoCount = null;
-      hooks.emit('data:changed', { scope: 'project', item: null });
-      return { files };
+      const sum = run.summary;
+      return {
+        files: run.files,
+        summary: {
+          itemsAdded: sum.itemsAdded,
+          itemsUpdated: sum.itemsUpdated,
+          responsesAdded: sum.responsesAdded,
+          responsesUpdated: sum.responsesUpdated,
+          configsAdded: sum.configsAdded,
+          models: sum.models,
+          splits: sum.splits,
+          configs: sum.configs,
+          warnings: sum.warnings,
+          annotationEventsAdded: sum.annotations.eventsAdded,
+          groundTruth: run.groundTruth,
+          matchedGrid: run.matchedGrid,
+        },
+      };
     },
     'export:run': (req) => {
       const s = need();

@@ -23,7 +23,7 @@ const Schema = z.object({
     .object({ x: z.number().optional(), y: z.number().optional(), width: z.number().min(400), height: z.number().min(300), maximized: z.boolean().default(false) })
     .nullable()
     .default(null),
-  /** By absolute project path: what `flipbook serve` listened on last (docs/security.md). */
+  /** By absolute project path: what `flipbook serve` listened on last (its token is a secret: the file is mode 0600). */
   serve: z.record(z.string(), ServeMemory).default({}),
 });
 export type UserSettings = z.infer<typeof Schema>;

@@ -80,12 +80,23 @@ interface SpanRow {
   updated_at: string;
 }
 
+/** One item (of one model's grid): the scope of an undo in the app. */
+export interface ItemKey {
+  model: string;
+  split: string;
+  sampleId: string;
+}
+
 export interface AnnotationStore {
   apply(edit: AnnotationEdit, annotator: string): AnnotationState;
-  undo(annotator: string): UndoRedoResult | null;
-  redo(annotator: string): UndoRedoResult | null;
-  canUndo(annotator: string): boolean;
-  canRedo(annotator: string): boolean;
+  /**
+   * Undo the annotator's last edit — of `item` only when given (the app passes the item on
+   * screen, so an undo never changes what the user cannot see; README, Keyboard shortcuts).
+   */
+  undo(annotator: string, item?: ItemKey): UndoRedoResult | null;
+  redo(annotator: string, item?: ItemKey): UndoRedoResult | null;
+  canUndo(annotator: string, item?: ItemKey): boolean;
+  canRedo(annotator: string, item?: ItemKey): boolean;
   /** Every annotator's state of one item. */
   state(model: string, split: string, sampleId: string): AnnotationState[];
   listStates(filter?: AnnotationFilter): AnnotationState[];
@@ -273,6 +284,9 @@ export function createAnnotationStore(db: Database.Database, options: Annotation
     localEventsOf: db.prepare<[string], { uuid: string; kind: string; target_uuid: string | null }>(
       "SELECT uuid, kind, target_uuid FROM annotation_events WHERE annotator = ? AND origin = 'local' ORDER BY seq",
     ),
+    localEventsOfItem: db.prepare<[string, string, string, string], { uuid: string; kind: string; target_uuid: string | null }>(
+      "SELECT uuid, kind, target_uuid FROM annotation_events WHERE annotator = ? AND model = ? AND split = ? AND sample_id = ? AND origin = 'local' ORDER BY seq",
+    ),
     maxAt: db.prepare<[], { at: string | null }>('SELECT max(at) AS at FROM annotation_events'),
     deleteState: db.prepare('DELETE FROM annotation_state WHERE model = ? AND split = ? AND sample_id = ? AND annotator = ?'),
     upsertState: db.prepare(
@@ -346,11 +360,15 @@ export function createAnnotationStore(db: Database.Database, options: Annotation
   const insert = (e: AnnotationEvent, origin: 'local' | 'merged'): boolean =>
     q.insertEvent.run({ ...e, payload: JSON.stringify(e.payload), origin }).changes > 0;
 
-  /** The annotator's undo and redo stacks, rebuilt from the persisted log (survives restarts). */
-  const stacks = (annotator: string): { done: string[]; undone: string[] } => {
+  /**
+   * The annotator's undo and redo stacks, rebuilt from the persisted log (survives restarts);
+   * of one item's events when `item` is given (undo/redo events carry their target's item).
+   */
+  const stacks = (annotator: string, item?: ItemKey): { done: string[]; undone: string[] } => {
     const done: string[] = [];
     let undone: string[] = [];
-    for (const e of q.localEventsOf.iterate(annotator)) {
+    const events = item ? q.localEventsOfItem.iterate(annotator, item.model, item.split, item.sampleId) : q.localEventsOf.iterate(annotator);
+    for (const e of events) {
       if (e.kind === 'undo') {
         const t = done.pop();
         if (t) undone.push(t);
@@ -365,10 +383,10 @@ export function createAnnotationStore(db: Database.Database, options: Annotation
     return { done, undone };
   };
 
-  const undoRedo = (annotator: string, kind: 'undo' | 'redo'): UndoRedoResult | null => {
+  const undoRedo = (annotator: string, kind: 'undo' | 'redo', item?: ItemKey): UndoRedoResult | null => {
     options.assertWritable();
     return db.transaction((): UndoRedoResult | null => {
-      const { done, undone } = stacks(annotator);
+      const { done, undone } = stacks(annotator, item);
       const targetUuid = kind === 'undo' ? done[done.length - 1] : undone[undone.length - 1];
       if (!targetUuid) return null;
       const target = toEvent(q.eventByUuid.get(targetUuid)!);
@@ -451,10 +469,10 @@ export function createAnnotationStore(db: Database.Database, options: Annotation
         return recompute(key) ?? emptyAnnotationState(key, at);
       })();
     },
-    undo: (annotator) => undoRedo(annotator, 'undo'),
-    redo: (annotator) => undoRedo(annotator, 'redo'),
-    canUndo: (annotator) => stacks(annotator).done.length > 0,
-    canRedo: (annotator) => stacks(annotator).undone.length > 0,
+    undo: (annotator, item) => undoRedo(annotator, 'undo', item),
+    redo: (annotator, item) => undoRedo(annotator, 'redo', item),
+    canUndo: (annotator, item) => stacks(annotator, item).done.length > 0,
+    canRedo: (annotator, item) => stacks(annotator, item).undone.length > 0,
     state: (model, split, sampleId) => listStates({ model, split, sampleId }),
     listStates,
     history(filter = {}) {

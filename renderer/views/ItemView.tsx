@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AnnotationEdit } from '../../shared/domain/annotations';
 import type { AnnotationState, AnnotationStatus, Codebook, EvidenceSpan, ItemDetail, ItemRef, Strip, Tile } from '../../shared/api/contract';
 import { suggestPathways } from '../../shared/api/suggestions';
+import { describeChange, undoMessage } from '../../shared/domain/annotation-change';
 import { useClient } from '../api/use-client';
 import { isTyping } from '../app';
 import type { Route } from '../route';
@@ -173,24 +174,31 @@ export function ItemView({
     [client, annotator, item, detail, onSaved, readOnlyReason],
   );
 
+  /**
+   * Undo/redo act on this item only — the one on screen — so they never change what the user
+   * cannot see; the notice says what changed ("Undid: status of 012-2 (SimQwen-7B) done → todo").
+   * They queue behind pending edits, so they undo the edit the user made last.
+   */
   const undoRedo = useCallback(
-    async (which: 'annotation:undo' | 'annotation:redo') => {
+    (which: 'annotation:undo' | 'annotation:redo') => {
       if (readOnlyReason !== null) return setNotice(`Read-only: ${readOnlyReason}`);
-      setSave({ kind: 'saving' });
-      const r = await client.call(which, { annotator });
-      if (!r.ok) return setSave({ kind: 'error', message: r.error.message });
-      if (r.value === null) {
-        setSave({ kind: 'idle' });
-        return setNotice(which === 'annotation:undo' ? 'Nothing to undo' : 'Nothing to redo');
-      }
-      const it = r.value.item;
-      if (it.model === item.model && it.split === item.split && it.sampleId === item.sampleId) {
-        stateRef.current = r.value.state;
-        setState(r.value.state);
-        setNotice(null);
-      } else setNotice(`${which === 'annotation:undo' ? 'Undid' : 'Redid'} an edit on ${it.model} ${it.split} ${it.sampleId}`);
-      onSaved(it, r.value.state.status, annotator);
-      setSave({ kind: 'saved', at: new Date().toISOString() });
+      const run = async () => {
+        setSave({ kind: 'saving' });
+        const before = stateRef.current;
+        const r = await client.call(which, { annotator, item });
+        if (!r.ok) return setSave({ kind: 'error', message: r.error.message });
+        if (r.value === null) {
+          setSave({ kind: 'idle' });
+          return setNotice(which === 'annotation:undo' ? 'Nothing to undo on this item' : 'Nothing to redo on this item');
+        }
+        const after = r.value.state;
+        stateRef.current = after;
+        setState(after);
+        setNotice(undoMessage(which === 'annotation:undo' ? 'Undid' : 'Redid', item, describeChange(before, after)));
+        onSaved(item, after.status, annotator);
+        setSave({ kind: 'saved', at: new Date().toISOString() });
+      };
+      queueRef.current = queueRef.current.then(run, run);
     },
     [client, annotator, item, onSaved, readOnlyReason],
   );
@@ -408,7 +416,7 @@ export function ItemView({
         </h2>
         <span>{neighbours.position >= 0 ? `${neighbours.position + 1} of ${queueLength} in queue` : 'not in the current queue filter'}</span>
         {notice && (
-          <span role="status" className="notice">
+          <span role="status" aria-label="Item notice" className="notice">
             {notice}
           </span>
         )}

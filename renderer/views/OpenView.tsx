@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { ImportSummary, ProjectInfo } from '../../shared/api/contract';
+import type { ImportFileSummary, ImportSummary, ProjectInfo } from '../../shared/api/contract';
+import { IMPORT_OPTIONS, ImportOptionValues, type ImportOptionKey } from '../../shared/api/import-options';
 import { useClient } from '../api/use-client';
 import { MergePanel } from '../components/MergePanel';
 
@@ -11,7 +12,8 @@ interface Job {
   total: number;
   message: string | null;
   state: 'running' | 'ok' | 'error';
-  files: ImportSummary[];
+  files: ImportFileSummary[];
+  summary: ImportSummary | null;
   error: string | null;
   outDir?: string;
 }
@@ -33,10 +35,8 @@ export function OpenView({
   const [recent, setRecent] = useState<string[]>([]);
   const [openError, setOpenError] = useState<string | null>(null);
   const [importPaths, setImportPaths] = useState('');
-  const [format, setFormat] = useState('');
-  const [model, setModel] = useState('');
-  const [split, setSplit] = useState('');
-  const [config, setConfig] = useState('');
+  // One field per option of `flipbook import` (shared/api/import-options.ts): the same options, the same code path.
+  const [options, setOptions] = useState<Partial<Record<ImportOptionKey, string>>>({});
   const [jobs, setJobs] = useState<Job[]>([]);
   const [mediaRoot, setMediaRoot] = useState(project?.mediaRoot ?? '');
   const [mediaMsg, setMediaMsg] = useState<string | null>(null);
@@ -73,21 +73,29 @@ export function OpenView({
   const runImport = async (paths: string[]) => {
     if (paths.length === 0) return;
     const id = newJobId('import');
-    const job: Job = { id, kind: 'import', label: paths.join(', '), done: 0, total: paths.length, message: null, state: 'running', files: [], error: null };
+    const job: Job = { id, kind: 'import', label: paths.join(', '), done: 0, total: paths.length, message: null, state: 'running', files: [], summary: null, error: null };
     setJobs((js) => [job, ...js]);
-    const opt = (s: string) => (s.trim() === '' ? undefined : s.trim());
-    const r = await client.call('import:run', { jobId: id, paths, format: opt(format), model: opt(model), split: opt(split), config: opt(config) });
+    const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined && v.trim() !== ''));
+    const parsed = ImportOptionValues.safeParse(given);
+    const r = parsed.success
+      ? await client.call('import:run', { jobId: id, paths, ...parsed.data })
+      : ({ ok: false, error: { message: parsed.error.issues.map((i) => `${IMPORT_OPTIONS.find((o) => o.key === i.path[0])?.label ?? String(i.path[0])}: ${i.message}`).join('; ') } } as const);
     setJobs((js) =>
       js.map((j) =>
-        j.id === id ? (r.ok ? { ...j, state: 'ok', files: r.value.files, done: j.total } : { ...j, state: 'error', error: r.error.message }) : j,
+        j.id === id
+          ? r.ok
+            ? { ...j, state: 'ok', files: r.value.files, summary: r.value.summary, done: j.total }
+            : { ...j, state: 'error', error: r.error.message }
+          : j,
       ),
     );
-    if (r.ok) onImported();
+    // Refused or not, the views re-read the project (a refused import changed nothing).
+    onImported();
   };
 
   const runExport = async () => {
     const id = newJobId('export');
-    setJobs((js) => [{ id, kind: 'export', label: outDir, done: 0, total: 1, message: null, state: 'running', files: [], error: null }, ...js]);
+    setJobs((js) => [{ id, kind: 'export', label: outDir, done: 0, total: 1, message: null, state: 'running', files: [], summary: null, error: null }, ...js]);
     const r = await client.call('export:run', { jobId: id, outDir, includeText });
     setJobs((js) =>
       js.map((j) => (j.id === id ? (r.ok ? { ...j, state: 'ok', done: 1, outDir: r.value.outDir, message: `${r.value.files.length} files written` } : { ...j, state: 'error', error: r.error.message }) : j)),
@@ -168,34 +176,32 @@ export function OpenView({
           <h2 id="h-import">Import results or metadata</h2>
           <p>Drop files here{electron ? ', browse,' : ''} or enter paths (one per line).</p>
           <textarea aria-label="Files to import" rows={3} value={importPaths} onChange={(e) => setImportPaths(e.target.value)} />
+          <div className="row import-options" role="group" aria-label="Import options">
+            {IMPORT_OPTIONS.map((o) => (
+              <label key={o.key} title={o.help}>
+                {o.label}
+                {o.kind === 'choice' ? (
+                  <select aria-label={`Import ${o.label.toLowerCase()}`} value={options[o.key] ?? ''} onChange={(e) => setOptions((x) => ({ ...x, [o.key]: e.target.value }))}>
+                    <option value="">{o.key === 'format' ? 'auto-detect' : 'none'}</option>
+                    {o.choices?.map((c) => (
+                      <option key={c} value={c}>
+                        {c}
+                      </option>
+                    ))}
+                  </select>
+                ) : (
+                  <input
+                    aria-label={`Import ${o.label.toLowerCase()}`}
+                    aria-description={o.help}
+                    value={options[o.key] ?? ''}
+                    placeholder={o.example ?? (o.kind === 'path' ? '/path/to/file' : '')}
+                    onChange={(e) => setOptions((x) => ({ ...x, [o.key]: e.target.value }))}
+                  />
+                )}
+              </label>
+            ))}
+          </div>
           <div className="row">
-            <label>
-              Format
-              <select aria-label="Import format" value={format} onChange={(e) => setFormat(e.target.value)}>
-                <option value="">auto-detect</option>
-                <option value="release">release folder / zip</option>
-                <option value="per-item-csv">per_item.csv</option>
-                <option value="wide-csv">wide CSV</option>
-                <option value="lmms-eval">lmms-eval JSONL</option>
-                <option value="vlmevalkit">VLMEvalKit</option>
-                <option value="videomme-results">Video-MME results</option>
-                <option value="mlvu-results">MLVU results</option>
-                <option value="videomme-meta">Video-MME metadata</option>
-                <option value="mlvu-meta">MLVU metadata</option>
-              </select>
-            </label>
-            <label>
-              Model
-              <input aria-label="Import model" value={model} onChange={(e) => setModel(e.target.value)} />
-            </label>
-            <label>
-              Split
-              <input aria-label="Import split" value={split} onChange={(e) => setSplit(e.target.value)} />
-            </label>
-            <label>
-              Config
-              <input aria-label="Import config" value={config} onChange={(e) => setConfig(e.target.value)} />
-            </label>
             <button
               type="button"
               onClick={() => void runImport(importPaths.split('\n').map((s) => s.trim()).filter((s) => s !== ''))}
@@ -227,16 +233,33 @@ export function OpenView({
                 {j.outDir && <p>Written to {j.outDir}</p>}
                 {j.files.map((f) => (
                   <div key={f.path} className="import-file">
-                    <code>{f.path}</code>: format <strong>{f.format}</strong>; added {f.items} items, {f.responses} responses, {f.configs} configs
-                    {f.warnings.length > 0 && (
-                      <ul aria-label="Warnings">
-                        {f.warnings.map((w, i) => (
-                          <li key={i}>{w}</li>
-                        ))}
-                      </ul>
-                    )}
+                    <code>{f.path}</code>: format <strong>{f.format}</strong>
                   </div>
                 ))}
+                {j.summary && (
+                  <div className="import-summary" aria-label="Import summary">
+                    added {j.summary.itemsAdded} items, {j.summary.responsesAdded} responses, {j.summary.configsAdded} configs; updated {j.summary.itemsUpdated} items,{' '}
+                    {j.summary.responsesUpdated} responses · models {j.summary.models.join(', ') || '—'} · splits {j.summary.splits.join(', ') || '—'}
+                    {j.summary.groundTruth && (
+                      <span>
+                        {' '}
+                        · answers{' '}
+                        {Object.entries(j.summary.groundTruth)
+                          .map(([split, c]) => `${split} ${c.answered} of ${c.items}`)
+                          .join('; ')}
+                      </span>
+                    )}
+                    {j.summary.matchedGrid && <span> · matched grid {j.summary.matchedGrid.join(', ')}</span>}
+                    {j.summary.annotationEventsAdded > 0 && <span> · {j.summary.annotationEventsAdded} annotation events</span>}
+                  </div>
+                )}
+                {j.summary && j.summary.warnings.length > 0 && (
+                  <ul aria-label="Warnings">
+                    {j.summary.warnings.map((w, i) => (
+                      <li key={i}>{w}</li>
+                    ))}
+                  </ul>
+                )}
               </li>
             ))}
           </ul>

@@ -6,6 +6,7 @@
  * drift between transports.
  */
 import { z } from 'zod';
+import { ImportOptionValues } from './import-options';
 import { annotationEditSchema } from '../domain/annotations';
 import { EVENT_NAME_LIST, IPC_EVENT_CHANNEL, IPC_PREFIX, OP_NAME_LIST } from './names';
 import { CascadeRequest, Overview, OverviewCascade, SavedViewDto, SavedViewValue, ViewName } from './overview';
@@ -202,13 +203,29 @@ export const Codebook = z.object({
 });
 export type Codebook = z.infer<typeof Codebook>;
 
-export const ImportSummary = z.object({
+/** One file of an import: how it was read. */
+export const ImportFileSummary = z.object({
   path: z.string(),
   format: z.string(),
-  items: z.number().int(),
-  responses: z.number().int(),
-  configs: z.number().int(),
   warnings: z.array(z.string()),
+});
+export type ImportFileSummary = z.infer<typeof ImportFileSummary>;
+
+/** What one import (all its files, one transaction) changed: the CLI prints the same. */
+export const ImportSummary = z.object({
+  itemsAdded: z.number().int(),
+  itemsUpdated: z.number().int(),
+  responsesAdded: z.number().int(),
+  responsesUpdated: z.number().int(),
+  configsAdded: z.number().int(),
+  models: z.array(z.string()),
+  splits: z.array(z.string()),
+  configs: z.array(z.string()),
+  warnings: z.array(z.string()),
+  annotationEventsAdded: z.number().int(),
+  /** Per split: items and how many got an answer, when a ground-truth source was given. */
+  groundTruth: z.record(z.string(), z.object({ items: z.number().int(), answered: z.number().int() })).nullable(),
+  matchedGrid: z.array(z.string()).nullable(),
 });
 export type ImportSummary = z.infer<typeof ImportSummary>;
 
@@ -266,14 +283,14 @@ export const operations = {
     'One edit = one SQLite transaction; the returned state is what is saved.',
   ),
   'annotation:undo': op(
-    z.object({ annotator: Annotator }),
+    z.object({ annotator: Annotator, item: ItemRef }),
     z.object({ item: ItemRef, state: AnnotationState }).nullable(),
-    'Undo the annotator\'s last edit (any item); null when there is nothing to undo.',
+    'Undo the annotator\'s last edit of this item (the one on screen: an undo never changes what the user cannot see); null when there is nothing to undo.',
   ),
   'annotation:redo': op(
-    z.object({ annotator: Annotator }),
+    z.object({ annotator: Annotator, item: ItemRef }),
     z.object({ item: ItemRef, state: AnnotationState }).nullable(),
-    'Redo the annotator\'s last undone edit; null when there is nothing to redo.',
+    'Redo the annotator\'s last undone edit of this item; null when there is nothing to redo.',
   ),
   'codebook:get': op(Empty, Codebook, 'The project\'s codebook.'),
   'settings:get': op(z.object({ key: z.enum(['mediaRoot', 'matchedGrid']) }), z.string().nullable(), 'A project setting.'),
@@ -286,13 +303,11 @@ export const operations = {
     z.object({
       jobId: JobId,
       paths: z.array(z.string().min(1)).min(1),
-      format: z.string().optional(),
-      model: z.string().optional(),
-      split: z.string().optional(),
-      config: z.string().optional(),
+      // The options of `flipbook import`, from the same table (shared/api/import-options.ts).
+      ...ImportOptionValues.shape,
     }),
-    z.object({ files: z.array(ImportSummary) }),
-    'Import files into the open project (each file one transaction); progress as job:progress.',
+    z.object({ files: z.array(ImportFileSummary), summary: ImportSummary }),
+    'Import files into the open project: every file read first, then all applied in ONE transaction (a rejected file changes nothing); progress as job:progress.',
   ),
   'export:run': op(
     z.object({ jobId: JobId, outDir: z.string().min(1), includeText: z.boolean().optional(), zip: z.boolean().optional() }),

@@ -178,7 +178,7 @@ describe('workspace backend (real project, real videos)', () => {
       const r = await dispatch(second.handlers, 'annotation:apply', { annotator: 'ro', edit: { op: 'togglePathway', ...item, pathway: 'evidence-missed' } });
       expect(r).toMatchObject({ ok: false, error: { code: 'read-only' } });
       expect(r.ok ? '' : r.error.message).toContain('another Flipbook');
-      for (const op of ['annotation:undo', 'annotation:redo']) expect(await dispatch(second.handlers, op, { annotator: 'ro' })).toMatchObject({ ok: false, error: { code: 'read-only' } });
+      for (const op of ['annotation:undo', 'annotation:redo']) expect(await dispatch(second.handlers, op, { annotator: 'ro', item: { model: 'M', split: 'S', sampleId: 'x' } })).toMatchObject({ ok: false, error: { code: 'read-only' } });
       // Reading still works and shows nothing was written.
       const st = await call<{ pathways: string[] }>(second, 'annotation:state', { ...item, annotator: 'ro' });
       expect(st.pathways).toEqual([]);

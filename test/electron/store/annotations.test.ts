@@ -49,6 +49,26 @@ describe('annotations', () => {
     project.close();
   });
 
+  it('undo and redo scoped to an item touch only that item, whatever was edited last elsewhere', () => {
+    const { project } = fresh();
+    const a = project.annotations;
+    const other = { ...target, sampleId: '002-1' };
+    a.apply({ op: 'setStatus', ...target, status: 'done' }, 'ana');
+    a.apply({ op: 'setStatus', ...other, status: 'done' }, 'ana'); // the latest edit overall
+    const u = a.undo('ana', target);
+    expect(u?.target).toMatchObject({ ...target, kind: 'setStatus' });
+    expect(u?.state).toBeNull();
+    expect(a.state(other.model, other.split, other.sampleId)[0]?.status).toBe('done');
+    expect(a.undo('ana', target)).toBeNull();
+    expect(a.canRedo('ana', target)).toBe(true);
+    expect(a.canRedo('ana', other)).toBe(false);
+    // An edit of another item does not clear this item's redo.
+    a.apply({ op: 'setNotes', ...other, notes: 'n' }, 'ana');
+    expect(a.redo('ana', target)?.state?.status).toBe('done');
+    expect(a.undo('ana', other)?.state).toMatchObject({ status: 'done', notes: '' });
+    project.close();
+  });
+
   it('undo and redo walk the event log and survive a reopen', () => {
     const { project, file } = fresh();
     const a = project.annotations;

@@ -6,7 +6,10 @@
  * - `serve` reuses its last port and token per project, so a tab open before a restart keeps
  *   working; the annotator name is remembered by Flipbook (not the browser), shown in the
  *   header, changed there, with the project's known annotators offered;
- * - the queue's filter belongs to its project: another project opens with its own.
+ * - the queue's filter belongs to its project: another project opens with its own;
+ * - Ctrl+z / Ctrl+Shift+z change only the item on screen and say what they changed;
+ * - the import form takes every option of `flipbook import` and gives the same project as
+ *   the CLI from the same files; an import of a good and a bad file commits nothing.
  * Expectations come from the backend's API and the shared queue filter, never hard-coded.
  */
 import { spawnSync } from 'node:child_process';
@@ -183,5 +186,162 @@ describe.skipIf(skipReason !== null)('workspace state and identity in Chromium',
     expect(await page.getByLabel('Applied filter').textContent()).toContain(`model ${model}`);
     await page.close();
     await stop(s);
+  });
+
+  it('Ctrl+z changes only the item on screen, never another one, and says what it undid', async () => {
+    const s = await start(sample.project, { args: ['--port', '0'], env: { FLIPBOOK_USER_DATA: userData('undo') } });
+    const who = 'Una Undo';
+    const page = await newPage();
+    await page.goto(s.url);
+    await signIn(page, who);
+    const rows = (await api<{ rows: QueueRow[] }>(s, 'queue:list', {})).rows;
+    const [a, b] = [rows[0]!, rows[1]!];
+    const statusOf = async (r: Ref) => (await api<{ status: string }>(s, 'annotation:state', { model: r.model, split: r.split, sampleId: r.sampleId, annotator: who })).status;
+    const open = async (r: Ref) => {
+      await page.goto(`${s.url}${itemHash(r)}`);
+      await page.getByTestId('item-view').waitFor();
+      await expect.poll(() => page.getByLabel('Item', { exact: true }).textContent()).toBe(`${r.sampleId} · ${r.model} · ${r.split}`);
+    };
+    const saved = () => expect.poll(() => page.getByLabel('Save state').getAttribute('data-state')).toBe('saved');
+    const notice = page.getByLabel('Item notice');
+
+    // The last edit is on item B …
+    await open(b);
+    await page.getByLabel('Status').selectOption('done');
+    await saved();
+    expect(await statusOf(b)).toBe('done');
+
+    // … but on item A, which has no edit, Ctrl+z changes nothing: B is out of sight.
+    await open(a);
+    await page.locator('body').press('Control+z');
+    await expect.poll(() => notice.textContent()).toBe('Nothing to undo on this item');
+    expect(await statusOf(b)).toBe('done');
+
+    // An edit on A is undone on A, and the notice names it.
+    await page.locator('body').press('4');
+    await expect.poll(() => page.getByRole('radio', { name: 'Confidence 4' }).getAttribute('aria-checked')).toBe('true');
+    await saved();
+    await page.locator('body').press('Control+z');
+    await expect.poll(() => notice.textContent()).toBe(`Undid: confidence of ${a.sampleId} (${a.model}) 4 → none`);
+    await expect.poll(() => page.getByRole('radio', { name: 'Confidence 4' }).getAttribute('aria-checked')).toBe('false');
+    expect(await statusOf(b)).toBe('done');
+
+    // On B, with B on screen: its status goes back, and forth again.
+    await open(b);
+    await page.locator('body').press('Control+z');
+    await expect.poll(() => notice.textContent()).toBe(`Undid: status of ${b.sampleId} (${b.model}) done → todo`);
+    await expect.poll(() => page.getByLabel('Status').inputValue()).toBe('todo');
+    expect(await statusOf(b)).toBe('todo');
+    await page.locator('body').press('Control+Shift+z');
+    await expect.poll(() => notice.textContent()).toBe(`Redid: status of ${b.sampleId} (${b.model}) todo → done`);
+    expect(await statusOf(b)).toBe('done');
+    await page.close();
+  });
+
+  /** An lmms-eval v0.4 Video-MME log line (synthetic question). */
+  const logLine = (docId: number, qid: string, duration: string, answer: string, pred: string) =>
+    JSON.stringify({
+      doc_id: docId,
+      target: answer,
+      filtered_resps: [pred],
+      doc_hash: 'x',
+      videomme_perception_score: { question_id: qid, duration, category: 'Knowledge', sub_category: 'Humanity', task_category: 'Counting Problem', pred_answer: pred, answer },
+      input: "Select the best answer.\nHow many lamps are lit?\nA. one\nB. two\nC. three\nD. four\nAnswer with the option's letter from the given choices directly.",
+    });
+  const cli = (...args: string[]) => spawnSync(process.execPath, [path.join(repoRoot, 'bin/flipbook.js'), ...args], { cwd: repoRoot, encoding: 'utf8' });
+
+  /** What a project holds, as the release export writes it (per_item.csv and the aggregated files) plus the matched grid. */
+  const contents = (project: string, out: string) => {
+    const r = cli('export', '--project', project, '--out', out);
+    expect(r.status, r.stderr).toBe(0);
+    const agg = path.join(out, 'labels/aggregated');
+    const files = [path.join(out, 'labels/per_item.csv'), ...fs.readdirSync(agg).sort().map((f) => path.join(agg, f))];
+    const metrics = cli('metrics', '--project', project, '--json');
+    expect(metrics.status, metrics.stderr).toBe(0);
+    return { files: Object.fromEntries(files.map((f) => [path.relative(out, f), fs.readFileSync(f, 'utf8')])), metrics: JSON.parse(metrics.stdout) as unknown };
+  };
+
+  it('the import form takes every CLI option (split template, config, ground truth, matched grid) and gives the same project as the CLI', async () => {
+    const dir = path.join(sample.dir, 'import-parity');
+    fs.mkdirSync(dir);
+    const log = path.join(dir, '20250101_000000_samples_videomme.jsonl');
+    fs.writeFileSync(log, [logLine(0, '001-1', 'short', 'A', 'A'), logLine(1, '001-2', 'short', 'B', 'C'), logLine(2, '302-1', 'medium', 'C', 'C'), logLine(3, '302-2', 'medium', 'D', 'A')].join('\n') + '\n');
+    const wide = path.join(dir, 'WideModel_V1_short_predictions_wide.csv');
+    fs.writeFileSync(wide, 'sample_id,8f_151k,16f_151k\n001-1,A,B\n001-2,B,B\n');
+    const first = { model: 'LogModel', config: '16f_151k', split: 'V1_{duration}' };
+    const second = { groundTruth: log, matchedGrid: '16f_151k' };
+
+    // The CLI way.
+    const viaCli = path.join(dir, 'cli.flipbook');
+    let r = cli('import', log, '--project', viaCli, '--model', first.model, '--config', first.config, '--split', first.split);
+    expect(r.status, r.stderr).toBe(0);
+    r = cli('import', wide, '--project', viaCli, '--ground-truth', second.groundTruth, '--matched-grid', second.matchedGrid);
+    expect(r.status, r.stderr).toBe(0);
+
+    // The app way: a new project, the same files and options in the form.
+    const viaUi = path.join(dir, 'ui.flipbook');
+    const s = await start(sample.project, { args: ['--port', '0'], env: { FLIPBOOK_USER_DATA: userData('import') } });
+    const page = await newPage();
+    await page.goto(`${s.url}#/open`);
+    await signIn(page, 'Ida Import');
+    await page.getByLabel('Project file').fill(viaUi);
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await expect.poll(() => page.locator('.project-name').textContent()).toBe('ui.flipbook');
+    const importWith = async (file: string, fields: Record<string, string>) => {
+      for (const label of ['Import model', 'Import split', 'Import config', 'Import ground truth', 'Import ground-truth split map', 'Import matched grid']) {
+        await page.getByLabel(label, { exact: true }).fill(fields[label] ?? '');
+      }
+      await page.getByLabel('Files to import').fill(file);
+      await page.getByRole('button', { name: 'Import', exact: true }).click();
+      const job = page.getByRole('listitem', { name: `import job ${file}` }).first();
+      await expect.poll(() => job.getAttribute('data-state'), { timeout: 60_000 }).not.toBe('running');
+      expect(await job.getAttribute('data-state'), (await job.textContent()) ?? '').toBe('ok');
+      return job;
+    };
+    const j1 = await importWith(log, { 'Import model': first.model, 'Import config': first.config, 'Import split': first.split });
+    expect(await j1.getByLabel('Import summary').textContent()).toContain('splits V1_medium, V1_short');
+    const j2 = await importWith(wide, { 'Import ground truth': second.groundTruth, 'Import matched grid': second.matchedGrid });
+    expect(await j2.getByLabel('Import summary').textContent()).toContain('answers V1_short 2 of 2');
+    const info = await api<{ splits: string[] }>(s, 'project:info', {});
+    expect(info.splits).toEqual(['V1_medium', 'V1_short']);
+    expect(await api<string | null>(s, 'settings:get', { key: 'matchedGrid' })).toBe('16f_151k');
+    await page.close();
+    await stop(s);
+
+    const a = contents(viaCli, path.join(dir, 'out-cli'));
+    const b = contents(viaUi, path.join(dir, 'out-ui'));
+    expect(Object.keys(b.files)).toEqual(Object.keys(a.files));
+    expect(b.files).toEqual(a.files);
+    expect(b.metrics).toEqual(a.metrics);
+  });
+
+  it('an import of a good file and a bad file from the app commits nothing, shows the error and the unchanged project', async () => {
+    const s = await start(sample.project, { args: ['--port', '0'], env: { FLIPBOOK_USER_DATA: userData('atomic') } });
+    const page = await newPage();
+    await page.goto(`${s.url}#/open`);
+    await signIn(page, 'Ida Import');
+    const header = 'sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note';
+    const good = path.join(sample.dir, 'atomic_good.csv');
+    fs.writeFileSync(good, [header, 'g-1,GoodModel,GoodSplit,textonly,0,0,A,A,1,t,', 'g-1,GoodModel,GoodSplit,8f_151k,8,151000,B,A,0,t,'].join('\n') + '\n');
+    const bad = path.join(sample.dir, 'atomic_bad.csv');
+    fs.writeFileSync(bad, [header, 'b-1,BadModel,BadSplit,textonly,0,0,A,A,1,t,', 'b-1,BadModel,BadSplit,8f_151k,8,151000,B,A,maybe,t,'].join('\n') + '\n');
+    const before = await api<{ models: string[]; nItems: number }>(s, 'project:info', {});
+    const summaryText = await page.getByLabel('Project summary').textContent();
+
+    await page.getByLabel('Files to import').fill(`${good}\n${bad}`);
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    const job = page.getByRole('listitem', { name: `import job ${good}, ${bad}` });
+    await expect.poll(() => job.getAttribute('data-state'), { timeout: 60_000 }).toBe('error');
+    expect(await job.getByRole('alert').textContent()).toContain(`${bad}:3: correct:`);
+    const after = await api<{ models: string[]; nItems: number }>(s, 'project:info', {});
+    expect(after.models).not.toContain('GoodModel');
+    expect(after).toEqual(before);
+    // The page shows the project as it is (refreshed, unchanged), and the queue has no row of the good file.
+    await expect.poll(() => page.getByLabel('Project summary').textContent()).toBe(summaryText);
+    await page.getByRole('link', { name: 'Queue' }).click();
+    await page.getByLabel('Rows').selectOption('all');
+    await expect.poll(() => page.getByLabel('Audit progress').textContent()).toContain(`shown of ${(await api<{ rows: QueueRow[] }>(s, 'queue:list', {})).rows.length})`);
+    expect((await api<{ rows: QueueRow[] }>(s, 'queue:list', {})).rows.some((r) => r.model === 'GoodModel')).toBe(false);
+    await page.close();
   });
 });
