@@ -10,7 +10,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { dispatch, type Handlers } from '../services/dispatch';
 import { isOpName, type EventName } from '../../shared/api/contract';
 import { clipMessage } from '../../shared/api/clip';
@@ -26,7 +26,23 @@ export interface WebServerOptions {
   media: MediaResponder;
   /** Largest accepted request body (JSON), bytes. */
   maxBody?: number;
+  /** Most open connections; past it the oldest idle one is closed (default 128). */
+  maxConnections?: number;
 }
+
+/**
+ * Connection limits (docs/security.md, "Web mode"). A page needs a handful of connections
+ * (the browser opens ≤ 6 per host, plus one event stream); a client that opens thousands and
+ * sends nothing must not use up the process's file descriptors and starve the real page.
+ * Headers must arrive within HEADERS_TIMEOUT_MS and a request body within REQUEST_TIMEOUT_MS;
+ * a socket with no traffic for IDLE_TIMEOUT_MS is closed (the event stream's 15 s comment
+ * keeps it alive; a paused video's connection is simply reopened by the browser).
+ */
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = 60_000;
+export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+export const IDLE_TIMEOUT_MS = 120_000;
+export const DEFAULT_MAX_CONNECTIONS = 128;
 
 export interface WebServer {
   url: string;
@@ -194,11 +210,45 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     return serveStatic(req, res, url, url.searchParams.has('token'));
   }
 
-  const server: Server = createServer((req, res) => {
+  const server: Server = createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
+    // A socket with a request in flight is not idle: never evicted for a newcomer.
+    const st = sockets.get(req.socket);
+    if (st) {
+      st.busy++;
+      res.once('close', () => {
+        st.busy--;
+        st.since = Date.now();
+      });
+    }
     handle(req, res).catch((e: unknown) => {
       if (!res.headersSent) send(res, 500, clipMessage(e instanceof Error ? e.message : String(e)));
       else res.destroy();
     });
+  });
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.setTimeout(IDLE_TIMEOUT_MS, (socket) => socket.destroy());
+  // The connection cap: at most maxConnections sockets; a newcomer past it closes the socket
+  // idle the longest (no request in flight: a connection that never sent its headers, or a
+  // keep-alive one between requests), so real requests keep being served while junk
+  // connections come and go. Only when every socket is busy is the newcomer refused.
+  const maxConnections = opts.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  const sockets = new Map<Socket, { since: number; busy: number }>();
+  server.on('connection', (socket: Socket) => {
+    sockets.set(socket, { since: Date.now(), busy: 0 });
+    socket.once('close', () => sockets.delete(socket));
+    if (sockets.size <= maxConnections) return;
+    let victim: Socket = socket;
+    let oldest = Infinity;
+    for (const [s, st] of sockets) {
+      if (s !== socket && st.busy === 0 && st.since < oldest) {
+        oldest = st.since;
+        victim = s;
+      }
+    }
+    sockets.delete(victim);
+    victim.destroy();
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
