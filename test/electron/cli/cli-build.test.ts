@@ -1,12 +1,22 @@
 // bin/flipbook.js runs the esbuild build of the CLI (scripts/build-cli.js) and makes it again
 // when a source is newer than the build, so a developer's edit is never run stale.
+//
+// It runs on a copy of the CLI's sources in a temp folder: other test files run the CLI at the
+// same time, and a build of theirs must not replace the one this test looks at.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'flipbook-cli-build-'));
+for (const dir of ['bin', 'scripts', 'electron', 'shared', 'assets']) fs.cpSync(path.join(repo, dir), path.join(root, dir), { recursive: true });
+fs.copyFileSync(path.join(repo, 'package.json'), path.join(root, 'package.json'));
+fs.symlinkSync(path.join(repo, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
 const bin = path.join(root, 'bin/flipbook.js');
 const manifestPath = path.join(root, 'dist/cli.json');
 
@@ -18,7 +28,8 @@ const manifest = (): Manifest => JSON.parse(fs.readFileSync(manifestPath, 'utf8'
 const cli = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', cwd: root });
 
 describe('the built CLI', () => {
-  it('runs from dist/ and lists every command without loading any', () => {
+  it('is built on first use, runs from dist/ and lists every command without loading any', () => {
+    expect(fs.existsSync(manifestPath)).toBe(false);
     const r = cli('--help');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^Usage: flipbook <command>/);
@@ -34,14 +45,16 @@ describe('the built CLI', () => {
   it('is built again when a source is newer than the build, and then runs the new build', () => {
     cli('--help');
     const before = manifest();
-    // Pretend the build predates electron/cli/main.ts's current contents.
-    fs.writeFileSync(manifestPath, JSON.stringify({ ...before, inputs: { ...before.inputs, 'electron/cli/main.ts': 0 } }));
+    // A developer edits a source after the build.
+    const edited = path.join(root, 'electron/cli/main.ts');
+    const later = new Date(Date.now() + 5000);
+    fs.utimesSync(edited, later, later);
     const r = cli('sample-frames', '--policy', 'scalegrid-random', '--total', '300', '--n', '8', '--seed', '3', '--video-id', 'v1');
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe('[20,52,146,168,173,174,223,270]');
     const after = manifest();
     expect(after.dir).not.toBe(before.dir);
-    expect(after.inputs['electron/cli/main.ts']).toBe(fs.statSync(path.join(root, 'electron/cli/main.ts')).mtimeMs);
+    expect(after.inputs['electron/cli/main.ts']).toBe(fs.statSync(edited).mtimeMs);
     // A current build is used as it is.
     cli('--help');
     expect(manifest().dir).toBe(after.dir);
