@@ -5,7 +5,7 @@
  *
  * Formats and how they are recognised (`opts.format` overrides):
  * - `release`           a folder holding labels/per_item.csv, or a `.zip` of one
- * - `per-item-csv`      `.csv` whose header starts sample_id,model,split,config
+ * - `per-item-csv`      `.csv` whose header (quoted or not, any column order) has sample_id, model, split, config
  * - `wide-csv`          `.csv` whose header is sample_id + config keys (…_predictions_wide.csv)
  * - `lmms-eval`         `.jsonl` whose first record has doc_id and filtered_resps/resps, or a
  *                       pre-0.3 `<task>.json` holding {args, model_configs, logs}
@@ -18,6 +18,7 @@
  *                       (generation tasks: question_type + question + free-text answer, no candidates)
  */
 import { statSync } from 'node:fs';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { extname } from 'node:path';
 import type { ImportBatch } from '../../shared/domain/types';
 import type { ImportOptions } from './batch-builder';
@@ -91,8 +92,16 @@ export async function detectFormat(path: string): Promise<ImportFormat> {
   if (ext === '.xlsx' || ext === '.tsv') return 'vlmevalkit';
   const text = head.toString('utf8').replace(/^\uFEFF/, '');
   if (ext === '.csv') {
-    const header = (text.split('\n')[0] ?? '').replace(/\r$/, '').split(',');
-    if (header[0] === 'sample_id' && header[1] === 'model' && header[2] === 'split' && header[3] === 'config') return 'per-item-csv';
+    // The header as a CSV record (it may be quoted); per_item.csv's columns may come in any order.
+    const first = (text.split('\n')[0] ?? '').replace(/\r$/, '');
+    let header: string[];
+    try {
+      header = (parseCsv(first, { relax_column_count: true, relax_quotes: true }) as string[][])[0] ?? [];
+    } catch {
+      header = first.split(',');
+    }
+    const names = new Set(header.map((h) => h.trim()));
+    if (['sample_id', 'model', 'split', 'config'].every((c) => names.has(c))) return 'per-item-csv';
     if (header[0] === 'sample_id') return 'wide-csv';
     throw new ImportError(path, 1, header[0] ?? '', 'unknown CSV: expected a per_item.csv or a *_predictions_wide.csv header');
   }

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, normalize, sep } from 'node:path';
 import { Unzip, UnzipInflate } from 'fflate';
 import { z } from 'zod';
-import type { ConfigSpec, ImportBatch } from '../../shared/domain/types';
+import type { ConfigSpec, ImportBatch, ItemMeta } from '../../shared/domain/types';
+import { ITEM_COLUMNS } from '../release/provenance-files';
 import { parseWith, type ImportOptions } from './batch-builder';
 import { readCsvRecords } from './csv-records';
 import { readTextFile } from './text-input';
@@ -16,7 +17,9 @@ import { specFor } from './config-keys';
 
 /**
  * The release layout (docs/release-format.md): a folder or a `.zip` with labels/per_item.csv,
- * optionally provenance/configs.json (→ ConfigSpecs) and annotations/ (codebook.json,
+ * optionally labels/items.csv (the opt-in benchmark text: question, options, answer, task type,
+ * duration, domain, video — items without responses included), provenance/configs.json
+ * (→ ConfigSpecs) and annotations/ (codebook.json,
  * pathways.csv, evidence_spans.csv → batch.annotations, validated here, applied by the store).
  * A zip is streamed entry by entry into a private temporary folder (never held in memory),
  * then read like a folder; error messages name `archive.zip!inner/path`.
@@ -80,6 +83,7 @@ async function readAnnotationCsv<T extends readonly string[]>(
   display: string,
   columns: T,
   schema: z.ZodType<unknown>,
+  onRow?: (row: Record<string, string>, line: number) => void,
 ): Promise<Record<string, string>[]> {
   const rows: Record<string, string>[] = [];
   let header: Header | null = null;
@@ -94,9 +98,83 @@ async function readAnnotationCsv<T extends readonly string[]>(
     if (r.length !== h.width) throw new ImportError(display, line, '', `malformed row: ${r.length} fields, header has ${h.width}`);
     const row = h.record(r, line) as Record<string, string>;
     parseWith(schema, row, display, line);
-    rows.push(row);
+    if (onRow) onRow(row, line);
+    else rows.push(row);
   });
   return rows;
+}
+
+const JsonList = z
+  .string()
+  .transform((t, ctx) => {
+    if (t === '') return null;
+    try {
+      return JSON.parse(t) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'expected a JSON array of strings' });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.array(z.string(), { message: 'expected a JSON array of strings' }).nullable());
+const orNull = z.string().transform((t) => (t === '' ? null : t));
+const ItemRow = z.object({
+  split: nonEmpty,
+  sample_id: nonEmpty,
+  question: orNull,
+  options: JsonList,
+  answer: orNull,
+  references: JsonList,
+  task_type: orNull,
+  duration_s: z.union([z.literal('').transform(() => null), z.string().regex(/^\d+(\.\d+)?([eE][+-]?\d+)?$/, 'expected seconds ≥ 0').transform(Number)]),
+  duration_bucket: orNull,
+  domain: orNull,
+  sub_category: orNull,
+  video_id: orNull,
+  video_file: orNull,
+});
+
+/**
+ * labels/items.csv → item metadata merged into the batch's items: a field the per_item.csv
+ * rows already gave (the answer letter) must agree; items with no response row are kept.
+ */
+async function readItemsCsv(path: string, display: string, batch: ImportBatch): Promise<void> {
+  const byKey = new Map<string, ItemMeta>();
+  for (const it of batch.items) byKey.set(`${it.split}\u0000${it.sampleId}`, it);
+  await readAnnotationCsv(path, display, ITEM_COLUMNS, z.unknown(), (raw, line) => {
+    const r = parseWith(ItemRow, raw, display, line);
+    const kind = r.references ? 'open' : r.options ? 'mcqa' : null;
+    const meta: ItemMeta = {
+      split: r.split,
+      sampleId: r.sample_id,
+      question: r.question,
+      options: r.options,
+      answer: r.answer,
+      references: r.references,
+      taskType: r.task_type,
+      durationS: r.duration_s,
+      durationBucket: r.duration_bucket,
+      domain: r.domain,
+      subCategory: r.sub_category,
+      videoId: r.video_id,
+      videoFile: r.video_file,
+      kind,
+    };
+    const key = `${r.split}\u0000${r.sample_id}`;
+    const prev = byKey.get(key);
+    if (!prev) {
+      byKey.set(key, meta);
+      batch.items.push(meta);
+      return;
+    }
+    for (const [k, v] of Object.entries(meta) as [keyof ItemMeta, unknown][]) {
+      if (v == null) continue;
+      const old = prev[k];
+      if (old == null) (prev as unknown as Record<string, unknown>)[k] = v;
+      else if (JSON.stringify(old) !== JSON.stringify(v)) {
+        throw new ImportError(display, line, k === 'sampleId' ? 'sample_id' : k, `contradicts labels/per_item.csv for (${r.split}, ${r.sample_id}): ${JSON.stringify(v)} here, ${JSON.stringify(old)} there`);
+      }
+    }
+  });
 }
 
 async function readReleaseFolder(dir: string, opts: ImportOptions, label: string): Promise<ImportBatch> {
@@ -105,6 +183,9 @@ async function readReleaseFolder(dir: string, opts: ImportOptions, label: string
   if (!(await exists(perItem))) throw new ImportError(label, 0, 'labels/per_item.csv', 'missing: not a release folder');
   const batch = await readPerItemCsv(perItem, opts, name('labels/per_item.csv'));
   batch.run.format = 'release';
+
+  const itemsPath = join(dir, 'labels', 'items.csv');
+  if (await exists(itemsPath)) await readItemsCsv(itemsPath, name('labels/items.csv'), batch);
 
   const configsPath = join(dir, 'provenance', 'configs.json');
   if (await exists(configsPath)) {
