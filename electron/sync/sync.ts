@@ -68,6 +68,8 @@ export interface SyncReport {
   /** Items whose annotators disagree on the primary pathway (the Team view's conflicts), and how many are unresolved. */
   conflicts: number;
   openConflicts: number;
+  /** Statements sent after connecting (round trips): 1 for a round with nothing to push. */
+  queries: number;
   /** Local edits under another annotator name than the role: the server would refuse them. */
   notPushed: Record<string, number>;
   pending: number;
@@ -133,15 +135,16 @@ function localEventsAfter(project: Project, seq: number, annotator: string): Loc
     .all(seq, annotator) as LocalEventRow[];
 }
 
+const countAfter = (project: Project, seq: number, annotator: string): number =>
+  (project.db.prepare('SELECT count(*) AS n FROM annotation_events WHERE seq > ? AND annotator = ?').get(seq, annotator) as { n: number }).n;
+
 /**
  * Local edits not yet on the server: the annotator's events after the push cursor. Counted
  * without a connection (the app shows "n edits not yet synced" offline).
  */
 export function pendingCount(project: Project, server: string, space: string, annotator?: string): number {
   const addr = parseServerUrl(server);
-  const c = getCursor(project, addr.display, space);
-  const row = project.db.prepare('SELECT count(*) AS n FROM annotation_events WHERE seq > ? AND annotator = ?').get(c.pushedSeq, annotator ?? addr.user) as { n: number };
-  return row.n;
+  return countAfter(project, getCursor(project, addr.display, space).pushedSeq, annotator ?? addr.user);
 }
 
 /** Edits made in this project under other names than the role: the server takes only the role's own. */
@@ -261,6 +264,13 @@ export async function runSync(project: Project, opts: SyncOptions): Promise<Sync
   } catch (err) {
     return fail(err);
   }
+  // Count the statements of the round (each is one round trip): the report says how chatty it was.
+  let queries = 0;
+  const send = client.query.bind(client);
+  client.query = ((...args: Parameters<typeof send>) => {
+    queries++;
+    return send(...args);
+  }) as typeof client.query;
   try {
     let schema: { from: number; to: number } | null = null;
     let h: Hello;
@@ -305,7 +315,7 @@ export async function runSync(project: Project, opts: SyncOptions): Promise<Sync
     let page = toEvents(h.events);
     for (;;) {
       const next = project.db.transaction(() => {
-        const mineBefore = localEventsAfter(project, cursor.pushedSeq, role).length;
+        const mineBefore = countAfter(project, cursor.pushedSeq, role);
         const r = project.annotations.importEvents(page.events);
         const c: SyncCursor = { ...cursor, pulledId: Math.max(cursor.pulledId, page.maxId) };
         // Nothing of ours was pending: what was just pulled (our own events made on another
@@ -404,8 +414,9 @@ export async function runSync(project: Project, opts: SyncOptions): Promise<Sync
       skipped,
       conflicts: conflicts.length,
       openConflicts: conflicts.filter((c) => c.resolution === null).length,
+      queries,
       notPushed: othersLocal(project, role),
-      pending: localEventsAfter(project, cursor.pushedSeq, role).length,
+      pending: countAfter(project, cursor.pushedSeq, role),
       lastSyncAt,
     };
   } catch (err) {

@@ -15,6 +15,7 @@ const MODULES: { name: string; file: string; fn: string }[] = [
   { name: 'release', file: 'release.ts', fn: 'benchRelease' },
   { name: 'frames', file: 'frames.ts', fn: 'benchFrames' },
   { name: 'workspace', file: 'workspace.ts', fn: 'benchWorkspace' },
+  { name: 'sync', file: 'sync.ts', fn: 'benchSync' },
   { name: 'cli', file: 'cli.ts', fn: 'benchCli' },
 ];
 

@@ -89,7 +89,7 @@ describe('flipbook sync (real PostgreSQL)', () => {
     expect(await syncIn('bob', projects.bob!)).toMatchObject({ pushed: 4, pulled: 2, conflicts: 1, openConflicts: 1, pending: 0 });
     expect(await syncIn('alice', projects.alice!)).toMatchObject({ pushed: 0, pulled: 4, conflicts: 1 });
     // Nothing new: a second round moves nothing.
-    expect(await syncIn('alice', projects.alice!)).toMatchObject({ pushed: 0, pulled: 0 });
+    expect(await syncIn('alice', projects.alice!)).toMatchObject({ pushed: 0, pulled: 0, queries: 1 });
     expect(await syncIn('bob', projects.bob!)).toMatchObject({ pushed: 0, pulled: 0 });
     const lead = sync(ADMIN, projects.lead!);
     expect(lead.stdout).toMatch(/pushed 0, pulled 6, conflicts 1 \(1 open\)/);
