@@ -80,7 +80,9 @@ if (electron) {
 } else {
   console.error('[flipbook] no Electron binary on this machine (it could not be downloaded): starting the web mode instead.');
   console.error('[flipbook] open the URL below in Chromium or any modern browser; Ctrl+C stops the server.');
-  const child = spawn(process.execPath, [cli, 'serve', '--project', project, '--port', process.env.PORT ?? '0'], { cwd: root, stdio: 'inherit' });
+  // Without PORT, serve reuses the sample project's last port and token, so an open tab survives a restart.
+  const port = process.env.PORT ? ['--port', process.env.PORT] : [];
+  const child = spawn(process.execPath, [cli, 'serve', '--project', project, ...port], { cwd: root, stdio: 'inherit' });
   const forward = (sig) => child.kill(sig);
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);

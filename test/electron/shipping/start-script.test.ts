@@ -32,7 +32,7 @@ describe('npm start and the Node build of better-sqlite3', () => {
     const before = sha256(nodeAddon);
     const child = spawn(process.execPath, [startScript], {
       cwd: repoRoot,
-      env: { ...process.env, FLIPBOOK_SAMPLE_DIR: sampleDir, PORT: '0' },
+      env: { ...process.env, FLIPBOOK_SAMPLE_DIR: sampleDir, PORT: '0', FLIPBOOK_USER_DATA: path.join(sampleDir, 'user-data') },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
