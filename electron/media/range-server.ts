@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { mimeTypeOf } from './mime';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { extname } from 'node:path';
 import { Readable } from 'node:stream';
 
 /**
@@ -15,28 +15,12 @@ import { Readable } from 'node:stream';
  * so nothing it sends can name another file.
  */
 
-const MIME: Record<string, string> = {
-  '.mp4': 'video/mp4',
-  '.m4v': 'video/mp4',
-  '.mov': 'video/quicktime',
-  '.webm': 'video/webm',
-  '.mkv': 'video/x-matroska',
-  '.ogv': 'video/ogg',
-  '.ogg': 'video/ogg',
-  '.avi': 'video/x-msvideo',
-  '.ts': 'video/mp2t',
-  '.mpg': 'video/mpeg',
-  '.mpeg': 'video/mpeg',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-};
+export { mimeTypeOf };
 
-export function mimeTypeOf(path: string): string {
-  return MIME[extname(path).toLowerCase()] ?? 'application/octet-stream';
-}
-
-/** Ids are 32 hex chars or similar tokens; anything with a dot, slash, backslash or percent is refused. */
+/**
+ * Ids are 32 hex characters (register() below); the pattern admits similar tokens and refuses
+ * anything with a dot, slash, backslash or percent. Both transports check ids with it.
+ */
 const ID_PATTERN = /^[A-Za-z0-9_-]{8,128}$/;
 
 export function isValidMediaId(id: string): boolean {

@@ -14,6 +14,9 @@ import type { AddressInfo, Socket } from 'node:net';
 import { dispatch, type Handlers } from '../services/dispatch';
 import { isOpName, type EventName } from '../../shared/api/contract';
 import { clipMessage } from '../../shared/api/clip';
+import { contentSecurityPolicy } from '../security/csp';
+import { mimeTypeOf } from '../media/mime';
+import { isValidMediaId } from '../media/range-server';
 
 export type MediaResponder = (req: IncomingMessage, res: ServerResponse, id: string) => void | Promise<void>;
 
@@ -57,23 +60,7 @@ export interface WebServer {
  * cookie, and the first tab's media would answer 401. One name per port.
  */
 export const cookieName = (port: number): string => `flipbook_token_${port}`;
-const MEDIA_ID = /^[A-Za-z0-9_-]{6,200}$/;
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-  '.map': 'application/json; charset=utf-8',
-};
-// The same policy the Electron window gets (electron/security/csp.ts keeps both in step).
-const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; media-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+const CSP = contentSecurityPolicy();
 
 function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -153,7 +140,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       if (st === null) return send(res, 404, `renderer not built (missing ${file}); run \`npx vite build\``);
     }
     const headers: Record<string, string> = {
-      'content-type': MIME[path.extname(file)] ?? 'application/octet-stream',
+      'content-type': mimeTypeOf(file),
       'content-length': String(st.size),
       'x-content-type-options': 'nosniff',
       'content-security-policy': CSP,
@@ -203,7 +190,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     if (p.startsWith('/media/')) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'GET or HEAD');
       const id = p.slice('/media/'.length);
-      if (!MEDIA_ID.test(id)) return send(res, 404, 'unknown media id');
+      if (!isValidMediaId(id)) return send(res, 404, 'unknown media id');
       return void (await opts.media(req, res, id));
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'GET or HEAD');

@@ -8,6 +8,7 @@ import { protocol, type Session } from 'electron';
 import fs from 'node:fs';
 import path from 'node:path';
 import { contentSecurityPolicy } from '../security/csp';
+import { mimeTypeOf } from '../media/mime';
 import type { MediaRegistry } from '../services/media-registry';
 import { handleMediaFetch, mediaIdFromPath } from '../media/range-server';
 import { resolveStatic } from '../server/http-server';
@@ -19,8 +20,6 @@ export function registerSchemesAsPrivileged(): void {
   ]);
 }
 
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json', '.woff2': 'font/woff2' };
-
 export function handleProtocols(session: Session, rendererDir: string, media: MediaRegistry): void {
   const csp = contentSecurityPolicy(['media:']);
   session.protocol.handle('app', async (req) => {
@@ -29,7 +28,7 @@ export function handleProtocols(session: Session, rendererDir: string, media: Me
     const file = resolveStatic(rendererDir, url.pathname === '/' ? '/index.html' : url.pathname);
     if (file === null || !fs.existsSync(file) || fs.statSync(file).isDirectory()) return new Response('not found', { status: 404 });
     const body = await fs.promises.readFile(file);
-    return new Response(body, { headers: { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'content-security-policy': csp } });
+    return new Response(body, { headers: { 'content-type': mimeTypeOf(file), 'content-security-policy': csp } });
   });
   session.protocol.handle('media', (req) => handleMediaFetch(media, req, mediaIdFromPath(new URL(req.url).pathname, '/')));
 }

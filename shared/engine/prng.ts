@@ -1,17 +1,24 @@
 /**
  * mulberry32, the common public-domain 32-bit generator (Tommy Ettinger): tiny, seedable and
- * identical across implementations, so a seeded split of items is reproducible anywhere.
- * Written here rather than imported from shared/samplers so the engine has no dependency on it.
+ * identical across implementations. The seed is taken modulo 2^32. This is its one
+ * implementation: the engine's seeded splits use the [0, 1) form below, and the `random`
+ * sampler of docs/metrics.md §8 the raw uint32 outputs.
  */
-export function mulberry32(seed: number): () => number {
+export function mulberry32Uint32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
     let t = a;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return (t ^ (t >>> 14)) >>> 0;
   };
+}
+
+/** mulberry32's outputs divided by 2^32: uniform in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  const next = mulberry32Uint32(seed);
+  return () => next() / 4294967296;
 }
 
 /**

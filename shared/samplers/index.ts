@@ -7,10 +7,10 @@ import type { SamplingPolicy } from '../domain/types';
 import { SAMPLING_POLICIES } from '../domain/types';
 import { CPythonRandom } from './cpython-random';
 import { floorMulDiv, roundHalfEvenMulDiv } from './exact-ratio';
-import { mulberry32Uint32 } from './mulberry32';
+import { mulberry32Uint32 } from '../engine/prng';
 
 export { CPythonRandom } from './cpython-random';
-export { mulberry32Uint32 } from './mulberry32';
+export { mulberry32Uint32 } from '../engine/prng';
 
 export interface SampleFramesOptions {
   /** T: number of frames in the sampling domain (native frames or the fps=r cache frames). */

@@ -1,4 +1,5 @@
-/** Browser downloads for chart exports (PNG/SVG/CSV), and RFC 4180 quoting for the CSV. */
+/** Browser downloads for chart exports (PNG/SVG/CSV). */
+import { csvText } from '../../../shared/release/csv';
 
 export function downloadUrl(name: string, url: string): void {
   const a = document.createElement('a');
@@ -16,12 +17,8 @@ export function downloadText(name: string, text: string, mime: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
-function cell(v: string | number | null): string {
-  if (v === null) return '';
-  const s = typeof v === 'number' ? String(v) : v;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
+/** A table (header row first) as CSV, written by the release's CSV writer (shared/release/csv.ts). */
 export function toCsv(rows: (string | number | null)[][]): string {
-  return rows.map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n';
+  const [header = [], ...body] = rows;
+  return csvText(header.map((h) => (h === null ? '' : String(h))), body);
 }
