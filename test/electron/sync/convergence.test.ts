@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mulberry32Uint32 } from '../../../shared/samplers/mulberry32';
+import { mulberry32Uint32 } from '../../../shared/engine/prng';
 import { openProject, type Project } from '../../../electron/store/index';
 import { runSync } from '../../../electron/sync/sync';
 import { annotate, type AnnotateRow } from '../../../electron/team/annotate';
