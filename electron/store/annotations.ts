@@ -1,9 +1,11 @@
 /**
  * Annotations as an append-only event log plus a current-state table (docs/architecture.md, Data).
- * Every edit is ONE transaction: the event is appended and the state of its
- * (model, split, sample, annotator) key is recomputed by replaying that key's events in
- * (at, uuid) order. Replaying, rather than patching the state, is what makes undo/redo,
- * restarts and merges of other annotators' bundles all give the same answer.
+ * Every edit is ONE transaction: the event is appended and the current state of its
+ * (model, split, sample, annotator) key is updated in the same transaction. The state is
+ * always what replaying that key's events in (at, uuid) order gives: a new edit sorts after
+ * every event of its key, so it steps the stored state once (constant cost per edit); undo,
+ * redo and merges of other annotators' bundles, which can change earlier events' effect,
+ * replay the key's events. Either way restarts, merges and exports see the same answer.
  */
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
@@ -161,20 +163,37 @@ function activeSet(events: readonly AnnotationEvent[]): Map<string, boolean> {
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-/** The state of one key from its events (sorted by (at, uuid)); null when no edit takes effect. */
-export function replay(key: Key, events: readonly AnnotationEvent[]): AnnotationState | null {
-  const active = activeSet(events);
-  let state: AnnotationState | null = null;
-  const pathways = new Set<string>();
-  const spans = new Map<string, EvidenceSpan>();
-  let lastAt: string | null = null;
-  for (const e of events) {
+/**
+ * The state of one key, built event by event in (at, uuid) order. `replay` builds it from all
+ * of a key's events; an edit appended after every event of its key steps the stored state once
+ * (createAnnotationStore.apply), so an edit costs the same after 10 or 10,000 earlier ones.
+ */
+class KeyState {
+  state: AnnotationState | null;
+  readonly pathways: Set<string>;
+  readonly spans: Map<string, EvidenceSpan>;
+  lastAt: string | null;
+
+  /** From nothing, or from a stored current state (the result of replaying every earlier event). */
+  constructor(
+    private readonly key: Key,
+    from: AnnotationState | null = null,
+  ) {
+    this.state = from ? { ...from, pathways: [], spans: [] } : null;
+    this.pathways = new Set(from?.pathways ?? []);
+    this.spans = new Map((from?.spans ?? []).map((sp) => [sp.id, { ...sp, coveredBy: [...sp.coveredBy] }]));
+    this.lastAt = from?.updatedAt ?? null;
+  }
+
+  /** Applies one event; `active` = not undone (undo/redo events themselves are never active). */
+  step(e: AnnotationEvent, active: boolean): void {
     // An adjudication resolves the item for everyone; it is not the adjudicator's own label.
-    if (e.kind === 'adjudicate') continue;
-    lastAt = e.at;
-    if (!active.get(e.uuid)) continue;
-    const fresh = state === null;
-    state ??= emptyAnnotationState(key, e.at);
+    if (e.kind === 'adjudicate') return;
+    this.lastAt = e.at;
+    if (!active) return;
+    const fresh = this.state === null;
+    const state = (this.state ??= emptyAnnotationState(this.key, e.at));
+    const { pathways, spans } = this;
     state.updatedAt = e.at;
     state.codebookVersion = e.codebookVersion;
     const p = e.payload;
@@ -256,12 +275,24 @@ export function replay(key: Key, events: readonly AnnotationEvent[]): Annotation
       default:
         break;
     }
+    }
+
+  finish(): AnnotationState | null {
+    const state = this.state;
+    if (!state) return null;
+    if (this.lastAt !== null && this.lastAt > state.updatedAt) state.updatedAt = this.lastAt;
+    state.pathways = [...this.pathways].sort();
+    state.spans = [...this.spans.values()].sort((a, b) => a.startS - b.startS || a.endS - b.endS || (a.id < b.id ? -1 : 1));
+    return state;
   }
-  if (!state) return null;
-  if (lastAt !== null && lastAt > state.updatedAt) state.updatedAt = lastAt;
-  state.pathways = [...pathways].sort();
-  state.spans = [...spans.values()].sort((a, b) => a.startS - b.startS || a.endS - b.endS || (a.id < b.id ? -1 : 1));
-  return state;
+}
+
+/** The state of one key from its events (sorted by (at, uuid)); null when no edit takes effect. */
+export function replay(key: Key, events: readonly AnnotationEvent[]): AnnotationState | null {
+  const active = activeSet(events);
+  const b = new KeyState(key);
+  for (const e of events) b.step(e, active.get(e.uuid) === true);
+  return b.finish();
 }
 
 export interface AnnotationStoreOptions {
@@ -288,6 +319,12 @@ export function createAnnotationStore(db: Database.Database, options: Annotation
       "SELECT uuid, kind, target_uuid FROM annotation_events WHERE annotator = ? AND model = ? AND split = ? AND sample_id = ? AND origin = 'local' ORDER BY seq",
     ),
     maxAt: db.prepare<[], { at: string | null }>('SELECT max(at) AS at FROM annotation_events'),
+    stateOfKey: db.prepare<[string, string, string, string], StateRow>(
+      'SELECT * FROM annotation_state WHERE model = ? AND split = ? AND sample_id = ? AND annotator = ?',
+    ),
+    spansOfKey: db.prepare<[string, string, string, string], SpanRow>(
+      'SELECT * FROM evidence_spans WHERE model = ? AND split = ? AND sample_id = ? AND annotator = ? ORDER BY start_s, end_s, id',
+    ),
     deleteState: db.prepare('DELETE FROM annotation_state WHERE model = ? AND split = ? AND sample_id = ? AND annotator = ?'),
     upsertState: db.prepare(
       `INSERT INTO annotation_state (model, split, sample_id, annotator, status, primary_pathway, pathways, transition, notes, confidence,
@@ -298,6 +335,7 @@ export function createAnnotationStore(db: Database.Database, options: Annotation
          pathways = excluded.pathways, transition = excluded.transition, notes = excluded.notes, confidence = excluded.confidence,
          codebook_version = excluded.codebook_version, created_at = excluded.created_at, updated_at = excluded.updated_at`,
     ),
+    deleteSpan: db.prepare('DELETE FROM evidence_spans WHERE id = ?'),
     deleteSpans: db.prepare('DELETE FROM evidence_spans WHERE model = ? AND split = ? AND sample_id = ? AND annotator = ?'),
     insertSpan: db.prepare(
       `INSERT OR REPLACE INTO evidence_spans (id, model, split, sample_id, annotator, start_s, end_s, label, covered_by, created_at, updated_at)
@@ -342,9 +380,8 @@ export function createAnnotationStore(db: Database.Database, options: Annotation
     spans,
   });
 
-  const recompute = (k: Key): AnnotationState | null => {
-    const events = q.eventsOfKey.all(k.model, k.split, k.sampleId, k.annotator).map(toEvent);
-    const state = replay(k, events);
+  /** Writes the key's current state (and its spans); null = no edit takes effect. */
+  const store = (k: Key, state: AnnotationState | null): AnnotationState | null => {
     q.deleteSpans.run(k.model, k.split, k.sampleId, k.annotator);
     if (!state) {
       q.deleteState.run(k.model, k.split, k.sampleId, k.annotator);
@@ -356,6 +393,15 @@ export function createAnnotationStore(db: Database.Database, options: Annotation
     }
     return state;
   };
+
+  /** The key's state as stored (the replay of all its events so far), or null. */
+  const storedState = (k: Key): AnnotationState | null => {
+    const row = q.stateOfKey.get(k.model, k.split, k.sampleId, k.annotator);
+    return row ? fromStateRow(row, q.spansOfKey.all(k.model, k.split, k.sampleId, k.annotator).map(toSpan)) : null;
+  };
+
+  /** Replays all of the key's events (after undo/redo and merges, which can change earlier events' effect). */
+  const recompute = (k: Key): AnnotationState | null => store(k, replay(k, q.eventsOfKey.all(k.model, k.split, k.sampleId, k.annotator).map(toEvent)));
 
   const insert = (e: AnnotationEvent, origin: 'local' | 'merged'): boolean =>
     q.insertEvent.run({ ...e, payload: JSON.stringify(e.payload), origin }).changes > 0;
@@ -451,8 +497,8 @@ export function createAnnotationStore(db: Database.Database, options: Annotation
         let kind: AnnotationEvent['kind'];
         let payload: Record<string, unknown>;
         const { op: _op, model: _m, split: _s, sampleId: _id, ...rest } = parsed;
+        const current = storedState(key);
         if (parsed.op === 'togglePathway') {
-          const current = recomputeFree(key);
           kind = 'setPathway';
           payload = { pathway: parsed.pathway, on: !(current?.pathways.includes(parsed.pathway) ?? false) };
         } else if (parsed.op === 'addSpan') {
@@ -462,10 +508,28 @@ export function createAnnotationStore(db: Database.Database, options: Annotation
           kind = parsed.op;
           payload = rest;
         }
-        insert(
-          { uuid: randomUUID(), at, ...key, kind, payload, codebookVersion: currentCodebookVersion(), targetUuid: null },
-          'local',
-        );
+        const event: AnnotationEvent = { uuid: randomUUID(), at, ...key, kind, payload, codebookVersion: currentCodebookVersion(), targetUuid: null };
+        insert(event, 'local');
+        // `at` is later than every stored event (nextAt), so the new event replays last: when the
+        // stored state already reflects every earlier event (its updatedAt is their latest
+        // `at`), one step gives what a full replay would. A key with no stored state (never
+        // edited, or every edit undone) or a merged event stamped later is replayed.
+        if (current !== null && at > current.updatedAt) {
+          const b = new KeyState(key, current);
+          b.step(event, true);
+          const next = b.finish()!;
+          q.upsertState.run({ ...next, pathways: JSON.stringify(next.pathways) });
+          // Only the spans the edit changed are written.
+          const before = new Map(current.spans.map((sp) => [sp.id, sp]));
+          for (const sp of next.spans) {
+            const old = before.get(sp.id);
+            before.delete(sp.id);
+            if (old && JSON.stringify(old) === JSON.stringify(sp)) continue;
+            q.insertSpan.run(sp.id, key.model, key.split, key.sampleId, annotator, sp.startS, sp.endS, sp.label, JSON.stringify(sp.coveredBy), sp.createdAt, sp.updatedAt);
+          }
+          for (const id of before.keys()) q.deleteSpan.run(id);
+          return next;
+        }
         return recompute(key) ?? emptyAnnotationState(key, at);
       })();
     },
@@ -587,8 +651,4 @@ export function createAnnotationStore(db: Database.Database, options: Annotation
     return [...latest.values()].sort((a, b) => (a.model + '\u0000' + a.split + '\u0000' + a.sampleId < b.model + '\u0000' + b.split + '\u0000' + b.sampleId ? -1 : 1));
   }
 
-  /** The key's state from its events, without writing (for toggles). */
-  function recomputeFree(k: Key): AnnotationState | null {
-    return replay(k, q.eventsOfKey.all(k.model, k.split, k.sampleId, k.annotator).map(toEvent));
-  }
 }
