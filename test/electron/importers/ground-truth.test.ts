@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readImport } from '../../../electron/importers/index';
@@ -101,7 +101,7 @@ describe('ground truth is matched to splits, never by sample id alone', () => {
     expect(bad.stderr).toMatch(/--ground-truth-split: expected <source split>=/);
   });
 
-  it.skipIf(!REAL)('real release: all 18 wide files with the v1 lmms-eval log give no V2 or MLVU row an answer', () => {
+  it.skipIf(!REAL)('real release: all 18 wide files with the v1 lmms-eval log give no V2 or MLVU row an answer; the export reproduces every matched_grid_status', () => {
     const files = readdirSync(AGG)
       .filter((f) => f.endsWith('_predictions_wide.csv'))
       .map((f) => join(AGG, f));
@@ -117,6 +117,20 @@ describe('ground truth is matched to splits, never by sample id alone', () => {
       V1_short: { items: 786, answered: 786 },
       V2_medium: { items: 2516, answered: 0 },
     });
+    // The full release imported: the proposed matched grid is the release's, so every grid's
+    // matched_grid_status equals the published one without --matched-grid.
+    const rel = scratch.path('real/rel');
+    const e = flipbook('export', '--project', project, '--out', rel);
+    expect(e.stderr).toBe('');
+    expect(e.code).toBe(0);
+    expect(e.stdout).toContain('matched grid: textonly, 16f_151k, 32f_151k, 64f_151k;');
+    const t2 = JSON.parse(readFileSync(join(AGG, 'table2_metrics.json'), 'utf8')) as Record<string, Record<string, { matched_grid_status: string }>>;
+    const ours = JSON.parse(readFileSync(join(rel, 'labels/aggregated/table2_metrics.json'), 'utf8')) as typeof t2;
+    const status = (t: typeof t2): string[] =>
+      Object.entries(t).flatMap(([split, byModel]) => Object.entries(byModel).map(([m, v]) => `${m} ${split} ${v.matched_grid_status}`)).sort();
+    expect(status(ours)).toEqual(status(t2));
+    expect(status(ours)).toContain('InternVL3-8B V1_short complete');
+    expect(status(ours)).toContain('InternVL3.5-8B V1_short complete');
     const p = openProject(project);
     try {
       const rows = p.db
