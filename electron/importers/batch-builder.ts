@@ -182,3 +182,14 @@ export function expandSplit(template: string, duration: string | null | undefine
   if (!template.includes('{duration}')) return template;
   return template.replaceAll('{duration}', duration ?? 'unknown');
 }
+
+/**
+ * `expandSplit` for a row: a `{duration}` template needs the row's duration bucket, and a row
+ * without one is an ImportError naming the field — never a split silently named `…_unknown`.
+ */
+export function splitFor(template: string, duration: string | null | undefined, file: string, line: number, field: string): string {
+  if (template.includes('{duration}') && (duration == null || duration.trim() === '')) {
+    throw new ImportError(file, line, field, `--split ${template} needs a duration bucket (short/medium/long) and this row has none`);
+  }
+  return expandSplit(template, duration);
+}

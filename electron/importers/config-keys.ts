@@ -72,3 +72,23 @@ export function resolveConfigKey(
   }
   return keyFor(source.frames, pixelLabelFor(source.pixels));
 }
+
+/**
+ * `key` with the config variant a file name carries (`8f` + `subs` → `8f@subs`): VLMEvalKit's
+ * `_subs` files are another config of the same budget, never a conflict with the plain file
+ * (docs/formats.md "File names"). A key that already names a variant (a `--config` with `@`)
+ * is kept as given.
+ */
+export function withVariant(file: string, key: string, variant: string | null): string {
+  if (!variant || key.includes('@')) return key;
+  const out = `${key}@${variant}`;
+  if (!parseKey(out)) {
+    throw new ImportError(file, 0, 'config', `the file name's suffix "${variant}" is not a config variant (letters, digits, _ . -); pass --config`);
+  }
+  return out;
+}
+
+/** The warning for a model name taken from an ambiguous file name (unknown dataset part). */
+export function guessWarning(file: string, model: string): string {
+  return `${file}: model "${model}" is the file name's first "_" part (the dataset part is not one Flipbook knows); pass --model if the model's name has underscores`;
+}

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { ImportError } from './errors';
+import { nullPythonFloats } from './py-json';
 import { readTextFile } from './text-input';
 
 /**
@@ -22,8 +23,9 @@ export interface JsonSource {
 export async function readJsonSource(path: string, display = path): Promise<JsonSource> {
   const size = (await stat(path)).size;
   if (size > MAX_JSON_BYTES) throw new ImportError(display, 0, '', `JSON file too large (${size} bytes)`);
-  // Strict UTF-8, a leading BOM dropped (text-input.ts).
-  const text = await readTextFile(path, display);
+  // Strict UTF-8, a leading BOM dropped (text-input.ts); Python's bare NaN/Infinity are
+  // missing values (py-json.ts) — line numbers are unchanged.
+  const text = nullPythonFloats(await readTextFile(path, display));
   let value: unknown;
   try {
     value = JSON.parse(text);

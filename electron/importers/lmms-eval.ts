@@ -5,6 +5,7 @@ import type { ImportBatch, ItemMeta } from '../../shared/domain/types';
 import { BatchBuilder, emptyResponse, expandSplit, parseWith, type ImportOptions } from './batch-builder';
 import { resolveConfigKey, specFor } from './config-keys';
 import { ImportError } from './errors';
+import { parsePythonJson } from './py-json';
 import { sha256File } from './file-hash';
 import { readJsonSource } from './json-source';
 import { readLines } from './line-reader';
@@ -178,7 +179,7 @@ async function readResults(samplesPath: string): Promise<ResultsInfo | null> {
   if (!path) return null;
   let json: unknown;
   try {
-    json = JSON.parse(await readTextFile(path));
+    json = parsePythonJson(await readTextFile(path));
   } catch (e) {
     if (e instanceof ImportError) throw e;
     throw new ImportError(path, 0, '', `malformed JSON: ${(e as Error).message}`);
@@ -208,7 +209,7 @@ async function* jsonlRecords(file: string): AsyncIterable<{ line: number; json: 
     if (text.trim() === '') continue;
     let json: unknown;
     try {
-      json = JSON.parse(text);
+      json = parsePythonJson(text);
     } catch (e) {
       throw new ImportError(
         file,

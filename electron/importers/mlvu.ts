@@ -3,9 +3,9 @@ import { basename, extname } from 'node:path';
 import { z } from 'zod';
 import type { ImportBatch, ItemMeta } from '../../shared/domain/types';
 import { BatchBuilder, emptyResponse, parseWith, type ImportOptions } from './batch-builder';
-import { resolveConfigKey, specFor } from './config-keys';
+import { guessWarning, resolveConfigKey, specFor, withVariant } from './config-keys';
 import { ImportError } from './errors';
-import { budgetFromName } from './file-name-budget';
+import { parseResultName } from './file-name-budget';
 import { sha256File } from './file-hash';
 import { readJsonSource } from './json-source';
 import { OpenScorer, checkKind, parseScore, referencesOf } from './open-ended';
@@ -26,7 +26,19 @@ import { extractOptionLetter, isOptionLetter, letterOf } from './option-letter';
  * with `references: [answer]`; outputs (also MLVU's generation-inference layout
  * `{video_name, Q, A, pred}`) give rows whose `pred` is the text and whose score is the
  * record's numeric `score` in [0, 1] when present, else Token-F1 against the answer
- * (open-ended.ts). A file holds one kind (multiple-choice or open-ended).
+ * (open-ended.ts). A file holds one kind (multiple-choice or open-ended). Open-ended items
+ * default to the split `MLVU_gen` (the release's name), multiple-choice ones to `MLVU`: one
+ * (model, split) grid is of one kind.
+ *
+ * MLVU's `choice_bench.py` output (`{acc_dict, res_list: [{pred, gt: "(B) text", question:
+ * <the full prompt>, question_type, video: <path>}]}`) is multiple choice: the question and
+ * options are read back out of the prompt, the letter out of `gt`, so its items join the
+ * metadata's.
+ *
+ * Benchmark quirks (docs/formats.md "MLVU quirks"): MLVU's own files hold rows that cannot be
+ * scored — an answer that is not among the candidates, a blank question/answer/candidate,
+ * the same video and question again with other candidates. Each such row is skipped with a
+ * warning naming file:line and why, and counted; the rest of the file imports.
  */
 const Meta = z
   .object({
@@ -55,7 +67,7 @@ const Result = Meta.extend({
   gt: z.string().nullish(),
 });
 
-function sampleIdOf(r: { question_id?: string | number | null; id?: string | number | null; video?: string; video_name?: string; question?: string | null }): string | null {
+export function sampleIdOf(r: { question_id?: string | number | null; id?: string | number | null; video?: string; video_name?: string; question?: string | null }): string | null {
   if (r.question_id != null && r.question_id !== '') return String(r.question_id);
   if (r.id != null && r.id !== '') return String(r.id);
   const video = r.video ?? r.video_name;
@@ -64,14 +76,96 @@ function sampleIdOf(r: { question_id?: string | number | null; id?: string | num
   return `${basename(video, extname(video))}#${h}`;
 }
 
-/** Letter of an answer given as a letter, "(B)", or the text of one of the candidates. */
-function answerLetter(answer: string | null | undefined, candidates: string[] | null | undefined): string | null | undefined {
+/**
+ * Letter of an answer given as a letter, "(B)", "(B) text" (choice_bench.py), or the text of
+ * one of the candidates. null = no answer; undefined = not understood / not a candidate.
+ */
+export function answerLetter(answer: string | null | undefined, candidates: string[] | null | undefined): string | null | undefined {
   if (answer == null || answer === '') return null;
   if (isOptionLetter(answer)) return answer;
   const i = candidates ? candidates.findIndex((c) => c.trim() === answer.trim()) : -1;
   if (i >= 0) return letterOf(i);
-  const l = /^\(?([A-H])[).]?$/.exec(answer.trim());
+  const l = /^\(?([A-H])[).]?$/.exec(answer.trim()) ?? /^\(([A-H])\)\s/.exec(answer.trim());
   return l?.[1] ?? undefined; // undefined = not understood
+}
+
+/**
+ * choice_bench.py's prompt `Question: <q>\nOptions:\n(A) x\n(B) y…` back into question and
+ * options; null when `prompt` is not in that shape.
+ */
+export function splitChoicePrompt(prompt: string | null | undefined): { question: string; options: string[] } | null {
+  if (!prompt) return null;
+  const m = /^Question: ?([\s\S]*?)\nOptions:\n([\s\S]*)$/.exec(prompt);
+  if (!m) return null;
+  const options: string[] = [];
+  for (const line of (m[2] as string).split('\n')) {
+    const o = /^\(([A-H])\) ?(.*)$/.exec(line);
+    if (!o || o[1] !== letterOf(options.length)) return null;
+    options.push(o[2] as string);
+  }
+  return options.length > 0 ? { question: m[1] as string, options } : null;
+}
+
+/**
+ * The rows MLVU itself ships that cannot be scored (see the header): `skip` returns true for
+ * such a row after recording a warning `file:line: field: skipped — why`.
+ */
+export class MlvuQuirks {
+  private readonly seen = new Map<string, { candidates: string; line: number }>();
+  private readonly skippedLines: string[] = [];
+
+  constructor(private readonly file: string) {}
+
+  skip(
+    r: { video?: string | null; question?: string | null; candidates?: string[] | null; answer?: string | null; kind: 'mcqa' | 'open' },
+    line: number,
+    fields: { question: string; answer: string; candidates: string },
+  ): boolean {
+    const why = this.reason(r, line, fields);
+    if (!why) return false;
+    this.skippedLines.push(`${this.file}:${line}: ${why.field}: skipped — ${why.text}`);
+    return true;
+  }
+
+  private reason(
+    r: { video?: string | null; question?: string | null; candidates?: string[] | null; answer?: string | null; kind: 'mcqa' | 'open' },
+    line: number,
+    fields: { question: string; answer: string; candidates: string },
+  ): { field: string; text: string } | null {
+    if (r.question == null || r.question.trim() === '') return { field: fields.question, text: 'blank question (a blank row of the benchmark)' };
+    if (r.kind === 'open') return null;
+    if (r.answer == null || r.answer.trim() === '') return { field: fields.answer, text: 'blank answer' };
+    const cands = r.candidates ?? [];
+    const blank = cands.findIndex((c) => c.trim() === '');
+    if (blank >= 0) return { field: `${fields.candidates}[${blank}]`, text: 'blank candidate' };
+    if (answerLetter(r.answer, cands) === undefined) {
+      return { field: fields.answer, text: `answer ${JSON.stringify(r.answer)} is not among the candidates` };
+    }
+    const key = `${r.video ?? ''}\u0000${r.question}`;
+    const cs = JSON.stringify(cands);
+    const prev = this.seen.get(key);
+    if (prev && prev.candidates !== cs) {
+      return { field: fields.candidates, text: `the same video and question as line ${prev.line} with different candidates` };
+    }
+    if (!prev) this.seen.set(key, { candidates: cs, line });
+    return null;
+  }
+
+  /** Each skipped row, then the count: the import's warnings. */
+  warnings(): string[] {
+    if (this.skippedLines.length === 0) return [];
+    return [...this.skippedLines, `${basename(this.file)}: ${this.skippedLines.length} benchmark row(s) skipped (MLVU quirks listed above)`];
+  }
+
+  get count(): number {
+    return this.skippedLines.length;
+  }
+}
+
+/** Default split of MLVU items: multiple-choice `MLVU`, generation (open-ended) `MLVU_gen`. */
+export function mlvuSplit(kind: 'mcqa' | 'open', given: string | undefined): string {
+  if (given) return given;
+  return kind === 'open' ? 'MLVU_gen' : 'MLVU';
 }
 
 /** MLVU's generation task types (no candidates; free-text answers). */
@@ -96,7 +190,8 @@ function itemOf(split: string, sampleId: string, r: z.infer<typeof Meta> | z.inf
     taskType: r.question_type ?? null,
     durationS: d !== null && Number.isFinite(d) ? d : null,
     videoId: video ? basename(video, extname(video)) : null,
-    videoFile: video,
+    // choice_bench.py writes the full path it read the video from; the item names the file.
+    videoFile: video ? basename(video) : null,
     kind: 'mcqa',
   };
 }
@@ -112,16 +207,20 @@ function records(value: unknown, file: string): unknown[] {
 export async function readMlvuMeta(path: string, opts: ImportOptions = {}): Promise<ImportBatch> {
   const file = path;
   const src = await readJsonSource(path);
-  const split = opts.split ?? 'MLVU';
   const b = new BatchBuilder(file);
   const kindState: { kind: 'mcqa' | 'open' | null; line: number } = { kind: null, line: 0 };
+  const quirks = new MlvuQuirks(file);
   records(src.value, file).forEach((rec, i) => {
     const line = src.lineOf(rec);
     const r = parseWith(Meta, rec, file, line, `[${i}]`);
+    const open = isOpenRecord(r.answer, r.candidates, r.question_type);
+    const kind = open ? 'open' : 'mcqa';
+    const fields = { question: `[${i}].question`, answer: `[${i}].answer`, candidates: `[${i}].candidates` };
+    if (quirks.skip({ ...r, video: r.video ?? r.video_name ?? null, kind }, line, fields)) return;
     const id = sampleIdOf(r);
     if (!id) throw new ImportError(file, line, `[${i}].video`, 'no question_id and no video to derive a sample id from');
-    const open = isOpenRecord(r.answer, r.candidates, r.question_type);
-    checkKind(kindState, open ? 'open' : 'mcqa', file, line, `[${i}].${open ? 'answer' : 'candidates'}`);
+    checkKind(kindState, kind, file, line, `[${i}].${open ? 'answer' : 'candidates'}`);
+    const split = mlvuSplit(kind, opts.split);
     if (open) {
       const references = referencesOf(r.answer || null, file, line, `[${i}].answer`);
       b.addItem({ ...itemOf(split, id, r, null), options: null, references, kind: 'open' }, line, { references: `[${i}].answer` });
@@ -131,32 +230,46 @@ export async function readMlvuMeta(path: string, opts: ImportOptions = {}): Prom
     if (answer === undefined) throw new ImportError(file, line, `[${i}].answer`, `answer ${JSON.stringify(r.answer)} is neither a letter nor one of the candidates`);
     b.addItem(itemOf(split, id, r, answer), line);
   });
+  b.warnings.push(...quirks.warnings());
   return b.finish({ sourcePath: path, sha256: await sha256File(path), format: 'mlvu-meta', toolkit: 'mlvu', modelArgs: null });
 }
 
 export async function readMlvuResults(path: string, opts: ImportOptions = {}): Promise<ImportBatch> {
   const file = path;
   const src = await readJsonSource(path);
-  const nb = budgetFromName(basename(path, extname(path)));
-  const model = opts.model ?? (nb.before.length > 1 ? nb.before[0] : null);
+  const rn = parseResultName(basename(path, extname(path)));
+  const model = opts.model ?? rn.model;
   if (!model) throw new ImportError(file, 0, 'model', 'model unknown from the file name; pass --model');
-  const config = resolveConfigKey(file, { frames: nb.frames, pixels: null, what: 'the file name' }, opts.config);
-  const split = opts.split ?? 'MLVU';
+  const config = withVariant(file, resolveConfigKey(file, { frames: rn.frames, pixels: null, what: 'the file name' }, opts.config), rn.variant);
   const b = new BatchBuilder(file);
-  b.addConfig(specFor(config, { toolkit: 'mlvu', sampling: { policy: null, seed: null, fps: nb.fps } }));
+  b.addConfig(specFor(config, { toolkit: 'mlvu', sampling: { policy: null, seed: null, fps: rn.fps } }));
+  if (rn.guess && !opts.model) b.warnings.push(guessWarning(file, rn.guess));
   const kindState: { kind: 'mcqa' | 'open' | null; line: number } = { kind: null, line: 0 };
   const scorer = new OpenScorer(file);
+  const quirks = new MlvuQuirks(file);
   records(src.value, file).forEach((rec, i) => {
     const line = src.lineOf(rec);
     const parsed = parseWith(Result, rec, file, line, `[${i}]`);
-    const r = { ...parsed, question: parsed.question ?? parsed.Q ?? null };
-    const id = sampleIdOf(r);
-    if (!id) throw new ImportError(file, line, `[${i}].question_id`, 'no question_id, and no video + question to derive a sample id from');
+    // choice_bench.py: `question` is the whole prompt, `gt` is "(B) text".
+    const prompt = splitChoicePrompt(parsed.question);
+    const r = {
+      ...parsed,
+      question: prompt ? prompt.question : (parsed.question ?? parsed.Q ?? null),
+      candidates: parsed.candidates ?? prompt?.options ?? null,
+    };
     // The field to name: the one present, else the one of the record's layout (Q/A or question/answer).
     const gtField = r.gt != null ? 'gt' : r.answer != null ? 'answer' : r.A != null || parsed.Q != null ? 'A' : 'answer';
     const gtValue = r.gt ?? r.answer ?? r.A ?? null;
     const open = isOpenRecord(gtValue, r.candidates, r.question_type);
-    checkKind(kindState, open ? 'open' : 'mcqa', file, line, `[${i}].${open ? gtField : 'candidates'}`);
+    const kind = open ? 'open' : 'mcqa';
+    const fields = { question: `[${i}].${parsed.Q != null ? 'Q' : 'question'}`, answer: `[${i}].${gtField}`, candidates: `[${i}].candidates` };
+    const hasId = (r.question_id != null && r.question_id !== '') || (r.id != null && r.id !== '');
+    // MLVU's test-set outputs carry ids and no text to check; its dev-set rows are checked.
+    if (!hasId && quirks.skip({ question: r.question, candidates: r.candidates, answer: gtValue, video: r.video ?? r.video_name ?? null, kind }, line, fields)) return;
+    const id = sampleIdOf(r);
+    if (!id) throw new ImportError(file, line, `[${i}].question_id`, 'no question_id, and no video + question to derive a sample id from');
+    checkKind(kindState, kind, file, line, `[${i}].${open ? gtField : 'candidates'}`);
+    const split = mlvuSplit(kind, opts.split);
     if (open) {
       const references = referencesOf(gtValue || null, file, line, `[${i}].${gtField}`);
       const given = parseScore(r.score, file, line, `[${i}].score`);
@@ -187,6 +300,6 @@ export async function readMlvuResults(path: string, opts: ImportOptions = {}): P
     b.addResponse(row);
     b.addItem(itemOf(split, id, r, answer), line);
   });
-  b.warnings.push(...scorer.warnings());
+  b.warnings.push(...scorer.warnings(), ...quirks.warnings());
   return b.finish({ sourcePath: path, sha256: await sha256File(path), format: 'mlvu-results', toolkit: 'mlvu', modelArgs: null });
 }

@@ -11,6 +11,7 @@ import { readCsvRecords } from './csv-records';
 import { readTextFile } from './text-input';
 import { ImportError } from './errors';
 import { Header } from './header';
+import { parsePythonJson } from './py-json';
 import { sha256File } from './file-hash';
 import { readPerItemCsv } from './per-item-csv';
 import { specFor } from './config-keys';
@@ -192,7 +193,7 @@ async function readReleaseFolder(dir: string, opts: ImportOptions, label: string
     const display = name('provenance/configs.json');
     let json: unknown;
     try {
-      json = JSON.parse(await readTextFile(configsPath, display));
+      json = parsePythonJson(await readTextFile(configsPath, display));
     } catch (e) {
       if (e instanceof ImportError) throw e;
       throw new ImportError(display, 0, '', `malformed JSON: ${(e as Error).message}`);

@@ -1,35 +1,54 @@
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { unzipSync } from 'fflate';
-import type { ImportBatch } from '../../shared/domain/types';
-import { BatchBuilder, emptyResponse, expandSplit, type ImportOptions } from './batch-builder';
-import { resolveConfigKey, specFor } from './config-keys';
+import type { DerivedId, ImportBatch } from '../../shared/domain/types';
+import { BatchBuilder, emptyResponse, splitFor, type ImportOptions } from './batch-builder';
+import { guessWarning, resolveConfigKey, specFor, withVariant } from './config-keys';
 import { readCsvRecords } from './csv-records';
 import { ImportError } from './errors';
+import { parseResultName } from './file-name-budget';
 import { Header } from './header';
-import { budgetFromName } from './file-name-budget';
 import { sha256File } from './file-hash';
 import { readJsonSource } from './json-source';
 import { checkId } from './text-input';
 import { parseListLiteral } from './list-literal';
 import { stripOptionPrefix } from './mcq-text';
+import { MlvuQuirks, answerLetter, mlvuSplit, sampleIdOf } from './mlvu';
 import { OpenScorer, checkKind, parseScore, referencesOf } from './open-ended';
 import { extractOptionLetter, isOptionLetter, letterOf } from './option-letter';
 
 /**
- * VLMEvalKit prediction files: `<model>_<dataset>[_<N>frame | _<x>fps][_…].{xlsx,tsv,json}`.
- * Columns used: `index`, `question_id` (preferred as the sample id), `video`/`videoID`,
- * `question`, `candidates` or `options`, `answer`, `prediction`, `task_type`/`question_type`,
- * `duration`, `domain`, `sub_category`. The letter is extracted from `prediction`
- * (option-letter.ts). Budget: `64frame` → frames 64; `1fps` → the frame count varies per
- * video and is unknown, so --config is required and the fps is recorded in sampling.
- * Model: --model or the name's first part; split: --split (`{duration}` allowed) or the
- * dataset name. "Line" is the spreadsheet/TSV row (header = 1) or the JSON record's line.
+ * VLMEvalKit prediction files (docs/formats.md "VLMEvalKit"): `<model>_<dataset>[_<N>frame |
+ * _<x>fps][_subs…].{xlsx,tsv,json}` as its run.py names them, and the official Video-MME-v2
+ * script's `Video-MME-v2_<model>_<N>frame[…].tsv` (file-name-budget.ts reads both orders;
+ * words after the budget are a config variant, `8f@subs`).
+ * Columns used: `index`, `question_id`, `video`/`videoID`, `question`, `candidates` or
+ * `options` (a list literal, or Video-MME-v2's one option per line), `answer`, `prediction`,
+ * `task_type`/`question_type`, `duration`, `domain`, `sub_category`, `SUB_DATASET`. The letter
+ * is extracted from `prediction` (option-letter.ts). Budget: `64frame` → frames 64; `1fps` →
+ * the frame count varies per video and is unknown, so --config is required and the fps is
+ * recorded in sampling. "Line" is the spreadsheet/TSV row (header = 1) or the JSON record's line.
+ *
+ * Sample ids join the benchmark's own ids, so that VLMEvalKit, lmms-eval, parquet and release
+ * rows of one question are one item:
+ *  - a `question_id` column wins (Video-MME-v2 files carry it);
+ *  - Video-MME files have none: VLMEvalKit's `index` is the row of Video-MME's table, which
+ *    holds 3 questions per video in video order, so row i is question `<⌊i/3⌋+1 as 3 digits>-<i
+ *    mod 3 + 1>` (`001-1`). The file's own rows must agree (one video per derived video id, one
+ *    derived id per video) and the store checks each against the question text of the project's
+ *    item of that id when Video-MME's metadata is there (ImportBatch.derivedIds);
+ *  - MLVU rows: MLVU's `<video stem>#<sha1(question)>` (mlvu.ts), the metadata's ids;
+ *  - other datasets: `index`.
+ * The default split is the benchmark's (Video-MME `videomme`, v2 `videomme_v2`, MLVU `MLVU`
+ * and `MLVU_gen`) so other sources' items join; otherwise the dataset name.
  *
  * Open-ended datasets (no `candidates`/`options` value and an `answer` that is free text, not
  * a letter): `pred` is the `prediction` text, the score is the row's `score` in [0, 1] when
  * the file has one, else Token-F1 against `answer` (open-ended.ts); items get `references`.
- * A file holds one kind: a multiple-choice row among open-ended ones is rejected.
+ * A file holds one kind — except VLMEvalKit's MLVU file, which holds both (its `SUB_DATASET`
+ * says which): its multiple-choice rows go to split `MLVU` (or --split) and its open-ended
+ * ones to `MLVU_gen` (or --split + `_gen`). MLVU's benchmark quirks are skipped and counted
+ * as in mlvu.ts.
  */
 type Rec = Record<string, unknown>;
 
@@ -147,62 +166,135 @@ async function forEachRow(path: string, file: string, onRow: (rec: Rec, line: nu
   }
 }
 
+type Benchmark = 'videomme' | 'videomme_v2' | 'mlvu' | null;
+
+function benchmarkOf(dataset: string | null, header: Set<string>): Benchmark {
+  const d = (dataset ?? '').toLowerCase();
+  if (/^video-?mme[-_]v2$/.test(d) || header.has('group_structure')) return 'videomme_v2';
+  if (/^video-?mme$/.test(d)) return 'videomme';
+  if (/^mlvu(_mcq|_openended)?$/.test(d) || (header.has('SUB_DATASET') && header.has('scoring_points'))) return 'mlvu';
+  return null;
+}
+
+/** Video-MME's question id of row `index` of its table: 3 questions per video, in order. */
+function videoMmeIdOf(index: number): { video: string; id: string } {
+  const video = String(Math.floor(index / 3) + 1).padStart(3, '0');
+  return { video, id: `${video}-${(index % 3) + 1}` };
+}
+
 export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Promise<ImportBatch> {
   const file = path;
   const stem = basename(path, extname(path));
-  const nb = budgetFromName(stem);
-  const model = opts.model ?? (nb.before.length > 1 ? nb.before[0] : null);
+  const rn = parseResultName(stem);
+  const model = opts.model ?? rn.model;
   if (!model) throw new ImportError(file, 0, 'model', 'model unknown from the file name <model>_<dataset>_…; pass --model');
-  const dataset = nb.before.slice(1).join('_') || 'vlmevalkit';
-  if (nb.fps !== null && !opts.config) {
-    throw new ImportError(file, 0, 'config', `budget is ${nb.fps} fps: the frame count varies per video and is not recorded; pass --config`);
+  const dataset = rn.dataset ?? 'vlmevalkit';
+  if (rn.fps !== null && !opts.config) {
+    throw new ImportError(file, 0, 'config', `budget is ${rn.fps} fps: the frame count varies per video and is not recorded; pass --config`);
   }
-  const config = resolveConfigKey(file, { frames: nb.frames, pixels: null, what: 'the file name' }, opts.config);
+  const config = withVariant(file, resolveConfigKey(file, { frames: rn.frames, pixels: null, what: 'the file name' }, opts.config), rn.variant);
   const b = new BatchBuilder(file);
   b.fieldName = (f) => (f === 'pred' ? 'prediction' : f === 'groundTruth' ? 'answer' : f);
-  b.addConfig(specFor(config, { toolkit: 'vlmevalkit', sampling: { policy: null, seed: null, fps: nb.fps }, notes: nb.fps !== null ? `${nb.fps} fps sampling: frames per video unknown` : null }));
-  if (nb.fps !== null) b.warnings.push(`${basename(file)}: sampled at ${nb.fps} fps; the frame count per video is unknown (config ${config} as given)`);
+  b.addConfig(specFor(config, { toolkit: 'vlmevalkit', sampling: { policy: null, seed: null, fps: rn.fps }, notes: rn.fps !== null ? `${rn.fps} fps sampling: frames per video unknown` : null }));
+  if (rn.fps !== null) b.warnings.push(`${basename(file)}: sampled at ${rn.fps} fps; the frame count per video is unknown (config ${config} as given)`);
+  if (rn.guess && !opts.model) b.warnings.push(guessWarning(file, rn.guess));
 
   let header: Set<string> | null = null;
   let rows = 0;
+  let bench: Benchmark = null;
   const kindState: { kind: 'mcqa' | 'open' | null; line: number } = { kind: null, line: 0 };
   const scorer = new OpenScorer(file);
+  const quirks = new MlvuQuirks(file);
+  const derived: DerivedId[] = [];
+  /** Video-MME: derived video number ↔ the file's video, each with the first line that said so. */
+  const videoOfNumber = new Map<string, { video: string; line: number }>();
+  const numberOfVideo = new Map<string, { number: string; line: number }>();
+  const idCounts = { given: 0, derived: 0, mlvu: 0, index: 0 };
   await forEachRow(path, file, (rec, line) => {
     rows++;
     if (!header) {
       header = new Set(Object.keys(rec));
       for (const c of ['prediction', 'answer']) if (!header.has(c)) throw new ImportError(file, 1, c, `missing column "${c}"`);
       if (!header.has('index') && !header.has('question_id')) throw new ImportError(file, 1, 'index', 'missing column "index" (or "question_id")');
+      bench = benchmarkOf(rn.dataset, header);
     }
-    const idField = rec.question_id != null && rec.question_id !== '' ? 'question_id' : 'index';
-    const sampleId = text(rec[idField]);
-    if (!sampleId) throw new ImportError(file, line, idField, 'empty');
-    checkId(sampleId, file, line, idField);
     const rawOptions = text(rec.candidates ?? rec.options);
+    const optionsField = rec.candidates != null ? 'candidates' : 'options';
     const options = rawOptions ? parseListLiteral(rawOptions) : null;
-    if (rawOptions && !options) throw new ImportError(file, line, rec.candidates != null ? 'candidates' : 'options', 'not a list of options');
+    if (rawOptions && !options) throw new ImportError(file, line, optionsField, 'not a list of options');
     const ansText = text(rec.answer);
     const duration = text(rec.duration);
-    const split = opts.split ? expandSplit(opts.split, duration) : dataset;
     const videoId = text(rec.videoID) ?? text(rec.video);
+    const question = text(rec.question);
+    const subDataset = text(rec.SUB_DATASET);
     const durNum = duration !== null && /^\d+(\.\d+)?$/.test(duration) ? Number(duration) : null;
-    const open = (!options || options.length === 0) && ansText !== null && ansText.trim() !== '' && !isOptionLetter(ansText.trim());
-    checkKind(kindState, open ? 'open' : 'mcqa', file, line, open ? 'answer' : rec.candidates != null ? 'candidates' : 'options');
+    const open =
+      subDataset === 'MLVU_OpenEnded' ||
+      ((!options || options.length === 0) && ansText !== null && ansText.trim() !== '' && !isOptionLetter(ansText.trim()));
+    const kind = open ? 'open' : 'mcqa';
+    if (bench !== 'mlvu') checkKind(kindState, kind, file, line, open ? 'answer' : optionsField);
+    else if (quirks.skip({ video: videoId, question, candidates: options, answer: ansText, kind }, line, { question: 'question', answer: 'answer', candidates: optionsField })) return;
+
+    // The sample id: the benchmark's own (see the header).
+    let sampleId: string | null;
+    let idField = 'question_id';
+    const givenId = text(rec.question_id);
+    if (givenId != null && givenId !== '') {
+      sampleId = givenId;
+      idCounts.given++;
+    } else if (bench === 'videomme') {
+      idField = 'index';
+      const raw = text(rec.index);
+      const index = raw !== null && /^\d+$/.test(raw.trim()) ? Number(raw) : Number.NaN;
+      if (!Number.isSafeInteger(index)) throw new ImportError(file, line, 'index', `expected the row number of Video-MME's table, got ${JSON.stringify(raw)}`);
+      const d = videoMmeIdOf(index);
+      if (videoId) {
+        const byNumber = videoOfNumber.get(d.video);
+        if (byNumber && byNumber.video !== videoId) {
+          throw new ImportError(file, line, 'index', `index ${index} makes this video ${videoId} Video-MME video ${d.video}, but line ${byNumber.line} put video ${byNumber.video} there: the rows are not Video-MME's table order; add a question_id column`);
+        }
+        const byVideo = numberOfVideo.get(videoId);
+        if (byVideo && byVideo.number !== d.video) {
+          throw new ImportError(file, line, 'index', `index ${index} makes video ${videoId} Video-MME video ${d.video}, but line ${byVideo.line} made it ${byVideo.number}: the rows are not Video-MME's table order; add a question_id column`);
+        }
+        if (!byNumber) videoOfNumber.set(d.video, { video: videoId, line });
+        if (!byVideo) numberOfVideo.set(videoId, { number: d.video, line });
+      }
+      sampleId = d.id;
+      idCounts.derived++;
+    } else if (bench === 'mlvu') {
+      idField = 'question';
+      sampleId = sampleIdOf({ video: videoId ?? undefined, question });
+      idCounts.mlvu++;
+    } else {
+      idField = 'index';
+      sampleId = text(rec.index);
+      idCounts.index++;
+    }
+    if (!sampleId) throw new ImportError(file, line, idField, 'empty');
+    checkId(sampleId, file, line, idField);
+
+    let split: string;
+    if (bench === 'mlvu') split = mlvuSplit(kind, opts.split ? (open ? `${opts.split}_gen` : opts.split) : undefined);
+    else if (opts.split) split = splitFor(opts.split, duration, file, line, 'duration');
+    else split = bench === 'videomme' ? 'videomme' : bench === 'videomme_v2' ? 'videomme_v2' : dataset;
+    if (idField === 'index' && bench === 'videomme') derived.push({ split, sampleId, question, videoId, line, field: 'index' });
+
     const itemBase = {
       split,
       sampleId,
-      question: text(rec.question),
-      taskType: text(rec.task_type) ?? text(rec.question_type),
+      question,
+      taskType: text(rec.task_type) ?? text(rec.question_type) ?? text(rec.second_head),
       durationS: durNum,
       durationBucket: durNum === null ? duration : null,
       domain: text(rec.domain),
-      subCategory: text(rec.sub_category),
-      videoId,
+      subCategory: text(rec.sub_category) ?? text(rec.third_head),
+      videoId: videoId && bench === 'mlvu' ? basename(videoId, extname(videoId)) : videoId,
       videoFile: videoId ? (/\.\w{2,4}$/.test(videoId) ? videoId : `${videoId}.mp4`) : null,
     };
     if (open) {
       // The answer column holds one reference; a Python list literal of several is read as such.
-      const listed = ansText.trim().startsWith('[') ? parseListLiteral(ansText) : null;
+      const listed = ansText !== null && ansText.trim().startsWith('[') ? parseListLiteral(ansText) : null;
       const references = referencesOf(listed ?? ansText, file, line, 'answer');
       if (rec.prediction != null && typeof rec.prediction === 'object' && text(rec.prediction) === null) {
         throw new ImportError(file, line, 'prediction', 'expected text');
@@ -226,8 +318,9 @@ export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Pr
       if (isOptionLetter(ansText.trim())) answer = ansText.trim();
       else {
         const i = options ? options.findIndex((o, k) => o.trim() === ansText.trim() || stripOptionPrefix(o, k) === ansText.trim()) : -1;
-        if (i < 0) throw new ImportError(file, line, 'answer', `answer ${JSON.stringify(ansText)} is neither a letter nor one of the options`);
-        answer = letterOf(i);
+        const letter = i >= 0 ? letterOf(i) : bench === 'mlvu' ? answerLetter(ansText, options) : undefined;
+        if (!letter) throw new ImportError(file, line, 'answer', `answer ${JSON.stringify(ansText)} is neither a letter nor one of the options`);
+        answer = letter;
       }
     }
     const predText = rec.prediction;
@@ -246,6 +339,20 @@ export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Pr
   });
   // A file with no data rows is damaged or the wrong file; importing it would change nothing silently.
   if (rows === 0) throw new ImportError(file, 0, '', 'no prediction rows (an empty file, or a header only)');
-  b.warnings.push(...scorer.warnings());
-  return b.finish({ sourcePath: path, sha256: await sha256File(path), format: 'vlmevalkit', toolkit: 'vlmevalkit', modelArgs: null });
+  b.warnings.push(...scorer.warnings(), ...quirks.warnings());
+  const name = basename(file);
+  let how: string | null = null;
+  if (idCounts.derived > 0) {
+    how =
+      `${name}: no question_id column — ${idCounts.derived} item id(s) derived from Video-MME's structure ` +
+      `(index i → question <⌊i/3⌋+1>-<i mod 3 + 1>, e.g. 0 → 001-1; 3 questions per video, checked against each row's video)`;
+  } else if (idCounts.mlvu > 0) {
+    b.warnings.push(`${name}: ${idCounts.mlvu} item id(s) are MLVU's <video>#<sha1(question)>, the ids of MLVU's metadata files`);
+  } else if (idCounts.index > 0 && idCounts.given === 0) {
+    b.warnings.push(`${name}: no question_id column — items are keyed by VLMEvalKit's row index (${dataset} is not a benchmark whose ids Flipbook can derive)`);
+  }
+  if (how) b.warnings.push(how);
+  const batch = b.finish({ sourcePath: path, sha256: await sha256File(path), format: 'vlmevalkit', toolkit: 'vlmevalkit', modelArgs: null });
+  if (how) batch.derivedIds = { how, rows: derived };
+  return batch;
 }

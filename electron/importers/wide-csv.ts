@@ -7,6 +7,7 @@ import { parseKey, specFor } from './config-keys';
 import { readCsvRecords } from './csv-records';
 import { ImportError } from './errors';
 import { Header } from './header';
+import { parsePythonJson } from './py-json';
 import type { GroundTruth } from './ground-truth';
 import { isOptionLetter } from './option-letter';
 
@@ -63,7 +64,7 @@ async function manifestTags(dir: string): Promise<ManifestTags> {
   }
   let json: unknown;
   try {
-    json = JSON.parse(text.replace(/^\uFEFF/, ''));
+    json = parsePythonJson(text.replace(/^\uFEFF/, ''));
   } catch (e) {
     throw new ImportError(path, 0, '', `malformed JSON: ${(e as Error).message}`);
   }

@@ -12,6 +12,7 @@ import { codebookSchema, type Codebook } from '../../shared/domain/annotations';
 import type { ConfigSpec, ImportBatch, ItemMeta, ResponseMatrix, ResponseRow, TaskKind } from '../../shared/domain/types';
 import { configOrder } from '../../shared/engine/config';
 import { createAnnotationStore, type AnnotationStore } from './annotations';
+import { checkDerivedIds } from './derived-ids';
 import { ProjectOpenError, ProjectReadOnlyError } from './errors';
 import { createImportApplier, type ImportOverrides, type ImportSummary } from './import-apply';
 import { assertSafeNames } from './import-names';
@@ -299,7 +300,13 @@ function createProject(db: Database.Database, file: string, readOnly: boolean, l
       assertWritable();
       // Names become file names in an export: refused here, for every importer, before any write.
       assertSafeNames(batches, opts);
-      return db.transaction(() => applier(batches, opts))();
+      return db.transaction(() => {
+        // Derived item ids are checked against known question text before anything is written.
+        const notes = checkDerivedIds(db, batches, opts);
+        const summary = applier(batches, opts);
+        summary.warnings.push(...notes);
+        return summary;
+      })();
     },
 
     listGrids() {

@@ -174,8 +174,26 @@ export interface RunInfo {
   modelArgs: string | null;
 }
 
+/** One item whose sample id an importer derived rather than read (ImportBatch.derivedIds). */
+export interface DerivedId {
+  split: string;
+  sampleId: string;
+  /** The row's question text, checked against the project's item of that id. */
+  question: string | null;
+  videoId: string | null;
+  line: number;
+  /** The column the id was derived from (for the error message). */
+  field: string;
+}
+
 /** Everything an importer read from one file, applied to a project in one transaction. */
 export interface ImportBatch {
+  /**
+   * Items whose ids were derived from the benchmark's structure (docs/formats.md "How items
+   * join"), with how: the store checks each against the question text of the project's item of
+   * that id (or of another file of the same import) before applying anything.
+   */
+  derivedIds?: { how: string; rows: DerivedId[] };
   run: RunInfo;
   items: ItemMeta[];
   /** With `columns` set, the same cells as rows in file order, built only when read. */

@@ -96,11 +96,14 @@ describe('MLVU JSON', () => {
     expect(b!.responses[0]).toMatchObject({ sampleId: 'AR_0', pred: 'B', correct: null, config: '8f' });
   });
 
-  it('rejects an answer that is not a candidate', async () => {
+  it('skips (and counts) an answer that is not a candidate: MLVU ships such rows', async () => {
     const bad = structuredClone(MLVU_META);
     bad[1]!.answer = 'Moon';
     const p = scratch.write('2_bad.json', JSON.stringify(bad, null, 2));
-    await expectImportError(readImport(p, { format: 'mlvu-meta' }), { file: '2_bad.json', line: 15, field: '[1].answer' });
+    const [b] = await readImport(p, { format: 'mlvu-meta' });
+    expect(b!.items.map((x) => x.videoFile)).toEqual(['plot_1.mp4']);
+    expect(b!.warnings).toContain(`${p}:15: [1].answer: skipped — answer "Moon" is not among the candidates`);
+    expect(b!.warnings).toContain('2_bad.json: 1 benchmark row(s) skipped (MLVU quirks listed above)');
   });
 
   it('rejects a wrong type', async () => {

@@ -168,7 +168,8 @@ describe('open-ended imports with Token-F1', () => {
     ]);
     expect(rb!.responses.map((r) => r.sampleId)).toEqual(mb!.items.map((x) => x.sampleId));
     rb!.responses.forEach((r, i) => {
-      expect(r).toMatchObject({ model: 'ToyOpen', split: 'MLVU', config: '16f', pred: preds[i], correct: null });
+      // Generation items have their own split: one (model, split) grid is of one kind.
+      expect(r).toMatchObject({ model: 'ToyOpen', split: 'MLVU_gen', config: '16f', pred: preds[i], correct: null });
       expect(r.score).toBeCloseTo(f1Independent(preds[i]!, [meta[i]!.answer]), 15);
       expect(r.score).toBeGreaterThan(0);
       expect(r.score).toBeLessThan(1);

@@ -35,8 +35,8 @@ describe('VLMEvalKit predictions', () => {
     const [b] = await readImport(p);
     expect(b!.configs.map((c) => [c.key, c.frames, c.toolkit])).toEqual([['64f', 64, 'vlmevalkit']]);
     expect(b!.responses.map((r) => [r.model, r.split, r.sampleId, r.pred, r.correct, r.line])).toEqual([
-      ['Qwen2.5-VL-7B', 'Video-MME', '001-1', 'C', true, 2],
-      ['Qwen2.5-VL-7B', 'Video-MME', '001-2', 'B', false, 3],
+      ['Qwen2.5-VL-7B', 'videomme', '001-1', 'C', true, 2],
+      ['Qwen2.5-VL-7B', 'videomme', '001-2', 'B', false, 3],
     ]);
     expect(b!.items[1]).toMatchObject({ options: ["it's x", 'y'], question: "What's written?", videoFile: 'vidA.mp4', durationBucket: 'short' });
   });
@@ -46,7 +46,7 @@ describe('VLMEvalKit predictions', () => {
     const recs = ROWS.map((r) => Object.fromEntries(COLUMNS.map((c, i) => [c, r[i]])));
     const j = scratch.write('M_Video-MME_16frame.json', JSON.stringify(recs));
     const cols = Object.fromEntries(COLUMNS.map((c, i) => [c, Object.fromEntries(ROWS.map((r, k) => [String(k), r[i]]))]));
-    const jc = scratch.write('M_Video-MME_16frame_cols.json', JSON.stringify(cols));
+    const jc = scratch.write('cols/M_Video-MME_16frame.json', JSON.stringify(cols));
     for (const p of [t, j, jc]) {
       expect(await detectFormat(p)).toBe('vlmevalkit');
       const [b] = await readImport(p);
