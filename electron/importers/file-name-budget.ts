@@ -71,8 +71,14 @@ const DATASETS = [
 ];
 const DATASET_PARTS = DATASETS.map((d) => d.toLowerCase().split('_')).sort((a, b) => b.length - a.length);
 
-/** VLMEvalKit's evaluation-output suffix: `<pred file>_<judge>_score.xlsx` / `_score.xlsx`. */
-const EVAL_SUFFIX = 'score';
+/**
+ * Evaluation outputs of the same predictions: VLMEvalKit's `<pred file>[_<judge>]_score.xlsx`
+ * and the Video-MME-v2 script's `<pred file>_scored.tsv`.
+ */
+const EVAL_SUFFIXES = new Set(['score', 'scored']);
+
+/** The config-variant words of VLMEvalKit's video configs and the Video-MME-v2 script. */
+const VARIANT_WORDS = new Set(['subs', 'interleave', 'reasoning', 'resize', 'nopack', 'pack']);
 
 function matchAt(parts: string[], at: number, ds: string[]): boolean {
   if (at < 0 || at + ds.length > parts.length) return false;
@@ -97,8 +103,12 @@ export function parseResultName(stem: string): ResultName {
   }
   const before = budgetAt >= 0 ? parts.slice(0, budgetAt) : parts;
   let after = budgetAt >= 0 ? parts.slice(budgetAt + 1) : [];
-  const scoreAt = after.findIndex((p) => p.toLowerCase() === EVAL_SUFFIX);
-  if (scoreAt >= 0) after = after.slice(0, Math.max(0, scoreAt - 1));
+  const scoreAt = after.findIndex((p) => EVAL_SUFFIXES.has(p.toLowerCase()));
+  if (scoreAt >= 0) {
+    // A judge model's name may stand between the variant and `score`; variant words stay.
+    const judge = scoreAt > 0 && !VARIANT_WORDS.has((after[scoreAt - 1] as string).toLowerCase());
+    after = after.slice(0, judge ? scoreAt - 1 : scoreAt);
+  }
   const variant = after.length > 0 ? after.join('_') : null;
 
   // <model>_<dataset>: a known dataset at the end of the part before the budget.

@@ -1,12 +1,21 @@
 import { z } from 'zod';
 import type { ImportBatch } from '../../shared/domain/types';
-import { BatchBuilder, expandSplit, parseWith, type ImportOptions } from './batch-builder';
+import { BatchBuilder, parseWith, splitFor, type ImportOptions } from './batch-builder';
 import { ImportError } from './errors';
 import { sha256File } from './file-hash';
+import { parseListLiteral } from './list-literal';
 import { stripOptionPrefix } from './mcq-text';
 import { isOptionLetter } from './option-letter';
 
 /**
+ * Video-MME-v2's table (Hugging Face `MME-Benchmarks/Video-MME-v2` `test.parquet`) has other
+ * columns — `video_id, url, group_type, group_structure, question_id, question, options,
+ * answer, level, second_head, third_head`, no duration, options A–H (a list, or one per line)
+ * — and is read too: items get question, options, answer, task type (`second_head`),
+ * sub-category (`third_head`) and the video file `<video_id>.mp4`; the default split is
+ * `videomme_v2` (v1 and v2 ids collide). `--split` with `{duration}` is refused for it: v2
+ * states no duration (docs/formats.md "Video-MME metadata").
+ *
  * Video-MME's dataset table (Hugging Face `videomme/test-*.parquet`) → item metadata:
  * question, options, answer letter, task type, duration bucket, domain, sub-category and
  * the video file `<videoID>.mp4`. Read with hyparquet in slices of rows (the file is read
@@ -15,6 +24,20 @@ import { isOptionLetter } from './option-letter';
  * `videomme` — the same default as the lmms-eval importer, so the two join.
  */
 const REQUIRED = ['duration', 'videoID', 'question_id', 'task_type', 'question', 'options', 'answer'] as const;
+const REQUIRED_V2 = ['video_id', 'group_type', 'question_id', 'question', 'options', 'answer'] as const;
+
+const RowV2 = z
+  .object({
+    video_id: z.union([z.string().min(1), z.number(), z.bigint()]),
+    question_id: z.union([z.string().min(1), z.number(), z.bigint()]),
+    question: z.string(),
+    options: z.union([z.array(z.string()), z.string()]),
+    answer: z.string().refine(isOptionLetter, 'expected an option letter A–H'),
+    group_type: z.string().nullish(),
+    second_head: z.string().nullish(),
+    third_head: z.string().nullish(),
+  })
+  .passthrough();
 
 const Row = z
   .object({
@@ -48,7 +71,8 @@ export async function readVideoMmeParquet(path: string, opts: ImportOptions = {}
     throw new ImportError(file, 0, '', `not a readable parquet file: ${(e as Error).message}`);
   }
   const names = new Set(meta.schema.map((s) => s.name));
-  for (const c of REQUIRED) {
+  const v2 = !names.has('duration') && names.has('group_type');
+  for (const c of v2 ? REQUIRED_V2 : REQUIRED) {
     if (!names.has(c)) throw new ImportError(file, 0, c, `missing column "${c}" (expected Video-MME's table)`);
   }
   const total = Number(meta.num_rows);
@@ -57,8 +81,12 @@ export async function readVideoMmeParquet(path: string, opts: ImportOptions = {}
     const rows = await parquetReadObjects({ file: buf, metadata: meta, compressors, rowStart: start, rowEnd: Math.min(total, start + SLICE) });
     rows.forEach((raw, k) => {
       const line = start + k + 1;
+      if (v2) {
+        addV2(b, parseWith(RowV2, raw, file, line), file, line, opts);
+        return;
+      }
       const r = parseWith(Row, raw, file, line);
-      const split = opts.split ? expandSplit(opts.split, r.duration) : 'videomme';
+      const split = opts.split ? splitFor(opts.split, r.duration, file, line, 'duration') : 'videomme';
       b.addItem(
         {
           split,
@@ -79,4 +107,28 @@ export async function readVideoMmeParquet(path: string, opts: ImportOptions = {}
     });
   }
   return b.finish({ sourcePath: path, sha256: await sha256File(path), format: 'videomme-parquet', toolkit: 'video-mme', modelArgs: null });
+}
+
+/** One row of Video-MME-v2's table → an item (see the header). */
+function addV2(b: BatchBuilder, r: z.infer<typeof RowV2>, file: string, line: number, opts: ImportOptions): void {
+  const options = typeof r.options === 'string' ? parseListLiteral(r.options) : r.options;
+  if (!options || options.length === 0) throw new ImportError(file, line, 'options', 'expected the options A–H (a list, or one per line)');
+  // The v2 script names videos and subtitles `<video_id>.mp4` / `.jsonl`, 3-digit ids (`001`).
+  const videoId = typeof r.video_id === 'string' ? r.video_id : String(r.video_id).padStart(3, '0');
+  const split = opts.split ? splitFor(opts.split, null, file, line, 'duration') : 'videomme_v2';
+  b.addItem(
+    {
+      split,
+      sampleId: String(r.question_id),
+      question: r.question,
+      options: options.map(stripOptionPrefix),
+      answer: r.answer,
+      taskType: r.second_head ?? null,
+      subCategory: r.third_head ?? null,
+      videoId,
+      videoFile: `${videoId}.mp4`,
+      kind: 'mcqa',
+    },
+    line,
+  );
 }
