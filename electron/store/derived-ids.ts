@@ -9,7 +9,7 @@
 import type Database from 'better-sqlite3';
 import { ImportError } from '../importers/errors';
 import type { ImportBatch } from '../../shared/domain/types';
-import type { ImportOverrides } from './import-apply';
+import type { ImportOverrides } from './import-overrides';
 
 interface Known {
   question: string | null;
