@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { basename, extname } from 'node:path';
 import { z } from 'zod';
 import type { ImportBatch, ItemMeta } from '../../shared/domain/types';
@@ -8,6 +7,7 @@ import { ImportError } from './errors';
 import { parseResultName } from './file-name-budget';
 import { sha256File } from './file-hash';
 import { readJsonSource } from './json-source';
+import { mlvuSampleId } from './mlvu-id';
 import { OpenScorer, checkKind, parseScore, referencesOf } from './open-ended';
 import { extractOptionLetter, isOptionLetter, letterOf } from './option-letter';
 
@@ -72,8 +72,7 @@ export function sampleIdOf(r: { question_id?: string | number | null; id?: strin
   if (r.id != null && r.id !== '') return String(r.id);
   const video = r.video ?? r.video_name;
   if (!video || !r.question) return null;
-  const h = createHash('sha1').update(r.question).digest('hex').slice(0, 8);
-  return `${basename(video, extname(video))}#${h}`;
+  return mlvuSampleId(video, r.question);
 }
 
 /**
