@@ -17,7 +17,7 @@ import { ServiceError, type Handlers } from './dispatch';
 import { createAuditIndex } from './audit-index';
 import { createMediaRegistry, type MediaRegistry } from './media-registry';
 import { createProjectMetadataCache } from '../media/project-metadata-cache';
-import { mediaRootOf } from './item-frames';
+import { mediaRootOf, projectVideoResolver } from './item-frames';
 import { overviewHandlers } from './overview-handlers';
 import { createTeamHandlers } from './team-handlers';
 import { itemHandlers } from './item-handlers';
@@ -56,9 +56,9 @@ export function createBackend(hooks: HostHooks): Backend {
 
   const countVideos = (s: Session): number => {
     if (s.videoCount !== null) return s.videoCount;
-    const root = mediaRootOf(s.project);
+    const video = projectVideoResolver(s.project);
     let n = 0;
-    if (root !== null) for (const it of s.project.listItems()) if (it.videoFile && fs.existsSync(path.resolve(root, it.videoFile))) n++;
+    for (const it of s.project.listItems()) if (video(it.videoFile).file !== null) n++;
     s.videoCount = n;
     return n;
   };

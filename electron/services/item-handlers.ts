@@ -10,7 +10,7 @@ import type { AnnotationState } from '../../shared/domain/annotations';
 import { ensurePlayable } from '../media/proxy';
 import { ServiceError, type Handlers } from './dispatch';
 import { mimeOf } from './media-registry';
-import { mediaRootOf, videoPathOf } from './item-frames';
+import { projectVideoResolver, videoPathOf } from './item-frames';
 import { itemKey, samplerName, selection, uniqueFrames, type BackendContext, type Session } from './backend-session';
 
 export function itemHandlers(ctx: BackendContext): Pick<Handlers, 'queue:list' | 'item:get'> {
@@ -18,7 +18,7 @@ export function itemHandlers(ctx: BackendContext): Pick<Handlers, 'queue:list' |
 
   const queueRows = (s: Session, annotator: string | undefined): QueueRow[] => {
     const p = s.project;
-    const root = mediaRootOf(p);
+    const video = projectVideoResolver(p);
     const states = p.annotations.listStates();
     const byItem = new Map<string, AnnotationState[]>();
     for (const st of states) {
@@ -36,7 +36,7 @@ export function itemHandlers(ctx: BackendContext): Pick<Handlers, 'queue:list' |
         m = {
           taskType: it?.taskType ?? null,
           question: it?.question ?? null,
-          hasVideo: !!(root && it?.videoFile && fs.existsSync(path.resolve(root, it.videoFile))),
+          hasVideo: video(it?.videoFile).file !== null,
         };
         metaCache.set(k, m);
       }
