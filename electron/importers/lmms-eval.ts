@@ -198,6 +198,18 @@ async function readResults(samplesPath: string): Promise<ResultsInfo | null> {
   };
 }
 
+/**
+ * The split and config variant a task's name implies. Video-MME's tasks with subtitles
+ * (`videomme_w_subtitle`) and of the long videos only (`videomme_long`) ask the same
+ * questions as `videomme`: same split, so the items are one; subtitles are a config variant.
+ */
+function taskVariant(task: string | null): { split: string | null; subs: boolean } {
+  if (task === null) return { split: null, subs: false };
+  const m = /^(videomme(?:_v2)?)(_long)?(_w_subtitle)?$/.exec(task);
+  if (!m) return { split: task, subs: false };
+  return { split: m[1] as string, subs: m[3] !== undefined };
+}
+
 interface LogSource {
   task: string | null;
   results: ResultsInfo | null;
@@ -277,15 +289,18 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
         records: jsonlRecords(path),
       };
   const { task, results } = source;
+  const variant = taskVariant(task);
   const model = opts.model ?? results?.model ?? null;
   if (!model) {
     throw new ImportError(file, 0, 'model', 'model unknown: no *_results.json with model_name beside the file; pass --model');
   }
-  const config = resolveConfigKey(
+  const budget = resolveConfigKey(
     results?.path ?? file,
     { frames: results?.frames ?? null, pixels: results?.pixels ?? null, field: legacy ? 'args.model_args' : 'model_args', what: 'model_args' },
     opts.config,
   );
+  // With subtitles the same budget is another config of the same items (`16f@subs`).
+  const config = variant.subs && opts.config === undefined && !budget.includes('@') ? `${budget}@subs` : budget;
   const b = new BatchBuilder(file);
   b.fieldName = (f) => (f === 'pred' ? 'filtered_resps' : f === 'groundTruth' ? 'answer' : f);
   b.addConfig(
@@ -343,7 +358,7 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
       byDocId += 1;
     }
     const duration = score?.duration ?? (typeof doc?.duration === 'string' ? doc.duration : null);
-    const split = opts.split ? expandSplit(opts.split, duration) : (task ?? 'lmms-eval');
+    const split = opts.split ? expandSplit(opts.split, duration) : (variant.split ?? 'lmms-eval');
 
     const rawAnswer = answerLetterOf(score?.answer ?? doc?.answer ?? rec.target ?? null) as typeof rec.target;
     const answerField = score?.answer != null ? `${scoreKey}.answer` : doc?.answer != null ? 'doc.answer' : 'target';

@@ -1,12 +1,15 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { detectFormat, readImport } from '../../../electron/importers/index';
 import { splitMcqPrompt } from '../../../electron/importers/mcq-text';
 import { mlvuSampleId } from '../../../electron/importers/mlvu-id';
-import { repoRoot } from './helpers';
+import { Scratch, repoRoot } from './helpers';
 
 /** lmms-eval log layouts of test/fixtures/formats/ (shapes and sources in its README.md). */
 const formats = join(repoRoot, 'test/fixtures/formats');
+const scratch = new Scratch();
+afterAll(() => scratch.cleanup());
 
 describe('lmms-eval layouts', () => {
   it('v0.7+: filtered_resps as a plain string; the Qwen3-VL prompt layout gives the real question', async () => {
@@ -25,6 +28,22 @@ describe('lmms-eval layouts', () => {
       answer: 'C',
       durationBucket: 'short',
     });
+  });
+
+  it('videomme_w_subtitle / videomme_long: the same items as videomme; subtitles are a config variant', async () => {
+    const src = join(formats, 'lmms-eval-v0.7-videomme-qwen3vl');
+    for (const [task, config] of [
+      ['videomme_w_subtitle', '32f_151k@subs'],
+      ['videomme_long', '32f_151k'],
+    ] as const) {
+      const dir = scratch.path(task);
+      mkdirSync(dir, { recursive: true });
+      copyFileSync(join(src, '20260301_101500_results.json'), join(dir, '20260301_101500_results.json'));
+      copyFileSync(join(src, '20260301_101500_samples_videomme.jsonl'), join(dir, `20260301_101500_samples_${task}.jsonl`));
+      const [b] = await readImport(join(dir, `20260301_101500_samples_${task}.jsonl`));
+      expect(b!.configs.map((c) => c.key)).toEqual([config]);
+      expect(new Set(b!.responses.map((r) => `${r.split} ${r.config}`))).toEqual(new Set([`videomme ${config}`]));
+    }
   });
 
   it('before v0.3: <task>.json {args, model_configs, logs, time} in a …_model_args_<hash>/ folder', async () => {
