@@ -68,9 +68,13 @@ function gatedService(prefix: string, maxRunsPerProcess: number): { svc: ReturnT
   return { svc, gate };
 }
 
-/** Poll until `cond` holds (the scheduler's state changes between awaits). */
-async function until(cond: () => boolean): Promise<void> {
-  while (!cond()) await new Promise((r) => setTimeout(r, 5));
+/** Poll until `cond` holds (the scheduler's state changes between awaits); fails after `ms`. */
+async function until(cond: () => boolean, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms: ${cond.toString()}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
 }
 
 /** Whether process `pid` still exists (signal 0 only checks). */
@@ -150,7 +154,8 @@ describe('frame service scheduling', () => {
     await until(() => svc.stats().running >= 1);
     const second = svc.requestFrames({ video: meta, indices: [260], priority: 0, approximate: false, onTile: () => order.push('second') });
     await until(() => svc.stats().queued >= 1);
-    await new Promise((r) => setTimeout(r, 100));
+    // Preemption is decided synchronously when work is queued (work-queue.ts pump()), so the
+    // state right after the second request was queued is the decision: nothing was stopped.
     expect(svc.stats()).toMatchObject({ running: 1, queued: 1, preempted: 0 });
     gate.open();
     await Promise.all([first, second]);

@@ -49,7 +49,13 @@ describe('job runner', () => {
     const gate = deferred();
     const h = runner.start('x', async (ctx) => {
       for (let i = 1; i <= 1000; i++) ctx.progress({ done: i, total: 1000 });
-      await new Promise((r) => setTimeout(r, 120));
+      // The job stays running until the trailing update arrives from the throttle's timer
+      // (not from the job's end), with a deadline.
+      const deadline = Date.now() + 5000;
+      while (!seen.includes(1000)) {
+        if (Date.now() > deadline) throw new Error('the trailing progress update never arrived');
+        await new Promise((r) => setTimeout(r, 5));
+      }
       gate.resolve();
       return null;
     });

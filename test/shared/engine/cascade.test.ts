@@ -103,7 +103,10 @@ describe('cascade: hand example', () => {
     expect(p.meanLatencyUnshared).toBeCloseTo((100 + 190 + 600 + 300) / 4, 12);
     expect(p.meanLatencyShared).toBeCloseTo((100 + 100 + 300 + 200) / 4, 12);
     expect(rl.referenceMeanLatency).toBe(300);
-    expect(rl.operatingPoint!.latencySavingVsReference).toBeDefined();
+    // The operating point is τ = 0.4 (above): i0 stops at 16f, i1–i3 at 32f; shared latency
+    // 100, 100 + max(0, 90 − 100), 100 + (200 − 100), 100 + (200 − 100) → mean 150 against 300.
+    expect(rl.operatingPoint!.tau).toBe(0.4);
+    expect(rl.operatingPoint!.latencySavingVsReference).toBeCloseTo(1 - 150 / 300, 12);
     expect(cascade(handMatrix(), { budgets: B, reference: '64f_151k' }).sweep[0]!.meanLatencyShared).toBeUndefined();
   });
 });
