@@ -2,12 +2,14 @@
  * What happens when an imported response meets a cell the project already holds for the same
  * (model, split, sample, config). Pure: the caller reads the stored cell, and applies the outcome.
  *
- * - A different pred, correct (both known) or score is a conflict, unless the stored cell came
- *   from the same run (same file bytes) and not from this import: then the file was read
- *   differently (a newer importer) and the new reading replaces the cell.
+ * Every column follows the same rule (docs/formats.md, "Importing the same cell again"):
+ * - A value that differs from the stored one is a conflict — pred and score always (an empty
+ *   prediction is an outcome too), every other column when both sides have a value —
+ *   unless the stored cell came from the same run (same file bytes) and not from this import:
+ *   then the file was read differently (a newer importer) and the new reading replaces the cell.
  * - Otherwise a cell this import already wrote is an exact duplicate line (nothing to do), and
- *   a cell from earlier gets the fields it lacks from the incoming response (its pred, score,
- *   run and line stay as stored).
+ *   a cell from earlier gets the values it lacks from the incoming response (counted as
+ *   updated); nothing it holds is ever overwritten silently.
  */
 import type { ResponseRow } from '../../shared/domain/types';
 
@@ -30,13 +32,40 @@ export interface StoredCell {
 export type CellPatch = Partial<Pick<StoredCell, 'correct' | 'groundTruth' | 'confidence' | 'margin' | 'latencyMs' | 'frames' | 'sourceTag' | 'protocolNote'>>;
 
 export type MergeOutcome =
-  | { kind: 'conflict'; field: 'pred' | 'correct' | 'score' }
+  | { kind: 'conflict'; field: ConflictField }
   | { kind: 'replace' }
   | { kind: 'duplicate' }
   /** `patch` empty: the stored cell already has everything the incoming one says. */
   | { kind: 'fill'; patch: CellPatch };
 
+/** The column a conflict names (the release's column names where they differ from the row's). */
+export type ConflictField = 'pred' | 'correct' | 'score' | 'ground_truth' | 'confidence' | 'margin' | 'latency_ms' | 'frame_indices' | 'source_tag' | 'protocol_note';
+
 const sameNum = (a: number | null, b: number | null): boolean => a === b || (a !== null && b !== null && Math.abs(a - b) <= 1e-12);
+/** Both known and different (an unknown side is filled, not a conflict). */
+const numDiffers = (a: number | null, b: number | null): boolean => a !== null && b !== null && !sameNum(a, b);
+const strDiffers = (a: string | null, b: string | null): boolean => a !== null && b !== null && a !== b;
+const framesDiffer = (a: ArrayLike<number> | null, b: ArrayLike<number> | null): boolean => {
+  if (a === null || b === null) return false;
+  if (a.length !== b.length) return true;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return true;
+  return false;
+};
+
+/** The first column whose stored and incoming values disagree, or null. */
+function firstDifference(stored: StoredCell, incoming: ResponseRow, correct: number | null): ConflictField | null {
+  if (stored.pred !== incoming.pred) return 'pred';
+  if (stored.correct !== null && correct !== null && stored.correct !== correct) return 'correct';
+  if (!sameNum(stored.score, incoming.score)) return 'score';
+  if (strDiffers(stored.groundTruth, incoming.groundTruth)) return 'ground_truth';
+  if (numDiffers(stored.confidence, incoming.confidence)) return 'confidence';
+  if (numDiffers(stored.margin, incoming.margin)) return 'margin';
+  if (numDiffers(stored.latencyMs, incoming.latencyMs)) return 'latency_ms';
+  if (framesDiffer(stored.frames, incoming.frameIndices)) return 'frame_indices';
+  if (strDiffers(stored.sourceTag, incoming.sourceTag)) return 'source_tag';
+  if (strDiffers(stored.protocolNote, incoming.protocolNote)) return 'protocol_note';
+  return null;
+}
 
 /**
  * @param correct the incoming cell's correctness (0/1, null unknown), already derived from the
@@ -45,14 +74,7 @@ const sameNum = (a: number | null, b: number | null): boolean => a === b || (a !
  * @param runId the run of the incoming response
  */
 export function mergeCell(stored: StoredCell, incoming: ResponseRow, correct: number | null, writtenByThisImport: boolean, runId: number): MergeOutcome {
-  const differing =
-    stored.pred !== incoming.pred
-      ? 'pred'
-      : stored.correct !== null && correct !== null && stored.correct !== correct
-        ? 'correct'
-        : !sameNum(stored.score, incoming.score)
-          ? 'score'
-          : null;
+  const differing = firstDifference(stored, incoming, correct);
   if (differing) {
     if (writtenByThisImport || stored.runId !== runId) return { kind: 'conflict', field: differing };
     return { kind: 'replace' };
