@@ -3,7 +3,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { z } from 'zod';
 import type { ImportBatch, ItemMeta } from '../../shared/domain/types';
 import { BatchBuilder, emptyResponse, expandSplit, parseWith, type ImportOptions } from './batch-builder';
-import { resolveConfigKey, specFor } from './config-keys';
+import { resolveConfigKey, specFor, withVariant } from './config-keys';
 import { ImportError } from './errors';
 import { parsePythonJson } from './py-json';
 import { sha256File } from './file-hash';
@@ -300,7 +300,7 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
     opts.config,
   );
   // With subtitles the same budget is another config of the same items (`16f@subs`).
-  const config = variant.subs && opts.config === undefined && !budget.includes('@') ? `${budget}@subs` : budget;
+  const config = withVariant(file, budget, variant.subs ? 'subs' : null);
   const b = new BatchBuilder(file);
   b.fieldName = (f) => (f === 'pred' ? 'filtered_resps' : f === 'groundTruth' ? 'answer' : f);
   b.addConfig(
