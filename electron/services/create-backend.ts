@@ -20,6 +20,7 @@ import { createProjectMetadataCache } from '../media/project-metadata-cache';
 import { mediaRootOf, projectVideoResolver } from './item-frames';
 import { overviewHandlers } from './overview-handlers';
 import { createTeamHandlers } from './team-handlers';
+import { createSyncService } from './sync-handlers';
 import { itemHandlers } from './item-handlers';
 import { framesHandlers } from './frames-handlers';
 import { annotationHandlers } from './annotation-handlers';
@@ -45,8 +46,11 @@ export function createBackend(hooks: HostHooks): Backend {
     return session;
   };
 
+  const sync = createSyncService({ project: () => need().project, emit: (e, p) => hooks.emit(e, p) });
+
   const closeSession = () => {
     if (!session) return;
+    sync.stop();
     for (const c of session.jobs.values()) c.abort();
     session.frames.close();
     session.project.close();
@@ -114,6 +118,7 @@ export function createBackend(hooks: HostHooks): Backend {
       cacheDir: frameCacheDirForProject(project.path),
     };
     hooks.recent?.add(project.path);
+    sync.resume();
     return info() as NonNullable<Res<'project:info'>>;
   };
 
@@ -121,6 +126,7 @@ export function createBackend(hooks: HostHooks): Backend {
   const handlers: Handlers = {
     ...overviewHandlers(() => need().project),
     ...createTeamHandlers({ project: () => need().project, emit: hooks.emit.bind(hooks) }),
+    ...sync.handlers,
     ...itemHandlers(ctx),
     ...framesHandlers(ctx),
     ...annotationHandlers(ctx),

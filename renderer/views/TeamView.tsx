@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { Codebook } from '../../shared/api/contract';
 import type { AgreementReport, Conflict } from '../../shared/api/team-contract';
 import { useClient } from '../api/use-client';
+import { SyncPanel } from '../components/SyncPanel';
 import type { Route } from '../route';
 
 const fmt = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
@@ -34,6 +35,7 @@ export function TeamView({ annotator, codebook, onNavigate }: { annotator: strin
   return (
     <div className="team-view" data-testid="team-view">
       {error && <p role="alert">{error}</p>}
+      <SyncPanel annotator={annotator} />
       <section aria-label="Agreement">
         <h2>Agreement between annotators</h2>
         <p className="caption">Per model and split: raw agreement and Cohen's κ for each pair of annotators (primary pathway and each pathway), Fleiss' κ for three or more.</p>

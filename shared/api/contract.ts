@@ -10,6 +10,7 @@ import { ImportOptionValues } from './import-options';
 import { annotationEditSchema } from '../domain/annotations';
 import { EVENT_NAME_LIST, IPC_EVENT_CHANNEL, IPC_PREFIX, OP_NAME_LIST } from './names';
 import { CascadeRequest, Overview, OverviewCascade, SavedViewDto, SavedViewValue, ViewName } from './overview';
+import { syncOperations } from './sync-contract';
 import { teamOperations } from './team-contract';
 
 // ---------------------------------------------------------------- building blocks
@@ -333,6 +334,7 @@ export const operations = {
   'views:rename': op(z.object({ id: z.number().int(), name: ViewName }), z.array(SavedViewDto), 'Rename a saved view; returns the list.'),
   'views:delete': op(z.object({ id: z.number().int() }), z.array(SavedViewDto), 'Delete a saved view; returns the list.'),
   ...teamOperations,
+  ...syncOperations,
 } as const;
 
 export type Operations = typeof operations;

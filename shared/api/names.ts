@@ -38,6 +38,10 @@ export const OP_NAME_LIST = [
   'team:conflicts',
   'team:adjudicate',
   'team:merge',
+  // team sync (shared/api/sync-contract.ts)
+  'sync:status',
+  'sync:configure',
+  'sync:run',
 ] as const;
 
 export const EVENT_NAME_LIST = ['job:progress', 'frames:tile', 'data:changed', 'menu:command'] as const;

@@ -1,0 +1,55 @@
+/**
+ * Contract operations of team sync (docs/team-sync.md): the Sync panel's status, its settings
+ * (server URL without password, space, minutes between automatic syncs) and "sync now".
+ * A failed sync is not an error of the operation: the status carries it in words, and the
+ * edits wait (pending).
+ */
+import { z } from 'zod';
+
+function op<Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res, doc: string) {
+  return { request, response, doc };
+}
+const Empty = z.object({}).strict();
+
+export const SyncLast = z.object({
+  pushed: z.number().int(),
+  pulled: z.number().int(),
+  conflicts: z.number().int(),
+  openConflicts: z.number().int(),
+  role: z.string(),
+  notPushed: z.record(z.string(), z.number().int()),
+});
+
+export const SyncStatus = z.object({
+  server: z.string().nullable(),
+  space: z.string().nullable(),
+  /** 0 = only on demand. */
+  intervalMinutes: z.number().int(),
+  lastSyncAt: z.string().nullable(),
+  lastError: z.string().nullable(),
+  /** Local edits not yet on the server (null until a server is set). */
+  pending: z.number().int().nullable(),
+  running: z.boolean(),
+  /** A password is held in memory for this session (never stored). */
+  hasPassword: z.boolean(),
+  last: SyncLast.nullable(),
+});
+export type SyncStatus = z.infer<typeof SyncStatus>;
+
+export const syncOperations = {
+  'sync:status': op(Empty, SyncStatus, "The project's team-sync status: server, space, last sync, pending edits, the last error in words."),
+  'sync:configure': op(
+    z.object({
+      server: z.string().trim().min(1),
+      space: z.string().trim().min(1),
+      intervalMinutes: z.number().int().min(0).max(1440),
+      /** Kept in memory for the session only; null forgets it, absent keeps it. */
+      password: z.string().nullable().optional(),
+    }),
+    SyncStatus,
+    'Set the server (postgresql://user@host/db, no password), the space and the minutes between automatic syncs (0 = on demand).',
+  ),
+  'sync:run': op(Empty, SyncStatus, 'Sync now (one round); a failure is reported in the status, never lost edits.'),
+} as const;
+
+export const SYNC_OP_NAMES = ['sync:status', 'sync:configure', 'sync:run'] as const;
