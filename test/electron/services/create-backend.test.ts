@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventName, ItemDetail, Strip } from '../../../shared/api/contract';
 import { createBackend, type Backend } from '../../../electron/services/create-backend';
 import { dispatch } from '../../../electron/services/dispatch';
+import { checkedHandlers } from './checked-handlers';
 import { startWebMode, type WebMode } from '../../../electron/server/start-web-mode';
 import { openProject } from '../../../electron/store/project';
 import { config, response, tempDir } from '../store/helpers';
@@ -32,7 +33,7 @@ describe('workspace backend (real project, real videos)', () => {
   let backend: Backend;
   const events: { name: EventName; payload: unknown }[] = [];
   const call = async <T>(b: Backend, op: string, req: unknown): Promise<T> => {
-    const r = await dispatch(b.handlers, op, req);
+    const r = await dispatch(checkedHandlers(b.handlers), op, req);
     if (!r.ok) throw new Error(`${op}: ${r.error.code} ${r.error.message}`);
     return r.value as T;
   };

@@ -12,6 +12,7 @@ import { transitionItems, winsItems } from '../../../shared/api/overview-marks';
 import { EMPTY_FILTER, filterQueue } from '../../../shared/api/queue-filter';
 import { createBackend, type Backend } from '../../../electron/services/create-backend';
 import { dispatch } from '../../../electron/services/dispatch';
+import { checkedHandlers } from './checked-handlers';
 import { openProject } from '../../../electron/store/project';
 import { pairwiseWins, transitions } from '../../../shared/engine/mcqa';
 import { config, response, tempDir } from '../store/helpers';
@@ -25,7 +26,7 @@ describe('overview and saved views (real project)', () => {
   let file: string;
   let backend: Backend;
   const call = async <T>(op: string, req: unknown): Promise<T> => {
-    const r = await dispatch(backend.handlers, op, req);
+    const r = await dispatch(checkedHandlers(backend.handlers), op, req);
     if (!r.ok) throw new Error(`${op}: ${r.error.code} ${r.error.message}`);
     return r.value as T;
   };
@@ -139,5 +140,14 @@ describe('overview and saved views (real project)', () => {
     expect(left.map((v) => v.name)).toEqual(['other']);
     const invalid = await dispatch(backend.handlers, 'views:save', { name: 'x', value: { filter: {}, sort: {}, columns: ['nope'] } });
     expect(invalid).toMatchObject({ ok: false, error: { code: 'bad-request' } });
+  });
+});
+
+describe('checkedHandlers', () => {
+  it('fails a call whose handler output drifts from the contract', async () => {
+    const drifting = { 'recent:list': () => [42] } as unknown as import('../../../electron/services/dispatch').Handlers;
+    const r = await dispatch(checkedHandlers(drifting), 'recent:list', {});
+    expect(r).toMatchObject({ ok: false, error: { code: 'internal' } });
+    expect(r.ok ? '' : r.error.message).toMatch(/recent:list: the handler's output does not match the contract's response schema: 0: /);
   });
 });
