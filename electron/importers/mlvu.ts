@@ -36,7 +36,7 @@ import { extractOptionLetter, isOptionLetter, letterOf } from './option-letter';
  * metadata's.
  *
  * Benchmark quirks (docs/formats.md "MLVU quirks"): MLVU's own files hold rows that cannot be
- * scored — an answer that is not among the candidates, a blank question/answer/candidate,
+ * scored — an answer that is not among the candidates, a blank question or answer, an answer that is a blank candidate,
  * the same video and question again with other candidates. Each such row is skipped with a
  * warning naming file:line and why, and counted; the rest of the file imports.
  */
@@ -135,11 +135,14 @@ export class MlvuQuirks {
     if (r.kind === 'open') return null;
     if (r.answer == null || r.answer.trim() === '') return { field: fields.answer, text: 'blank answer' };
     const cands = r.candidates ?? [];
-    const blank = cands.findIndex((c) => c.trim() === '');
-    if (blank >= 0) return { field: `${fields.candidates}[${blank}]`, text: 'blank candidate' };
-    if (answerLetter(r.answer, cands) === undefined) {
+    const letter = answerLetter(r.answer, cands);
+    if (letter === undefined) {
       return { field: fields.answer, text: `answer ${JSON.stringify(r.answer)} is not among the candidates` };
     }
+    // A blank candidate that is not the answer only pads the list (1_plotQA.json has one); the
+    // answer being a blank candidate is unscorable.
+    const at = letter === null ? -1 : letter.charCodeAt(0) - 65;
+    if (at >= 0 && (cands[at] ?? '').trim() === '') return { field: `${fields.candidates}[${at}]`, text: 'the answer is a blank candidate' };
     const key = `${r.video ?? ''}\u0000${r.question}`;
     const cs = JSON.stringify(cands);
     const prev = this.seen.get(key);

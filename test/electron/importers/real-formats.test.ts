@@ -301,7 +301,9 @@ describe('MLVU metadata and choice_bench.py', () => {
     try {
       const batches = (await Promise.all(META.map((f) => readImport(fx(`mlvu/${f}`))))).flat();
       const summary = project.applyImports(batches);
-      expect(summary.itemsAdded).toBe(8);
+      // 1_plotQA's third row pads two options with blank candidates: answerable, so imported.
+      expect(summary.itemsAdded).toBe(9);
+      expect(project.listItems().find((i) => i.videoFile === 'movieSynth_12.mp4')).toMatchObject({ answer: 'C', options: ['', 'There is an archery scene', 'There is no archery scene', ''] });
       expect(summary.splits).toEqual(['MLVU', 'MLVU_gen']);
       const w = summary.warnings.join('\n');
       expect(w).toContain(`${fx('mlvu/2_needle.json')}:2: [0].answer: skipped — answer "Catching a drone in flight" is not among the candidates`);
