@@ -93,6 +93,18 @@ describe('Python JSON', () => {
     expect(JSON.parse(nullPythonFloats(text))).toEqual([{ a: null, b: 'NaN and Infinity', c: null, d: [null, 1] }]);
     expect(nullPythonFloats('{"x": 1}')).toBe('{"x": 1}');
   });
+
+  it('every JSON reader takes them: Video-MME results (a NaN response) and MLVU outputs (a NaN score)', async () => {
+    const vm = readFileSync(fx('video-mme/GPT-4o_videomme_384f.json'), 'utf8').replace('"response": "C"', '"response": NaN');
+    const vp = scratch.write('nan/GPT-4o_videomme_384f.json', vm);
+    const [v] = await readImport(vp);
+    expect(v!.responses[0]).toMatchObject({ sampleId: '001-1', pred: null, correct: false });
+    const gen = [{ video_name: 'summarySynth_6.mp4', Q: 'Please summarize this synthetic video.', A: 'A boat sails out.', pred: 'A boat sails out.', score: Number.NaN }];
+    const mp = scratch.write('nan/ToyOpen_mlvu_16f.json', JSON.stringify(gen).replace('null', 'NaN'));
+    expect(readFileSync(mp, 'utf8')).toContain('"score":NaN');
+    const [m] = await readImport(mp);
+    expect(m!.responses[0]).toMatchObject({ split: 'MLVU_gen', score: 1 });
+  });
 });
 
 describe('VLMEvalKit Video-MME (no question_id)', () => {
