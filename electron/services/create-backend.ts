@@ -6,7 +6,6 @@
  * handlers live in one file per area (item-, frames-, annotation-, import-, overview- and
  * team-handlers.ts); this file holds the session and the project-level operations.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Res } from '../../shared/api/contract';
 import { openProject as openStore, type Project } from '../store/project';

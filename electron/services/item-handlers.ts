@@ -3,8 +3,6 @@
  * trajectory class, flags and annotation status) and an item's detail (question, per-config
  * responses, playable video, frames per config).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { ItemDetail, QueueRow } from '../../shared/api/contract';
 import type { AnnotationState } from '../../shared/domain/annotations';
 import { ensurePlayable } from '../media/proxy';
