@@ -53,12 +53,14 @@ describe('CLI output', () => {
     }
   }, 120_000);
 
-  it('a refusal quoting a huge argument prints a bounded message', () => {
-    const huge = 'x'.repeat(100_000);
-    fs.writeFileSync(path.join(dir, 'some.csv'), 'sample_id\n');
-    const r = flipbook('import', path.join(dir, 'some.csv'), '--project', path.join(dir, 'q.flipbook'), '--format', huge);
+  it('a refusal quoting a huge value prints a bounded message', () => {
+    // A 100,000-character answer cell the importer must quote when it refuses it.
+    const file = path.join(dir, 'M_Video-MME_8frame.tsv');
+    fs.writeFileSync(file, `index\tquestion_id\toptions\tanswer\tprediction\n0\tq0\t['A. 1', 'B. 2']\t${'x'.repeat(100_000)}\tA\n`);
+    const r = flipbook('import', file, '--project', path.join(dir, 'q.flipbook'));
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/format/);
+    expect(r.stderr).toMatch(/M_Video-MME_8frame\.tsv:2: answer: /);
+    expect(r.stderr).toMatch(/more characters cut\)/);
     expect(r.stderr.length).toBeLessThan(3_000);
   });
 });
