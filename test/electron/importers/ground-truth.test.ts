@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readImport } from '../../../electron/importers/index';
 import { openProject } from '../../../electron/store/index';
 import { flipbook } from '../cli/cli-helpers';
 import { Scratch, expectImportError, sharedFixtures } from './helpers';
+import { realFixturesPresent } from '../../real-fixtures';
 
 /**
  * A ground-truth source answers only the splits it is matched to (docs/formats.md "Ground
@@ -16,8 +17,7 @@ afterAll(() => scratch.cleanup());
 
 const LOG = join(sharedFixtures, 'lmms-eval/20251106_202956_samples_videomme.jsonl');
 const AGG = join(sharedFixtures, 'scalegrid/labels/aggregated');
-const REAL = existsSync(LOG) && existsSync(AGG);
-if (!REAL) console.warn(`ground-truth.test: skipping the real-data case: ${LOG} or ${AGG} is absent`);
+const REAL = realFixturesPresent('ground-truth real-data tests', LOG, AGG);
 
 /** An lmms-eval v0.4 Video-MME log line (synthetic question), answer `answer`. */
 function logLine(docId: number, qid: string, duration: string, answer: string, pred: string): string {

@@ -1,15 +1,14 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectFormat, readImport } from '../../../electron/importers/index';
 import { Scratch, expectImportError, sharedFixtures } from './helpers';
+import { realFixturesPresent } from '../../real-fixtures';
 
 const scratch = new Scratch();
 afterAll(() => scratch.cleanup());
 
 const REAL = join(sharedFixtures, 'lmms-eval/20251106_202956_samples_videomme.jsonl');
-const HAVE_REAL = existsSync(REAL);
-if (!HAVE_REAL) console.warn(`lmms-eval.test: skipping the real-log acceptance test: ${REAL} is absent`);
+const HAVE_REAL = realFixturesPresent('lmms-eval real log', REAL);
 
 function line(i: number, o: { qid?: string; resp?: string; answer?: string; pred?: string; duration?: string } = {}): string {
   const answer = o.answer ?? 'A';

@@ -1,16 +1,16 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectFormat, readImport } from '../../../electron/importers/index';
 import { Scratch, expectImportError, fixtures, sharedFixtures } from './helpers';
+import { realFixturesPresent } from '../../real-fixtures';
 
 const scratch = new Scratch();
 afterAll(() => scratch.cleanup());
 
 const LOG = join(sharedFixtures, 'lmms-eval/20251106_202956_samples_videomme.jsonl');
 const AGG = join(sharedFixtures, 'scalegrid/labels/aggregated');
-const REAL = existsSync(LOG) && existsSync(AGG);
-if (!REAL) console.warn(`wide-csv.test: skipping the real-data join: ${LOG} or ${AGG} is absent`);
+const REAL = realFixturesPresent('wide-csv real-data tests', LOG, AGG);
 
 describe('wide CSV', () => {
   it('reads the committed scalegrid excerpt; model and split from the file name; no ground truth → correct null', async () => {

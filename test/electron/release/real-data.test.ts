@@ -5,7 +5,7 @@
  * ones (1e-4 on the rounded numbers), except the documented Qwen2.5-VL-7B V1_short visual
  * confusion figure (dominance vs the release's mixed-resolution ordering).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -14,12 +14,13 @@ import { z } from 'zod';
 import { exportRelease } from '../../../electron/release/export';
 import { readImport } from '../../../electron/importers/index';
 import { openProject } from '../../../electron/store/project';
+import { realFixturesPresent } from '../../real-fixtures';
 
 const repoRoot = path.resolve(__dirname, '../../..');
 const fixtures = path.resolve(repoRoot, '../shared/fixtures');
 const aggDir = path.join(fixtures, 'scalegrid/labels/aggregated');
 const lmmsLog = path.join(fixtures, 'lmms-eval/20251106_202956_samples_videomme.jsonl');
-const present = existsSync(aggDir) && existsSync(lmmsLog);
+const present = realFixturesPresent('real-data release export', aggDir, lmmsLog);
 if (!present) console.log(`SKIP real-data release test: ${aggDir} or ${lmmsLog} is absent (../shared fixtures not mounted)`);
 
 const MATCHED = ['textonly', '16f_151k', '32f_151k', '64f_151k'];

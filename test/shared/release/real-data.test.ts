@@ -5,7 +5,7 @@
  * published ones. The one documented exception: Qwen2.5-VL-7B V1_short's visual confusion
  * (the release's 30.4071 is not a dominance figure; Flipbook keeps dominance, which is lower).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
@@ -15,13 +15,14 @@ import { makeConfigSpec } from '../../../shared/engine/config';
 import { configIndex, createMatrix } from '../../../shared/engine/matrix';
 import { mcqaMetrics } from '../../../shared/engine/mcqa';
 import { aggregatedJson, derivedRows, manifestCells, table2, type AggregatedJson } from '../../../shared/release/aggregate';
+import { realFixturesPresent } from '../../real-fixtures';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const fixtures = path.resolve(repoRoot, '../shared/fixtures');
 const aggDir = path.join(fixtures, 'scalegrid/labels/aggregated');
 const derivedCsv = path.join(fixtures, 'scalegrid/labels/derived.csv');
 const lmmsLog = path.join(fixtures, 'lmms-eval/20251106_202956_samples_videomme.jsonl');
-const present = existsSync(aggDir) && existsSync(lmmsLog) && existsSync(derivedCsv);
+const present = realFixturesPresent('release reproduction', aggDir, lmmsLog, derivedCsv);
 if (!present) {
   console.warn(`[real-data] skipped: the release fixtures are not at ${fixtures} (../shared relative to the repository)`);
 }
