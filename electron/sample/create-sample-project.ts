@@ -32,7 +32,7 @@ export interface SampleProjectResult {
 function removeProjectFiles(file: string): void {
   // SQLite's WAL and shared-memory files belong to the database: a stale -wal beside a new
   // file would be replayed into it.
-  for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(`${file}${suffix}`, { force: true });
+  for (const suffix of ['', '-wal', '-shm', '-journal', '.lock', '.lock.db']) fs.rmSync(`${file}${suffix}`, { force: true });
 }
 
 export async function createSampleProject(outDir: string, opts: SampleProjectOptions = {}): Promise<SampleProjectResult> {

@@ -9,7 +9,7 @@
 import path from 'node:path';
 import type { Res } from '../../shared/api/contract';
 import { openProject as openStore, type Project } from '../store/project';
-import { ProjectLockedError } from '../store/errors';
+import { ProjectLockedError, ProjectNotWritableError } from '../store/errors';
 import { createFrameService } from '../frames/frame-service';
 import { frameCacheDirForProject } from '../frames/frame-cache';
 import { ServiceError, type Handlers } from './dispatch';
@@ -101,6 +101,10 @@ export function createBackend(hooks: HostHooks): Backend {
       project = openStore(file, { create: opts.create ?? false });
     } catch (e) {
       if (e instanceof ProjectLockedError && hooks.readOnlyWhenLocked) {
+        project = openStore(file, { readOnly: true });
+        readOnlyReason = e.message;
+      } else if (e instanceof ProjectNotWritableError) {
+        // Nothing can be written there (docs/security.md "Read-only locations"): viewing still works.
         project = openStore(file, { readOnly: true });
         readOnlyReason = e.message;
       } else if (e instanceof ProjectLockedError) throw new ServiceError('locked', e.message);

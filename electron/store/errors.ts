@@ -44,3 +44,17 @@ export class ProjectOpenError extends Error {
     this.name = 'ProjectOpenError';
   }
 }
+
+/**
+ * This process cannot write the project (its folder or file is read-only): open it read-only
+ * instead (docs/security.md "Read-only locations").
+ */
+export class ProjectNotWritableError extends Error {
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+  ) {
+    super(`${file}: ${reason}; open it read-only`);
+    this.name = 'ProjectNotWritableError';
+  }
+}

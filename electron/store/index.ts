@@ -1,11 +1,11 @@
 /** The project store's public API (docs/architecture.md "Data"). */
-export { openProject, loadDefaultCodebook } from './project';
+export { openProject, createProjectWith, loadDefaultCodebook } from './project';
 export type { Project, OpenProjectOptions, GridInfo, ItemFilter, ResponseRecord, RunRecord, SavedView, SavedViews, MediaEntry } from './project';
 export type { ImportSummary, ImportOverrides } from './import-apply';
 export { framesFromKey } from './import-apply';
 export type { AnnotationStore } from './annotations';
 export { replay as replayAnnotationEvents } from './annotations';
-export { ProjectLockedError, ProjectVersionError, ProjectReadOnlyError, ProjectOpenError } from './errors';
+export { ProjectLockedError, ProjectVersionError, ProjectReadOnlyError, ProjectOpenError, ProjectNotWritableError } from './errors';
 export { lockHolder, lockPathFor } from './lock';
 export { latestVersion, migrate, loadMigrations } from './migrate';
 export type { Migration, MigrationResult } from './migrate';

@@ -1,15 +1,25 @@
 /**
- * One writer per project file across processes: a lock file `<project>.lock` holding the
- * owner's pid and hostname. SQLite's own locking only serialises transactions; two Flipbook
- * windows on one project would interleave undo stacks and imports, so we refuse the second.
- * A lock whose process is gone (crash, kill -9) is stale and is taken over.
+ * One writer per project file across processes (docs/security.md "The writer lock"). SQLite's
+ * own locking only serialises transactions; two Flipbook windows on one project would
+ * interleave undo stacks and imports, so the second is refused.
+ *
+ * The lock itself is a lock the operating system holds for us: the writer keeps a write
+ * transaction (`BEGIN IMMEDIATE`) open on a small SQLite file beside the project,
+ * `<project>.lock.db`. Taking it is atomic (two processes starting together cannot both get
+ * it), and the OS drops it when its process dies in any way (crash, kill -9, power loss of
+ * the process), so there is no stale lock to detect or take over. `<project>.lock` holds
+ * `{pid, hostname, since}` of the holder, written once it has the lock, only to name it in
+ * messages. A `.lock` without `"v": 2` comes from an older Flipbook, which locked with that
+ * file alone: it is respected while its process lives (a zombie does not).
  */
 import fs from 'node:fs';
 import os from 'node:os';
+import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { ProjectLockedError } from './errors';
+import { processAlive } from './process-alive';
 
-const lockInfoSchema = z.object({ pid: z.number().int(), hostname: z.string(), since: z.string() });
+const lockInfoSchema = z.object({ pid: z.number().int(), hostname: z.string(), since: z.string(), v: z.number().optional() });
 export type LockInfo = z.infer<typeof lockInfoSchema>;
 
 export interface ProjectLock {
@@ -21,6 +31,11 @@ export function lockPathFor(projectPath: string): string {
   return `${projectPath}.lock`;
 }
 
+/** The file whose open write transaction is the lock (never deleted: see acquireLock). */
+export function mutexPathFor(projectPath: string): string {
+  return `${projectPath}.lock.db`;
+}
+
 function readLock(lockPath: string): LockInfo | null {
   try {
     const parsed = lockInfoSchema.safeParse(JSON.parse(fs.readFileSync(lockPath, 'utf8')));
@@ -30,59 +45,79 @@ function readLock(lockPath: string): LockInfo | null {
   }
 }
 
-function processAlive(pid: number): boolean {
+/** A `.lock` of an older Flipbook whose process still runs (it holds the project without the mutex). */
+function legacyHolder(lockPath: string): LockInfo | null {
+  const info = readLock(lockPath);
+  if (!info || info.v === 2) return null;
+  if (info.hostname === os.hostname() && (info.pid === process.pid || !processAlive(info.pid))) return null;
+  return info;
+}
+
+/** Opens the mutex and tries to take it; the open connection when taken, null when another holds it. */
+function takeMutex(projectPath: string): Database.Database | null {
+  const binding = process.versions.electron ? process.env.FLIPBOOK_SQLITE_BINDING : undefined;
+  const db = new Database(mutexPathFor(projectPath), { timeout: 0, ...(binding ? { nativeBinding: binding } : {}) });
   try {
-    process.kill(pid, 0);
-    return true;
+    db.exec('BEGIN IMMEDIATE');
+    return db;
   } catch (err) {
-    // EPERM: the process exists but belongs to someone else — still alive.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    db.close();
+    if ((err as { code?: string }).code === 'SQLITE_BUSY') return null;
+    throw err;
   }
 }
 
-/** Is the lock held by a live process (as far as this host can tell)? */
+const unknownHolder = { pid: -1, hostname: 'unknown host', since: 'just now' };
+
+/** Who holds the project's writer lock, or null when nobody does. */
 export function lockHolder(projectPath: string): LockInfo | null {
-  const info = readLock(lockPathFor(projectPath));
-  if (!info) return null;
-  if (info.hostname === os.hostname() && !processAlive(info.pid)) return null;
-  return info;
+  let db: Database.Database | null;
+  try {
+    db = takeMutex(projectPath);
+  } catch {
+    // The mutex cannot even be opened (a folder this user cannot write): no writer of ours holds it.
+    return legacyHolder(lockPathFor(projectPath));
+  }
+  if (db === null) return readLock(lockPathFor(projectPath)) ?? unknownHolder;
+  try {
+    return legacyHolder(lockPathFor(projectPath));
+  } finally {
+    db.exec('ROLLBACK');
+    db.close();
+  }
 }
 
 export function acquireLock(projectPath: string): ProjectLock {
   const lockPath = lockPathFor(projectPath);
-  const mine: LockInfo = { pid: process.pid, hostname: os.hostname(), since: new Date().toISOString() };
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      // 'wx' fails when the file exists: creation is the atomic test-and-set.
-      fs.writeFileSync(lockPath, JSON.stringify(mine), { flag: 'wx' });
-      let released = false;
-      const release = (): void => {
-        if (released) return;
-        released = true;
-        process.off('exit', release);
-        const current = readLock(lockPath);
-        if (current && current.pid === mine.pid && current.since === mine.since) fs.rmSync(lockPath, { force: true });
-      };
-      process.on('exit', release);
-      return { path: lockPath, release };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    const holder = readLock(lockPath);
-    if (holder === null) {
-      // Unreadable or half-written lock: only treat as stale if it is not brand new (another
-      // process may be between create and write).
-      const stat = fs.statSync(lockPath, { throwIfNoEntry: false });
-      if (!stat) continue;
-      if (Date.now() - stat.mtimeMs < 2000) throw new ProjectLockedError(projectPath, { pid: -1, hostname: 'unknown', since: 'just now' });
-      fs.rmSync(lockPath, { force: true });
-      continue;
-    }
-    // A lock from another host cannot be checked: refuse (the message says who holds it).
-    if (holder.hostname !== os.hostname() || processAlive(holder.pid)) throw new ProjectLockedError(projectPath, holder);
-    // Stale: the owner died without releasing (crash, kill -9). Take it over.
-    fs.rmSync(lockPath, { force: true });
+  const db = takeMutex(projectPath);
+  if (db === null) throw new ProjectLockedError(projectPath, readLock(lockPath) ?? unknownHolder);
+  const legacy = legacyHolder(lockPath);
+  if (legacy) {
+    db.exec('ROLLBACK');
+    db.close();
+    throw new ProjectLockedError(projectPath, legacy);
   }
-  const holder = readLock(lockPath) ?? { pid: -1, hostname: 'unknown', since: 'unknown' };
-  throw new ProjectLockedError(projectPath, holder);
+  const mine: LockInfo = { pid: process.pid, hostname: os.hostname(), since: new Date().toISOString(), v: 2 };
+  // Written whole under a temp name and renamed: a reader never sees half of it.
+  const tmp = `${lockPath}.tmp-${process.pid}`;
+  fs.writeFileSync(tmp, JSON.stringify(mine));
+  fs.renameSync(tmp, lockPath);
+  let released = false;
+  const release = (): void => {
+    if (released) return;
+    released = true;
+    process.off('exit', release);
+    const current = readLock(lockPath);
+    if (current && current.pid === mine.pid && current.since === mine.since) fs.rmSync(lockPath, { force: true });
+    // The mutex file stays: deleting it would let a process that opened the old file and one
+    // that creates a new one both hold "the" lock.
+    try {
+      db.exec('ROLLBACK');
+    } catch {
+      /* already closed */
+    }
+    db.close();
+  };
+  process.on('exit', release);
+  return { path: lockPath, release };
 }

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { codebookSchema, type Codebook } from '../../shared/domain/annotations';
@@ -13,10 +13,11 @@ import type { ConfigSpec, ImportBatch, ItemMeta, ResponseMatrix, ResponseRow, Ta
 import { configOrder } from '../../shared/engine/config';
 import { createAnnotationStore, type AnnotationStore } from './annotations';
 import { checkDerivedIds } from './derived-ids';
-import { ProjectOpenError, ProjectReadOnlyError } from './errors';
+import { ProjectNotWritableError, ProjectOpenError, ProjectReadOnlyError } from './errors';
 import { createImportApplier, type ImportOverrides, type ImportSummary } from './import-apply';
 import { assertSafeNames } from './import-names';
 import { acquireLock, type ProjectLock } from './lock';
+import { removeStaleTemps } from './process-alive';
 import { createMatrixLoader, GRID_CONFIGS_SQL, specFromRow, type GridConfigRow } from './matrix-load';
 import { checkVersion, latestVersion, migrate, type MigrationResult } from './migrate';
 import { type ColumnRow, decodeColumn, decodeInt32 } from './response-columns';
@@ -146,37 +147,163 @@ export function loadDefaultCodebook(file = path.join(ASSETS_DIR, 'codebook.json'
 
 const savedViewRow = z.object({ id: z.number(), name: z.string(), json: z.string(), created_at: z.string(), updated_at: z.string() });
 
+// SQLite URI filenames (`file:…?immutable=1`) for projects in folders this process cannot
+// write (openDb). better-sqlite3 reads this once, when its first connection opens.
+process.env.SQLITE_USE_URI ??= '1';
+
+/** Every file a project at `file` has beside it (the temp copies of a creation included). */
+export function projectFiles(file: string): string[] {
+  return ['', '-wal', '-shm', '-journal', '.lock', '.lock.db'].map((s) => `${file}${s}`);
+}
+
+/** Why this process cannot write the project at `abs` (folder or file), or null when it can. */
+function notWritable(abs: string): string | null {
+  const dir = path.dirname(abs);
+  try {
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch {
+    return `the folder ${dir} is not writable`;
+  }
+  try {
+    if (fs.existsSync(abs)) fs.accessSync(abs, fs.constants.W_OK);
+  } catch {
+    return 'the file is not writable';
+  }
+  return null;
+}
+
+/**
+ * The connection. Read-only in a folder this process cannot write, a WAL project whose
+ * `-wal`/`-shm` are absent (it was closed cleanly) cannot be opened the usual way (SQLite
+ * needs to create the `-shm`): it is opened immutable — no lock, no `-shm`, nothing written
+ * (docs/security.md "Read-only locations").
+ */
+function openDb(abs: string, readOnly: boolean, mustExist: boolean): Database.Database {
+  // Under `npm start` with a real Electron, node_modules holds the Node build of
+  // better-sqlite3 (npm test needs it); start.js points us at the Electron-ABI build made by
+  // scripts/rebuild-native.js instead. Packaged apps have the right build in place.
+  const binding = process.versions.electron ? process.env.FLIPBOOK_SQLITE_BINDING : undefined;
+  const native = binding ? { nativeBinding: binding } : {};
+  const immutable = readOnly && notWritable(abs) !== null && !fs.existsSync(`${abs}-wal`);
+  let db: Database.Database | null = null;
+  try {
+    db = immutable
+      ? new Database(`${pathToFileURL(abs).href}?immutable=1`, { readonly: true, fileMustExist: true, ...native })
+      : new Database(abs, { readonly: readOnly, fileMustExist: mustExist, ...native });
+    db.pragma('busy_timeout = 5000');
+    // Reading the header fails here (not later) for a file that is not SQLite.
+    db.pragma('user_version');
+    return db;
+  } catch (err) {
+    db?.close();
+    throw new ProjectOpenError(abs, `not a Flipbook project (${err instanceof Error ? err.message : String(err)})`);
+  }
+}
+
+/** Write-ahead log, full sync, schema migrated; the migration when one ran. */
+function prepareWritable(db: Database.Database, abs: string): MigrationResult | null {
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  const migration = migrate(db, abs);
+  return migration.from === migration.to ? null : migration;
+}
+
+/** The private temp name a project at `abs` is built under before it is linked into place. */
+function tempProjectPath(abs: string): string {
+  return path.join(path.dirname(abs), `.${path.basename(abs)}.tmp-${process.pid}`);
+}
+
+/** Makes a complete empty project at `tmp` (schema migrated, closed); the migration that made it. */
+function initProjectFile(tmp: string): MigrationResult | null {
+  for (const f of projectFiles(tmp)) fs.rmSync(f, { force: true });
+  const db = openDb(tmp, false, false);
+  try {
+    return prepareWritable(db, tmp);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Puts the finished project `tmp` at `abs` without ever replacing a file there (a hard link,
+ * which fails when `abs` exists; a rename where the file system has no hard links), then
+ * removes `tmp` and its side files. False when `abs` appeared meanwhile.
+ */
+function linkIntoPlace(tmp: string, abs: string): boolean {
+  try {
+    try {
+      fs.linkSync(tmp, abs);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return false;
+      if (fs.existsSync(abs)) return false;
+      fs.renameSync(tmp, abs);
+    }
+    return true;
+  } finally {
+    for (const f of projectFiles(tmp)) fs.rmSync(f, { force: true });
+  }
+}
+
+/**
+ * A new project at `file`, filled by `fill` (an import), appears whole or not at all
+ * (docs/security.md "The project file"): it is built under a private temp name and linked
+ * into place once closed. Temp projects of killed runs are removed first.
+ */
+export function createProjectWith<T>(file: string, fill: (project: Project) => T): T {
+  const abs = path.resolve(file);
+  if (fs.existsSync(abs)) throw new ProjectOpenError(abs, 'already exists');
+  fs.mkdirSync(path.dirname(abs), { recursive: true });
+  removeStaleTemps(path.dirname(abs), `.${path.basename(abs)}.tmp-`);
+  const tmp = tempProjectPath(abs);
+  let result: T;
+  try {
+    initProjectFile(tmp);
+    const project = openProject(tmp);
+    try {
+      result = fill(project);
+    } finally {
+      project.close();
+    }
+  } catch (err) {
+    for (const f of projectFiles(tmp)) fs.rmSync(f, { force: true });
+    throw err;
+  }
+  if (!linkIntoPlace(tmp, abs)) throw new ProjectOpenError(abs, 'was created by another process meanwhile; nothing was written to it (run again)');
+  return result;
+}
+
 export function openProject(file: string, opts: OpenProjectOptions = {}): Project {
   const abs = path.resolve(file);
   const readOnly = opts.readOnly ?? false;
   const exists = fs.existsSync(abs);
   if (!exists && (!opts.create || readOnly)) throw new ProjectOpenError(abs, 'no such project file');
   if (!exists) fs.mkdirSync(path.dirname(abs), { recursive: true });
+  if (!readOnly) {
+    const why = notWritable(abs);
+    if (why !== null) throw new ProjectNotWritableError(abs, why);
+  }
 
   const lock: ProjectLock | null = readOnly ? null : acquireLock(abs);
   let db: Database.Database | null = null;
+  let created: MigrationResult | null = null;
   try {
-    try {
-      // Under `npm start` with a real Electron, node_modules holds the Node build of
-      // better-sqlite3 (npm test needs it); start.js points us at the Electron-ABI build made by
-      // scripts/rebuild-native.js instead. Packaged apps have the right build in place.
-      const binding = process.versions.electron ? process.env.FLIPBOOK_SQLITE_BINDING : undefined;
-      db = new Database(abs, { readonly: readOnly, fileMustExist: exists, ...(binding ? { nativeBinding: binding } : {}) });
-      db.pragma('busy_timeout = 5000');
-      // Reading the header fails here (not later) for a file that is not SQLite.
-      db.pragma('user_version');
-    } catch (err) {
-      throw new ProjectOpenError(abs, `not a Flipbook project (${err instanceof Error ? err.message : String(err)})`);
+    if (!fs.existsSync(abs)) {
+      // Created complete under a temp name, then linked into place: a run killed now leaves
+      // no empty or half-migrated project file (only a temp the next creation removes).
+      removeStaleTemps(path.dirname(abs), `.${path.basename(abs)}.tmp-`);
+      const tmp = tempProjectPath(abs);
+      created = initProjectFile(tmp);
+      if (!linkIntoPlace(tmp, abs)) created = null; // another process made it first: theirs
     }
+    db = openDb(abs, readOnly, true);
     let migration: MigrationResult | null = null;
     if (readOnly) {
       const v = checkVersion(db, abs);
+      if (v === 0) throw new ProjectOpenError(abs, 'an empty project file (schema 0: its creation was interrupted); open it read-write once to initialise it');
       if (v < latestVersion()) throw new ProjectOpenError(abs, `schema ${v} needs an upgrade to ${latestVersion()}: open it once read-write`);
     } else {
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = FULL');
-      migration = migrate(db, abs);
-      if (migration.from === migration.to) migration = null;
+      migration = prepareWritable(db, abs) ?? created;
     }
     db.pragma('foreign_keys = ON');
     return createProject(db, abs, readOnly, lock, migration);

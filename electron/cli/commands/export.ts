@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { exportRelease } from '../../release/export';
-import { openProject } from '../../store/project';
+import { openProject, ProjectLockedError, ProjectNotWritableError, type Project } from '../../store/index';
 import { parseCli } from '../args';
 import { UsageError, type CliCommand } from '../command';
 
@@ -46,7 +46,16 @@ export const exportCommand: CliCommand = {
       matchedGrid = values['matched-grid'].split(',').map((s) => s.trim());
       if (matchedGrid.some((k) => k === '')) throw new UsageError('--matched-grid has an empty config key');
     }
-    const project = openProject(values.project);
+    // Export only reads: a project open in another Flipbook, or in a folder this user cannot
+    // write, is exported from a read-only connection (docs/security.md "Read-only locations").
+    let project: Project;
+    try {
+      project = openProject(values.project);
+    } catch (err) {
+      if (!(err instanceof ProjectLockedError || err instanceof ProjectNotWritableError)) throw err;
+      console.error(`flipbook export: ${err.message}: exporting from a read-only connection`);
+      project = openProject(values.project, { readOnly: true });
+    }
     try {
       const summary = exportRelease(project, values.out, {
         ...(matchedGrid ? { matchedGrid } : {}),

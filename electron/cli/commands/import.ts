@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { ImportError } from '../../importers/errors';
-import { openProject } from '../../store/index';
+import { createProjectWith, openProject, type Project } from '../../store/index';
 import { applyImportFiles, checkImportOptions, readImportFiles, type ImportRun, type ReadFile } from '../../services/import-files';
 import { IMPORT_OPTIONS, ImportOptionValues, importOptionsHelp } from '../../../shared/api/import-options';
 import { parseCli, progress, requireOption, toJson } from '../args';
@@ -54,22 +54,31 @@ export const importCommand: CliCommand = {
     }
 
     const existed = fs.existsSync(projectPath);
-    const project = openProject(projectPath, { create: true });
     let run: ImportRun;
-    try {
+    const apply = (project: Project): ImportRun => {
       progress(`applying ${read.length} file(s) to ${projectPath} …`);
-      run = applyImportFiles(project, read, options);
+      return applyImportFiles(project, read, options);
+    };
+    try {
+      if (existed) {
+        const project = openProject(projectPath);
+        try {
+          run = apply(project);
+        } finally {
+          project.close();
+        }
+      } else {
+        // A new project appears complete with this import, or not at all (killed, rejected):
+        // docs/security.md "The project file".
+        run = createProjectWith(projectPath, apply);
+      }
     } catch (err) {
-      project.close();
-      // A project this command created and could not fill is removed again: "untouched".
-      if (!existed) for (const f of [projectPath, `${projectPath}-wal`, `${projectPath}-shm`]) fs.rmSync(f, { force: true });
       if (err instanceof ImportError) {
         console.error(`flipbook import: ${err.message}`);
         return 1;
       }
       throw err;
     }
-    project.close();
     const { summary, groundTruth: coverage } = run;
     if (values.json) {
       console.log(toJson({ project: projectPath, created: !existed, files: positionals, ...summary, ...(coverage && { groundTruth: coverage }), ...(run.matchedGrid && { matchedGrid: run.matchedGrid }) }));

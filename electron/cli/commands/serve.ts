@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { lockHolder } from '../../store/index';
 import { parseCli } from '../args';
 import { UsageError, type CliCommand } from '../command';
 import { startWebMode } from '../../server/start-web-mode';
@@ -59,7 +60,10 @@ export const serveCommand: CliCommand = {
     }
     settings.rememberServe(project, { port: web.server.port, token: web.server.token });
     const info = web.backend.project();
-    if (info?.readOnly) console.error(`flipbook serve: ${values.project} is open in another Flipbook: serving it read-only`);
+    if (info?.readOnly) {
+      const why = lockHolder(info.path) !== null ? 'is open in another Flipbook' : 'cannot be written by this user (read-only folder or file)';
+      console.error(`flipbook serve: ${values.project} ${why}: serving it read-only`);
+    }
     // The URL goes to stdout on its own line so scripts and tests can read it.
     console.log(`Flipbook web mode: ${web.server.url}`);
     await new Promise<void>((resolve) => {

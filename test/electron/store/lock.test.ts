@@ -1,10 +1,42 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lockHolder, openProject, ProjectLockedError, ProjectReadOnlyError } from '../../../electron/store/index';
 import { tempDir } from './helpers';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+/** A child running lock-child.ts, its output lines queued for `next()`. */
+interface Child {
+  proc: ChildProcessWithoutNullStreams;
+  next(): Promise<string>;
+}
+
+function startChild(): Child {
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, 'lock-child.ts')], { stdio: 'pipe' });
+  const lines: string[] = [];
+  const waiting: ((l: string) => void)[] = [];
+  readline.createInterface({ input: proc.stdout }).on('line', (l) => {
+    const w = waiting.shift();
+    if (w) w(l);
+    else lines.push(l);
+  });
+  return {
+    proc,
+    next: () => {
+      const l = lines.shift();
+      if (l !== undefined) return Promise.resolve(l);
+      return new Promise((resolve, reject) => {
+        waiting.push(resolve);
+        proc.once('exit', (code) => reject(new Error(`lock child exited (${code})`)));
+      });
+    },
+  };
+}
 
 /** The pid of a process that has exited (so it is certainly not alive). */
 function deadPid(): number {
@@ -57,4 +89,75 @@ describe('project lock', () => {
     fs.writeFileSync(`${file}.lock`, JSON.stringify({ pid: 1, hostname: `${os.hostname()}-elsewhere`, since: '2020-01-01T00:00:00.000Z' }));
     expect(() => openProject(file)).toThrow(/elsewhere/);
   });
+
+  it('a zombie holder of an old-style lock is not alive: its lock is taken over', async () => {
+    const file = path.join(tempDir(), 'p.flipbook');
+    openProject(file, { create: true }).close();
+    // sh starts a short child, then becomes `sleep 30` in place: that child exits unreaped.
+    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const zombie = Number((await new Promise<string>((resolve) => readline.createInterface({ input: parent.stdout }).once('line', resolve))).trim());
+      const deadline = Date.now() + 10_000;
+      const state = (): string => {
+        const st = fs.readFileSync(`/proc/${zombie}/stat`, 'utf8');
+        return st.slice(st.lastIndexOf(')') + 2, st.lastIndexOf(')') + 3);
+      };
+      while (state() !== 'Z') {
+        if (Date.now() > deadline) throw new Error(`pid ${zombie} never became a zombie`);
+        await new Promise((r) => setImmediate(r));
+      }
+      fs.writeFileSync(`${file}.lock`, JSON.stringify({ pid: zombie, hostname: os.hostname(), since: '2020-01-01T00:00:00.000Z' }));
+      const p = openProject(file);
+      expect(JSON.parse(fs.readFileSync(`${file}.lock`, 'utf8')).pid).toBe(process.pid);
+      p.close();
+    } finally {
+      parent.kill('SIGKILL');
+    }
+  });
+
+  it('race harness: 100 simultaneous starts over a stale lock, exactly one writer each time', async () => {
+    // 10 processes × 10 rounds. Each round every process is told to start at once, on a fresh
+    // project whose lock file was left by a process that died (what a crash leaves).
+    const children = Array.from({ length: 10 }, startChild);
+    try {
+      await Promise.all(children.map(async (c) => expect(await c.next()).toBe('ready')));
+      const dir = tempDir();
+      const dead = deadPid();
+      const winners: number[] = [];
+      for (let round = 0; round < 10; round++) {
+        const file = path.join(dir, `r${round}.flipbook`);
+        fs.writeFileSync(`${file}.lock`, JSON.stringify({ pid: dead, hostname: os.hostname(), since: '2020-01-01T00:00:00.000Z' }));
+        for (const c of children) c.proc.stdin.write(`go ${file}\n`);
+        const answers = await Promise.all(children.map((c) => c.next()));
+        const won = answers.flatMap((a, i) => (a === 'won' ? [i] : []));
+        expect(answers.filter((a) => a !== 'won').every((a) => a === 'lost ProjectLockedError'), answers.join(', ')).toBe(true);
+        winners.push(won.length);
+        for (const i of won) {
+          children[i]!.proc.stdin.write('release\n');
+          expect(await children[i]!.next()).toBe('released');
+        }
+      }
+      expect(winners).toEqual(Array(10).fill(1));
+    } finally {
+      for (const c of children) c.proc.kill('SIGKILL');
+    }
+  }, 120_000);
+
+  it('a writer killed with -9 leaves no lock behind', async () => {
+    const file = path.join(tempDir(), 'p.flipbook');
+    const c = startChild();
+    try {
+      expect(await c.next()).toBe('ready');
+      c.proc.stdin.write(`go ${file}\n`);
+      expect(await c.next()).toBe('won');
+      expect(() => openProject(file, { create: true })).toThrow(ProjectLockedError);
+      const exited = new Promise((r) => c.proc.once('exit', r));
+      c.proc.kill('SIGKILL');
+      await exited;
+      const p = openProject(file, { create: true });
+      p.close();
+    } finally {
+      c.proc.kill('SIGKILL');
+    }
+  }, 60_000);
 });
