@@ -74,10 +74,18 @@ describe.skipIf(!supported)('a project in a read-only folder', () => {
   });
 
   it('serve opens it read-only and says so', async () => {
-    const child = spawn(process.execPath, [path.join(repoRoot, 'bin/flipbook.js'), 'serve', '--project', project], {
+    // A stand-in renderer (the API is what is tested) and a home this user can write its settings to.
+    const renderer = path.join(outDir, 'renderer');
+    fs.mkdirSync(renderer, { recursive: true });
+    fs.writeFileSync(path.join(renderer, 'index.html'), '<!doctype html><title>t</title>');
+    const home = path.join(outDir, 'home');
+    fs.mkdirSync(home, { recursive: true });
+    fs.chmodSync(home, 0o777);
+    const child = spawn(process.execPath, [path.join(repoRoot, 'bin/flipbook.js'), 'serve', '--project', project, '--renderer', renderer], {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
-      ...(asRoot ? { uid: NOBODY, gid: NOBODY, env: { ...process.env, HOME: tmp } } : {}),
+      env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') },
+      ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
     });
     try {
       let stderr = '';
