@@ -81,10 +81,13 @@ export interface AuditIndex {
   grid(model: string, split: string): GridAudit;
   all(): GridAudit[];
   invalidate(): void;
+  /** Changes at every invalidate: caches derived from the index (the queue's rows) compare it. */
+  generation(): number;
 }
 
 export function createAuditIndex(project: Project): AuditIndex {
   const cache = new Map<string, GridAudit>();
+  let generation = 0;
   const grid = (model: string, split: string): GridAudit => {
     const k = key(model, split);
     let g = cache.get(k);
@@ -97,6 +100,10 @@ export function createAuditIndex(project: Project): AuditIndex {
   return {
     grid,
     all: () => project.listGrids().map((g) => grid(g.model, g.split)),
-    invalidate: () => cache.clear(),
+    invalidate: () => {
+      cache.clear();
+      generation++;
+    },
+    generation: () => generation,
   };
 }

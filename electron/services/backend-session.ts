@@ -13,6 +13,7 @@ import type { ConfigFrames } from '../frames/frame-selection';
 import type { VideoMeta } from '../media/video-meta';
 import { ServiceError } from './dispatch';
 import type { AuditIndex } from './audit-index';
+import type { QueueCache } from './queue-cache';
 import type { MediaRegistry } from './media-registry';
 import { selectItemFrames } from './item-frames';
 
@@ -33,6 +34,8 @@ export interface Session {
   project: Project;
   readOnlyReason: string | null;
   audit: AuditIndex;
+  /** The queue's rows, sort orders and last filter, derived from `audit` (queue-cache.ts). */
+  queue: QueueCache;
   frames: FrameService;
   /** Per (model, split, sample): the frames each config saw, for coverage and strips. */
   selections: Map<string, { meta: VideoMeta; configs: ConfigFrames[] }>;

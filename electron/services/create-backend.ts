@@ -14,6 +14,7 @@ import { createFrameService } from '../frames/frame-service';
 import { frameCacheDirForProject } from '../frames/frame-cache';
 import { ServiceError, type Handlers } from './dispatch';
 import { createAuditIndex } from './audit-index';
+import { createQueueCache } from './queue-cache';
 import { createMediaRegistry, type MediaRegistry } from './media-registry';
 import { createProjectMetadataCache } from '../media/project-metadata-cache';
 import { mediaRootOf, projectVideoResolver } from './item-frames';
@@ -110,10 +111,12 @@ export function createBackend(hooks: HostHooks): Backend {
       } else if (e instanceof ProjectLockedError) throw new ServiceError('locked', e.message);
       else throw e;
     }
+    const audit = createAuditIndex(project);
     session = {
       project,
       readOnlyReason,
-      audit: createAuditIndex(project),
+      audit,
+      queue: createQueueCache(project, audit),
       frames: createFrameService({ cacheDir: frameCacheDirForProject(project.path), metadataCache: createProjectMetadataCache(project) }),
       selections: new Map(),
       jobs: new Map(),

@@ -3,68 +3,15 @@
  * trajectory class, flags and annotation status) and an item's detail (question, per-config
  * responses, playable video, frames per config).
  */
-import type { ItemDetail, QueueRow } from '../../shared/api/contract';
-import type { AnnotationState } from '../../shared/domain/annotations';
+import type { ItemDetail } from '../../shared/api/contract';
 import { ensurePlayable } from '../media/proxy';
 import { ServiceError, type Handlers } from './dispatch';
 import { mimeOf } from './media-registry';
-import { projectVideoResolver, videoPathOf } from './item-frames';
-import { itemKey, samplerName, selection, uniqueFrames, type BackendContext, type Session } from './backend-session';
+import { videoPathOf } from './item-frames';
+import { samplerName, selection, uniqueFrames, type BackendContext, type Session } from './backend-session';
 
-export function itemHandlers(ctx: BackendContext): Pick<Handlers, 'queue:list' | 'item:get'> {
+export function itemHandlers(ctx: BackendContext): Pick<Handlers, 'queue:list' | 'queue:page' | 'item:get'> {
   const { hooks, media, need } = ctx;
-
-  const queueRows = (s: Session, annotator: string | undefined): QueueRow[] => {
-    const p = s.project;
-    const video = projectVideoResolver(p);
-    const states = p.annotations.listStates();
-    const byItem = new Map<string, AnnotationState[]>();
-    for (const st of states) {
-      const k = itemKey(st.model, st.split, st.sampleId);
-      const list = byItem.get(k);
-      if (list) list.push(st);
-      else byItem.set(k, [st]);
-    }
-    const metaCache = new Map<string, { taskType: string | null; question: string | null; hasVideo: boolean }>();
-    const metaOf = (split: string, id: string) => {
-      const k = `${split}\u0000${id}`;
-      let m = metaCache.get(k);
-      if (!m) {
-        const it = p.getItem(split, id);
-        m = {
-          taskType: it?.taskType ?? null,
-          question: it?.question ?? null,
-          hasVideo: video(it?.videoFile).file !== null,
-        };
-        metaCache.set(k, m);
-      }
-      return m;
-    };
-    const rows: QueueRow[] = [];
-    for (const g of s.audit.all()) {
-      for (const [sampleId, a] of g.items) {
-        const m = metaOf(g.split, sampleId);
-        const sts = byItem.get(itemKey(g.model, g.split, sampleId)) ?? [];
-        const mine = annotator ? sts.find((x) => x.annotator === annotator) : [...sts].sort((x, y) => (x.updatedAt < y.updatedAt ? 1 : -1))[0];
-        rows.push({
-          model: g.model,
-          split: g.split,
-          sampleId,
-          taskType: m.taskType,
-          trajectoryClass: a.trajectoryClass,
-          pattern: a.pattern,
-          flags: { visuallyConfused: a.visuallyConfused, textOverwritten: a.textOverwritten, terminalRegression: a.terminalRegression },
-          harmed: a.harmed,
-          rescued: a.rescued,
-          status: mine?.status ?? 'todo',
-          annotators: sts.map((x) => x.annotator).sort(),
-          hasVideo: m.hasVideo,
-          searchText: `${sampleId} ${g.model} ${m.taskType ?? ''} ${m.question ?? ''}`.toLowerCase(),
-        });
-      }
-    }
-    return rows;
-  };
 
   const itemDetail = async (s: Session, model: string, split: string, sampleId: string, jobId?: string): Promise<ItemDetail> => {
     const p = s.project;
@@ -157,7 +104,8 @@ export function itemHandlers(ctx: BackendContext): Pick<Handlers, 'queue:list' |
   };
 
   return {
-    'queue:list': (req) => ({ rows: queueRows(need(), req.annotator) }),
+    'queue:list': (req) => ({ rows: need().queue.rows(req.annotator) }),
+    'queue:page': (req) => need().queue.page(req),
     'item:get': (req) => itemDetail(need(), req.model, req.split, req.sampleId, req.jobId),
   };
 }

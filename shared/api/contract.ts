@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { ImportOptionValues } from './import-options';
 import { annotationEditSchema } from '../domain/annotations';
 import { EVENT_NAME_LIST, IPC_EVENT_CHANNEL, IPC_PREFIX, OP_NAME_LIST } from './names';
-import { CascadeRequest, Overview, OverviewCascade, SavedViewDto, SavedViewValue, ViewName } from './overview';
+import { CascadeRequest, Overview, OverviewCascade, QueueFilterSchema, QueueSortSchema, SavedViewDto, SavedViewValue, ViewName } from './overview';
 import { syncOperations } from './sync-contract';
 import { teamOperations } from './team-contract';
 
@@ -239,6 +239,9 @@ function op<Req extends z.ZodType, Res extends z.ZodType>(request: Req, response
 }
 const Empty = z.object({}).strict();
 
+/** Most rows one queue:page answer carries. */
+export const QUEUE_PAGE_MAX = 1000;
+
 export const operations = {
   'project:open': op(
     z.object({ path: z.string().min(1), create: z.boolean().optional() }),
@@ -250,7 +253,36 @@ export const operations = {
   'queue:list': op(
     z.object({ annotator: z.string().optional() }),
     z.object({ rows: z.array(QueueRow) }),
-    'All audit rows; filtering and sorting run client-side (shared/api/queue-filter.ts) so 30k rows filter in milliseconds.',
+    'Every audit row with its status (tests and tools; the app pages through queue:page).',
+  ),
+  'queue:page': op(
+    z.object({
+      filter: QueueFilterSchema,
+      sort: QueueSortSchema,
+      offset: z.number().int().min(0),
+      /** At most QUEUE_PAGE_MAX rows: the renderer holds only what it shows. */
+      limit: z.number().int().min(0).max(QUEUE_PAGE_MAX),
+      /** Whose status the rows show (default: the latest annotator's). */
+      annotator: z.string().optional(),
+      /** Page around this item instead of at offset: from the row before it (the item view's prev/next). */
+      at: ItemRef.optional(),
+    }),
+    z.object({
+      rows: z.array(QueueRow),
+      /** Index of rows[0] in the filtered order. */
+      offset: z.number().int(),
+      /** Rows passing the filter. */
+      total: z.number().int(),
+      /** Of those, done or skipped (the progress bar). */
+      done: z.number().int(),
+      /** Rows of the project before filtering. */
+      all: z.number().int(),
+      /** Index of `at` in the filtered order, -1 when the filter hides it (or no `at`). */
+      position: z.number().int(),
+      /** What the filter controls offer, over every row. */
+      facets: z.object({ taskTypes: z.array(z.string()), transitions: z.array(z.string()), annotators: z.array(z.string()) }),
+    }),
+    'One page of the audit queue, filtered and sorted in the backend over rows cached per project (rebuilt after an import, statuses after an annotation change).',
   ),
   'item:get': op(
     ItemRef.extend({ jobId: JobId.optional() }),

@@ -8,6 +8,7 @@ export const OP_NAME_LIST = [
   'project:info',
   'grids:list',
   'queue:list',
+  'queue:page',
   'item:get',
   'frames:strips',
   'frames:cancel',

@@ -175,6 +175,9 @@ export const SavedViewValue = z.object({
   columns: z.array(z.enum(QUEUE_COLUMNS)),
 });
 export type SavedViewValue = z.infer<typeof SavedViewValue>;
+/** The queue's filter and sort as they cross the API (queue:page) — the same shape a saved view stores. */
+export const QueueFilterSchema = SavedViewValue.shape.filter;
+export const QueueSortSchema = SavedViewValue.shape.sort;
 
 export const SavedViewDto = z.object({ id: z.number().int(), name: z.string(), value: SavedViewValue, updatedAt: z.string() });
 export type SavedViewDto = z.infer<typeof SavedViewDto>;
