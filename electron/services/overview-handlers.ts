@@ -8,8 +8,9 @@ import { SavedViewValue, type SavedViewDto } from '../../shared/api/overview';
 import type { Handlers } from './dispatch';
 import { ServiceError } from './dispatch';
 import { cascadeFor, computeOverview } from './overview';
+import { cascadeCorrectRows } from '../../shared/engine/cascade';
 
-type OverviewOps = 'overview:get' | 'overview:cascade' | 'views:list' | 'views:save' | 'views:rename' | 'views:delete';
+type OverviewOps = 'overview:get' | 'overview:cascade' | 'overview:cascade-items' | 'views:list' | 'views:save' | 'views:rename' | 'views:delete';
 
 /** Views whose stored JSON no longer parses (an older shape) are listed as unusable, not dropped silently. */
 function listViews(p: Project): SavedViewDto[] {
@@ -36,6 +37,16 @@ export function overviewHandlers(need: () => Project): Pick<Handlers, OverviewOp
         return cascadeFor(p.loadMatrix(req.model, req.split), req.budgets, req.reference, req.seed ?? 0);
       } catch (e) {
         // The engine's chain/reference checks are the user's choice being wrong, not a crash.
+        throw new ServiceError('bad-request', e instanceof Error ? e.message : String(e));
+      }
+    },
+    'overview:cascade-items': (req) => {
+      const p = need();
+      if (!p.listGrids().some((g) => g.model === req.model && g.split === req.split)) throw new ServiceError('not-found', `no grid ${req.model} / ${req.split}`);
+      const m = p.loadMatrix(req.model, req.split);
+      try {
+        return { correct: cascadeCorrectRows(m, { budgets: req.budgets, reference: req.reference }, req.tau).map((r) => m.itemIds[r] as string) };
+      } catch (e) {
         throw new ServiceError('bad-request', e instanceof Error ? e.message : String(e));
       }
     },

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { ImportOptionValues } from './import-options';
 import { annotationEditSchema } from '../domain/annotations';
 import { EVENT_NAME_LIST, IPC_EVENT_CHANNEL, IPC_PREFIX, OP_NAME_LIST } from './names';
-import { CascadeRequest, Overview, OverviewCascade, QueueFilterSchema, QueueSortSchema, SavedViewDto, SavedViewValue, ViewName } from './overview';
+import { CascadeItemsRequest, CascadeRequest, Overview, OverviewCascade, QueueFilterSchema, QueueSortSchema, SavedViewDto, SavedViewValue, ViewName } from './overview';
 import { syncOperations } from './sync-contract';
 import { teamOperations } from './team-contract';
 
@@ -360,6 +360,11 @@ export const operations = {
     CascadeRequest,
     z.object({ cascade: OverviewCascade.nullable(), note: z.string().nullable() }),
     'The confidence cascade of a grid over chosen budgets against a chosen reference (or why there is none).',
+  ),
+  'overview:cascade-items': op(
+    CascadeItemsRequest,
+    z.object({ correct: z.array(z.string()) }),
+    'The items the cascade at one τ answers correctly (the items behind one point of the cascade chart).',
   ),
   'views:list': op(Empty, z.array(SavedViewDto), 'Saved queue views of the project, by name.'),
   'views:save': op(z.object({ name: ViewName, value: SavedViewValue }), SavedViewDto, 'Save (or replace) a queue view by name.'),

@@ -28,6 +28,7 @@ export const OP_NAME_LIST = [
   'annotator:set',
   'overview:get',
   'overview:cascade',
+  'overview:cascade-items',
   'views:list',
   'views:save',
   'views:rename',

@@ -149,6 +149,9 @@ export const CascadeRequest = z.object({
   seed: z.number().int().optional(),
 });
 
+/** One point of a cascade: its τ (null = +∞, every item runs to the last budget). */
+export const CascadeItemsRequest = CascadeRequest.omit({ seed: true }).extend({ tau: z.number().nullable() });
+
 // ---------------------------------------------------------------- saved views
 
 export const QUEUE_COLUMNS = ['item', 'model', 'split', 'task', 'pattern', 'class', 'flags', 'status'] as const;

@@ -223,7 +223,8 @@ function sumOver(a: Float64Array, items: Int32Array): number {
   return s;
 }
 
-export function cascade(m: ResponseMatrix, opts: CascadeOptions): CascadeResult {
+/** The checked chain and per-item, per-budget quantities every cascade figure is computed from. */
+function prepareCascade(m: ResponseMatrix, opts: CascadeOptions) {
   assertKind(m, 'mcqa', 'the confidence cascade');
   const budgets = [...opts.budgets];
   if (budgets.length === 0) throw new Error('the cascade needs at least one budget');
@@ -326,6 +327,11 @@ export function cascade(m: ResponseMatrix, opts: CascadeOptions): CascadeResult 
     p.refLat[r] = latency ? m.latencyMs[base + refCol]! : 0;
   }
 
+  return { p, rows, budgets, refSpec, seed, N, nExcluded, anyMargin, latency, withSets };
+}
+
+export function cascade(m: ResponseMatrix, opts: CascadeOptions): CascadeResult {
+  const { p, budgets, refSpec, seed, N, nExcluded, anyMargin, latency, withSets } = prepareCascade(m, opts);
   const all = Int32Array.from({ length: N }, (_, i) => i);
   const sweep = sweepOn(p, all, distinctTaus(p, all), latency);
   const refCorrect = sumOver(p.refY, all);
@@ -391,4 +397,21 @@ export function cascade(m: ResponseMatrix, opts: CascadeOptions): CascadeResult 
   };
   if (refMeanLat !== undefined) result.referenceMeanLatency = refMeanLat;
   return result;
+}
+
+/**
+ * Rows of `m` (matrix row indices) that the cascade at τ answers correctly — the items behind
+ * one point of the sweep: an item stops at the first budget whose signal reaches τ, else at the
+ * last (τ = +∞, written null, runs every item to the last budget), as in sweepOn.
+ */
+export function cascadeCorrectRows(m: ResponseMatrix, opts: CascadeOptions, tau: number | null): number[] {
+  const { p, rows, N } = prepareCascade(m, opts);
+  const t = tau ?? Infinity;
+  const out: number[] = [];
+  for (let r = 0; r < N; r++) {
+    let j = 0;
+    while (j < p.L - 1 && !(p.sig[r * p.L + j]! >= t)) j++;
+    if (p.y[r * p.L + j] === 1) out.push(rows[r]!);
+  }
+  return out;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ResponseMatrix } from '../../../shared/domain/types';
-import { cascade } from '../../../shared/engine/cascade';
+import { cascade, cascadeCorrectRows } from '../../../shared/engine/cascade';
 import { configIndex } from '../../../shared/engine/matrix';
 import { seededPermutation } from '../../../shared/engine/prng';
 import { fromPatterns, randomPatterns } from './helpers';
@@ -166,5 +166,29 @@ describe('cascade: against a brute-force evaluation on random data', () => {
     expect(r.heldOut.savingVsReference).toBeCloseTo(1 - ev.shared / 64, 9);
     // deterministic for a seed
     expect(cascade(m, { budgets: B, reference: '64f_151k', seed: 42, frameSet: (row, c) => sets(row, B.indexOf(c)) }).heldOut).toEqual(r.heldOut);
+  });
+});
+
+describe('cascadeCorrectRows: the items behind one cascade point', () => {
+  it('are exactly the items the hand example gets right at τ, and as many as the sweep counts', () => {
+    const m = handMatrix();
+    const r = cascade(m, { budgets: B, reference: '64f_151k' });
+    // τ 0.8: row 0 stops at 16f (0.9, correct), row 1 at 32f (0.8, correct), row 2 runs to 64f (correct), row 3 at 32f (0.95, correct).
+    expect(cascadeCorrectRows(m, { budgets: B, reference: '64f_151k' }, 0.8)).toEqual([0, 1, 2, 3]);
+    // τ +∞ (null): everyone answers at 64f: rows 0, 1, 2 are right there, row 3 is not.
+    expect(cascadeCorrectRows(m, { budgets: B, reference: '64f_151k' }, null)).toEqual([0, 1, 2]);
+    for (const p of r.sweep) expect(cascadeCorrectRows(m, { budgets: B, reference: '64f_151k' }, p.tau === Infinity ? null : p.tau).length).toBe(p.correct);
+  });
+  it('agree with the sweep on random matrices at every τ', () => {
+    const m = fromPatterns(B, randomPatterns(200, 3, 7, 0.03));
+    let s = 99;
+    const rnd = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+    setSignals(m, 'confidence', B, Array.from({ length: 200 }, () => B.map(() => Math.round(rnd() * 20) / 20)));
+    const r = cascade(m, { budgets: B, reference: '64f_151k' });
+    for (const p of r.sweep) {
+      const rows = cascadeCorrectRows(m, { budgets: B, reference: '64f_151k' }, p.tau === Infinity ? null : p.tau);
+      expect(rows.length).toBe(p.correct);
+      expect(rows.length).toBe(brute(m, 'confidence', rows, p.tau).correct);
+    }
   });
 });
