@@ -15,7 +15,8 @@ import { SavedViewsBar, hiddenColumnsCss } from './views/SavedViewsBar';
 import { QUEUE_COLUMNS, type QueueColumn } from '../shared/api/overview';
 import { AnnotatorPrompt } from './components/AnnotatorPrompt';
 import { ShortcutsDialog } from './components/ShortcutsDialog';
-import { keyOf } from './shortcuts';
+import { allShortcuts } from './shortcuts';
+import { escape, handleKey, runAction, useShortcuts } from './keymap';
 
 /**
  * UI state that belongs to a project — the queue's filter, sort and columns — is kept per
@@ -48,13 +49,6 @@ function loadUi(key: string | null): ProjectUi {
   } catch {
     return fresh;
   }
-}
-
-export function isTyping(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  if (!el || !el.tagName) return false;
-  const tag = el.tagName.toLowerCase();
-  return tag === 'input' || tag === 'textarea' || tag === 'select' || el.isContentEditable;
 }
 
 export function App({ client }: { client: FlipbookClient }) {
@@ -103,6 +97,9 @@ export function App({ client }: { client: FlipbookClient }) {
     });
   }, [client, refreshProject]);
 
+  // A new view starts at its top (a click-through from a scrolled overview must not land mid-page).
+  useEffect(() => window.scrollTo(0, 0), [route.view]);
+
   useEffect(() => {
     const onHash = () => setRoute(parseRoute(window.location.hash));
     window.addEventListener('hashchange', onHash);
@@ -132,22 +129,24 @@ export function App({ client }: { client: FlipbookClient }) {
     [client, refreshProject],
   );
 
+  // The app's one key listener: the table (shortcuts.ts) decides which action a key runs.
+  const keyTable = useMemo(() => allShortcuts(codebook?.pathways ?? []), [codebook]);
   useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (isTyping(e.target)) return;
-      if (keyOf(e) === '?') {
-        e.preventDefault();
-        setShowShortcuts((s) => !s);
-      }
-    };
+    const onKey = (e: KeyboardEvent) => handleKey(keyTable, e);
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  }, [keyTable]);
+  useShortcuts('global', {
+    help: () => setShowShortcuts(true),
+    escape: () => escape(document.activeElement),
+  });
 
   useEffect(
     () =>
       client.on('menu:command', (p) => {
         if (p.command === 'shortcuts') setShowShortcuts(true);
+        if (p.command === 'undo') runAction('item', 'undo');
+        if (p.command === 'redo') runAction('item', 'redo');
         if (p.command === 'open-project' || p.command === 'new-project' || p.command === 'import' || p.command === 'export') {
           window.location.hash = routeHash({ view: 'open' });
         }
@@ -225,10 +224,16 @@ export function App({ client }: { client: FlipbookClient }) {
   } else if (route.view === 'overview') {
     body = (
       <OverviewView
+        grids={project.grids}
         onQueue={(patch, label) => {
           setFilter({ ...EMPTY_FILTER, preset: 'all', ...patch });
           setUnsavedView(label);
           navigate({ view: 'queue' });
+        }}
+        onItem={(item, patch, label) => {
+          setFilter({ ...EMPTY_FILTER, preset: 'all', ...patch });
+          setUnsavedView(label);
+          navigate({ view: 'item', item });
         }}
       />
     );
@@ -304,8 +309,8 @@ export function App({ client }: { client: FlipbookClient }) {
               </button>
             )}
           </span>
-          <button type="button" aria-label="Keyboard shortcuts" onClick={() => setShowShortcuts(true)}>
-            ?
+          <button type="button" onClick={() => setShowShortcuts(true)}>
+            <kbd>?</kbd> Keyboard shortcuts
           </button>
         </header>
         {error && (

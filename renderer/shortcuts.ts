@@ -1,51 +1,98 @@
 /**
- * Every keyboard shortcut of the app in one table, so `?` can list them all and a test can
- * prove no two actions share a key (codebook pathway keys included, see allShortcuts()).
+ * The keymap: every keyboard shortcut of the app in one table — what each key does and when
+ * (its scope, whether it also works in a text field, whether it works while a dialog is open).
+ * The one key listener (keymap.ts) dispatches from it, `?` lists it, and a test proves no two
+ * bindings that can be live at once share a key (codebook pathway keys included).
  * Keys are KeyboardEvent.key values; `Ctrl+` means Ctrl or Cmd.
  */
+
+/** Where a binding is live: `global` everywhere; `queue`/`item` while that view is shown. */
+export type ShortcutScope = 'global' | 'queue' | 'item';
+
+export type ActionId =
+  | 'help'
+  | 'escape'
+  | 'undo'
+  | 'redo'
+  | 'focusSearch'
+  | 'openSelected'
+  | 'nextRow'
+  | 'prevRow'
+  | 'nextItem'
+  | 'prevItem'
+  | 'toQueue'
+  | 'playPause'
+  | 'stepForward'
+  | 'stepBack'
+  | 'faster'
+  | 'slower'
+  | 'jump'
+  | 'loop'
+  | 'markIn'
+  | 'markOut'
+  | 'nextSpan'
+  | 'prevSpan'
+  | 'nudgeStartEarlier'
+  | 'nudgeStartLater'
+  | 'nudgeEndEarlier'
+  | 'nudgeEndLater'
+  | 'deleteSpan'
+  | 'nextTransition'
+  | 'notes'
+  | 'confidence'
+  | 'status'
+  | 'togglePathway'
+  | 'primaryPathway';
+
 export interface Shortcut {
   key: string;
+  id: ActionId;
+  /** What the key does, as the help dialog shows it. */
   action: string;
-  scope: 'global' | 'queue' | 'item';
+  scope: ShortcutScope;
+  /** Argument handed to the action (a confidence, a status, a pathway id). */
+  arg?: string;
+  /** Also live while a text field has focus: in any field, or only in the queue's search field. */
+  inTextField?: 'any' | 'search';
+  /** Also live while a dialog is open (every other key is the dialog's). */
+  inDialog?: boolean;
 }
 
 export const APP_SHORTCUTS: readonly Shortcut[] = [
-  { key: '?', action: 'Show keyboard shortcuts', scope: 'global' },
-  { key: 'Escape', action: 'Close dialog / leave a text field', scope: 'global' },
-  { key: 'Ctrl+z', action: 'Undo your last edit of this item', scope: 'item' },
-  { key: 'Ctrl+Shift+z', action: 'Redo on this item', scope: 'item' },
-  { key: 'Ctrl+y', action: 'Redo on this item (alternative)', scope: 'item' },
-  { key: '/', action: 'Focus queue search', scope: 'queue' },
-  { key: 'Enter', action: 'Open the selected queue row', scope: 'queue' },
-  { key: 'ArrowDown', action: 'Queue: next row / Item: next evidence span', scope: 'global' },
-  { key: 'ArrowUp', action: 'Queue: previous row / Item: previous evidence span', scope: 'global' },
-  { key: 'j', action: 'Next item in the queue', scope: 'item' },
-  { key: 'k', action: 'Previous item in the queue', scope: 'item' },
-  { key: 'q', action: 'Back to the queue', scope: 'item' },
-  { key: ' ', action: 'Play / pause', scope: 'item' },
-  { key: '.', action: 'Step one frame forward', scope: 'item' },
-  { key: ',', action: 'Step one frame back', scope: 'item' },
-  { key: ']', action: 'Faster', scope: 'item' },
-  { key: '[', action: 'Slower', scope: 'item' },
-  { key: 'f', action: 'Jump to a frame or time', scope: 'item' },
-  { key: 'y', action: 'Loop the selected evidence span on/off', scope: 'item' },
-  { key: 'i', action: 'Mark evidence span in (at the player position)', scope: 'item' },
-  { key: 'e', action: 'Mark evidence span out and save it', scope: 'item' },
-  { key: 'Shift+ArrowLeft', action: 'Selected span: start one frame earlier', scope: 'item' },
-  { key: 'Shift+ArrowRight', action: 'Selected span: start one frame later', scope: 'item' },
-  { key: 'Alt+ArrowLeft', action: 'Selected span: end one frame earlier', scope: 'item' },
-  { key: 'Alt+ArrowRight', action: 'Selected span: end one frame later', scope: 'item' },
-  { key: 'Delete', action: 'Delete the selected span', scope: 'item' },
-  { key: 'w', action: 'Next transition to explain', scope: 'item' },
-  { key: 'a', action: 'Edit notes', scope: 'item' },
-  { key: '1', action: 'Confidence 1', scope: 'item' },
-  { key: '2', action: 'Confidence 2', scope: 'item' },
-  { key: '3', action: 'Confidence 3', scope: 'item' },
-  { key: '4', action: 'Confidence 4', scope: 'item' },
-  { key: '5', action: 'Confidence 5', scope: 'item' },
-  { key: 'v', action: 'Status: done', scope: 'item' },
-  { key: 'b', action: 'Status: needs review', scope: 'item' },
-  { key: 's', action: 'Status: skipped', scope: 'item' },
+  { key: '?', id: 'help', action: 'Show keyboard shortcuts', scope: 'global' },
+  { key: 'Escape', id: 'escape', action: 'Close the dialog / leave the text field', scope: 'global', inTextField: 'any', inDialog: true },
+  { key: 'Ctrl+z', id: 'undo', action: 'Undo your last edit of this item', scope: 'item' },
+  { key: 'Ctrl+Shift+z', id: 'redo', action: 'Redo on this item', scope: 'item' },
+  { key: 'Ctrl+y', id: 'redo', action: 'Redo on this item (alternative)', scope: 'item' },
+  { key: '/', id: 'focusSearch', action: 'Focus queue search', scope: 'queue' },
+  { key: 'Enter', id: 'openSelected', action: 'Open the selected queue row', scope: 'queue', inTextField: 'search' },
+  { key: 'ArrowDown', id: 'nextRow', action: 'Next queue row', scope: 'queue', inTextField: 'search' },
+  { key: 'ArrowUp', id: 'prevRow', action: 'Previous queue row', scope: 'queue', inTextField: 'search' },
+  { key: 'j', id: 'nextItem', action: 'Next item in the queue', scope: 'item' },
+  { key: 'k', id: 'prevItem', action: 'Previous item in the queue', scope: 'item' },
+  { key: 'q', id: 'toQueue', action: 'Back to the queue', scope: 'item' },
+  { key: ' ', id: 'playPause', action: 'Play / pause', scope: 'item' },
+  { key: '.', id: 'stepForward', action: 'Step one frame forward', scope: 'item' },
+  { key: ',', id: 'stepBack', action: 'Step one frame back', scope: 'item' },
+  { key: ']', id: 'faster', action: 'Faster', scope: 'item' },
+  { key: '[', id: 'slower', action: 'Slower', scope: 'item' },
+  { key: 'f', id: 'jump', action: 'Jump to a frame or time', scope: 'item' },
+  { key: 'y', id: 'loop', action: 'Loop the selected evidence span on/off', scope: 'item' },
+  { key: 'i', id: 'markIn', action: 'Mark evidence span in (at the player position)', scope: 'item' },
+  { key: 'e', id: 'markOut', action: 'Mark evidence span out and save it', scope: 'item' },
+  { key: 'ArrowDown', id: 'nextSpan', action: 'Next evidence span', scope: 'item' },
+  { key: 'ArrowUp', id: 'prevSpan', action: 'Previous evidence span', scope: 'item' },
+  { key: 'Shift+ArrowLeft', id: 'nudgeStartEarlier', action: 'Selected span: start one frame earlier', scope: 'item' },
+  { key: 'Shift+ArrowRight', id: 'nudgeStartLater', action: 'Selected span: start one frame later', scope: 'item' },
+  { key: 'Alt+ArrowLeft', id: 'nudgeEndEarlier', action: 'Selected span: end one frame earlier', scope: 'item' },
+  { key: 'Alt+ArrowRight', id: 'nudgeEndLater', action: 'Selected span: end one frame later', scope: 'item' },
+  { key: 'Delete', id: 'deleteSpan', action: 'Delete the selected span', scope: 'item' },
+  { key: 'w', id: 'nextTransition', action: 'Next transition to explain', scope: 'item' },
+  { key: 'a', id: 'notes', action: 'Edit notes', scope: 'item' },
+  ...['1', '2', '3', '4', '5'].map((n): Shortcut => ({ key: n, id: 'confidence', arg: n, action: `Confidence ${n}`, scope: 'item' })),
+  { key: 'v', id: 'status', arg: 'done', action: 'Status: done', scope: 'item' },
+  { key: 'b', id: 'status', arg: 'needs_review', action: 'Status: needs review', scope: 'item' },
+  { key: 's', id: 'status', arg: 'skipped', action: 'Status: skipped', scope: 'item' },
 ];
 
 export interface PathwayKeyed {
@@ -59,17 +106,29 @@ export function allShortcuts(pathways: readonly PathwayKeyed[]): Shortcut[] {
   const out: Shortcut[] = [...APP_SHORTCUTS];
   for (const p of pathways) {
     if (!p.shortcut) continue;
-    out.push({ key: p.shortcut.toLowerCase(), action: `Toggle pathway: ${p.label}`, scope: 'item' });
-    out.push({ key: `Shift+${p.shortcut.toUpperCase()}`, action: `Primary pathway: ${p.label}`, scope: 'item' });
+    out.push({ key: p.shortcut.toLowerCase(), id: 'togglePathway', arg: p.id, action: `Toggle pathway: ${p.label}`, scope: 'item' });
+    out.push({ key: `Shift+${p.shortcut.toUpperCase()}`, id: 'primaryPathway', arg: p.id, action: `Primary pathway: ${p.label}`, scope: 'item' });
   }
   return out;
 }
 
-/** Keys bound to more than one action (must be empty). */
+/** Two scopes can be live at once when one is global or they are the same view. */
+const overlap = (a: ShortcutScope, b: ShortcutScope) => a === 'global' || b === 'global' || a === b;
+
+/** Keys bound to more than one action that can be live at the same time (must be empty). */
 export function duplicateKeys(shortcuts: readonly Shortcut[]): string[] {
-  const seen = new Map<string, number>();
-  for (const s of shortcuts) seen.set(s.key, (seen.get(s.key) ?? 0) + 1);
-  return [...seen].filter(([, n]) => n > 1).map(([k]) => k);
+  const out = new Set<string>();
+  shortcuts.forEach((a, i) => {
+    for (const b of shortcuts.slice(i + 1)) if (a.key === b.key && overlap(a.scope, b.scope)) out.add(a.key);
+  });
+  return [...out];
+}
+
+/** When a binding is live, in words (the help dialog's last column). */
+export function whenText(s: Shortcut): string {
+  const where = s.scope === 'global' ? 'anywhere' : s.scope === 'queue' ? 'queue' : 'item view';
+  const extra = [s.inTextField === 'any' ? 'also in text fields' : s.inTextField === 'search' ? 'also in the search field' : '', s.inDialog ? 'also in dialogs' : ''].filter(Boolean);
+  return [where, ...extra].join(', ');
 }
 
 /** The table key for a keyboard event, in the same notation as APP_SHORTCUTS. */
@@ -81,6 +140,25 @@ export function keyOf(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'sh
   // A single uppercase letter with Shift is the primary-pathway chord.
   if (e.shiftKey && /^[A-Z]$/.test(e.key)) return `Shift+${e.key}`;
   return e.key;
+}
+
+export interface KeyContext {
+  /** A text field (input, textarea, select, contenteditable) has focus; 'search' is the queue's. */
+  textField: 'none' | 'search' | 'other';
+  dialogOpen: boolean;
+  /** Scopes with a view mounted (global is always live). */
+  liveScopes: ReadonlySet<ShortcutScope>;
+}
+
+/** The binding a key selects in a context, or undefined: the keymap's one decision rule. */
+export function resolveKey(table: readonly Shortcut[], key: string, ctx: KeyContext): Shortcut | undefined {
+  return table.find(
+    (s) =>
+      s.key === key &&
+      (s.scope === 'global' || ctx.liveScopes.has(s.scope)) &&
+      (!ctx.dialogOpen || s.inDialog === true) &&
+      (ctx.textField === 'none' || s.inTextField === 'any' || (s.inTextField === 'search' && ctx.textField === 'search')),
+  );
 }
 
 export function displayKey(key: string): string {

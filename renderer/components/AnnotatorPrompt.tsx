@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { useDialog } from '../keymap';
 
 /**
  * Who is annotating: asked once per machine (the name is remembered by Flipbook, not the
@@ -24,9 +25,14 @@ export function AnnotatorPrompt({
   };
   const trimmed = name.trim();
   const near = trimmed !== '' && !known.includes(trimmed) ? known.find((k) => k.toLowerCase().replace(/\s+/g, ' ') === trimmed.toLowerCase().replace(/\s+/g, ' ')) : undefined;
+  const form = useRef<HTMLFormElement>(null);
+  const input = useRef<HTMLInputElement>(null);
+  // Escape (the keymap) cancels when there is a name to go back to; the first prompt cannot be dismissed.
+  useDialog(form, onCancel ?? null, input);
   return (
     <div className="modal-backdrop">
       <form
+        ref={form}
         role="dialog"
         aria-modal="true"
         aria-label="Annotator name"
@@ -34,9 +40,6 @@ export function AnnotatorPrompt({
         onSubmit={(e) => {
           e.preventDefault();
           save(name);
-        }}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape' && onCancel) onCancel();
         }}
       >
         <h2>{current === null ? 'Who is annotating?' : 'Change annotator'}</h2>
@@ -53,7 +56,7 @@ export function AnnotatorPrompt({
         )}
         <label>
           Your name
-          <input aria-label="Your name" value={name} autoFocus list="known-annotators" onChange={(e) => setName(e.target.value)} />
+          <input aria-label="Your name" value={name} ref={input} list="known-annotators" onChange={(e) => setName(e.target.value)} />
         </label>
         <datalist id="known-annotators">
           {known.map((k) => (

@@ -42,6 +42,7 @@ export function AnnotatorsPanel({ item, annotator, codebook, refreshKey }: { ite
         </p>
       )}
       {team.labels.length > 1 && (
+        <div className="table-scroll">
         <table aria-label="Labels by annotator">
           <thead>
             <tr>
@@ -73,6 +74,7 @@ export function AnnotatorsPanel({ item, annotator, codebook, refreshKey }: { ite
             ))}
           </tbody>
         </table>
+        </div>
       )}
     </section>
   );

@@ -22,7 +22,7 @@ export function MergePanel({ onMerged }: { onMerged: () => void }) {
     <section className="merge" aria-label="Merge annotations">
       <h3>Merge annotations…</h3>
       <p>Another annotator's exported release (folder or .zip) or its annotations/ folder. Nothing already here changes; merging twice adds nothing.</p>
-      <input aria-label="Bundle path" size={60} placeholder="/path/to/release or annotations/" value={path} onChange={(e) => setPath(e.target.value)} />{' '}
+      <input className="path" aria-label="Bundle path" placeholder="/path/to/release or annotations/" value={path} onChange={(e) => setPath(e.target.value)} />{' '}
       <button type="button" disabled={busy || path.trim() === ''} onClick={() => void merge()}>
         Merge annotations
       </button>

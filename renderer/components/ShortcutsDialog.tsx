@@ -1,21 +1,22 @@
-import { useEffect, useRef } from 'react';
-import { allShortcuts, displayKey, type PathwayKeyed } from '../shortcuts';
+import { useRef } from 'react';
+import { useDialog } from '../keymap';
+import { allShortcuts, displayKey, whenText, type PathwayKeyed } from '../shortcuts';
 
+/** The keymap table itself (shortcuts.ts), so what `?` shows is what the keys do. */
 export function ShortcutsDialog({ pathways, onClose }: { pathways: readonly PathwayKeyed[]; onClose: () => void }) {
-  const ref = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    ref.current?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') onClose();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  const dialog = useRef<HTMLDivElement>(null);
+  const close = useRef<HTMLButtonElement>(null);
+  useDialog(dialog, onClose, close);
   const list = allShortcuts(pathways);
   return (
     <div className="modal-backdrop">
-      <div role="dialog" aria-modal="true" aria-label="Keyboard shortcuts" className="modal shortcuts">
-        <h2>Keyboard shortcuts</h2>
+      <div ref={dialog} role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" className="modal shortcuts">
+        <div className="modal-head">
+          <h2 id="shortcuts-title">Keyboard shortcuts</h2>
+          <button type="button" ref={close} onClick={onClose}>
+            Close
+          </button>
+        </div>
         <table>
           <thead>
             <tr>
@@ -31,14 +32,11 @@ export function ShortcutsDialog({ pathways, onClose }: { pathways: readonly Path
                   <kbd>{displayKey(s.key)}</kbd>
                 </td>
                 <td>{s.action}</td>
-                <td>{s.scope}</td>
+                <td>{whenText(s)}</td>
               </tr>
             ))}
           </tbody>
         </table>
-        <button type="button" ref={ref} aria-label="Close shortcuts" onClick={onClose}>
-          Close
-        </button>
       </div>
     </div>
   );

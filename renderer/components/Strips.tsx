@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
 import { createPortal } from 'react-dom';
+import { usePlayerTime, type TimeStore } from './time-store';
 import type { ConfigOutcome, EvidenceSpan, Strip, Tile } from '../../shared/api/contract';
 
 function fmt(n: number | null, digits = 2): string {
@@ -53,11 +54,17 @@ function previewPosition(z: Zoom, w: number, h: number): { left: number; top: nu
  * vertically; the player's position is drawn as the same vertical line on every strip. Tiles
  * keep the video's aspect and grow with the width: a strip with N frames gets 1/N of it.
  */
+/** The red line at the player's position: re-renders on every tick, alone. */
+function Playhead({ store, x }: { store: TimeStore; x: (s: number) => number }) {
+  const t = usePlayerTime(store);
+  return <div className="playhead" style={{ left: x(t) }} aria-hidden="true" />;
+}
+
 export function Strips({
   strips,
   outcomes,
   durationS,
-  time,
+  timeStore,
   onSeekFrame,
   onFullFrame,
   spans = [],
@@ -67,7 +74,8 @@ export function Strips({
   strips: Strip[];
   outcomes: ConfigOutcome[];
   durationS: number;
-  time: number;
+  /** The player's position; only the playheads subscribe to it. */
+  timeStore: TimeStore;
   /** Evidence spans, drawn as bands on the axis and on every strip (covered or missed by it). */
   spans?: readonly EvidenceSpan[];
   selectedSpan?: number;
@@ -180,7 +188,7 @@ export function Strips({
             </div>
           ))}
           {markLine}
-          <div className="playhead" style={{ left: x(time) }} />
+          <Playhead store={timeStore} x={x} />
         </div>
       </div>
       {strips.map((s) => {
@@ -272,7 +280,7 @@ export function Strips({
                 })}
               {s.tiles.length > 0 && markLine}
               {s.tiles.length === 0 && <span className="strip-empty">{textOnly ? 'text only — no frames' : 'no frames'}</span>}
-              <div className="playhead" style={{ left: x(time) }} aria-hidden="true" />
+              <Playhead store={timeStore} x={x} />
             </div>
           </div>
         );

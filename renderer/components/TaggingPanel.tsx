@@ -140,7 +140,6 @@ export function TaggingPanel({
           onBlur={() => notes !== (state?.notes ?? '') && actions.setNotes(notes)}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) actions.setNotes(notes);
-            if (e.key === 'Escape') (e.target as HTMLTextAreaElement).blur();
           }}
         />
       </label>

@@ -1,3 +1,4 @@
+import { usePlayerTime, type TimeStore } from './time-store';
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import videojs from 'video.js';
 import 'video.js/dist/video-js.css';
@@ -24,11 +25,21 @@ export function frameAt(t: number, fps: number): number {
   return Math.max(0, Math.floor(t * fps + 1e-6));
 }
 
-export const VideoPlayer = forwardRef<PlayerHandle, { video: VideoInfo; onTime: (t: number) => void }>(function VideoPlayer({ video, onTime }, ref) {
+/** The frame/time readout: the one part of the player that follows every tick. */
+function TimeReadout({ store, fps, lastFrame }: { store: TimeStore; fps: number; lastFrame: number }) {
+  const t = usePlayerTime(store);
+  const frame = frameAt(t, fps);
+  return (
+    <output aria-label="Frame and time" data-frame={frame} data-time={t.toFixed(3)}>
+      frame {frame} / {lastFrame} · {t.toFixed(3)} s
+    </output>
+  );
+}
+
+export const VideoPlayer = forwardRef<PlayerHandle, { video: VideoInfo; timeStore: TimeStore }>(function VideoPlayer({ video, timeStore }, ref) {
   const holder = useRef<HTMLDivElement>(null);
   const playerRef = useRef<Player | null>(null);
   const loopRef = useRef<{ startS: number; endS: number } | null>(null);
-  const [t, setT] = useState(0);
   const [rate, setRate] = useState(1);
   const [paused, setPaused] = useState(true);
   const [loop, setLoopState] = useState<{ startS: number; endS: number } | null>(null);
@@ -53,8 +64,7 @@ export const VideoPlayer = forwardRef<PlayerHandle, { video: VideoInfo; onTime: 
       const now = player.currentTime() ?? 0;
       const lp = loopRef.current;
       if (lp && now >= lp.endS) player.currentTime(lp.startS);
-      setT(now);
-      onTime(now);
+      timeStore.set(now);
       if (!player.paused()) raf = requestAnimationFrame(tick);
     };
     const update = () => {
@@ -69,9 +79,7 @@ export const VideoPlayer = forwardRef<PlayerHandle, { video: VideoInfo; onTime: 
       player.dispose();
       playerRef.current = null;
     };
-    // onTime is stable per item view; re-creating the player on each render would reload the video.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [video.url, video.mime]);
+  }, [video.url, video.mime, timeStore]);
 
   const seekTime = (s: number) => {
     const p = playerRef.current;
@@ -129,7 +137,8 @@ export const VideoPlayer = forwardRef<PlayerHandle, { video: VideoInfo; onTime: 
     jumpRef.current?.blur();
   };
 
-  const frame = frameAt(t, fps);
+  // Read at click time: this component does not re-render on every tick.
+  const frame = () => frameAt(timeStore.get(), fps);
   return (
     <div className="player">
       <div ref={holder} className="player-holder" data-testid="player" />
@@ -137,10 +146,10 @@ export const VideoPlayer = forwardRef<PlayerHandle, { video: VideoInfo; onTime: 
         <button type="button" aria-label={paused ? 'Play' : 'Pause'} onClick={() => (paused ? void playerRef.current?.play() : playerRef.current?.pause())}>
           {paused ? '▶' : '❚❚'}
         </button>
-        <button type="button" aria-label="Previous frame" onClick={() => seekFrame(frame - 1)}>
+        <button type="button" aria-label="Previous frame" onClick={() => seekFrame(frame() - 1)}>
           ◀|
         </button>
-        <button type="button" aria-label="Next frame" onClick={() => seekFrame(frame + 1)}>
+        <button type="button" aria-label="Next frame" onClick={() => seekFrame(frame() + 1)}>
           |▶
         </button>
         <label>
@@ -153,9 +162,7 @@ export const VideoPlayer = forwardRef<PlayerHandle, { video: VideoInfo; onTime: 
             ))}
           </select>
         </label>
-        <output aria-label="Frame and time" data-frame={frame} data-time={t.toFixed(3)}>
-          frame {frame} / {lastFrame} · {t.toFixed(3)} s
-        </output>
+        <TimeReadout store={timeStore} fps={fps} lastFrame={lastFrame} />
         <form
           onSubmit={(e) => {
             e.preventDefault();

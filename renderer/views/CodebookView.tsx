@@ -44,7 +44,7 @@ export function CodebookView({ onSaved }: { onSaved: (cb: Codebook) => void }) {
     void client.call('codebook:get', {}).then((r) => (r.ok ? load(r.value) : setError(r.error.message)));
   }, [client]);
 
-  const candidate: Codebook | null = current && { id: draftId, version: current.version, pathways: draft.map(({ isNew: _n, ...p }) => p) };
+  const candidate: Codebook | null = useMemo(() => current && { id: draftId, version: current.version, pathways: draft.map(({ isNew: _n, ...p }) => p) }, [current, draftId, draft]);
   const problems = useMemo(() => (candidate ? codebookProblems(candidate, RESERVED) : []), [candidate]);
   const changed = candidate !== null && current !== null && JSON.stringify({ ...candidate, version: 0 }) !== JSON.stringify({ ...current, version: 0 });
 

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AnnotationEdit } from '../../shared/domain/annotations';
-import type { AnnotationState, AnnotationStatus, Codebook, EvidenceSpan, ItemDetail, ItemRef, Strip, Tile } from '../../shared/api/contract';
+import { ANNOTATION_STATUSES, type AnnotationState, type AnnotationStatus, type Codebook, type EvidenceSpan, type ItemDetail, type ItemRef, type Strip, type Tile } from '../../shared/api/contract';
 import { suggestPathways } from '../../shared/api/suggestions';
 import { describeChange, undoMessage } from '../../shared/domain/annotation-change';
 import { useClient } from '../api/use-client';
-import { isTyping } from '../app';
 import type { Route } from '../route';
-import { keyOf } from '../shortcuts';
+import { useShortcuts } from '../keymap';
+import { createTimeStore } from '../components/time-store';
 import { VideoPlayer, type PlayerHandle } from '../components/VideoPlayer';
 import { Strips } from '../components/Strips';
 import { TaggingPanel, type SaveState } from '../components/TaggingPanel';
@@ -60,7 +60,9 @@ export function ItemView({
   const [strips, setStrips] = useState<Strip[]>([]);
   const [state, setState] = useState<AnnotationState | null>(null);
   const [save, setSave] = useState<SaveState>({ kind: 'idle' });
-  const [time, setTime] = useState(0);
+  // The player's position lives outside React state: only the strips' playheads and the
+  // player's own readout follow it, not the whole item view (60 updates a second while playing).
+  const [timeStore] = useState(createTimeStore);
   const [pendingIn, setPendingIn] = useState<number | null>(null);
   const [selectedSpan, setSelectedSpan] = useState(0);
   const [looping, setLooping] = useState(false);
@@ -136,8 +138,7 @@ export function ItemView({
       if (orphanTimer !== null) clearTimeout(orphanTimer);
       orphanTimer = setTimeout(() => flushPrefetch((id) => void client.call('frames:cancel', { jobId: id })), 3000);
     };
-    // upcomingKey stands for neighbours.upcoming (a new array on every render).
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- upcomingKey stands for neighbours.upcoming (a new array on every render)
   }, [client, stripsReady, upcomingKey]);
 
   const transition = state?.transition ?? detail?.defaultTransition ?? null;
@@ -150,7 +151,8 @@ export function ItemView({
   /** Edits run one after another so their order is the order the annotator made them. */
   const edit = useCallback(
     (change: EditBody | ((current: AnnotationState | null) => EditBody | null)) => {
-      if (readOnlyReason !== null) return setNotice(`Read-only: ${readOnlyReason}`);
+      // The read-only banner already says why; a second copy of it would only crowd the header.
+      if (readOnlyReason !== null) return;
       const run = async () => {
         const body = typeof change === 'function' ? change(stateRef.current) : change;
         if (body === null) return;
@@ -181,7 +183,8 @@ export function ItemView({
    */
   const undoRedo = useCallback(
     (which: 'annotation:undo' | 'annotation:redo') => {
-      if (readOnlyReason !== null) return setNotice(`Read-only: ${readOnlyReason}`);
+      // The read-only banner already says why.
+      if (readOnlyReason !== null) return;
       const run = async () => {
         setSave({ kind: 'saving' });
         const before = stateRef.current;
@@ -203,7 +206,7 @@ export function ItemView({
     [client, annotator, item, onSaved, readOnlyReason],
   );
 
-  const spans = state?.spans ?? [];
+  const spans = useMemo(() => state?.spans ?? [], [state]);
   const fps = detail?.video?.fps ?? 30;
   const configs = detail?.configs.map((c) => c.key) ?? [];
 
@@ -234,149 +237,77 @@ export function ItemView({
 
   const readOnly = readOnlyReason !== null;
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      // Only our own modals block shortcuts (video.js keeps hidden role=dialog elements of its own).
-      if (isTyping(e.target) || document.querySelector('.modal-backdrop')) return;
-      const k = keyOf(e);
-      const p = player.current;
-      const pathway = codebook?.pathways.find((pw) => pw.shortcut && pw.shortcut.toLowerCase() === k);
-      const primary = codebook?.pathways.find((pw) => pw.shortcut && `Shift+${pw.shortcut.toUpperCase()}` === k);
-      const handled = () => {
-        e.preventDefault();
-        e.stopPropagation();
-      };
-      if (pathway) {
-        handled();
-        return edit({ op: 'togglePathway', pathway: pathway.id });
-      }
-      if (primary) {
-        handled();
-        return edit({ op: 'setPrimary', pathway: state?.primaryPathway === primary.id ? null : primary.id });
-      }
-      switch (k) {
-        case 'Ctrl+z':
-          handled();
-          return void undoRedo('annotation:undo');
-        case 'Ctrl+Shift+z':
-        case 'Ctrl+y':
-          handled();
-          return void undoRedo('annotation:redo');
-        case 'j':
-          handled();
-          if (neighbours.next) onNavigate({ view: 'item', item: neighbours.next });
-          return;
-        case 'k':
-          handled();
-          if (neighbours.prev) onNavigate({ view: 'item', item: neighbours.prev });
-          return;
-        case 'q':
-          handled();
-          return onNavigate({ view: 'queue' });
-        case ' ':
-          handled();
-          return p?.togglePlay();
-        case '.':
-          handled();
-          return p?.step(1);
-        case ',':
-          handled();
-          return p?.step(-1);
-        case ']':
-          handled();
-          return p?.faster();
-        case '[':
-          handled();
-          return p?.slower();
-        case 'f':
-          handled();
-          return document.getElementById('jump-input')?.focus();
-        case 'a':
-          handled();
-          return document.getElementById('notes-input')?.focus();
-        case 'i':
-          handled();
-          return setPendingIn(p?.time() ?? time);
-        case 'e': {
-          handled();
-          if (pendingIn === null) return setNotice('Press i to mark the span start first');
-          const now = p?.time() ?? time;
-          const [startS, endS] = pendingIn <= now ? [pendingIn, now] : [now, pendingIn];
-          setPendingIn(null);
-          setSelectedSpan(spans.length);
-          return edit({ op: 'addSpan', span: { startS, endS, label: '' } });
-        }
-        case 'y': {
-          handled();
-          const s = spans[selectedSpan];
-          if (looping || !s) {
-            setLooping(false);
-            return p?.setLoop(null);
-          }
-          setLooping(true);
-          return p?.setLoop({ startS: s.startS, endS: s.endS });
-        }
-        case 'ArrowDown':
-          handled();
-          return setSelectedSpan((i) => Math.min(Math.max(0, spans.length - 1), i + 1));
-        case 'ArrowUp':
-          handled();
-          return setSelectedSpan((i) => Math.max(0, i - 1));
-        case 'Shift+ArrowLeft':
-          handled();
-          return nudge('startS', -1);
-        case 'Shift+ArrowRight':
-          handled();
-          return nudge('startS', 1);
-        case 'Alt+ArrowLeft':
-          handled();
-          return nudge('endS', -1);
-        case 'Alt+ArrowRight':
-          handled();
-          return nudge('endS', 1);
-        case 'Delete': {
-          handled();
-          const s = spans[selectedSpan];
-          if (s) edit({ op: 'deleteSpan', spanId: s.id });
-          return;
-        }
-        case 'w': {
-          handled();
-          const ts = [...(detail?.harmed ?? []), ...(detail?.rescued ?? [])];
-          if (ts.length === 0) return;
-          const next = ts[(ts.indexOf(transition ?? '') + 1) % ts.length] ?? null;
-          return edit({ op: 'setTransition', transition: next });
-        }
-        case '1':
-        case '2':
-        case '3':
-        case '4':
-        case '5':
-          handled();
-          return edit({ op: 'setConfidence', confidence: Number(k) });
-        case 'v':
-          handled();
-          return edit({ op: 'setStatus', status: 'done' });
-        case 'b':
-          handled();
-          return edit({ op: 'setStatus', status: 'needs_review' });
-        case 's':
-          handled();
-          return edit({ op: 'setStatus', status: 'skipped' });
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [codebook, edit, undoRedo, neighbours, onNavigate, time, pendingIn, spans, selectedSpan, looping, nudge, detail, transition, state]);
+  const now = () => player.current?.time() ?? timeStore.get();
+  const toggleLoop = () => {
+    const s = spans[selectedSpan];
+    const p = player.current;
+    if (looping || !s) {
+      setLooping(false);
+      return p?.setLoop(null);
+    }
+    setLooping(true);
+    p?.setLoop({ startS: s.startS, endS: s.endS });
+  };
+  useShortcuts('item', {
+    undo: () => void undoRedo('annotation:undo'),
+    redo: () => void undoRedo('annotation:redo'),
+    nextItem: () => neighbours.next && onNavigate({ view: 'item', item: neighbours.next }),
+    prevItem: () => neighbours.prev && onNavigate({ view: 'item', item: neighbours.prev }),
+    toQueue: () => onNavigate({ view: 'queue' }),
+    playPause: () => player.current?.togglePlay(),
+    stepForward: () => player.current?.step(1),
+    stepBack: () => player.current?.step(-1),
+    faster: () => player.current?.faster(),
+    slower: () => player.current?.slower(),
+    jump: () => document.getElementById('jump-input')?.focus(),
+    notes: () => document.getElementById('notes-input')?.focus(),
+    markIn: () => setPendingIn(now()),
+    markOut: () => {
+      if (pendingIn === null) return setNotice('Press i to mark the span start first');
+      const t = now();
+      const [startS, endS] = pendingIn <= t ? [pendingIn, t] : [t, pendingIn];
+      setPendingIn(null);
+      setSelectedSpan(spans.length);
+      edit({ op: 'addSpan', span: { startS, endS, label: '' } });
+    },
+    loop: toggleLoop,
+    nextSpan: () => setSelectedSpan((i) => Math.min(Math.max(0, spans.length - 1), i + 1)),
+    prevSpan: () => setSelectedSpan((i) => Math.max(0, i - 1)),
+    nudgeStartEarlier: () => nudge('startS', -1),
+    nudgeStartLater: () => nudge('startS', 1),
+    nudgeEndEarlier: () => nudge('endS', -1),
+    nudgeEndLater: () => nudge('endS', 1),
+    deleteSpan: () => {
+      const s = spans[selectedSpan];
+      if (s) edit({ op: 'deleteSpan', spanId: s.id });
+    },
+    nextTransition: () => {
+      const ts = [...(detail?.harmed ?? []), ...(detail?.rescued ?? [])];
+      if (ts.length === 0) return;
+      edit({ op: 'setTransition', transition: ts[(ts.indexOf(transition ?? '') + 1) % ts.length] ?? null });
+    },
+    confidence: (n) => edit({ op: 'setConfidence', confidence: Number(n) }),
+    status: (st) => (ANNOTATION_STATUSES as readonly string[]).includes(st ?? '') && edit({ op: 'setStatus', status: st as AnnotationStatus }),
+    togglePathway: (id) => id && edit({ op: 'togglePathway', pathway: id }),
+    primaryPathway: (id) => id && edit({ op: 'setPrimary', pathway: state?.primaryPathway === id ? null : id }),
+  });
 
-  useEffect(
-    () =>
-      client.on('menu:command', (p) => {
-        if (p.command === 'undo') void undoRedo('annotation:undo');
-        if (p.command === 'redo') void undoRedo('annotation:redo');
-      }),
-    [client, undoRedo],
-  );
+  // The strips are the point of this view: the video gets the height they leave on screen.
+  const media = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const node = media.current;
+    const strips = node?.querySelector<HTMLElement>('.strips');
+    if (!node || !strips) return;
+    const fit = () => node.style.setProperty('--player-max-h', `${Math.max(180, window.innerHeight - node.getBoundingClientRect().top - window.scrollY - strips.offsetHeight - 64)}px`);
+    const ro = new ResizeObserver(fit);
+    ro.observe(strips);
+    window.addEventListener('resize', fit);
+    fit();
+    return () => {
+      ro.disconnect();
+      window.removeEventListener('resize', fit);
+    };
+  }, [detail, stripsReady]);
 
   if (loadError) return <p role="alert">Could not open the item: {loadError}</p>;
   if (!detail)
@@ -402,16 +333,16 @@ export function ItemView({
         </div>
       )}
       <div className="item-header">
-        <button type="button" aria-label="Back to queue" onClick={() => onNavigate({ view: 'queue' })}>
-          ← Queue
+        <button type="button" onClick={() => onNavigate({ view: 'queue' })}>
+          ← Back to queue
         </button>
-        <button type="button" aria-label="Previous item" disabled={!neighbours.prev} onClick={() => neighbours.prev && onNavigate({ view: 'item', item: neighbours.prev })}>
-          ◀ prev (k)
+        <button type="button" disabled={!neighbours.prev} onClick={() => neighbours.prev && onNavigate({ view: 'item', item: neighbours.prev })}>
+          ◀ Previous item (k)
         </button>
-        <button type="button" aria-label="Next item" disabled={!neighbours.next} onClick={() => neighbours.next && onNavigate({ view: 'item', item: neighbours.next })}>
-          next (j) ▶
+        <button type="button" disabled={!neighbours.next} onClick={() => neighbours.next && onNavigate({ view: 'item', item: neighbours.next })}>
+          Next item (j) ▶
         </button>
-        <h2 aria-label="Item">
+        <h2 className="item-title">
           {detail.sampleId} · {detail.model} · {detail.split}
         </h2>
         <span>{neighbours.position >= 0 ? `${neighbours.position + 1} of ${queueLength} in queue` : 'not in the current queue filter'}</span>
@@ -422,9 +353,9 @@ export function ItemView({
         )}
       </div>
       <div className="item-body">
-        <div className="item-media">
+        <div className="item-media" ref={media} style={{ ['--aspect' as string]: detail.video?.width && detail.video.height ? detail.video.width / detail.video.height : 16 / 9 }}>
           {detail.video ? (
-            <VideoPlayer ref={player} video={detail.video} onTime={setTime} />
+            <VideoPlayer ref={player} video={detail.video} timeStore={timeStore} />
           ) : (
             <div className="no-video" role="alert" aria-label="No video">
               <strong>No video</strong>: {detail.videoError ?? 'this item has no video file'}.{' '}
@@ -441,7 +372,7 @@ export function ItemView({
               strips={strips}
               outcomes={detail.configs}
               durationS={detail.video?.durationS ?? detail.durationS ?? 0}
-              time={time}
+              timeStore={timeStore}
               onSeekFrame={(k) => player.current?.seekFrame(k)}
               spans={spans}
               selectedSpan={selectedSpan}

@@ -124,7 +124,7 @@ export function OpenView({
         <div className="row">
           <label>
             Project file
-            <input aria-label="Project file" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/path/to/audit.flipbook" />
+            <input className="path" aria-label="Project file" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/path/to/audit.flipbook" />
           </label>
           <button type="button" onClick={() => void open(false)} disabled={path.trim() === ''}>
             Open project
@@ -175,7 +175,7 @@ export function OpenView({
         >
           <h2 id="h-import">Import results or metadata</h2>
           <p>Drop files here{electron ? ', browse,' : ''} or enter paths (one per line).</p>
-          <textarea aria-label="Files to import" rows={3} value={importPaths} onChange={(e) => setImportPaths(e.target.value)} />
+          <textarea className="path" aria-label="Files to import" rows={3} value={importPaths} onChange={(e) => setImportPaths(e.target.value)} />
           <div className="row import-options" role="group" aria-label="Import options">
             {IMPORT_OPTIONS.map((o) => (
               <label key={o.key} title={o.help}>
@@ -194,6 +194,7 @@ export function OpenView({
                     aria-label={`Import ${o.label.toLowerCase()}`}
                     aria-description={o.help}
                     value={options[o.key] ?? ''}
+                    className={o.kind === 'path' ? 'path' : undefined}
                     placeholder={o.example ?? (o.kind === 'path' ? '/path/to/file' : '')}
                     onChange={(e) => setOptions((x) => ({ ...x, [o.key]: e.target.value }))}
                   />
@@ -272,7 +273,7 @@ export function OpenView({
           <div className="row">
             <label>
               Media folder
-              <input aria-label="Media root" value={mediaRoot} onChange={(e) => setMediaRoot(e.target.value)} />
+              <input className="path" aria-label="Media root" value={mediaRoot} onChange={(e) => setMediaRoot(e.target.value)} />
             </label>
             <button type="button" onClick={() => void setRoot()} disabled={project.readOnly}>
               Set media root
@@ -293,7 +294,7 @@ export function OpenView({
           <div className="row">
             <label>
               Output folder
-              <input aria-label="Export folder" value={outDir} onChange={(e) => setOutDir(e.target.value)} />
+              <input className="path" aria-label="Export folder" value={outDir} onChange={(e) => setOutDir(e.target.value)} />
             </label>
             <label>
               <input type="checkbox" aria-label="Include benchmark text" checked={includeText} onChange={(e) => setIncludeText(e.target.checked)} /> include

@@ -4,23 +4,24 @@
  * iso-compute comparisons and the confidence cascade; across models the matched-grid table.
  * Every mark opens the queue on exactly its items (an unsaved view the user can save).
  */
-import { useEffect, useState, type ReactNode } from 'react';
-import type { MatchedGridTable, Overview, OverviewGrid, OverviewMetrics } from '../../shared/api/overview';
+import { useState, type ReactNode } from 'react';
+import type { GridInfo } from '../../shared/api/contract';
+import type { MatchedGridTable, OverviewGrid, OverviewMetrics } from '../../shared/api/overview';
 import { headroomItems } from '../../shared/api/overview-marks';
-import { useClient } from '../api/use-client';
+import { useQuery } from '../api/use-query';
 import { FlowsChart, type OpenQueue } from '../components/charts/FlowsChart';
 import { TransitionsTable } from '../components/charts/TransitionsTable';
 import { WinsChart } from '../components/charts/WinsChart';
 import { ClassChart } from '../components/charts/ClassChart';
-import { TrajectoryHeatmap } from '../components/charts/TrajectoryHeatmap';
+import { TrajectoryHeatmap, type OpenItem } from '../components/charts/TrajectoryHeatmap';
 import { CascadeChart } from '../components/charts/CascadeChart';
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? '—' : (100 * x).toFixed(2));
 
-type Kpi = { name: string; value: string; unit: string; sub: string; count: number; countLabel?: string; go?: () => void; tone?: 'bad' | 'warn' | 'info' };
+type Kpi = { name: string; value: string; unit: string; sub: string; note?: string; count: number; countLabel?: string; go?: () => void; tone?: 'bad' | 'warn' | 'info' };
 
 /** The headline item-level rates of one grid as a compact KPI block; each opens its items. */
-function Rates({ grid, onQueue }: { grid: OverviewGrid; onQueue: OpenQueue }) {
+function Rates({ grid, onQueue, mixedResolution }: { grid: OverviewGrid; onQueue: OpenQueue; mixedResolution: boolean }) {
   const m = grid.metrics;
   if (!m) return null;
   const where = `${grid.model} / ${grid.split}`;
@@ -41,6 +42,10 @@ function Rates({ grid, onQueue }: { grid: OverviewGrid; onQueue: OpenQueue }) {
       value: pct(m.visualConfusionRate),
       unit: '%',
       sub: `visual configs only: ${pct(m.visualConfusionRateVisualOnly)}% (${m.counts.visuallyConfusedVisualOnly} items)`,
+      // docs/metrics.md §1: iso-compute pairs are not an ordering, so they are never confusion here.
+      note: mixedResolution
+        ? 'Differs from the published release by definition: Flipbook orders configs by dominance (fewer-or-equal frames and pixels), so mixed-resolution pairs such as 32f_302k vs 128f_76k are never counted; the release counts them and reports a higher rate (30.41% vs 25.32% for Qwen2.5-VL-7B / V1_short).'
+        : undefined,
       count: m.counts.visuallyConfused,
       tone: 'warn',
       go: () => open('visually confused', (r) => r.confused),
@@ -75,6 +80,11 @@ function Rates({ grid, onQueue }: { grid: OverviewGrid; onQueue: OpenQueue }) {
               <small>{e.unit}</small>
             </span>
             <span className="kpi-sub">{e.sub}</span>
+            {e.note && (
+              <span className="kpi-note" role="note" aria-label={`About ${e.name}`}>
+                {e.note}
+              </span>
+            )}
             {e.go ? (
               <button type="button" className="kpi-go" aria-label={`Open ${e.name} items (${where})`} onClick={e.go}>
                 {e.count} items →
@@ -240,7 +250,8 @@ function Panel({ title, caption, wide, children }: { title: string; caption: str
   );
 }
 
-function GridCard({ g, onQueue }: { g: OverviewGrid; onQueue: OpenQueue }) {
+function GridCard({ g, onQueue, onItem, info }: { g: OverviewGrid; onQueue: OpenQueue; onItem: OpenItem; info: GridInfo | undefined }) {
+  const mixedResolution = new Set((info?.configs ?? []).filter((c) => c.frames > 0).map((c) => c.pixelCount)).size > 1;
   const m = g.metrics;
   return (
     <section className="overview-grid card" aria-label={`Overview: ${g.model} / ${g.split}`}>
@@ -268,7 +279,7 @@ function GridCard({ g, onQueue }: { g: OverviewGrid; onQueue: OpenQueue }) {
               </p>
               <FlowsChart grid={g} onQueue={onQueue} height={340} />
             </div>
-            <Rates grid={g} onQueue={onQueue} />
+            <Rates grid={g} onQueue={onQueue} mixedResolution={mixedResolution} />
           </div>
           <div className="card-grid">
             <Panel title="Transitions" caption="Every pair of configs: rescued / harmed items (click to open), net change, churn and McNemar p (bold: p < 0.05).">
@@ -284,10 +295,10 @@ function GridCard({ g, onQueue }: { g: OverviewGrid; onQueue: OpenQueue }) {
               <IsoCompute grid={g} />
             </Panel>
             <Panel title="Trajectory heatmap" caption="One row per item, one column per config: green correct, red wrong; click a row to open the item.">
-              <TrajectoryHeatmap grid={g} onQueue={onQueue} />
+              <TrajectoryHeatmap grid={g} onItem={onItem} />
             </Panel>
             <Panel title="Confidence cascade" caption="Climb the budgets only while confidence is below τ: accuracy vs mean frames, against a fixed reference budget.">
-              <CascadeChart grid={g} />
+              <CascadeChart grid={g} onQueue={onQueue} />
             </Panel>
           </div>
         </>
@@ -296,16 +307,12 @@ function GridCard({ g, onQueue }: { g: OverviewGrid; onQueue: OpenQueue }) {
   );
 }
 
-export function OverviewView({ onQueue }: { onQueue: OpenQueue }) {
-  const client = useClient();
-  const [data, setData] = useState<Overview | null>(null);
-  const [error, setError] = useState<string | null>(null);
+export function OverviewView({ onQueue, onItem, grids: gridInfo }: { onQueue: OpenQueue; onItem: OpenItem; grids: readonly GridInfo[] }) {
+  // Responses change only with the project (imports, merges): annotations do not move these numbers.
+  const { data, error } = useQuery('overview:get', {}, ['project']);
   const [model, setModel] = useState<string | null>(null);
   const [split, setSplit] = useState<string | null>(null);
-  useEffect(() => {
-    void client.call('overview:get', {}).then((r) => (r.ok ? setData(r.value) : setError(r.error.message)));
-  }, [client]);
-  if (error) return <p role="alert">Overview failed: {error}</p>;
+  if (error && !data) return <p role="alert">Overview failed: {error}</p>;
   if (!data) return <p role="status">Computing the overview…</p>;
   const models = [...new Set(data.grids.map((g) => g.model))].sort();
   const splits = [...new Set(data.grids.map((g) => g.split))].sort();
@@ -350,7 +357,7 @@ export function OverviewView({ onQueue }: { onQueue: OpenQueue }) {
       <MatchedGrid table={data.matchedGrid} model={model} split={split} />
       {grids.map((g) => (
         <div key={`${g.model}/${g.split}`} id={gridAnchor(g)} className="card-anchor">
-          <GridCard g={g} onQueue={onQueue} />
+          <GridCard g={g} onQueue={onQueue} onItem={onItem} info={gridInfo.find((i) => i.model === g.model && i.split === g.split)} />
         </div>
       ))}
     </div>

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ANNOTATION_STATUSES, TRAJECTORY_CLASSES, type ItemRef, type ProjectInfo, type QueueRow } from '../../shared/api/contract';
 import { progressOf, type FlagName, type QueueFilter, type QueueSort, type SortKey } from '../../shared/api/queue-filter';
-import { isTyping } from '../app';
+import { useShortcuts } from '../keymap';
 
 const FLAGS: { id: FlagName; label: string }[] = [
   { id: 'terminalRegression', label: 'terminal regression' },
@@ -56,6 +56,31 @@ export function describeFilter(f: QueueFilter): string[] {
   return out;
 }
 
+/** What the digits of the pattern column mean: one per config, in each grid's config order. */
+function PatternLegend({ grids }: { grids: ProjectInfo['grids'] }) {
+  if (grids.length === 0) return null;
+  const orders = new Map<string, string[]>();
+  for (const g of grids) {
+    const order = g.configs.map((c) => c.key).join(' ');
+    orders.set(order, [...(orders.get(order) ?? []), `${g.model} / ${g.split}`]);
+  }
+  return (
+    <details className="pattern-legend" aria-label="Pattern legend">
+      <summary>
+        Pattern: one digit per config, 1 correct · 0 wrong · . no answer
+        {orders.size === 1 ? <> — in order <code>{[...orders.keys()][0]}</code></> : ' — config order per grid'}
+      </summary>
+      <ul>
+        {[...orders].map(([order, where]) => (
+          <li key={order}>
+            <code>{order}</code> <span className="muted">({where.join(', ')})</span>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
 export function QueueView({
   project,
   rows,
@@ -96,6 +121,8 @@ export function QueueView({
   );
   const progress = progressOf(rows, order);
   const virtualizer = useVirtualizer({ count: order.length, getScrollElement: () => parentRef.current, estimateSize: () => 34, overscan: 12 });
+  // The pattern column's config order, for the grids the filter can show.
+  const legendGrids = project.grids.filter((g) => (filter.model === null || g.model === filter.model) && (filter.split === null || g.split === filter.split));
   const set = (patch: Partial<QueueFilter>) => onFilter({ ...filter, ...patch });
 
   useEffect(() => setSelected((s) => Math.min(s, Math.max(0, order.length - 1))), [order.length]);
@@ -106,29 +133,22 @@ export function QueueView({
   }, []);
   const applied = describeFilter(filter);
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === '/' && !isTyping(e.target)) {
-        e.preventDefault();
-        searchRef.current?.focus();
-        return;
-      }
-      if (isTyping(e.target) && e.target !== searchRef.current) return;
-      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-        e.preventDefault();
-        setSelected((s) => {
-          const n = Math.max(0, Math.min(order.length - 1, s + (e.key === 'ArrowDown' ? 1 : -1)));
-          virtualizer.scrollToIndex(n);
-          return n;
-        });
-      } else if (e.key === 'Enter') {
-        const r = rows[order[selected] ?? -1];
-        if (r) onOpen({ model: r.model, split: r.split, sampleId: r.sampleId });
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [order, rows, selected, onOpen, virtualizer]);
+  const move = (d: 1 | -1) =>
+    setSelected((cur) => {
+      const n = Math.max(0, Math.min(order.length - 1, cur + d));
+      virtualizer.scrollToIndex(n);
+      return n;
+    });
+  const openRow = (index: number) => {
+    const r = rows[order[index] ?? -1];
+    if (r) onOpen({ model: r.model, split: r.split, sampleId: r.sampleId });
+  };
+  useShortcuts('queue', {
+    focusSearch: () => searchRef.current?.focus(),
+    nextRow: () => move(1),
+    prevRow: () => move(-1),
+    openSelected: () => openRow(selected),
+  });
 
   return (
     <div className="queue-view">
@@ -189,7 +209,7 @@ export function QueueView({
         ))}
         <label>
           Search
-          <input ref={searchRef} type="search" aria-label="Search queue" value={filter.search} onChange={(e) => set({ search: e.target.value })} placeholder="id, question, task (/)" />
+          <input ref={searchRef} type="search" data-keymap="search" aria-label="Search queue" value={filter.search} onChange={(e) => set({ search: e.target.value })} placeholder="id, question, task (/)" />
         </label>
         <label>
           Sort
@@ -217,7 +237,23 @@ export function QueueView({
         <span>flags</span>
         <span>status</span>
       </div>
-      <div ref={parentRef} onScroll={(e) => onScrollTop(e.currentTarget.scrollTop)} className="queue-list" role="listbox" aria-label="Queue" aria-activedescendant={order.length ? `qrow-${selected}` : undefined} tabIndex={0}>
+      <PatternLegend grids={legendGrids} />
+      {/* One click handler for all rows (the listbox is the focusable control; rows are its options). */}
+      <div
+        ref={parentRef}
+        onScroll={(e) => onScrollTop(e.currentTarget.scrollTop)}
+        className="queue-list"
+        role="listbox"
+        aria-label="Queue"
+        aria-activedescendant={order.length ? `qrow-${selected}` : undefined}
+        tabIndex={0}
+        onClick={(e) => {
+          const index = Number((e.target as HTMLElement).closest<HTMLElement>('[role=option]')?.dataset.index ?? -1);
+          if (index < 0) return;
+          setSelected(index);
+          openRow(index);
+        }}
+      >
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((v) => {
             const r = rows[order[v.index] as number];
@@ -227,16 +263,13 @@ export function QueueView({
               <div
                 key={v.key}
                 id={`qrow-${v.index}`}
+                data-index={v.index}
                 role="option"
                 aria-selected={v.index === selected}
                 aria-label={`${r.model} ${r.split} ${r.sampleId}`}
                 className={`queue-row${v.index === selected ? ' selected' : ''}`}
                 data-status={r.status}
                 style={{ position: 'absolute', top: 0, left: 0, right: 0, height: v.size, transform: `translateY(${v.start}px)` }}
-                onClick={() => {
-                  setSelected(v.index);
-                  onOpen({ model: r.model, split: r.split, sampleId: r.sampleId });
-                }}
               >
                 <span>{r.sampleId}</span>
                 <span>{r.model}</span>

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useQuery } from '../api/use-query';
 import type { Codebook } from '../../shared/api/contract';
 import type { AgreementReport, Conflict } from '../../shared/api/team-contract';
 import { useClient } from '../api/use-client';
@@ -10,23 +11,19 @@ const pct = (x: number | null): string => (x === null ? '—' : `${(x * 100).toF
 
 /** Agreement per (model, split) and the conflicts queue with adjudication (docs/metrics.md §9). */
 export function TeamView({ annotator, codebook, onNavigate }: { annotator: string | null; codebook: Codebook | null; onNavigate: (r: Route) => void }) {
-  const client = useClient();
-  const [report, setReport] = useState<AgreementReport | null>(null);
-  const [conflicts, setConflicts] = useState<Conflict[] | null>(null);
+  const agreement = useQuery('team:agreement', {});
+  const conflictsQ = useQuery('team:conflicts', {});
+  const report: AgreementReport | null = agreement.data;
+  const conflicts: Conflict[] | null = conflictsQ.data?.conflicts ?? null;
   const [showResolved, setShowResolved] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const refresh = useCallback(async () => {
-    const [a, c] = await Promise.all([client.call('team:agreement', {}), client.call('team:conflicts', {})]);
-    if (a.ok) setReport(a.value);
-    else setError(a.error.message);
-    if (c.ok) setConflicts(c.value.conflicts);
-    else setError(c.error.message);
-  }, [client]);
-  useEffect(() => {
-    void refresh();
-    return client.on('data:changed', () => void refresh());
-  }, [client, refresh]);
+  const error = agreement.error ?? conflictsQ.error;
+  const refresh = () => {
+    agreement.reload();
+    conflictsQ.reload();
+  };
+  // Conflicts need two annotators on one item; with fewer, "they agree" would be a claim about nobody.
+  const annotators = new Set(report?.groups.flatMap((g) => g.annotators) ?? []);
+  const comparable = report?.groups.some((g) => g.annotators.length >= 2) ?? false;
 
   const label = (id: string | null) => (id === null ? 'none' : (codebook?.pathways.find((p) => p.id === id)?.label ?? id));
   const shown = (conflicts ?? []).filter((c) => showResolved || c.resolution === null);
@@ -95,10 +92,21 @@ export function TeamView({ annotator, codebook, onNavigate }: { annotator: strin
         <label>
           <input type="checkbox" checked={showResolved} onChange={(e) => setShowResolved(e.target.checked)} /> show resolved
         </label>
-        {shown.length === 0 && conflicts !== null && <p>No {showResolved ? '' : 'open '}conflicts: annotators agree on every primary pathway.</p>}
+        {shown.length === 0 && conflicts !== null && report !== null && !comparable && (
+          <p>
+            No conflicts to show: conflicts need two annotators on the same item, and{' '}
+            {annotators.size === 0
+              ? 'nobody has labelled an item yet'
+              : annotators.size === 1
+                ? `only ${[...annotators][0]} has labelled items so far`
+                : `${[...annotators].join(', ')} have labelled items, but no two of them in the same grid yet`}
+            .
+          </p>
+        )}
+        {shown.length === 0 && conflicts !== null && comparable && <p>No {showResolved ? '' : 'open '}conflicts: annotators agree on every primary pathway.</p>}
         <ul className="conflicts" aria-label="Conflicts queue">
           {shown.map((c) => (
-            <ConflictRow key={`${c.model}|${c.split}|${c.sampleId}`} conflict={c} annotator={annotator} codebook={codebook} label={label} onNavigate={onNavigate} onResolved={() => void refresh()} />
+            <ConflictRow key={`${c.model}|${c.split}|${c.sampleId}`} conflict={c} annotator={annotator} codebook={codebook} label={label} onNavigate={onNavigate} onResolved={refresh} />
           ))}
         </ul>
       </section>

@@ -71,7 +71,7 @@ describe.skipIf(skipReason !== null)('item-audit interactions in Chromium', () =
   const openItem = async (page: Page, r: Ref) => {
     await page.goto(`${server.url}${itemHash(r)}`);
     await page.getByTestId('item-view').waitFor();
-    await expect.poll(() => page.getByLabel('Item', { exact: true }).textContent()).toBe(heading(r));
+    await expect.poll(() => page.locator('.item-title').textContent()).toBe(heading(r));
   };
   const videoReady = (page: Page) => page.waitForFunction(() => (document.querySelector('video')?.readyState ?? 0) >= 2);
   const vid = <T,>(page: Page, fn: (v: HTMLVideoElement) => T) => page.locator('video').evaluate(fn);
@@ -269,7 +269,7 @@ describe.skipIf(skipReason !== null)('item-audit interactions in Chromium', () =
     await options.first().click();
     await page.getByTestId('item-view').waitFor();
     const at = async (i: number) => {
-      await expect.poll(() => page.getByLabel('Item', { exact: true }).textContent()).toBe(heading(expected[i]!));
+      await expect.poll(() => page.locator('.item-title').textContent()).toBe(heading(expected[i]!));
       await expect.poll(() => page.locator('.item-header').textContent()).toContain(`${i + 1} of ${expected.length} in queue`);
     };
     await at(0);

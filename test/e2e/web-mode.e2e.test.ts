@@ -202,7 +202,7 @@ describe.skipIf(skipReason !== null)('web mode in Chromium', () => {
     await dialog.waitFor();
     expect(await dialog.locator('tbody tr').count()).toBeGreaterThan(40);
     await shot('shortcuts');
-    await page.getByRole('button', { name: 'Close shortcuts' }).click();
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).getByRole('button', { name: 'Close', exact: true }).click();
 
     // Export from the project view and find the annotation in annotations/.
     await page.getByRole('link', { name: 'Project' }).click();

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { allShortcuts, duplicateKeys, keyOf } from '../../renderer/shortcuts';
+import { allShortcuts, duplicateKeys, keyOf, resolveKey, type KeyContext, type ShortcutScope } from '../../renderer/shortcuts';
 import { Codebook } from '../../shared/api/contract';
 
 const codebook = Codebook.parse(JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../assets/codebook.json'), 'utf8')));
@@ -20,6 +20,32 @@ describe('keyboard shortcuts', () => {
     }
     for (const p of codebook.pathways) expect(p.description.length).toBeGreaterThan(20);
     expect(new Set(codebook.pathways.map((p) => p.shortcut)).size).toBe(codebook.pathways.length);
+  });
+
+  it('two bindings of one key collide only when both can be live (global vs a view, or the same view)', () => {
+    const base = allShortcuts(codebook.pathways);
+    expect(duplicateKeys([...base, { key: '/', id: 'help', action: 'x', scope: 'global' }])).toEqual(['/']);
+    expect(duplicateKeys([...base, { key: 'j', id: 'nextRow', action: 'x', scope: 'queue' }])).toEqual([]);
+  });
+
+  it('decides from the table alone what a key does in a text field, in a dialog and per view', () => {
+    const table = allShortcuts(codebook.pathways);
+    const ctx = (c: Partial<KeyContext>): KeyContext => ({ textField: 'none', dialogOpen: false, liveScopes: new Set<ShortcutScope>(['queue']), ...c });
+    // Escape leaves any text field; other keys are typed there (so `?` after `/` then Escape opens help).
+    expect(resolveKey(table, 'Escape', ctx({ textField: 'other' }))?.id).toBe('escape');
+    expect(resolveKey(table, '?', ctx({ textField: 'search' }))).toBeUndefined();
+    expect(resolveKey(table, '?', ctx({}))?.id).toBe('help');
+    // The queue's search field keeps row navigation; other fields do not.
+    expect(resolveKey(table, 'ArrowDown', ctx({ textField: 'search' }))?.id).toBe('nextRow');
+    expect(resolveKey(table, 'ArrowDown', ctx({ textField: 'other' }))).toBeUndefined();
+    // A dialog takes every key but Escape.
+    expect(resolveKey(table, '/', ctx({ dialogOpen: true }))).toBeUndefined();
+    expect(resolveKey(table, 'Escape', ctx({ dialogOpen: true }))?.id).toBe('escape');
+    // The same key means different things per view; a view's keys are dead while it is not shown.
+    expect(resolveKey(table, 'ArrowDown', ctx({ liveScopes: new Set<ShortcutScope>(['item']) }))?.id).toBe('nextSpan');
+    expect(resolveKey(table, 'v', ctx({}))).toBeUndefined();
+    const d = codebook.pathways[0]!;
+    expect(resolveKey(table, d.shortcut!.toLowerCase(), ctx({ liveScopes: new Set<ShortcutScope>(['item']) }))).toMatchObject({ id: 'togglePathway', arg: d.id });
   });
 
   it('reads keyboard events in the table\'s notation', () => {

@@ -16,7 +16,7 @@ export function ClassChart({ grid, onQueue }: { grid: OverviewGrid; onQueue: Ope
       yAxis: { type: 'category', data: [...TRAJECTORY_CLASSES], inverse: true },
       series: [{ type: 'bar', data: counts, label: { show: true, position: 'right' }, itemStyle: { color: '#4d7cc4' } }],
     }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- counts is rebuilt each render; its values (joined) are the dependency
     [counts.join(',')],
   );
   return (

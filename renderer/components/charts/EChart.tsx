@@ -9,6 +9,18 @@ import * as echarts from 'echarts';
 import { downloadText, downloadUrl, toCsv } from './export';
 
 export type ChartOption = echarts.EChartsOption;
+
+/**
+ * Tooltip formatters return HTML: every piece of data in one (sample ids, config and class
+ * names come from imported files) goes through this, so an id like `<a href=…>` shows as text.
+ */
+export const html = (v: unknown): string => echarts.format.encodeHTML(String(v ?? ''));
+/** Numbers in tooltips and labels: two decimals, never 79.16666666666666. */
+export const num = (x: number, digits = 2): string => (Number.isFinite(x) ? x.toFixed(digits) : String(x));
+/** Category-axis labels: every one shown (11 configs included), turned when they would collide. */
+export function allLabels(n: number, width: number): { interval: 0; rotate: number; fontFamily: string } {
+  return { interval: 0, rotate: n * 70 > width ? 35 : 0, fontFamily: 'ui-monospace, monospace' };
+}
 export type ChartClick = { seriesName?: string; dataIndex: number; data: unknown };
 
 export interface EChartProps {

@@ -8,7 +8,7 @@ import { useCallback, useMemo } from 'react';
 import type { OverviewGrid } from '../../../shared/api/overview';
 import { correctAtItems, ladderTransitions } from '../../../shared/api/overview-marks';
 import type { QueueFilter } from '../../../shared/api/queue-filter';
-import { EChart, type ChartOption } from './EChart';
+import { EChart, html, type ChartOption } from './EChart';
 
 export type OpenQueue = (patch: Partial<QueueFilter>, label: string) => void;
 
@@ -26,24 +26,31 @@ export function FlowsChart({ grid, onQueue, height = 340 }: { grid: OverviewGrid
   const ladder = useMemo(() => ladderTransitions(grid.transitions), [grid.transitions]);
   const pos = useMemo(() => new Map(configs.map((c, i) => [c, i])), [configs]);
   const mid = useCallback((t: { from: string; to: string }) => ((pos.get(t.from) ?? 0) + (pos.get(t.to) ?? 0)) / 2, [pos]);
+  // The line joins only the budget ladder (configs ordered by dominance, docs/metrics.md §1);
+  // configs off it (other resolutions, samplers) are separate points: no order is implied.
+  const onLadder = useMemo(() => {
+    const first = ladder[0];
+    return new Set(first ? [first.from, ...ladder.map((t) => t.to)] : configs.slice(0, 1));
+  }, [ladder, configs]);
   const label = `Accuracy and flows: ${grid.model} / ${grid.split}`;
   const maxFlow = Math.max(1, ...ladder.flatMap((t) => [t.rescued, t.harmed]));
 
   const option = useMemo<ChartOption>(
     () => ({
-      grid: { left: 56, right: 56, top: 44, bottom: 30 },
-      legend: { data: ['accuracy %', 'rescued', 'harmed'], top: 0, left: 'center' },
+      grid: { left: 56, right: 56, top: 44, bottom: configs.length > 8 ? 60 : 30 },
+      legend: { data: ['accuracy %', ...(onLadder.size < configs.length ? ['accuracy % (off the ladder)'] : []), 'rescued', 'harmed'], top: 0, left: 'center' },
       tooltip: {
         trigger: 'item',
         formatter: (p: unknown) => {
           const q = p as { seriesName: string; dataIndex: number };
-          if (q.seriesName === 'accuracy %') {
-            const c = configs[q.dataIndex] ?? '';
-            return `${c}: ${(100 * (m?.accuracy[c] ?? 0)).toFixed(2)}% (${m?.correctCounts[c] ?? 0} / ${m?.n ?? 0})`;
+          if (q.seriesName === 'accuracy %' || q.seriesName === 'accuracy % (off the ladder)') {
+            const c = (p as { data: { config: string } }).data.config;
+            const off = onLadder.has(c) ? '' : '<br/>not ordered against the ladder (dominance)';
+            return `${html(c)}: ${(100 * (m?.accuracy[c] ?? 0)).toFixed(2)}% (${m?.correctCounts[c] ?? 0} / ${m?.n ?? 0})${off}`;
           }
           const t = ladder[q.dataIndex];
           if (!t) return '';
-          return `${t.from} → ${t.to}<br/>rescued ${t.rescued}, harmed ${t.harmed}<br/>net ${signed(t.netPts)} pts, churn ${(100 * t.churnRate).toFixed(1)}%<br/>McNemar p = ${pval(t.mcnemarP)}`;
+          return `${html(t.from)} → ${html(t.to)}<br/>rescued ${t.rescued}, harmed ${t.harmed}<br/>net ${signed(t.netPts)} pts, churn ${(100 * t.churnRate).toFixed(1)}%<br/>McNemar p = ${pval(t.mcnemarP)}`;
         },
       },
       xAxis: {
@@ -54,7 +61,7 @@ export function FlowsChart({ grid, onQueue, height = 340 }: { grid: OverviewGrid
         splitLine: { show: false },
         // Ticks sit between configs (min −0.5); the config names go under the points themselves.
         axisTick: { show: false },
-        axisLabel: { customValues: configs.map((_, i) => i), formatter: (v: number) => configs[v] ?? '', fontFamily: 'ui-monospace, monospace' },
+        axisLabel: { customValues: configs.map((_, i) => i), formatter: (v: number) => configs[v] ?? '', fontFamily: 'ui-monospace, monospace', rotate: configs.length > 8 ? 35 : 0 },
       },
       yAxis: [
         { type: 'value', name: 'accuracy %', min: 0, max: 100 },
@@ -89,11 +96,21 @@ export function FlowsChart({ grid, onQueue, height = 340 }: { grid: OverviewGrid
           lineStyle: { width: 3, color: '#2b4c9b' },
           itemStyle: { color: '#2b4c9b' },
           label: { show: true, position: 'top', formatter: (p: { value: unknown }) => ((p.value as number[])[1] ?? 0).toFixed(1) },
-          data: configs.map((c, i) => [i, 100 * (m?.accuracy[c] ?? 0)]),
+          data: configs.flatMap((c, i) => (onLadder.has(c) ? [{ value: [i, 100 * (m?.accuracy[c] ?? 0)], config: c }] : [])),
+        },
+        {
+          name: 'accuracy % (off the ladder)',
+          type: 'scatter',
+          yAxisIndex: 0,
+          symbol: 'diamond',
+          symbolSize: 11,
+          itemStyle: { color: '#7a8fc4' },
+          label: { show: true, position: 'top', formatter: (p: { value: unknown }) => ((p.value as number[])[1] ?? 0).toFixed(1) },
+          data: configs.flatMap((c, i) => (onLadder.has(c) ? [] : [{ value: [i, 100 * (m?.accuracy[c] ?? 0)], config: c }])),
         },
       ],
     }),
-    [configs, ladder, m, maxFlow, mid],
+    [configs, ladder, m, maxFlow, mid, onLadder],
   );
 
   const marks = useCallback(
@@ -124,8 +141,8 @@ export function FlowsChart({ grid, onQueue, height = 340 }: { grid: OverviewGrid
           const t = ladder[p.dataIndex];
           if (p.seriesName === 'harmed' && t) openFlow(grid, onQueue, t, 'harmed');
           else if (p.seriesName === 'rescued' && t) openFlow(grid, onQueue, t, 'rescued');
-          else if (p.seriesName === 'accuracy %') {
-            const c = configs[p.dataIndex];
+          else if (p.seriesName === 'accuracy %' || p.seriesName === 'accuracy % (off the ladder)') {
+            const c = (p.data as { config?: string } | undefined)?.config;
             if (c) onQueue({ model: grid.model, split: grid.split, itemSet: { label: `correct at ${c}`, ids: correctAtItems(grid, c) } }, `correct at ${c} (${grid.model} / ${grid.split})`);
           }
         }}

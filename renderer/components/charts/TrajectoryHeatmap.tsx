@@ -5,13 +5,17 @@
 import { useMemo, useState } from 'react';
 import type { OverviewGrid } from '../../../shared/api/overview';
 import { TRAJECTORY_CLASSES } from '../../../shared/api/contract';
-import { EChart, type ChartOption } from './EChart';
+import { EChart, allLabels, html, type ChartOption } from './EChart';
+import type { ItemRef } from '../../../shared/api/contract';
 import type { OpenQueue } from './FlowsChart';
 
 type SortBy = 'class' | 'sampleId' | 'pattern';
 const classRank = new Map<string, number>(TRAJECTORY_CLASSES.map((c, i) => [c, i]));
 
-export function TrajectoryHeatmap({ grid, onQueue }: { grid: OverviewGrid; onQueue: OpenQueue }) {
+/** Opens one item, with the queue set to the item's grid so j/k walk on from there. */
+export type OpenItem = (item: ItemRef, queue: Parameters<OpenQueue>[0], label: string) => void;
+
+export function TrajectoryHeatmap({ grid, onItem }: { grid: OverviewGrid; onItem: OpenItem }) {
   const [sortBy, setSortBy] = useState<SortBy>('class');
   const configs = grid.wins.configs;
   const label = `Trajectory heatmap: ${grid.model} / ${grid.split}`;
@@ -29,21 +33,21 @@ export function TrajectoryHeatmap({ grid, onQueue }: { grid: OverviewGrid; onQue
       for (let x = 0; x < configs.length; x++) data.push([x, y, r.pattern[x] === '1' ? 1 : 0]);
     });
     return {
-      grid: { left: rows.length > 60 ? 20 : 150, right: 20, top: 10, bottom: 40 },
+      grid: { left: rows.length > 60 ? 20 : 150, right: 20, top: 10, bottom: configs.length > 8 ? 70 : 40 },
       tooltip: {
         formatter: (p: unknown) => {
           const v = (p as { value: number[] }).value;
           const r = rows[v[1]!];
-          return r ? `${r.sampleId} (${r.cls ?? '—'})<br/>${configs[v[0]!]}: ${v[2] ? 'correct' : 'wrong'}` : '';
+          return r ? `${html(r.sampleId)} (${html(r.cls ?? '—')})<br/>${html(configs[v[0]!])}: ${v[2] ? 'correct' : 'wrong'}<br/><small>click to open the item</small>` : '';
         },
       },
-      xAxis: { type: 'category', data: configs },
+      xAxis: { type: 'category', data: configs, axisLabel: allLabels(configs.length, 560) },
       yAxis: { type: 'category', data: rows.map((r) => r.sampleId), inverse: true, axisLabel: { show: rows.length <= 60 } },
       visualMap: { type: 'piecewise', show: false, pieces: [{ value: 0, color: '#e7a19b' }, { value: 1, color: '#7cc48b' }] },
       series: [{ type: 'heatmap', data, progressive: 5000, emphasis: { disabled: true } }],
     };
   }, [rows, configs]);
-  const height = Math.min(600, Math.max(200, rows.length * 14 + 60));
+  const height = Math.min(600, Math.max(200, rows.length * 14 + 60)) + (configs.length > 8 ? 30 : 0);
   return (
     <div>
       <label>
@@ -62,7 +66,7 @@ export function TrajectoryHeatmap({ grid, onQueue }: { grid: OverviewGrid; onQue
         onClick={(p) => {
           const v = (p.data as number[] | undefined) ?? [];
           const r = rows[v[1] ?? -1];
-          if (r) onQueue({ model: grid.model, split: grid.split, itemSet: { label: r.sampleId, ids: [r.sampleId] } }, `${r.sampleId} (${grid.model} / ${grid.split})`);
+          if (r) onItem({ model: grid.model, split: grid.split, sampleId: r.sampleId }, { model: grid.model, split: grid.split }, `${grid.model} / ${grid.split}`);
         }}
         csv={() => [['sample_id', 'class', ...configs], ...rows.map((r) => [r.sampleId, r.cls, ...[...r.pattern].map((ch) => (ch === '.' ? null : Number(ch)))])]}
       />

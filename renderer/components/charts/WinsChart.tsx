@@ -2,7 +2,7 @@
 import { useMemo } from 'react';
 import type { OverviewGrid } from '../../../shared/api/overview';
 import { winsItems } from '../../../shared/api/overview-marks';
-import { EChart, type ChartOption } from './EChart';
+import { EChart, allLabels, html, type ChartOption } from './EChart';
 import type { OpenQueue } from './FlowsChart';
 
 export function WinsChart({ grid, onQueue }: { grid: OverviewGrid; onQueue: OpenQueue }) {
@@ -11,15 +11,15 @@ export function WinsChart({ grid, onQueue }: { grid: OverviewGrid; onQueue: Open
   const max = Math.max(1, ...wins.flat());
   const option = useMemo<ChartOption>(
     () => ({
-      grid: { left: 110, right: 20, top: 10, bottom: 50 },
+      grid: { left: 110, right: 20, top: 10, bottom: configs.length > 6 ? 80 : 50 },
       tooltip: {
         formatter: (p: unknown) => {
           const v = (p as { value: number[] }).value;
-          return `${configs[v[1]!]} right, ${configs[v[0]!]} wrong: ${v[2]} items`;
+          return `${html(configs[v[1]!])} right, ${html(configs[v[0]!])} wrong: ${v[2]} items`;
         },
       },
-      xAxis: { type: 'category', data: configs, name: 'wrong under (column)', nameLocation: 'middle', nameGap: 30, axisLabel: { fontFamily: 'ui-monospace, monospace' } },
-      yAxis: { type: 'category', data: configs, name: 'correct under (row)', nameLocation: 'middle', nameGap: 90, nameRotate: 90, inverse: true, axisLabel: { fontFamily: 'ui-monospace, monospace' } },
+      xAxis: { type: 'category', data: configs, name: 'wrong under (column)', nameLocation: 'middle', nameGap: configs.length > 6 ? 60 : 30, axisLabel: allLabels(configs.length, 420) },
+      yAxis: { type: 'category', data: configs, name: 'correct under (row)', nameLocation: 'middle', nameGap: 90, nameRotate: 90, inverse: true, axisLabel: { interval: 0, fontFamily: 'ui-monospace, monospace' } },
       visualMap: { min: 0, max, calculable: false, show: false, inRange: { color: ['#f4f6fb', '#7b3fa0'] } },
       series: [
         {
@@ -36,7 +36,7 @@ export function WinsChart({ grid, onQueue }: { grid: OverviewGrid; onQueue: Open
       label={label}
       testId={`wins-${grid.model}-${grid.split}`}
       option={option}
-      height={280}
+      height={Math.max(280, 60 + configs.length * 22 + (configs.length > 6 ? 30 : 0))}
       onClick={(p) => {
         const v = (p.data as number[] | undefined) ?? [];
         const a = configs[v[1] ?? -1];
