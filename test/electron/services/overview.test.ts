@@ -119,6 +119,18 @@ describe('overview and saved views (real project)', () => {
     expect(text).toMatchObject({ ok: false, error: { code: 'bad-request' } });
   });
 
+  it('lists the items behind each cascade point: as many as the point counts correct', async () => {
+    const r = await call<{ cascade: { pareto: { tau: number | null; correct: number }[] } | null }>('overview:cascade', { model: 'A', split: SPLIT, budgets: ['8f', '16f'], reference: '16f' });
+    expect(r.cascade?.pareto.length).toBeGreaterThan(0);
+    for (const p of r.cascade!.pareto) {
+      const items = await call<{ correct: string[] }>('overview:cascade-items', { model: 'A', split: SPLIT, budgets: ['8f', '16f'], reference: '16f', tau: p.tau });
+      expect(items.correct.length).toBe(p.correct);
+      expect(new Set(items.correct).size).toBe(p.correct);
+    }
+    const none = await dispatch(backend.handlers, 'overview:cascade-items', { model: 'Z', split: SPLIT, budgets: ['8f', '16f'], reference: '16f', tau: null });
+    expect(none).toMatchObject({ ok: false, error: { code: 'not-found' } });
+  });
+
   it('saves, lists, renames and deletes views, which survive reopening the project', async () => {
     const value: SavedViewValue = {
       filter: { ...EMPTY_FILTER, preset: 'all', model: 'A', transition: '8f>16f', transitionKind: 'harmed', itemSet: null },
