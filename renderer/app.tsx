@@ -98,7 +98,9 @@ export function App({ client }: { client: FlipbookClient }) {
   }, [client, refreshProject]);
 
   // A new view starts at its top (a click-through from a scrolled overview must not land mid-page).
-  useEffect(() => window.scrollTo(0, 0), [route.view]);
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [route.view]);
 
   useEffect(() => {
     const onHash = () => setRoute(parseRoute(window.location.hash));
