@@ -230,11 +230,14 @@ export function App({ client }: { client: FlipbookClient }) {
         onQueue={(patch, label) => {
           setFilter({ ...EMPTY_FILTER, preset: 'all', ...patch });
           setUnsavedView(label);
+          // A click-through shows a new list: from its first row, not where the last one was left.
+          scrollByProject.current.set(project.path, 0);
           navigate({ view: 'queue' });
         }}
         onItem={(item, patch, label) => {
           setFilter({ ...EMPTY_FILTER, preset: 'all', ...patch });
           setUnsavedView(label);
+          scrollByProject.current.set(project.path, 0);
           navigate({ view: 'item', item });
         }}
       />

@@ -178,8 +178,8 @@ export const VideoPlayer = forwardRef<PlayerHandle, { video: VideoInfo; timeStor
             onChange={(e) => setJump(e.target.value)}
             size={12}
           />
-          <button type="submit" aria-label="Jump">
-            Go
+          <button type="submit">
+            Jump
           </button>
         </form>
         {loop && (

@@ -192,13 +192,16 @@ export function OpenView({
                 ) : (
                   <input
                     aria-label={`Import ${o.label.toLowerCase()}`}
-                    aria-description={o.help}
+                    aria-describedby={`import-help-${o.key}`}
                     value={options[o.key] ?? ''}
                     className={o.kind === 'path' ? 'path' : undefined}
                     placeholder={o.example ?? (o.kind === 'path' ? '/path/to/file' : '')}
                     onChange={(e) => setOptions((x) => ({ ...x, [o.key]: e.target.value }))}
                   />
                 )}
+                <span id={`import-help-${o.key}`} className="sr-only">
+                  {o.help}
+                </span>
               </label>
             ))}
           </div>

@@ -86,7 +86,7 @@ function Rates({ grid, onQueue, mixedResolution }: { grid: OverviewGrid; onQueue
               </span>
             )}
             {e.go ? (
-              <button type="button" className="kpi-go" aria-label={`Open ${e.name} items (${where})`} onClick={e.go}>
+              <button type="button" className="kpi-go" aria-label={`${e.count} items → open the ${e.name} items (${where})`} onClick={e.go}>
                 {e.count} items →
               </button>
             ) : (

@@ -253,6 +253,12 @@ export function QueueView({
           setSelected(index);
           openRow(index);
         }}
+        // Enter is the keymap's (openSelected); Space on the focused list opens the row too.
+        onKeyDown={(e) => {
+          if (e.key !== ' ') return;
+          e.preventDefault();
+          openRow(selected);
+        }}
       >
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((v) => {
