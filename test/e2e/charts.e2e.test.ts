@@ -57,9 +57,6 @@ describe.skipIf(skipReason !== null)('overview charts in Chromium', () => {
     server = await serve(project);
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(`${server.url}#/overview`);
-    await signIn(page, 'Charts E2E');
-    await page.locator('.overview-view[data-ready=true]').waitFor();
   });
 
   afterAll(async () => {
@@ -69,6 +66,9 @@ describe.skipIf(skipReason !== null)('overview charts in Chromium', () => {
   });
 
   it('shows a hostile sample id in the heatmap tooltip as text, not as a link or styled markup', async () => {
+    await page.goto(`${server.url}#/overview`);
+    await signIn(page, 'Charts E2E');
+    await page.locator('.overview-view[data-ready=true]').waitFor();
     const heatmap = page.getByTestId('heatmap-ModelA-S');
     await heatmap.scrollIntoViewIfNeeded();
     await expect.poll(() => heatmap.getAttribute('data-ready')).toBe('true');
