@@ -70,7 +70,8 @@ describe.skipIf(skipReason !== null)('overview charts in Chromium', () => {
     await signIn(page, 'Charts E2E');
     await page.locator('.overview-view[data-ready=true]').waitFor();
     const heatmap = page.getByTestId('heatmap-ModelA-S');
-    await heatmap.scrollIntoViewIfNeeded();
+    // Centred: the sticky bars at the top must not sit over the rows the mouse goes to.
+    await heatmap.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await expect.poll(() => heatmap.getAttribute('data-ready')).toBe('true');
     const box = (await heatmap.boundingBox())!;
     // Rows: the chart's grid (top 10, bottom 40) split evenly over the six items; hover each.
@@ -94,6 +95,7 @@ describe.skipIf(skipReason !== null)('overview charts in Chromium', () => {
     const heatmap = page.getByTestId('heatmap-ModelA-S');
     await page.getByLabel('Sort Trajectory heatmap: ModelA / S').selectOption('sampleId');
     await expect.poll(() => heatmap.getAttribute('data-ready')).toBe('true');
+    await heatmap.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     const box = (await heatmap.boundingBox())!;
     const rowH = (box.height - 50) / IDS.length;
     // Sorted by id, "item-3" is the fourth row (after the hostile id and items 2).
@@ -109,7 +111,7 @@ describe.skipIf(skipReason !== null)('overview charts in Chromium', () => {
 
   it('opens exactly the items behind a cascade point', async () => {
     const cascade = page.getByTestId('cascade-ModelA-S');
-    await cascade.scrollIntoViewIfNeeded();
+    await cascade.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await expect.poll(() => cascade.getAttribute('data-ready')).toBe('true');
     const marks = JSON.parse((await cascade.getAttribute('data-marks')) ?? '{}') as Record<string, [number, number]>;
     const c = (await api<{ cascade: OverviewCascade | null }>(server, 'overview:cascade', { model: 'ModelA', split: 'S', budgets: ['8f', '16f'], reference: '16f' })).cascade!;
