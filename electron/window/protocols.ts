@@ -6,7 +6,6 @@
  */
 import { protocol, type Session } from 'electron';
 import fs from 'node:fs';
-import path from 'node:path';
 import { contentSecurityPolicy } from '../security/csp';
 import { mimeTypeOf } from '../media/mime';
 import type { MediaRegistry } from '../services/media-registry';

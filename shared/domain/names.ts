@@ -9,7 +9,7 @@
 /** Windows' reserved device names: reserved with any extension too (`NUL.txt`), in any case. */
 const RESERVED = /^(?:CON|PRN|AUX|NUL|COM[0-9¹²³]|LPT[0-9¹²³])(?:\..*)?$/i;
 /** Path separators, characters Windows forbids in a file name, and control characters. */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
 const FORBIDDEN = /[/\\<>:"|?*\u0000-\u001f\u007f]/u;
 /** A UTF-16 surrogate without its pair (not a character; not encodable as UTF-8). */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
