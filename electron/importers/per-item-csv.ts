@@ -6,6 +6,7 @@ import { type CellValues, ColumnBuilder, columnRows } from './column-builder';
 import { parseKey, specFor } from './config-keys';
 import { readCsvRecords } from './csv-records';
 import { PER_ITEM_COLUMNS, PER_ITEM_OPTIONAL_COLUMNS } from '../../shared/release/per-item-columns';
+import { Header } from './header';
 import { ImportError } from './errors';
 import { checkId, checkText } from './text-input';
 import { type PerItemParse, readPerItemFast } from './per-item-fast';
@@ -184,6 +185,7 @@ export async function readPerItemGeneral(path: string, opts: ImportOptions, disp
   const fieldName = (f: keyof ResponseRow): string => colOf[f] ?? f;
 
   let idx: Record<Column, number> | null = null;
+  let header: Header | null = null;
   let width = 0;
   const seen = new Map<string, ConfigSeen>();
   const checked = new Map<string, { fc: string; pc: string }>();
@@ -206,13 +208,15 @@ export async function readPerItemGeneral(path: string, opts: ImportOptions, disp
 
   const sha256 = await readCsvRecords(path, file, (r, line) => {
       if (idx === null) {
-        idx = readHeader(file, r);
+        header = new Header(r.map((h) => h.trim()), file);
+        idx = readHeader(file, header);
         width = r.length;
         return;
       }
       if (r.length !== width) {
         throw new ImportError(file, line, '', `malformed row: ${r.length} fields, header has ${width}`);
       }
+      header!.check(r, line);
       const sampleId = r[idx.sample_id] as string;
       const model = override.model ?? (r[idx.model] as string);
       const split = override.split ?? (r[idx.split] as string);
@@ -332,11 +336,12 @@ export async function readPerItemGeneral(path: string, opts: ImportOptions, disp
   }, sha256);
 }
 
-function readHeader(file: string, header: string[]): Record<Column, number> {
+/** Column positions by name; a column named twice is read from its first copy (Header checks the copies agree). */
+function readHeader(file: string, header: Header): Record<Column, number> {
   const idx = {} as Record<Column, number>;
   for (const c of PER_ITEM_OPTIONAL) idx[c] = -1;
-  header.forEach((raw, i) => {
-    const name = raw.trim();
+  header.names.forEach((name) => {
+    const i = header.index(name);
     if (!KNOWN.has(name)) {
       throw new ImportError(
         file,
@@ -345,9 +350,6 @@ function readHeader(file: string, header: string[]): Record<Column, number> {
         `unknown header "${name}" (column ${i + 1}); per_item.csv takes ${PER_ITEM_REQUIRED.join(', ')} ` +
           `and optionally ${PER_ITEM_OPTIONAL.join(', ')}`,
       );
-    }
-    if (idx[name as Column] !== undefined && idx[name as Column] >= 0) {
-      throw new ImportError(file, 1, name, `duplicate header "${name}"`);
     }
     idx[name as Column] = i;
   });

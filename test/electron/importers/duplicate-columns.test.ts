@@ -71,3 +71,20 @@ describe('duplicated columns', () => {
     await expectImportError(readImport(bad), { file: 'M_S_predictions_wide.csv', line: 3, field: '16f', reason: /duplicated column "16f"/ });
   });
 });
+
+describe('duplicated columns in a per_item.csv', () => {
+  const head = 'sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note,predicted_option';
+  const row = (second: string) => `001-1,M,V1_short,16f_151k,16,150528,B,B,1,,,${second}`;
+  it('identical copies are read once', async () => {
+    const [b] = await readImport(scratch.write('same/per_item.csv', `${head}\n${row('B')}\n`));
+    expect(b!.responses.map((r) => [r.sampleId, r.pred, r.correct])).toEqual([['001-1', 'B', true]]);
+  });
+  it('copies that differ are rejected naming the column and line', async () => {
+    await expectImportError(readImport(scratch.write('differ/per_item.csv', `${head}\n${row('C')}\n`)), {
+      file: 'per_item.csv',
+      line: 2,
+      field: 'predicted_option',
+      reason: /duplicated column "predicted_option" \(columns 7 and 12\) with different values: "B" and "C"/,
+    });
+  });
+});
