@@ -17,6 +17,7 @@ const MODULES: { name: string; file: string; fn: string }[] = [
   { name: 'workspace', file: 'workspace.ts', fn: 'benchWorkspace' },
   { name: 'sync', file: 'sync.ts', fn: 'benchSync' },
   { name: 'cli', file: 'cli.ts', fn: 'benchCli' },
+  { name: 'queue-scale', file: 'queue-scale.ts', fn: 'benchQueueScale' },
 ];
 
 async function main(): Promise<number> {
