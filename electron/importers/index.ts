@@ -20,6 +20,7 @@
 import { statSync } from 'node:fs';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { extname } from 'node:path';
+import { clipMessage } from '../../shared/api/clip';
 import type { ImportBatch } from '../../shared/domain/types';
 import type { ImportOptions } from './batch-builder';
 import { ImportError } from './errors';
@@ -75,7 +76,7 @@ export function classifyJson(value: unknown): ImportFormat | null {
   return null;
 }
 
-export async function detectFormat(path: string): Promise<ImportFormat> {
+async function detectFormatAs(path: string): Promise<ImportFormat> {
   let st;
   try {
     st = statSync(path);
@@ -122,8 +123,32 @@ export async function detectFormat(path: string): Promise<ImportFormat> {
   throw new ImportError(path, 0, '', `cannot tell the format of ${ext || 'this file'}; pass --format (${FORMATS.join(', ')})`);
 }
 
+/**
+ * Every refusal names the file: a failure a reader did not turn into an ImportError itself (a
+ * parser's stack overflow on 100k-deep JSON, a damaged parquet's thrift error, a cut zip)
+ * becomes one here, at the two entry points every import passes (docs/security.md,
+ * "Import limits").
+ */
+async function namingFile<T>(path: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (e) {
+    if (e instanceof ImportError) throw e;
+    const reason = e instanceof Error ? `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}` : String(e);
+    throw new ImportError(path, 0, '', `cannot read: ${clipMessage(reason)}`);
+  }
+}
+
+export function detectFormat(path: string): Promise<ImportFormat> {
+  return namingFile(path, () => detectFormatAs(path));
+}
+
 /** Reads one file or release folder into batches (one batch per source file read). */
-export async function readImport(path: string, opts: ImportOptions = {}): Promise<ImportBatch[]> {
+export function readImport(path: string, opts: ImportOptions = {}): Promise<ImportBatch[]> {
+  return namingFile(path, () => readImportAs(path, opts));
+}
+
+async function readImportAs(path: string, opts: ImportOptions): Promise<ImportBatch[]> {
   // A 0-byte file is a failed write or copy, never a result file (docs/formats.md).
   let size = -1;
   try {
