@@ -1,5 +1,5 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize, sep } from 'node:path';
 import { Unzip, UnzipInflate } from 'fflate';
@@ -254,52 +254,155 @@ async function readReleaseFolder(dir: string, opts: ImportOptions, label: string
   return batch;
 }
 
-/** Streams a zip's entries into `dest` (rejecting paths that escape it). */
-async function unzipTo(zipPath: string, dest: string): Promise<void> {
-  const pending: Promise<void>[] = [];
-  let failure: Error | null = null;
+/**
+ * Limits on what a zip may inflate to (docs/security.md, "Import limits"): a small archive
+ * must not fill the disk. Bytes are counted as they inflate and extraction stops as soon as
+ * one limit is passed.
+ */
+export interface ZipLimits {
+  /** Largest uncompressed entry. */
+  maxEntryBytes: number;
+  /** Largest uncompressed/compressed ratio of an entry … */
+  maxRatio: number;
+  /** … checked once the entry has inflated past this many bytes (tiny files compress well). */
+  ratioFloorBytes: number;
+  /** Largest total of all entries, uncompressed. */
+  maxTotalBytes: number;
+}
+
+export const ZIP_LIMITS: ZipLimits = {
+  maxEntryBytes: 4 * 2 ** 30,
+  maxRatio: 200,
+  ratioFloorBytes: 2 ** 20,
+  maxTotalBytes: 8 * 2 ** 30,
+};
+
+const mib = (n: number): string => `${Math.round(n / 2 ** 20)} MiB`;
+const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/**
+ * Streams a zip's entries into `dest` (rejecting paths that escape it, and entries past
+ * `limits`). On any failure every write stream is closed before this rejects with an
+ * ImportError naming the zip and the entry, so the caller can remove `dest` whole.
+ */
+export async function unzipTo(zipPath: string, dest: string, limits: ZipLimits = ZIP_LIMITS): Promise<void> {
+  let failure: ImportError | null = null;
+  const fail = (entry: string, reason: string): void => {
+    failure ??= new ImportError(zipPath, 0, entry, reason);
+  };
+  const open = new Set<WriteStream>();
+  const closed: Promise<void>[] = [];
+  let pushed = 0; // compressed bytes handed to the unzipper so far
+  let total = 0; // bytes inflated so far, all entries
+  let current = '';
   const uz = new Unzip((file) => {
+    if (failure) return;
+    current = file.name;
     const rel = normalize(file.name);
     if (rel.startsWith('..') || rel.startsWith(sep) || /^[A-Za-z]:/.test(rel)) {
-      failure = new ImportError(zipPath, 0, file.name, 'zip entry points outside the archive');
+      fail(file.name, 'zip entry points outside the archive');
       return;
     }
     if (file.name.endsWith('/')) return;
     const target = join(dest, rel);
-    pending.push(
-      new Promise<void>((resolve, reject) => {
-        void mkdir(dirname(target), { recursive: true }).then(() => {
-          const out = createWriteStream(target);
-          out.on('error', reject);
-          out.on('finish', resolve);
-          file.ondata = (err, chunk, final) => {
-            if (err) {
-              reject(new ImportError(zipPath, 0, file.name, `corrupt zip entry: ${err.message}`));
-              return;
-            }
-            out.write(chunk);
-            if (final) out.end();
-          };
-          file.start();
-        }, reject);
-      }),
-    );
+    let out: WriteStream;
+    try {
+      // Synchronous, so that the entry starts inside this callback and its bytes are counted
+      // as the unzipper inflates them (no write outlives a failure).
+      mkdirSync(dirname(target), { recursive: true });
+      out = createWriteStream(target);
+    } catch (e) {
+      fail(file.name, `cannot extract: ${messageOf(e)}`);
+      return;
+    }
+    open.add(out);
+    closed.push(new Promise<void>((resolve) => out.on('close', () => { open.delete(out); resolve(); })));
+    out.on('error', (e) => fail(file.name, `cannot extract: ${e.message}`));
+    // The entry's compressed size; a streamed zip (data descriptor) gives none up front, so the
+    // compressed bytes pushed since its header bound it from above (the ratio from below).
+    const startPushed = pushed;
+    let inflated = 0;
+    file.ondata = (err, chunk, final) => {
+      if (failure) return;
+      if (err) {
+        fail(file.name, `corrupt zip entry: ${err.message}`);
+      } else {
+        inflated += chunk.length;
+        total += chunk.length;
+        const packed = Math.max(1, file.size ?? pushed - startPushed);
+        if (inflated > limits.maxEntryBytes) {
+          fail(file.name, `entry inflates past ${mib(limits.maxEntryBytes)} (the limit for one entry)`);
+        } else if (inflated > limits.ratioFloorBytes && inflated > limits.maxRatio * packed) {
+          fail(file.name, `entry inflates more than ${limits.maxRatio}× its compressed size (a zip bomb?)`);
+        } else if (total > limits.maxTotalBytes) {
+          fail(file.name, `the zip inflates past ${mib(limits.maxTotalBytes)} in total`);
+        }
+      }
+      if (failure) {
+        file.terminate();
+        out.destroy();
+        return;
+      }
+      out.write(chunk);
+      if (final) out.end();
+    };
+    file.start();
   });
   uz.register(UnzipInflate);
-  for await (const chunk of createReadStream(zipPath)) {
-    uz.push(chunk as Uint8Array);
-    if (failure) throw failure;
+
+  // Waits for the write streams to take what they were given (bounded memory on a big zip).
+  const drained = async (): Promise<void> => {
+    for (const out of open) {
+      if (!out.writableNeedDrain) continue;
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          out.off('drain', done);
+          out.off('close', done);
+          resolve();
+        };
+        out.on('drain', done);
+        out.on('close', done);
+      });
+    }
+  };
+  try {
+    for await (const chunk of createReadStream(zipPath)) {
+      pushed += (chunk as Uint8Array).length;
+      try {
+        uz.push(chunk as Uint8Array);
+      } catch (e) {
+        fail(current, `damaged zip: ${messageOf(e)}`);
+      }
+      if (failure) break;
+      await drained();
+      if (failure) break;
+    }
+    if (!failure) {
+      try {
+        uz.push(new Uint8Array(0), true);
+      } catch (e) {
+        fail(current, `damaged zip: ${messageOf(e)}`);
+      }
+    }
+    for (const out of open) if (!out.writableEnded) fail(current, 'damaged zip: it ends inside this entry');
+  } catch (e) {
+    fail(current, `cannot read the zip: ${messageOf(e)}`);
   }
-  uz.push(new Uint8Array(0), true);
+  if (failure) for (const out of open) out.destroy();
+  await Promise.all(closed);
   if (failure) throw failure;
-  await Promise.all(pending);
 }
 
-export async function readRelease(path: string, opts: ImportOptions = {}): Promise<ImportBatch> {
+export async function readRelease(path: string, opts: ImportOptions = {}, zipLimits: ZipLimits = ZIP_LIMITS): Promise<ImportBatch> {
   if ((await stat(path)).isDirectory()) return readReleaseFolder(path, opts, path);
-  const tmp = await mkdtemp(join(tmpdir(), 'flipbook-release-'));
+  let tmp: string;
   try {
-    await unzipTo(path, tmp);
+    tmp = await mkdtemp(join(tmpdir(), 'flipbook-release-'));
+  } catch (e) {
+    throw new ImportError(path, 0, '', `cannot make a temporary folder to extract into: ${messageOf(e)}`);
+  }
+  try {
+    await unzipTo(path, tmp, zipLimits);
     // A zip of the folder itself holds one top-level directory: descend into it.
     let root = tmp;
     if (!(await exists(join(tmp, 'labels')))) {
