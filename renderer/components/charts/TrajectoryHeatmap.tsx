@@ -15,6 +15,11 @@ const classRank = new Map<string, number>(TRAJECTORY_CLASSES.map((c, i) => [c, i
 /** Opens one item, with the queue set to the item's grid so j/k walk on from there. */
 export type OpenItem = (item: ItemRef, queue: Parameters<OpenQueue>[0], label: string) => void;
 
+/** A cell's tooltip (HTML): every imported string escaped, so a hostile sample id shows as text. */
+export function heatmapTip(row: { sampleId: string; cls: string | null }, config: string | undefined, correct: boolean): string {
+  return `${html(row.sampleId)} (${html(row.cls ?? '—')})<br/>${html(config)}: ${correct ? 'correct' : 'wrong'}<br/><small>click to open the item</small>`;
+}
+
 export function TrajectoryHeatmap({ grid, onItem }: { grid: OverviewGrid; onItem: OpenItem }) {
   const [sortBy, setSortBy] = useState<SortBy>('class');
   const configs = grid.wins.configs;
@@ -38,7 +43,7 @@ export function TrajectoryHeatmap({ grid, onItem }: { grid: OverviewGrid; onItem
         formatter: (p: unknown) => {
           const v = (p as { value: number[] }).value;
           const r = rows[v[1]!];
-          return r ? `${html(r.sampleId)} (${html(r.cls ?? '—')})<br/>${html(configs[v[0]!])}: ${v[2] ? 'correct' : 'wrong'}<br/><small>click to open the item</small>` : '';
+          return r ? heatmapTip(r, configs[v[0]!], v[2] === 1) : '';
         },
       },
       xAxis: { type: 'category', data: configs, axisLabel: allLabels(configs.length, 560) },
