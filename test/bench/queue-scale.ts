@@ -26,7 +26,7 @@ async function atScale(work: string, scale: number): Promise<Record<string, numb
   const csv = path.join(work, `per_item_${scale}x.csv`);
   const gen = generatePerItemCsv(csv, undefined, scale);
   const file = path.join(work, `q${scale}.flipbook`);
-  let t0 = performance.now();
+  const t0 = performance.now();
   const p = openProject(file, { create: true });
   try {
     applyImportFiles(p, await readImportFiles([csv], {}), {});
