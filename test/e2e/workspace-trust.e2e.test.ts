@@ -200,7 +200,7 @@ describe.skipIf(skipReason !== null)('workspace state and identity in Chromium',
     const open = async (r: Ref) => {
       await page.goto(`${s.url}${itemHash(r)}`);
       await page.getByTestId('item-view').waitFor();
-      await expect.poll(() => page.getByLabel('Item', { exact: true }).textContent()).toBe(`${r.sampleId} · ${r.model} · ${r.split}`);
+      await expect.poll(() => page.locator('h2.item-title').textContent()).toBe(`${r.sampleId} · ${r.model} · ${r.split}`);
     };
     const saved = () => expect.poll(() => page.getByLabel('Save state').getAttribute('data-state')).toBe('saved');
     const notice = page.getByLabel('Item notice');
