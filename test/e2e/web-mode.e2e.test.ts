@@ -190,7 +190,7 @@ describe.skipIf(skipReason !== null)('web mode in Chromium', () => {
     const port = server.port;
     // Killing the backend under the open page cuts its event stream and the frames and video it
     // is loading, and refuses them until the restart: provoked on purpose.
-    allowProblems(/^requestfailed .*(ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_INCOMPLETE_CHUNKED_ENCODING)/, /^console .*(ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_INCOMPLETE_CHUNKED_ENCODING)/);
+    allowProblems(/^requestfailed .*(ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_INCOMPLETE_CHUNKED_ENCODING|ERR_SOCKET_NOT_CONNECTED)/, /^console .*(ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_INCOMPLETE_CHUNKED_ENCODING|ERR_SOCKET_NOT_CONNECTED)/);
     await stop(server, 'SIGKILL');
     server = await serve(sample.project, port);
     await page.goto(`${server.url}#/item/${[item.model, item.split, item.sampleId].map(encodeURIComponent).join('/')}`);
