@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,21 @@ export class Scratch {
   }
   path(name: string): string {
     return join(this.dir, name);
+  }
+  /**
+   * Lays out the synthetic lmms-eval ≥ 0.7 log of test/fixtures/formats/ under the names
+   * lmms-eval gives its files (`<datetime>_samples_<task>.jsonl` beside `<datetime>_results.json`;
+   * the importer takes the task from that name, docs/formats.md "lmms-eval"). The repository
+   * keeps it under neutral names so it is never mistaken for a real benchmark log.
+   */
+  lmmsEvalLog(task: string, folder = task): string {
+    const src = join(repoRoot, 'test/fixtures/formats/lmms-eval-v0.7-videomme-qwen3vl');
+    const dir = this.path(folder);
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(join(src, 'synthetic-results.json'), join(dir, '20260301_101500_results.json'));
+    const log = join(dir, `20260301_101500_samples_${task}.jsonl`);
+    copyFileSync(join(src, 'synthetic-samples.jsonl'), log);
+    return log;
   }
   cleanup(): void {
     rmSync(this.dir, { recursive: true, force: true });

@@ -1,9 +1,8 @@
-import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openProject } from '../../../electron/store/project';
 import { flipbook } from '../cli/cli-helpers';
-import { Scratch, repoRoot } from './helpers';
+import { Scratch } from './helpers';
 
 /**
  * An lmms-eval Video-MME log and Video-MME's parquet of the same questions are one item per
@@ -13,7 +12,7 @@ import { Scratch, repoRoot } from './helpers';
 const scratch = new Scratch();
 afterAll(() => scratch.cleanup());
 
-const LOG = join(repoRoot, 'test/fixtures/formats/lmms-eval-v0.7-videomme-qwen3vl/20260301_101500_samples_videomme.jsonl');
+const LOG = scratch.lmmsEvalLog('videomme');
 
 function parquet(): Uint8Array {
   // The same three synthetic questions as the log, in Video-MME's table shape.

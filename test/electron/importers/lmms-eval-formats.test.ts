@@ -1,4 +1,3 @@
-import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectFormat, readImport } from '../../../electron/importers/index';
@@ -13,7 +12,7 @@ afterAll(() => scratch.cleanup());
 
 describe('lmms-eval layouts', () => {
   it('v0.7+: filtered_resps as a plain string; the Qwen3-VL prompt layout gives the real question', async () => {
-    const p = join(formats, 'lmms-eval-v0.7-videomme-qwen3vl/20260301_101500_samples_videomme.jsonl');
+    const p = scratch.lmmsEvalLog('videomme');
     expect(await detectFormat(p)).toBe('lmms-eval');
     const [b] = await readImport(p);
     expect(b!.configs.map((c) => c.key)).toEqual(['32f_151k']);
@@ -31,16 +30,11 @@ describe('lmms-eval layouts', () => {
   });
 
   it('videomme_w_subtitle / videomme_long: the same items as videomme; subtitles are a config variant', async () => {
-    const src = join(formats, 'lmms-eval-v0.7-videomme-qwen3vl');
     for (const [task, config] of [
       ['videomme_w_subtitle', '32f_151k@subs'],
       ['videomme_long', '32f_151k'],
     ] as const) {
-      const dir = scratch.path(task);
-      mkdirSync(dir, { recursive: true });
-      copyFileSync(join(src, '20260301_101500_results.json'), join(dir, '20260301_101500_results.json'));
-      copyFileSync(join(src, '20260301_101500_samples_videomme.jsonl'), join(dir, `20260301_101500_samples_${task}.jsonl`));
-      const [b] = await readImport(join(dir, `20260301_101500_samples_${task}.jsonl`));
+      const [b] = await readImport(scratch.lmmsEvalLog(task));
       expect(b!.configs.map((c) => c.key)).toEqual([config]);
       expect(new Set(b!.responses.map((r) => `${r.split} ${r.config}`))).toEqual(new Set([`videomme ${config}`]));
     }
