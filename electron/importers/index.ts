@@ -39,18 +39,9 @@ import { readWideCsv } from './wide-csv';
 export type { ImportOptions } from './batch-builder';
 export { ImportError } from './errors';
 
-export const FORMATS = [
-  'release',
-  'per-item-csv',
-  'wide-csv',
-  'lmms-eval',
-  'vlmevalkit',
-  'videomme-results',
-  'mlvu-results',
-  'videomme-parquet',
-  'mlvu-meta',
-] as const;
-export type ImportFormat = (typeof FORMATS)[number];
+/** The formats are listed once, with the options, in shared/api/import-options.ts. */
+import { IMPORT_FORMATS as FORMATS, type ImportFormat } from '../../shared/api/import-options';
+export { FORMATS, type ImportFormat };
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

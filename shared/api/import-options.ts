@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 
-/** Every format the importers read (electron/importers/index.ts detects and dispatches them). */
+/** Every format the importers read, listed only here (electron/importers/index.ts detects and dispatches them). */
 export const IMPORT_FORMATS = [
   'release',
   'per-item-csv',
