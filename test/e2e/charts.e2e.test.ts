@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { OverviewCascade } from '../../shared/api/overview';
-import { api, buildRenderer, chromiumMissingReason, launchBrowser, repoRoot, serve, signIn, stop, type Served } from './harness';
+import { api, chromiumMissingReason, launchBrowser, repoRoot, serve, signIn, stop, type Served } from './harness';
 
 const skipReason = chromiumMissingReason();
 if (skipReason) console.log(`[e2e] skipped: ${skipReason}`);
@@ -45,7 +45,6 @@ describe.skipIf(skipReason !== null)('overview charts in Chromium', () => {
   let page: Page;
 
   beforeAll(async () => {
-    buildRenderer();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flipbook-charts-'));
     project = path.join(dir, 'charts.flipbook');
     fs.writeFileSync(path.join(dir, 'a.csv'), perItemCsv('ModelA'));

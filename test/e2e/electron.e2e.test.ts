@@ -8,7 +8,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { _electron } from 'playwright-core';
-import { buildRenderer, makeSampleProject, repoRoot, resultsDir, signIn } from './harness';
+import { makeSampleProject, repoRoot, resultsDir, signIn } from './harness';
 
 function electronBinary(): string | null {
   try {
@@ -23,7 +23,6 @@ if (!bin) console.log('[e2e] Electron flows skipped: no Electron binary is insta
 
 describe.skipIf(bin === null)('Electron shell', () => {
   it('opens the sample project in a hardened window; navigation and window.open are blocked', async () => {
-    buildRenderer();
     const b = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build-electron.js')], { cwd: repoRoot, encoding: 'utf8' });
     expect(b.status, b.stderr).toBe(0);
     const sample = makeSampleProject();

@@ -12,23 +12,43 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
+import { openProject } from '../../electron/store/project';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const resultsDir = path.join(repoRoot, 'test-results');
 export const CHROMIUM = process.env.FLIPBOOK_CHROMIUM ?? '/usr/bin/chromium';
 
+/** Builds dist/renderer. The e2e run does it once (global-setup.ts); test files do not. */
 export function buildRenderer(): void {
   const vite = path.join(repoRoot, 'node_modules/vite/bin/vite.js');
   const r = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: repoRoot, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`vite build failed:\n${r.stdout}\n${r.stderr}`);
 }
 
+const madeSamples: string[] = [];
+
+/** Removes the sample projects this test file made (test/e2e/setup.ts, after the file's own afterAll). */
+export function removeSampleProjects(): void {
+  for (const dir of madeSamples.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * A fresh sample project of the caller's own: a copy of the one global-setup.ts made for
+ * this run (project file and media), its media root pointed at the copy's media folder.
+ */
 export function makeSampleProject(): { dir: string; project: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flipbook-e2e-'));
-  const r = spawnSync(process.execPath, [path.join(repoRoot, 'bin/flipbook.js'), 'sample-project', '--out', dir], { cwd: repoRoot, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`sample-project failed:\n${r.stdout}\n${r.stderr}`);
-  return { dir, project: path.join(dir, 'sample.flipbook') };
+  madeSamples.push(dir);
+  fs.cpSync(inject('sampleTemplate'), dir, { recursive: true });
+  const project = path.join(dir, 'sample.flipbook');
+  const p = openProject(project);
+  try {
+    p.setSetting('mediaRoot', path.join(dir, 'media'));
+  } finally {
+    p.close();
+  }
+  return { dir, project };
 }
 
 export interface Served {

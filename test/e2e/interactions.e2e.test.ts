@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page, Route as PwRoute } from 'playwright-core';
 import { EMPTY_FILTER, filterQueue } from '../../shared/api/queue-filter';
 import type { Codebook, ItemDetail, QueueRow, AnnotationState, ProjectInfo } from '../../shared/api/contract';
-import { allowProblems, api, buildRenderer, chromiumMissingReason, launchBrowser, makeSampleProject, resultsDir, serve, type Served, signIn, stop } from './harness';
+import { allowProblems, api, chromiumMissingReason, launchBrowser, makeSampleProject, resultsDir, serve, type Served, signIn, stop } from './harness';
 
 const skipReason = chromiumMissingReason();
 if (skipReason) console.log(`[e2e] skipped: ${skipReason}`);
@@ -99,7 +99,6 @@ describe.skipIf(skipReason !== null)('item-audit interactions in Chromium', () =
 
   beforeAll(async () => {
     fs.mkdirSync(resultsDir, { recursive: true });
-    buildRenderer();
     sample = makeSampleProject();
     server = await serve(sample.project);
     browser = await launchBrowser();

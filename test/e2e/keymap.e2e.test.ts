@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { AnnotationState, QueueRow } from '../../shared/api/contract';
-import { api, buildRenderer, chromiumMissingReason, launchBrowser, makeSampleProject, serve, signIn, stop, type Served } from './harness';
+import { api, chromiumMissingReason, launchBrowser, makeSampleProject, serve, signIn, stop, type Served } from './harness';
 
 const skipReason = chromiumMissingReason();
 if (skipReason) console.log(`[e2e] skipped: ${skipReason}`);
@@ -30,7 +30,6 @@ describe.skipIf(skipReason !== null)('keymap in Chromium', () => {
   }
 
   beforeAll(async () => {
-    buildRenderer();
     sample = makeSampleProject();
     server = await serve(sample.project);
     browser = await launchBrowser();

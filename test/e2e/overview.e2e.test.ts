@@ -11,7 +11,7 @@ import { openProject } from '../../electron/store/project';
 import { transitions, type Transition } from '../../shared/engine/mcqa';
 import { matchedGridMetrics, proposeMatchedGrid } from '../../shared/engine/matched-grid';
 import { completeRows } from '../../shared/engine/matrix';
-import { buildRenderer, chromiumMissingReason, launchBrowser, makeSampleProject, resultsDir, serve, type Served, signIn, stop } from './harness';
+import { chromiumMissingReason, launchBrowser, makeSampleProject, resultsDir, serve, type Served, signIn, stop } from './harness';
 
 const skipReason = chromiumMissingReason();
 if (skipReason) console.log(`[e2e] skipped: ${skipReason}`);
@@ -74,7 +74,6 @@ describe.skipIf(skipReason !== null)('overview and saved views in Chromium', () 
 
   beforeAll(async () => {
     fs.mkdirSync(resultsDir, { recursive: true });
-    buildRenderer();
     sample = makeSampleProject();
     expected = expectedFromEngine(sample.project);
     server = await serve(sample.project);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { openProject } from '../../electron/store/index';
 import { exportRelease } from '../../electron/release/export';
-import { api, buildRenderer, chromiumMissingReason, launchBrowser, makeSampleProject, resultsDir, serve, type Served, signIn, stop } from './harness';
+import { api, chromiumMissingReason, launchBrowser, makeSampleProject, resultsDir, serve, type Served, signIn, stop } from './harness';
 
 const skipReason = chromiumMissingReason();
 if (skipReason) console.log(`[e2e] skipped: ${skipReason}`);
@@ -36,7 +36,6 @@ describe.skipIf(skipReason !== null)('team workflow in Chromium', () => {
 
   beforeAll(async () => {
     fs.mkdirSync(resultsDir, { recursive: true });
-    buildRenderer();
     sample = makeSampleProject();
     // Each annotator works on a copy of the project on their own machine, then exports.
     for (const who of ['bob', 'carol'] as const) {

@@ -7,7 +7,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { allowProblems, api, buildRenderer, chromiumMissingReason, launchBrowser, makeSampleProject, resultsDir, serve, type Served, signIn, stop } from './harness';
+import { allowProblems, api, chromiumMissingReason, launchBrowser, makeSampleProject, resultsDir, serve, type Served, signIn, stop } from './harness';
 
 const skipReason = chromiumMissingReason();
 if (skipReason) console.log(`[e2e] skipped: ${skipReason}`);
@@ -45,7 +45,6 @@ describe.skipIf(skipReason !== null)('web mode in Chromium', () => {
 
   beforeAll(async () => {
     fs.mkdirSync(resultsDir, { recursive: true });
-    buildRenderer();
     sample = makeSampleProject();
     server = await serve(sample.project);
     browser = await launchBrowser();

@@ -19,7 +19,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { EMPTY_FILTER, filterQueue } from '../../shared/api/queue-filter';
 import type { ItemDetail, QueueRow } from '../../shared/api/contract';
-import { allowProblems, api, buildRenderer, chromiumMissingReason, launchBrowser, makeSampleProject, repoRoot, serve, signIn, stop, type Served } from './harness';
+import { allowProblems, api, chromiumMissingReason, launchBrowser, makeSampleProject, repoRoot, serve, signIn, stop, type Served } from './harness';
 
 const skipReason = chromiumMissingReason();
 if (skipReason) console.log(`[e2e] skipped: ${skipReason}`);
@@ -40,7 +40,6 @@ describe.skipIf(skipReason !== null)('workspace state and identity in Chromium',
   const newPage = (): Promise<Page> => browser.newPage({ viewport: { width: 1440, height: 900 } });
 
   beforeAll(async () => {
-    buildRenderer();
     sample = makeSampleProject();
     browser = await launchBrowser();
   });

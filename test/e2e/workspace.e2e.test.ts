@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, buildRenderer, chromiumMissingReason, launchBrowser, makeSampleProject, resultsDir, serve, type Served, signIn, stop } from './harness';
+import { api, chromiumMissingReason, launchBrowser, makeSampleProject, resultsDir, serve, type Served, signIn, stop } from './harness';
 
 const skipReason = chromiumMissingReason();
 if (skipReason) console.log(`[e2e] skipped: ${skipReason}`);
@@ -43,7 +43,6 @@ describe.skipIf(skipReason !== null)('workspace states in Chromium', () => {
 
   beforeAll(async () => {
     fs.mkdirSync(resultsDir, { recursive: true });
-    buildRenderer();
     sample = makeSampleProject();
     // One video goes missing (moved away) before the server starts.
     const media = path.join(sample.dir, 'media');
