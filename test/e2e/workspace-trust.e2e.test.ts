@@ -7,6 +7,7 @@
  *   working; the annotator name is remembered by Flipbook (not the browser), shown in the
  *   header, changed there, with the project's known annotators offered;
  * - the queue's filter belongs to its project: another project opens with its own;
+ * - Recent projects in web mode lists every project this machine opened (its user settings);
  * - Ctrl+z / Ctrl+Shift+z change only the item on screen and say what they changed;
  * - the import form takes every option of `flipbook import` and gives the same project as
  *   the CLI from the same files; an import of a good and a bad file commits nothing.
@@ -183,6 +184,25 @@ describe.skipIf(skipReason !== null)('workspace state and identity in Chromium',
     await expect.poll(() => page.getByLabel('Audit progress').textContent()).toContain(`(${shownA} shown of ${rowsA.length})`);
     expect(await page.getByLabel('Model', { exact: true }).inputValue()).toBe(model);
     expect(await page.getByLabel('Applied filter').textContent()).toContain(`model ${model}`);
+    await page.close();
+    await stop(s);
+  });
+
+  it('Recent projects in web mode lists every project this machine opened, newest first, and opens one', async () => {
+    // Three projects, each opened by its own `serve` with this machine's settings (as a user restarts serve on another project).
+    const projects = [sample.project, makeSampleProject().project, makeSampleProject().project];
+    const env = { FLIPBOOK_USER_DATA: userData('recent') };
+    for (const p of projects.slice(0, 2)) await stop(await start(p, { args: ['--port', '0'], env }));
+    const s = await start(projects[2]!, { args: ['--port', '0'], env });
+    const page = await newPage();
+    await page.goto(`${s.url}#/open`);
+    await signIn(page, 'Rita Recent');
+    const list = page.getByRole('list', { name: 'Recent projects' });
+    await expect.poll(async () => (await list.count()) > 0 && (await list.getByRole('listitem').count())).toBe(projects.length);
+    expect(await list.getByRole('button').allTextContents()).toEqual([...projects].reverse());
+    // A recent entry opens that project.
+    await list.getByRole('button', { name: `Open recent ${projects[0]}` }).click();
+    await expect.poll(async () => (await api<{ path: string } | null>(s, 'project:info', {}))?.path).toBe(projects[0]);
     await page.close();
     await stop(s);
   });
