@@ -75,6 +75,8 @@ export function createSyncService(deps: SyncDeps): SyncService {
       try {
         last = await runSync(p, { server: t.server, space: t.space, password, prompt: null });
         if (last.pulled > 0) deps.emit('data:changed', { scope: 'annotations', item: null });
+        // A codebook version pulled from the space changes the tagging panel and the codebook view.
+        if (last.codebooks.pulled > 0) deps.emit('data:changed', { scope: 'project', item: null });
       } catch {
         // The cursor holds the error in words (runSync records it); the panel shows it.
       } finally {

@@ -82,6 +82,34 @@ interface SpanRow {
   updated_at: string;
 }
 
+/** An event with the local sequence number it has in this project (a team space's push cursor). */
+export type SequencedEvent = AnnotationEvent & { seq: number };
+
+/** One stored codebook version, as a team space carries it (docs/team-sync.md §1). */
+export interface StoredCodebook {
+  version: number;
+  codebook: Codebook;
+  createdAt: string;
+}
+
+/** A codebook version arriving from elsewhere conflicts with the stored one of the same number. */
+export class CodebookConflictError extends Error {}
+
+/** Key order and zod defaults aside, whether two codebooks say the same thing (id, version, pathways). */
+export function sameCodebook(a: Codebook, b: Codebook): boolean {
+  return canonicalJson(codebookSchema.parse(a)) === canonicalJson(codebookSchema.parse(b));
+}
+
+function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (v !== null && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
 /** One item (of one model's grid): the scope of an undo in the app. */
 export interface ItemKey {
   model: string;
@@ -118,6 +146,21 @@ export interface AnnotationStore {
   conflicts(): Conflict[];
   /** Total number of events (merge checks: importing a bundle twice adds none). */
   eventCount(): number;
+  /** `annotator`'s events after local sequence number `seq`, in sequence order (what a sync pushes). */
+  eventsAfter(seq: number, annotator: string): SequencedEvent[];
+  /** How many of `annotator`'s events come after local sequence number `seq` (edits not yet synced). */
+  countAfter(seq: number, annotator: string): number;
+  /** The highest local sequence number (0 without events). */
+  maxSeq(): number;
+  /** Edits made in this project (not merged) per annotator, except `annotator`'s. */
+  localCountsExcept(annotator: string): Record<string, number>;
+  /** Every stored codebook version, oldest first. */
+  codebookHistory(): StoredCodebook[];
+  /**
+   * Adds the codebook versions this project lacks (from a team space) in one transaction; a
+   * version it has with other content is refused (CodebookConflictError) and nothing changes.
+   */
+  importCodebooks(versions: StoredCodebook[]): { added: number };
 }
 
 const compareEvents = (a: { at: string; uuid: string }, b: { at: string; uuid: string }): number =>
@@ -346,7 +389,17 @@ export function createAnnotationStore(db: Database.Database, options: Annotation
     codebookCurrent: db.prepare<[], { version: number; json: string }>('SELECT version, json FROM codebooks ORDER BY version DESC LIMIT 1'),
     codebookInsert: db.prepare('INSERT INTO codebooks (version, codebook_id, json, created_at) VALUES (?, ?, ?, ?)'),
     codebookVersions: db.prepare<[], { version: number; created_at: string }>('SELECT version, created_at FROM codebooks ORDER BY version'),
+    codebookHistory: db.prepare<[], { version: number; json: string; created_at: string }>('SELECT version, json, created_at FROM codebooks ORDER BY version'),
+    eventsAfter: db.prepare<[number, string], EventRow>('SELECT * FROM annotation_events WHERE seq > ? AND annotator = ? ORDER BY seq'),
+    countAfter: db.prepare<[number, string], { n: number }>('SELECT count(*) AS n FROM annotation_events WHERE seq > ? AND annotator = ?'),
+    maxSeq: db.prepare<[], { s: number }>('SELECT coalesce(max(seq), 0) AS s FROM annotation_events'),
+    localCountsExcept: db.prepare<[string], { annotator: string; n: number }>(
+      "SELECT annotator, count(*) AS n FROM annotation_events WHERE annotator <> ? AND origin = 'local' GROUP BY annotator ORDER BY annotator",
+    ),
   };
+
+  const codebookHistory = (): StoredCodebook[] =>
+    q.codebookHistory.all().map((r) => ({ version: r.version, codebook: codebookSchema.parse(JSON.parse(r.json)), createdAt: r.created_at }));
 
   // `at` must increase strictly for local events so that replay order (at, uuid) equals the
   // order the user made the edits in, even within one millisecond.
@@ -619,6 +672,31 @@ export function createAnnotationStore(db: Database.Database, options: Annotation
       return out;
     },
     eventCount: () => (db.prepare('SELECT count(*) AS n FROM annotation_events').get() as { n: number }).n,
+    eventsAfter: (seq, annotator) => q.eventsAfter.all(seq, annotator).map((r) => ({ ...toEvent(r), seq: r.seq })),
+    countAfter: (seq, annotator) => q.countAfter.get(seq, annotator)!.n,
+    maxSeq: () => q.maxSeq.get()!.s,
+    localCountsExcept: (annotator) => Object.fromEntries(q.localCountsExcept.all(annotator).map((r) => [r.annotator, r.n])),
+    codebookHistory,
+    importCodebooks(versions: StoredCodebook[]): { added: number } {
+      options.assertWritable();
+      const incoming = versions.map((v) => ({ ...v, codebook: codebookSchema.parse(v.codebook) }));
+      return db.transaction((): { added: number } => {
+        const have = new Map(codebookHistory().map((v) => [v.version, v]));
+        let added = 0;
+        for (const v of incoming) {
+          if (v.codebook.version !== v.version) throw new CodebookConflictError(`codebook version ${v.version} names itself version ${v.codebook.version}`);
+          const mine = have.get(v.version);
+          if (mine) {
+            if (!sameCodebook(mine.codebook, v.codebook)) throw new CodebookConflictError(`codebook version ${v.version} differs from this project's version ${v.version}`);
+            continue;
+          }
+          q.codebookInsert.run(v.version, v.codebook.id, JSON.stringify(v.codebook), v.createdAt);
+          have.set(v.version, v);
+          added++;
+        }
+        return { added };
+      })();
+    },
   };
 
   function resolutions(filter: Pick<AnnotationFilter, 'model' | 'split' | 'sampleId'> = {}): Resolution[] {

@@ -81,6 +81,33 @@ GRANT INSERT ON flipbook.spaces, flipbook.events TO flipbook_annotator;
 GRANT USAGE ON SEQUENCE flipbook.events_id_seq TO flipbook_annotator;
 `,
   },
+  {
+    version: 20,
+    name: 'space-codebooks',
+    sql: `
+-- A space's codebook versions (docs/team-sync.md §1): one definition per version number,
+-- append-only like the events. The first sync of a space stores the project's versions; a
+-- space made before this migration gets them from the next sync of any project.
+CREATE TABLE flipbook.codebooks (
+  space       text NOT NULL REFERENCES flipbook.spaces (name),
+  version     integer NOT NULL CHECK (version >= 0),
+  codebook_id text NOT NULL,
+  -- json (not jsonb) keeps the definition's text as the project stored it.
+  definition  json NOT NULL,
+  created_at  text NOT NULL,
+  pushed_by   text NOT NULL DEFAULT current_user,
+  received_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (space, version)
+);
+
+ALTER TABLE flipbook.codebooks ENABLE ROW LEVEL SECURITY;
+CREATE POLICY codebooks_read ON flipbook.codebooks FOR SELECT USING (true);
+CREATE POLICY codebooks_push_own ON flipbook.codebooks FOR INSERT TO flipbook_annotator WITH CHECK (pushed_by = current_user);
+
+GRANT SELECT ON flipbook.codebooks TO flipbook_reviewer, flipbook_annotator;
+GRANT INSERT ON flipbook.codebooks TO flipbook_annotator;
+`,
+  },
 ];
 
 export const SERVER_SCHEMA_VERSION = SERVER_MIGRATIONS[SERVER_MIGRATIONS.length - 1]!.version;

@@ -19,10 +19,12 @@ import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { z } from 'zod';
+import type { SequencedEvent, StoredCodebook } from '../store/annotations';
 import type { Project } from '../store/project';
 import { connect, parseServerUrl, type ConnectOptions, type ServerAddress } from './connect';
 import { describeReleaseDifference, releaseIdentity, releaseIdentitySchema, type ReleaseIdentity } from './release-identity';
 import { migrateServer, SERVER_SCHEMA_VERSION, ServerSchemaError } from './server-schema';
+import { parseSpaceCodebooks, planCodebooks } from './space-codebooks';
 
 /** Where a project stands with one (server, space): kept in the project's settings, never a password. */
 const cursorSchema = z.object({
@@ -70,6 +72,8 @@ export interface SyncReport {
   openConflicts: number;
   /** Statements sent after connecting (round trips): 1 for a round with nothing to push. */
   queries: number;
+  /** Codebook versions stored in the space / added to the project by this round. */
+  codebooks: { pushed: number; pulled: number };
   /** Local edits under another annotator name than the role: the server would refuse them. */
   notPushed: Record<string, number>;
   pending: number;
@@ -110,49 +114,13 @@ function deviceOf(project: Project): string {
   return made;
 }
 
-interface LocalEventRow {
-  seq: number;
-  uuid: string;
-  at: string;
-  annotator: string;
-  model: string;
-  split: string;
-  sample_id: string;
-  kind: string;
-  payload: string;
-  codebook_version: number | null;
-  target_uuid: string | null;
-}
-
-const maxSeq = (project: Project): number => (project.db.prepare('SELECT coalesce(max(seq), 0) AS s FROM annotation_events').get() as { s: number }).s;
-
-/** The annotator's events after the push cursor: what the server lacks. */
-function localEventsAfter(project: Project, seq: number, annotator: string): LocalEventRow[] {
-  return project.db
-    .prepare(
-      'SELECT seq, uuid, at, annotator, model, split, sample_id, kind, payload, codebook_version, target_uuid FROM annotation_events WHERE seq > ? AND annotator = ? ORDER BY seq',
-    )
-    .all(seq, annotator) as LocalEventRow[];
-}
-
-const countAfter = (project: Project, seq: number, annotator: string): number =>
-  (project.db.prepare('SELECT count(*) AS n FROM annotation_events WHERE seq > ? AND annotator = ?').get(seq, annotator) as { n: number }).n;
-
 /**
  * Local edits not yet on the server: the annotator's events after the push cursor. Counted
  * without a connection (the app shows "n edits not yet synced" offline).
  */
 export function pendingCount(project: Project, server: string, space: string, annotator?: string): number {
   const addr = parseServerUrl(server);
-  return countAfter(project, getCursor(project, addr.display, space).pushedSeq, annotator ?? addr.user);
-}
-
-/** Edits made in this project under other names than the role: the server takes only the role's own. */
-function othersLocal(project: Project, role: string): Record<string, number> {
-  const rows = project.db
-    .prepare("SELECT annotator, count(*) AS n FROM annotation_events WHERE annotator <> ? AND origin = 'local' GROUP BY annotator ORDER BY annotator")
-    .all(role) as { annotator: string; n: number }[];
-  return Object.fromEntries(rows.map((r) => [r.annotator, r.n]));
+  return project.annotations.countAfter(getCursor(project, addr.display, space).pushedSeq, annotator ?? addr.user);
 }
 
 /** A pulled event as the server sends it (json_build_array in HELLO_SQL / AFTER_SQL). */
@@ -183,8 +151,13 @@ function toEvents(wire: unknown): { maxId: number; events: unknown[] } {
 const EVENTS_AFTER = `(SELECT coalesce(json_agg(json_build_array(e.id, e.uuid, e.at, e.annotator, e.model, e.split, e.sample_id, e.kind, e.payload, e.codebook_version, e.target_uuid) ORDER BY e.id), '[]'::json)
      FROM (SELECT * FROM flipbook.events WHERE space = $1 AND id > $2 ORDER BY id LIMIT $3) e)`;
 
+// A space's codebook versions are few and small: every hello reads them all.
+const CODEBOOKS = `(SELECT coalesce(json_agg(json_build_array(c.version, c.definition, c.created_at) ORDER BY c.version), '[]'::json)
+     FROM flipbook.codebooks c WHERE c.space = $1)`;
+
 const HELLO_SQL = `SELECT (SELECT coalesce(max(version), 0) FROM flipbook.schema_migrations) AS schema_version,
-  current_user AS role, s.id AS space_id, s.release, ${EVENTS_AFTER} AS events
+  current_user AS role, s.id AS space_id, s.release, ${CODEBOOKS} AS codebooks,
+  has_table_privilege('flipbook.codebooks', 'INSERT') AS can_push_codebooks, ${EVENTS_AFTER} AS events
   FROM (SELECT 1) AS one LEFT JOIN flipbook.spaces s ON s.name = $1`;
 
 const AFTER_SQL = `SELECT ${EVENTS_AFTER} AS events`;
@@ -194,14 +167,57 @@ interface Hello {
   role: string;
   spaceId: string | null;
   release: unknown;
+  codebooks: unknown;
+  canPushCodebooks: boolean;
   events: unknown;
 }
 
 async function hello(client: pg.Client, space: string, after: number): Promise<Hello> {
-  const r = await client.query<{ schema_version: number; role: string; space_id: string | null; release: unknown; events: unknown }>(HELLO_SQL, [space, after, PULL_PAGE]);
+  const r = await client.query<{
+    schema_version: number;
+    role: string;
+    space_id: string | null;
+    release: unknown;
+    codebooks: unknown;
+    can_push_codebooks: boolean;
+    events: unknown;
+  }>(HELLO_SQL, [space, after, PULL_PAGE]);
   const row = r.rows[0]!;
-  return { schemaVersion: Number(row.schema_version), role: row.role, spaceId: row.space_id, release: row.release, events: row.events };
+  return {
+    schemaVersion: Number(row.schema_version),
+    role: row.role,
+    spaceId: row.space_id,
+    release: row.release,
+    codebooks: row.codebooks,
+    canPushCodebooks: row.can_push_codebooks === true,
+    events: row.events,
+  };
 }
+
+/**
+ * Stores the project's codebook versions the space lacks. A version another client stored
+ * meanwhile with other content (two first syncs at once) is refused like any conflict.
+ */
+async function pushCodebooks(client: pg.Client, space: string, versions: StoredCodebook[]): Promise<number> {
+  const r = await client.query<{ version: number }>(
+    `INSERT INTO flipbook.codebooks (space, version, codebook_id, definition, created_at)
+     SELECT $1, u.version, u.id, u.definition, u.created_at FROM unnest($2::int[], $3::text[], $4::json[], $5::text[]) AS u (version, id, definition, created_at)
+     ON CONFLICT (space, version) DO NOTHING RETURNING version`,
+    [space, versions.map((v) => v.version), versions.map((v) => v.codebook.id), versions.map((v) => JSON.stringify(v.codebook)), versions.map((v) => v.createdAt)],
+  );
+  if (r.rows.length < versions.length) {
+    const now = await client.query<{ codebooks: unknown }>(`SELECT ${CODEBOOKS} AS codebooks`, [space]);
+    const conflicts = planCodebooks(versions, parseSpaceCodebooks(now.rows[0]!.codebooks)).conflicts;
+    if (conflicts.length) throw codebookRefusal(space, conflicts);
+  }
+  return r.rows.length;
+}
+
+const codebookRefusal = (space: string, conflicts: string[]): SyncRefusedError =>
+  new SyncRefusedError(
+    `this project's codebook conflicts with space '${space}''s (the same version number with other content); nothing was synced:\n  - ${conflicts.join('\n  - ')}\n` +
+      'Save the codebook change as a new version in a project that holds the space\'s codebook, or start from a copy of the release project that has it.',
+  );
 
 /** PostgreSQL and network errors in words (docs/team-sync.md, Troubleshooting). */
 export function describeSyncError(err: unknown, addr?: ServerAddress): string {
@@ -301,6 +317,14 @@ export async function runSync(project: Project, opts: SyncOptions): Promise<Sync
     if (diff.length) {
       throw new SyncRefusedError(`this project's data differs from space '${space}''s release; nothing was synced:\n  - ${diff.join('\n  - ')}`);
     }
+    // The space's codebook versions: checked before anything moves, then the project's new
+    // versions go to the space (before its events, which name them) and the space's come here.
+    const codebookPlan = planCodebooks(project.annotations.codebookHistory(), parseSpaceCodebooks(h.codebooks));
+    if (codebookPlan.conflicts.length) throw codebookRefusal(space, codebookPlan.conflicts);
+    const codebooks = { pushed: 0, pulled: 0 };
+    let codebooksToPull = codebookPlan.toPull;
+    // A reviewer's role may not store versions; a project's own are then only its own.
+    if (codebookPlan.toPush.length && h.canPushCodebooks) codebooks.pushed = await pushCodebooks(client, space, codebookPlan.toPush);
     if (cursor.spaceId !== h.spaceId) {
       // A new space (or one dropped and made again): start both cursors over; uuids make it safe.
       const fresh = cursor.pulledId !== 0;
@@ -315,12 +339,16 @@ export async function runSync(project: Project, opts: SyncOptions): Promise<Sync
     let page = toEvents(h.events);
     for (;;) {
       const next = project.db.transaction(() => {
-        const mineBefore = countAfter(project, cursor.pushedSeq, role);
+        if (codebooksToPull.length) {
+          codebooks.pulled = project.annotations.importCodebooks(codebooksToPull).added;
+          codebooksToPull = [];
+        }
+        const mineBefore = project.annotations.countAfter(cursor.pushedSeq, role);
         const r = project.annotations.importEvents(page.events);
         const c: SyncCursor = { ...cursor, pulledId: Math.max(cursor.pulledId, page.maxId) };
         // Nothing of ours was pending: what was just pulled (our own events made on another
         // device included) is already on the server, so the push cursor moves past it.
-        if (mineBefore === 0 && r.added > 0) c.pushedSeq = Math.max(c.pushedSeq, maxSeq(project));
+        if (mineBefore === 0 && r.added > 0) c.pushedSeq = Math.max(c.pushedSeq, project.annotations.maxSeq());
         putCursor(project, c);
         return { r, c };
       })();
@@ -334,7 +362,7 @@ export async function runSync(project: Project, opts: SyncOptions): Promise<Sync
     opts.onStep?.('pulled');
 
     // 2. Push our own events after the push cursor.
-    const toPush = localEventsAfter(project, cursor.pushedSeq, role);
+    const toPush = project.annotations.eventsAfter(cursor.pushedSeq, role);
     let pushed = 0;
     if (toPush.length) {
       await client.query('BEGIN');
@@ -343,7 +371,7 @@ export async function runSync(project: Project, opts: SyncOptions): Promise<Sync
       try {
         for (let i = 0; i < toPush.length; i += PUSH_BATCH) {
           const part = toPush.slice(i, i + PUSH_BATCH);
-          const col = <K extends keyof LocalEventRow>(k: K): LocalEventRow[K][] => part.map((e) => e[k]);
+          const col = <K extends keyof SequencedEvent>(k: K): SequencedEvent[K][] => part.map((e) => e[k]);
           const r = await client.query<{ id: string }>(
             `INSERT INTO flipbook.events (space, uuid, at, annotator, device, local_seq, model, split, sample_id, kind, payload, codebook_version, target_uuid)
              SELECT $1, u.uuid, u.at, u.annotator, $2, u.seq, u.model, u.split, u.sample_id, u.kind, u.payload, u.cbv, u.target
@@ -359,11 +387,11 @@ export async function runSync(project: Project, opts: SyncOptions): Promise<Sync
               col('seq'),
               col('model'),
               col('split'),
-              col('sample_id'),
+              col('sampleId'),
               col('kind'),
-              col('payload'),
-              col('codebook_version'),
-              col('target_uuid'),
+              part.map((e) => JSON.stringify(e.payload)),
+              col('codebookVersion'),
+              col('targetUuid'),
             ],
           );
           for (const row of r.rows) insertedIds.push(Number(row.id));
@@ -415,8 +443,9 @@ export async function runSync(project: Project, opts: SyncOptions): Promise<Sync
       conflicts: conflicts.length,
       openConflicts: conflicts.filter((c) => c.resolution === null).length,
       queries,
-      notPushed: othersLocal(project, role),
-      pending: countAfter(project, cursor.pushedSeq, role),
+      codebooks,
+      notPushed: project.annotations.localCountsExcept(role),
+      pending: project.annotations.countAfter(cursor.pushedSeq, role),
       lastSyncAt,
     };
   } catch (err) {

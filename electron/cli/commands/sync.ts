@@ -12,8 +12,9 @@ One sync round with a team space on a PostgreSQL server: pushes this project's a
 events the server lacks and pulls the ones the project lacks (by event uuid: running it twice,
 or again after an interrupted run, changes nothing more). The first sync against a database
 creates Flipbook's schema; the first sync of a space records the project's release identity
-(sha256 of labels/per_item.csv as exported), and later syncs refuse a project whose data
-differs, saying what differs. Only your own events are pushed: the server accepts events
+(sha256 of labels/per_item.csv as exported) and its codebook versions, and later syncs
+refuse a project whose data differs, or whose codebook has other content under a version
+number the space has, saying what differs. Codebook versions the project lacks are pulled. Only your own events are pushed: the server accepts events
 whose annotator is your PostgreSQL role name. Responses are never sent.
 
 The password comes from PGPASSWORD, ~/.pgpass or a prompt (on a terminal) and is never
@@ -47,8 +48,16 @@ export const syncCommand: CliCommand = {
       const r = await runSync(project, { server, space, prompt: process.stdin.isTTY ? promptPassword : null });
       if (values.json) console.log(toJson(r));
       else {
-        if (r.schema && r.schema.to !== r.schema.from) console.log(`Created Flipbook's schema on ${r.server} (version ${r.schema.to})`);
-        if (r.spaceCreated) console.log(`Created space ${r.space} with this project's release`);
+        if (r.schema && r.schema.to !== r.schema.from) {
+          console.log(
+            r.schema.from === 0
+              ? `Created Flipbook's schema on ${r.server} (version ${r.schema.to})`
+              : `Updated Flipbook's schema on ${r.server} from version ${r.schema.from} to ${r.schema.to}`,
+          );
+        }
+        if (r.spaceCreated) console.log(`Created space ${r.space} with this project's release and codebook`);
+        const cb = r.codebooks;
+        if (cb.pushed || cb.pulled) console.log(`Codebook versions: ${cb.pushed} stored in the space, ${cb.pulled} added to this project`);
         console.log(`Synced ${r.space} on ${r.server} as ${r.role}: pushed ${r.pushed}, pulled ${r.pulled}, conflicts ${r.conflicts} (${r.openConflicts} open)`);
         for (const [who, n] of Object.entries(r.notPushed)) {
           console.log(`  note: ${n} edit${n === 1 ? '' : 's'} made here by '${who}' ${n === 1 ? 'is' : 'are'} not pushed: the server takes only ${r.role}'s own events`);

@@ -72,7 +72,7 @@ describe('flipbook sync (real PostgreSQL)', () => {
     const first = sync(ADMIN, projects.lead!);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/Created Flipbook's schema .*version 10/);
+    expect(first.stdout).toMatch(/Created Flipbook's schema .*version 20/);
     expect(first.stdout).toMatch(/Created space audit/);
     expect(first.stdout).toMatch(/pushed 0, pulled 0, conflicts 0/);
   });
