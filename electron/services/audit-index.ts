@@ -88,7 +88,15 @@ export interface AuditIndex {
 export function createAuditIndex(project: Project): AuditIndex {
   const cache = new Map<string, GridAudit>();
   let generation = 0;
+  // An import by another process (the CLI, a worker) changes the project's inputs version.
+  let inputs = project.inputsVersion();
   const grid = (model: string, split: string): GridAudit => {
+    const now = project.inputsVersion();
+    if (now !== inputs) {
+      inputs = now;
+      cache.clear();
+      generation++;
+    }
     const k = key(model, split);
     let g = cache.get(k);
     if (!g) {

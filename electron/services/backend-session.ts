@@ -13,7 +13,7 @@ import type { ConfigFrames } from '../frames/frame-selection';
 import type { VideoMeta } from '../media/video-meta';
 import { ServiceError } from './dispatch';
 import type { AuditIndex } from './audit-index';
-import type { QueueCache } from './queue-cache';
+import type { QueueTable } from './queue-table';
 import type { MediaRegistry } from './media-registry';
 import { selectItemFrames } from './item-frames';
 
@@ -34,8 +34,8 @@ export interface Session {
   project: Project;
   readOnlyReason: string | null;
   audit: AuditIndex;
-  /** The queue's rows, sort orders and last filter, derived from `audit` (queue-cache.ts). */
-  queue: QueueCache;
+  /** The queue's rows, derived once per import into the project (queue-table.ts). */
+  queue: QueueTable;
   frames: FrameService;
   /** Per (model, split, sample): the frames each config saw, for coverage and strips. */
   selections: Map<string, { meta: VideoMeta; configs: ConfigFrames[] }>;

@@ -14,7 +14,7 @@ import { createFrameService } from '../frames/frame-service';
 import { frameCacheDirForProject } from '../frames/frame-cache';
 import { ServiceError, type Handlers } from './dispatch';
 import { createAuditIndex } from './audit-index';
-import { createQueueCache } from './queue-cache';
+import { createQueueTable } from './queue-table';
 import { createMediaRegistry, type MediaRegistry } from './media-registry';
 import { createProjectMetadataCache } from '../media/project-metadata-cache';
 import { mediaRootOf, projectVideoResolver } from './item-frames';
@@ -116,7 +116,7 @@ export function createBackend(hooks: HostHooks): Backend {
       project,
       readOnlyReason,
       audit,
-      queue: createQueueCache(project, audit),
+      queue: createQueueTable(project),
       frames: createFrameService({ cacheDir: frameCacheDirForProject(project.path), metadataCache: createProjectMetadataCache(project) }),
       selections: new Map(),
       jobs: new Map(),

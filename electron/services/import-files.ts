@@ -10,6 +10,7 @@ import { ImportError } from '../importers/errors';
 import { groundTruthCoverage, parseSplitMap } from '../importers/ground-truth';
 import { detectFormat, readImport } from '../importers/index';
 import type { Project } from '../store/project';
+import { createQueueTable } from './queue-table';
 import type { Bundle } from '../team/bundle';
 import { applyImportsWithAnnotations, bundleForImport, type ImportWithAnnotationsSummary } from '../team/import-with-annotations';
 import type { ImportBatch } from '../../shared/domain/types';
@@ -79,6 +80,8 @@ export function applyImportFiles(project: Project, files: ReadFile[], o: ImportO
     if (matchedGrid !== null) project.setSetting('matchedGrid', matchedGrid);
     return s;
   })();
+  // The queue's rows are derived here, once per import, so no view pays for them (queue-table.ts).
+  createQueueTable(project).refresh();
   return {
     files: files.map((f) => ({ path: f.path, format: f.format, warnings: f.batches.flatMap((b) => b.warnings) })),
     summary,

@@ -105,6 +105,13 @@ export interface Project {
   /** Several batches in ONE transaction: all of them or none. */
   applyImports(batches: ImportBatch[], opts?: ImportOverrides): ImportSummary;
 
+  /**
+   * Changes whenever something derived views depend on changes (an import, a settings write),
+   * in any process: caches derived from the data compare it (docs/architecture.md "The queue at
+   * lab scale").
+   */
+  inputsVersion(): number;
+
   listGrids(): GridInfo[];
   loadMatrix(model: string, split: string): ResponseMatrix;
   /** Every config key known to the project, with its project-wide provenance (code-point order). */
@@ -342,6 +349,8 @@ function createProject(db: Database.Database, file: string, readOnly: boolean, l
     item: db.prepare<[string, string], ItemRow>('SELECT i.*, s.name AS split FROM items i JOIN splits s ON s.id = i.split_id WHERE s.name = ? AND i.sample_id = ?'),
     media: db.prepare<[string], { path: string; size: number; mtime_ms: number; head_tail_hash: string; json: string }>('SELECT * FROM media WHERE path = ?'),
     mediaPut: db.prepare('INSERT OR REPLACE INTO media (path, size, mtime_ms, head_tail_hash, json) VALUES (?, ?, ?, ?, ?)'),
+    inputs: db.prepare<[], number>("SELECT inputs FROM main.derived WHERE name = 'inputs'").pluck(true),
+    inputsBump: db.prepare("UPDATE main.derived SET inputs = inputs + 1 WHERE name = 'inputs'"),
   };
 
   const names = {
@@ -431,11 +440,13 @@ function createProject(db: Database.Database, file: string, readOnly: boolean, l
         // Derived item ids are checked against known question text before anything is written.
         const notes = checkDerivedIds(db, batches, opts);
         const summary = applier(batches, opts);
+        q.inputsBump.run();
         summary.warnings.push(...notes);
         return summary;
       })();
     },
 
+    inputsVersion: () => q.inputs.get() ?? 0,
     listGrids() {
       // Counts per column are stored; distinct items need the columns' item-id BLOBs.
       const rows = db
@@ -493,10 +504,12 @@ function createProject(db: Database.Database, file: string, readOnly: boolean, l
       assertWritable();
       if (value === undefined) throw new Error(`setting "${key}": undefined is not a value (use deleteSetting)`);
       q.settingPut.run(key, JSON.stringify(value));
+      q.inputsBump.run();
     },
     deleteSetting(key) {
       assertWritable();
       q.settingDelete.run(key);
+      q.inputsBump.run();
     },
 
     getItem(split, sampleId) {

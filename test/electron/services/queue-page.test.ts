@@ -12,6 +12,7 @@ import { EMPTY_FILTER, filterQueue, rowKey, type QueueFilter, type QueueSort } f
 import { createBackend, type Backend } from '../../../electron/services/create-backend';
 import { dispatch } from '../../../electron/services/dispatch';
 import { openProject } from '../../../electron/store/project';
+import { createQueueTable } from '../../../electron/services/queue-table';
 import { config, response, tempDir } from '../store/helpers';
 
 const CONFIGS = [config('textonly', 0), config('8f', 8), config('16f', 16), config('32f', 32)];
@@ -157,5 +158,30 @@ describe('queue:page (real project)', () => {
     const after = await call<Page>('queue:page', { filter: { ...filter, model: 'C' }, sort, offset: 0, limit: 10 });
     expect(after.all).toBe(2 * N + 5);
     expect(after.rows.map((r) => r.sampleId)).toEqual(['q000', 'q001', 'q002', 'q003', 'q004']);
+    // Derived by the import itself (in the project file), not by the first view that asks.
+    const p = backend.project()!;
+    expect(p.db.prepare("SELECT inputs FROM derived WHERE name = 'queue'").pluck().get()).toBe(p.inputsVersion());
+  });
+
+  it('a read-only project whose rows are stale builds them for itself and answers the same pages', async () => {
+    const filter: QueueFilter = { ...EMPTY_FILTER, preset: 'all', search: 'colour' };
+    const sort: QueueSort = { key: 'taskType', desc: true };
+    const want = (await call<Page>('queue:page', { filter, sort, offset: 0, limit: QUEUE_PAGE_MAX })).rows.map(rowKey);
+    expect(want.length).toBeGreaterThan(10);
+    backend.close();
+    // A settings write makes the stored rows stale (the trajectories depend on the matched grid).
+    const w = openProject(file);
+    w.setSetting('unrelated', 1);
+    const inputs = w.inputsVersion();
+    w.close();
+    const ro = openProject(file, { readOnly: true });
+    try {
+      expect(ro.db.prepare("SELECT inputs FROM derived WHERE name = 'queue'").pluck().get()).not.toBe(inputs);
+      const page = createQueueTable(ro).page({ filter, sort, offset: 0, limit: QUEUE_PAGE_MAX });
+      expect(page.rows.map(rowKey)).toEqual(want);
+    } finally {
+      ro.close();
+      backend.open(file);
+    }
   });
 });

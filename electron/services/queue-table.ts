@@ -1,0 +1,387 @@
+/**
+ * The audit queue in the backend (docs/architecture.md "The queue at lab scale"): every
+ * (model, split, item) row is derived once per import from the audit index into the project's
+ * `queue_rows` table (with one index per sort order), and queue:page answers with indexed SQL:
+ * a page is an index walk, a filter change one count over the table, statuses a join on the
+ * annotation state (so an annotation edit costs nothing here). Nothing here holds every row.
+ */
+import type Database from 'better-sqlite3';
+import type { AnnotationStatus, ItemRef, QueueRow } from '../../shared/api/contract';
+import type { QueueFilter, QueueSort, SortKey } from '../../shared/api/queue-filter';
+import { ANNOTATION_STATUSES } from '../../shared/domain/annotations';
+import type { Project } from '../store/project';
+import { computeGridAudit } from './audit-index';
+import { projectVideoResolver } from './item-frames';
+
+export interface QueuePage {
+  rows: QueueRow[];
+  offset: number;
+  total: number;
+  done: number;
+  all: number;
+  position: number;
+  facets: { taskTypes: string[]; transitions: string[]; annotators: string[] };
+}
+
+export interface QueuePageRequest {
+  filter: QueueFilter;
+  sort: QueueSort;
+  offset: number;
+  limit: number;
+  annotator?: string | undefined;
+  at?: ItemRef | undefined;
+}
+
+export interface QueueTable {
+  /** Rebuilds the rows when an import or a setting changed what they derive from (else a no-op). */
+  refresh(): void;
+  page(req: QueuePageRequest): QueuePage;
+  /** Every row, in (model, split, sample id) order (queue:list, for tests and tools; the app pages). */
+  rows(annotator: string | undefined): QueueRow[];
+}
+
+const FLAG_TR = 1;
+const FLAG_VC = 2;
+const FLAG_TO = 4;
+const FLAG_BITS = { terminalRegression: FLAG_TR, visuallyConfused: FLAG_VC, textOverwritten: FLAG_TO } as const;
+
+interface Derived {
+  all: number;
+  taskTypes: string[];
+  transitions: string[];
+}
+
+type Row = [id: number, model: string, split: string, sampleId: string, taskType: string | null, cls: string | null, pattern: string, flags: number, priority: number, harmed: string, rescued: string, hasVideo: number, search: string];
+
+/** Every queue row of the project, from the engine's per-grid audit (electron/services/audit-index.ts). */
+function deriveRows(project: Project): { rows: Row[]; derived: Derived } {
+  const video = projectVideoResolver(project);
+  const items = new Map<string, { taskType: string | null; question: string | null; hasVideo: boolean }>();
+  for (const it of project.listItems()) {
+    items.set(`${it.split}\u0000${it.sampleId}`, { taskType: it.taskType ?? null, question: it.question ?? null, hasVideo: video(it.videoFile).file !== null });
+  }
+  const rows: Row[] = [];
+  const taskTypes = new Set<string>();
+  const transitions = new Set<string>();
+  for (const g of project.listGrids()) {
+    const audit = computeGridAudit(project, g.model, g.split);
+    for (const [sampleId, a] of audit.items) {
+      const m = items.get(`${g.split}\u0000${sampleId}`);
+      const taskType = m?.taskType ?? null;
+      if (taskType) taskTypes.add(taskType);
+      for (const t of a.harmed) transitions.add(t);
+      for (const t of a.rescued) transitions.add(t);
+      const flags = (a.terminalRegression ? FLAG_TR : 0) | (a.visuallyConfused ? FLAG_VC : 0) | (a.textOverwritten ? FLAG_TO : 0);
+      const priority = a.terminalRegression ? 0 : a.visuallyConfused ? 1 : a.textOverwritten ? 2 : 3;
+      rows.push([
+        rows.length + 1,
+        g.model,
+        g.split,
+        sampleId,
+        taskType,
+        a.trajectoryClass,
+        a.pattern,
+        flags,
+        priority,
+        JSON.stringify(a.harmed),
+        JSON.stringify(a.rescued),
+        m?.hasVideo ? 1 : 0,
+        `${sampleId} ${g.model} ${taskType ?? ''} ${m?.question ?? ''}`.toLowerCase(),
+      ]);
+    }
+  }
+  return { rows, derived: { all: rows.length, taskTypes: [...taskTypes].sort(), transitions: [...transitions].sort() } };
+}
+
+const INSERT_BATCH = 64;
+const COLS = 'id, model, split, sample_id, task_type, trajectory_class, pattern, flags, priority, harmed, rescued, has_video, search_text';
+
+function writeRows(db: Database.Database, rows: Row[], schema: 'main' | 'temp'): void {
+  const one = `(${COLS.split(',').map(() => '?').join(', ')})`;
+  // Bulk load without the indexes, then build each index in one sort: far cheaper than
+  // updating six B-trees per row. The index definitions are the migration's (sqlite_schema).
+  const indexes = db
+    .prepare<[], { name: string; sql: string }>(`SELECT name, sql FROM ${schema}.sqlite_schema WHERE type = 'index' AND tbl_name = 'queue_rows' AND sql IS NOT NULL`)
+    .all();
+  for (const ix of indexes) db.exec(`DROP INDEX ${schema}."${ix.name}"`);
+  db.prepare(`DELETE FROM ${schema}.queue_rows`).run();
+  const many = db.prepare(`INSERT INTO ${schema}.queue_rows (${COLS}) VALUES ${new Array<string>(INSERT_BATCH).fill(one).join(', ')}`);
+  const single = db.prepare(`INSERT INTO ${schema}.queue_rows (${COLS}) VALUES ${one}`);
+  let i = 0;
+  for (; i + INSERT_BATCH <= rows.length; i += INSERT_BATCH) many.run(rows.slice(i, i + INSERT_BATCH).flat());
+  for (; i < rows.length; i++) single.run(rows[i] as Row);
+  for (const ix of indexes) db.exec(ix.sql);
+}
+
+/**
+ * The rows' order per sort key: the key, then model, split and sample id (a total order, the
+ * one each index of migrations/0030-derived.sql walks).
+ */
+const ORDER: Record<Exclude<SortKey, 'status'>, string[]> = {
+  default: ['q.priority', 'q.model', 'q.split', 'q.sample_id'],
+  sampleId: ['q.sample_id', 'q.model', 'q.split'],
+  model: ['q.model', 'q.split', 'q.sample_id'],
+  split: ['q.split', 'q.model', 'q.sample_id'],
+  taskType: ["coalesce(q.task_type, '')", 'q.model', 'q.split', 'q.sample_id'],
+  class: ["coalesce(q.trajectory_class, '')", 'q.model', 'q.split', 'q.sample_id'],
+};
+const KEY_ORDER = ORDER.model;
+const STATUS_ORDER = [...ANNOTATION_STATUSES].sort();
+
+interface Where {
+  sql: string;
+  args: unknown[];
+  /** The filter names the statuses (needs the `eff` table of effective statuses). */
+  eff: boolean;
+}
+
+/** The filter as SQL over `queue_rows q` (the same rules as shared/api/queue-filter.ts matchesFilter). */
+function whereOf(f: QueueFilter): Where {
+  const c: string[] = [];
+  const args: unknown[] = [];
+  let eff = false;
+  if (f.preset === 'default') c.push(`(q.flags & ${FLAG_TR | FLAG_VC}) != 0`);
+  if (f.model !== null) (c.push('q.model = ?'), args.push(f.model));
+  if (f.split !== null) (c.push('q.split = ?'), args.push(f.split));
+  if (f.taskType !== null) (c.push('q.task_type = ?'), args.push(f.taskType));
+  if (f.trajectoryClass !== null) (c.push('q.trajectory_class = ?'), args.push(f.trajectoryClass));
+  const mask = f.flags.reduce((m, x) => m | FLAG_BITS[x], 0);
+  if (mask !== 0) c.push(`(q.flags & ${mask}) = ${mask}`);
+  if (f.transition !== null) {
+    // harmed/rescued are JSON arrays: the quoted name matches one element exactly.
+    const t = JSON.stringify(f.transition);
+    if (f.transitionKind === 'harmed') (c.push('instr(q.harmed, ?) > 0'), args.push(t));
+    else if (f.transitionKind === 'rescued') (c.push('instr(q.rescued, ?) > 0'), args.push(t));
+    else (c.push('(instr(q.harmed, ?) > 0 OR instr(q.rescued, ?) > 0)'), args.push(t, t));
+  }
+  if (f.itemSet) (c.push('q.sample_id IN (SELECT value FROM json_each(?))'), args.push(JSON.stringify(f.itemSet.ids)));
+  if (f.hasVideo !== null) (c.push('q.has_video = ?'), args.push(f.hasVideo ? 1 : 0));
+  for (const t of f.search.toLowerCase().split(/\s+/).filter((x) => x.length > 0)) (c.push('instr(q.search_text, ?) > 0'), args.push(t));
+  if (f.annotator !== null) {
+    c.push('q.id IN (SELECT r.id FROM annotation_state a JOIN queue_rows r ON r.model = a.model AND r.split = a.split AND r.sample_id = a.sample_id WHERE a.annotator = ?)');
+    args.push(f.annotator);
+  }
+  if (f.status !== null) {
+    eff = true;
+    if (f.status === 'todo') c.push("q.id NOT IN (SELECT qid FROM eff WHERE status != 'todo')");
+    else (c.push('q.id IN (SELECT qid FROM eff WHERE status = ?)'), args.push(f.status));
+  }
+  return { sql: c.length > 0 ? c.join(' AND ') : '1', args, eff };
+}
+
+/**
+ * `eff(qid, status)`: the status each annotated row shows — the asked annotator's, or without
+ * one the latest written (SQLite takes the bare column from the row of max(updated_at)).
+ */
+function effOf(annotator: string | undefined): { sql: string; args: unknown[] } {
+  const join = 'JOIN queue_rows r ON r.model = a.model AND r.split = a.split AND r.sample_id = a.sample_id';
+  if (annotator !== undefined) return { sql: `WITH eff(qid, status) AS (SELECT r.id, a.status FROM annotation_state a ${join} WHERE a.annotator = ?) `, args: [annotator] };
+  return {
+    sql: `WITH eff(qid, status) AS (SELECT r.id, a.status FROM (SELECT model, split, sample_id, status, max(updated_at) FROM annotation_state GROUP BY model, split, sample_id) a ${join}) `,
+    args: [],
+  };
+}
+
+interface Counts {
+  total: number;
+  /** Rows per effective status under the filter ('todo' includes rows nobody annotated). */
+  byStatus: Map<string, number>;
+}
+
+interface RawRow {
+  id: number;
+  model: string;
+  split: string;
+  sample_id: string;
+  task_type: string | null;
+  trajectory_class: string | null;
+  pattern: string;
+  flags: number;
+  harmed: string;
+  rescued: string;
+  has_video: number;
+  search_text: string;
+}
+
+export function createQueueTable(project: Project): QueueTable {
+  const db = project.db;
+  // A read-only project cannot store rows it finds stale: it builds them once into a TEMP
+  // table (which shadows main's) — its snapshot never changes while open (immutable URI).
+  let tempBuilt = false;
+  let derivedMemo: { inputs: number; value: Derived } | null = null;
+  let countsMemo: { key: string; counts: Counts } | null = null;
+  const stamp = db.prepare<[], { inputs: number; json: string | null }>("SELECT inputs, json FROM main.derived WHERE name = 'queue'");
+  const seqStmt = db.prepare<[], number>('SELECT coalesce(max(seq), 0) FROM annotation_events').pluck(true);
+  const statesOf = db.prepare<[string, string, string], { annotator: string; status: string; updated_at: string }>(
+    'SELECT annotator, status, updated_at FROM annotation_state WHERE model = ? AND split = ? AND sample_id = ?',
+  );
+  const annotatorsStmt = db.prepare<[], string>('SELECT DISTINCT annotator FROM annotation_state ORDER BY annotator').pluck(true);
+
+  const refresh = (): Derived => {
+    const inputs = project.inputsVersion();
+    if (derivedMemo && derivedMemo.inputs === inputs) return derivedMemo.value;
+    const s = stamp.get();
+    if (s && s.inputs === inputs && s.json !== null && !tempBuilt) {
+      derivedMemo = { inputs, value: JSON.parse(s.json) as Derived };
+      return derivedMemo.value;
+    }
+    if (tempBuilt && derivedMemo) return derivedMemo.value;
+    const { rows, derived } = deriveRows(project);
+    if (project.readOnly) {
+      db.exec('DROP TABLE IF EXISTS temp.queue_rows; CREATE TEMP TABLE queue_rows AS SELECT * FROM main.queue_rows WHERE 0');
+      writeRows(db, rows, 'temp');
+      tempBuilt = true;
+    } else {
+      db.transaction(() => {
+        writeRows(db, rows, 'main');
+        db.prepare("INSERT INTO main.derived (name, inputs, json) VALUES ('queue', ?, ?) ON CONFLICT (name) DO UPDATE SET inputs = excluded.inputs, json = excluded.json").run(
+          inputs,
+          JSON.stringify(derived),
+        );
+      })();
+    }
+    derivedMemo = { inputs, value: derived };
+    countsMemo = null;
+    return derived;
+  };
+
+  const countsOf = (f: QueueFilter, annotator: string | undefined, inputs: number): Counts => {
+    // Scrolling asks many pages of one filter: its counts are kept until the data or a status changes.
+    const key = JSON.stringify([f, annotator ?? null, inputs, seqStmt.get()]);
+    if (countsMemo?.key === key) return countsMemo.counts;
+    const w = whereOf(f);
+    const e = effOf(annotator);
+    const total = (db.prepare(`${w.eff ? e.sql : ''}SELECT count(*) FROM queue_rows q WHERE ${w.sql}`).pluck(true).get(...(w.eff ? e.args : []), ...w.args) as number) ?? 0;
+    const byStatus = new Map<string, number>();
+    // Driven from the (few) annotated rows, never a join over every row.
+    const grouped = db
+      .prepare(`${e.sql}SELECT e.status AS status, count(*) AS n FROM eff e CROSS JOIN queue_rows q ON q.id = e.qid WHERE ${w.sql} GROUP BY e.status`)
+      .all(...e.args, ...w.args) as { status: string; n: number }[];
+    let annotated = 0;
+    for (const g of grouped) {
+      if (g.status === 'todo') continue;
+      byStatus.set(g.status, g.n);
+      annotated += g.n;
+    }
+    byStatus.set('todo', total - annotated);
+    const counts = { total, byStatus };
+    countsMemo = { key, counts };
+    return counts;
+  };
+
+  const toRow = (r: RawRow, annotator: string | undefined): QueueRow => {
+    const states = statesOf.all(r.model, r.split, r.sample_id);
+    const mine = annotator !== undefined ? states.find((x) => x.annotator === annotator) : [...states].sort((x, y) => (x.updated_at < y.updated_at ? 1 : -1))[0];
+    return {
+      model: r.model,
+      split: r.split,
+      sampleId: r.sample_id,
+      taskType: r.task_type,
+      trajectoryClass: r.trajectory_class,
+      pattern: r.pattern,
+      flags: { terminalRegression: (r.flags & FLAG_TR) !== 0, visuallyConfused: (r.flags & FLAG_VC) !== 0, textOverwritten: (r.flags & FLAG_TO) !== 0 },
+      harmed: JSON.parse(r.harmed) as string[],
+      rescued: JSON.parse(r.rescued) as string[],
+      status: (mine?.status ?? 'todo') as AnnotationStatus,
+      annotators: states.map((x) => x.annotator).sort(),
+      hasVideo: r.has_video === 1,
+      searchText: r.search_text,
+    };
+  };
+
+  /** Rows [offset, offset+limit) of one order, by an index walk. */
+  const slice = (cols: string[], desc: boolean, where: Where, extra: { sql: string; args: unknown[] } | null, annotator: string | undefined, offset: number, limit: number): RawRow[] => {
+    if (limit <= 0) return [];
+    const e = effOf(annotator);
+    const needEff = where.eff || (extra?.sql.includes('eff') ?? false);
+    const order = cols.map((c) => `${c}${desc ? ' DESC' : ''}`).join(', ');
+    const sql = `${needEff ? e.sql : ''}SELECT q.* FROM queue_rows q WHERE ${where.sql}${extra ? ` AND ${extra.sql}` : ''} ORDER BY ${order} LIMIT ? OFFSET ?`;
+    return db.prepare(sql).all(...(needEff ? e.args : []), ...where.args, ...(extra?.args ?? []), limit, offset) as RawRow[];
+  };
+
+  /** The status sort: one segment per status (in status order), each in key order. */
+  const statusSegments = (counts: Counts, desc: boolean): { status: string; start: number; n: number }[] => {
+    const order = desc ? [...STATUS_ORDER].reverse() : STATUS_ORDER;
+    let start = 0;
+    return order.map((status) => {
+      const n = counts.byStatus.get(status) ?? 0;
+      const seg = { status, start, n };
+      start += n;
+      return seg;
+    });
+  };
+  const statusCond = (status: string) =>
+    status === 'todo' ? { sql: "q.id NOT IN (SELECT qid FROM eff WHERE status != 'todo')", args: [] } : { sql: 'q.id IN (SELECT qid FROM eff WHERE status = ?)', args: [status] };
+
+  return {
+    refresh: () => void refresh(),
+    rows(annotator) {
+      refresh();
+      const all = { sql: '1', args: [], eff: false };
+      return slice(KEY_ORDER, false, all, null, annotator, 0, -1 >>> 1).map((r) => toRow(r, annotator));
+    },
+    page(req) {
+      const derived = refresh();
+      const inputs = derivedMemo?.inputs ?? 0;
+      const { filter, sort, annotator } = req;
+      const counts = countsOf(filter, annotator, inputs);
+      const where = whereOf(filter);
+      const e = effOf(annotator);
+      let position = -1;
+      let offset = req.offset;
+      if (req.at) {
+        const at = req.at;
+        const key = { sql: 'q.model = ? AND q.split = ? AND q.sample_id = ?', args: [at.model, at.split, at.sampleId] };
+        if (sort.key === 'status') {
+          const hit = db
+            .prepare(`${e.sql}SELECT coalesce((SELECT status FROM eff WHERE qid = q.id), 'todo') AS status FROM queue_rows q WHERE ${where.sql} AND ${key.sql}`)
+            .get(...e.args, ...where.args, ...key.args) as { status: string } | undefined;
+          if (hit) {
+            const seg = statusSegments(counts, sort.desc).find((s) => s.status === hit.status);
+            const cond = statusCond(hit.status);
+            const before = db
+              .prepare(`${e.sql}SELECT count(*) FROM queue_rows q WHERE ${where.sql} AND ${cond.sql} AND (${KEY_ORDER.join(', ')}) ${sort.desc ? '>' : '<'} (?, ?, ?)`)
+              .pluck(true)
+              .get(...e.args, ...where.args, ...cond.args, ...key.args) as number;
+            position = (seg?.start ?? 0) + before;
+          }
+        } else {
+          const cols = ORDER[sort.key];
+          const needEff = where.eff;
+          const hit = db
+            .prepare(`${needEff ? e.sql : ''}SELECT ${cols.map((c, i) => `${c} AS k${i}`).join(', ')} FROM queue_rows q WHERE ${where.sql} AND ${key.sql}`)
+            .raw(true)
+            .get(...(needEff ? e.args : []), ...where.args, ...key.args) as unknown[] | undefined;
+          if (hit) {
+            position = db
+              .prepare(`${needEff ? e.sql : ''}SELECT count(*) FROM queue_rows q WHERE ${where.sql} AND (${cols.join(', ')}) ${sort.desc ? '>' : '<'} (${cols.map(() => '?').join(', ')})`)
+              .pluck(true)
+              .get(...(needEff ? e.args : []), ...where.args, ...hit) as number;
+          }
+        }
+        offset = Math.max(0, position - 1);
+      }
+      offset = Math.min(offset, counts.total);
+      let raw: RawRow[];
+      if (sort.key !== 'status') raw = slice(ORDER[sort.key], sort.desc, where, null, annotator, offset, req.limit);
+      else {
+        raw = [];
+        const end = Math.min(counts.total, offset + req.limit);
+        for (const seg of statusSegments(counts, sort.desc)) {
+          const from = Math.max(offset, seg.start);
+          const to = Math.min(end, seg.start + seg.n);
+          if (to > from) raw.push(...slice(KEY_ORDER, sort.desc, where, statusCond(seg.status), annotator, from - seg.start, to - from));
+        }
+      }
+      return {
+        rows: raw.map((r) => toRow(r, annotator)),
+        offset,
+        total: counts.total,
+        done: (counts.byStatus.get('done') ?? 0) + (counts.byStatus.get('skipped') ?? 0),
+        all: derived.all,
+        position,
+        facets: { taskTypes: derived.taskTypes, transitions: derived.transitions, annotators: annotatorsStmt.all() },
+      };
+    },
+  };
+}
