@@ -28,7 +28,9 @@ export async function buildCli() {
   const outdir = path.join(dist, id);
   const result = await build({
     absWorkingDir: root,
-    entryPoints: ['electron/cli/main.ts'],
+    // The job worker (import/export/merge off the UI thread: electron/jobs/worker-thread.ts)
+    // sits beside the chunks, where the code that starts it looks for it.
+    entryPoints: { main: 'electron/cli/main.ts', 'job-worker': 'electron/services/job-worker.ts' },
     bundle: true,
     splitting: true,
     format: 'esm',

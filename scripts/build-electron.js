@@ -19,6 +19,16 @@ await build({
   // ESM bundles of CJS dependencies need require/__dirname.
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
 });
+// Import, export and merge run in worker threads (electron/jobs/worker-thread.ts), whose entry
+// must sit beside main.js, where the bundled code looks for it.
+await build({
+  ...common,
+  entryPoints: ['electron/services/job-worker.ts'],
+  outfile: path.join(out, 'job-worker.js'),
+  format: 'esm',
+  external: ['electron', 'better-sqlite3'],
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+});
 await build({
   ...common,
   entryPoints: ['electron/preload.ts'],

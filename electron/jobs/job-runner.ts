@@ -43,6 +43,8 @@ export interface JobHandle<T> {
 }
 
 export interface StartOptions {
+  /** The job's id (default a random UUID); a renderer names its jobs to follow and cancel them. */
+  id?: string;
   label?: string;
   /** Cancelling this signal cancels the job too (e.g. the window that asked for it closed). */
   signal?: AbortSignal;
@@ -126,7 +128,7 @@ export function createJobRunner(options: JobRunnerOptions = {}): JobRunner {
 
   return {
     start<T>(kind: string, work: (ctx: JobContext) => Promise<T>, opts: StartOptions = {}): JobHandle<T> {
-      const id = randomUUID();
+      const id = opts.id ?? randomUUID();
       const controller = new AbortController();
       if (opts.signal) {
         if (opts.signal.aborted) controller.abort();

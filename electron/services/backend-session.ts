@@ -15,6 +15,7 @@ import { ServiceError } from './dispatch';
 import type { AuditIndex } from './audit-index';
 import type { QueueTable } from './queue-table';
 import type { MediaRegistry } from './media-registry';
+import type { BackgroundJobs } from './background-jobs';
 import { selectItemFrames } from './item-frames';
 
 export type PickKind = 'open-project' | 'new-project' | 'import' | 'export-dir' | 'media-root';
@@ -53,6 +54,8 @@ export interface BackendContext {
   need(): Session;
   /** The open session or null (for operations that are harmless without a project). */
   current(): Session | null;
+  /** Import, export and merge in worker threads (background-jobs.ts). */
+  background: BackgroundJobs;
 }
 
 export const itemKey = (model: string, split: string, sampleId: string) => `${model}\u0000${split}\u0000${sampleId}`;

@@ -6,6 +6,7 @@
  * handlers live in one file per area (item-, frames-, annotation-, import-, overview- and
  * team-handlers.ts); this file holds the session and the project-level operations.
  */
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Res } from '../../shared/api/contract';
 import { openProject as openStore, type Project } from '../store/project';
@@ -24,7 +25,9 @@ import { createSyncService } from './sync-handlers';
 import { itemHandlers } from './item-handlers';
 import { framesHandlers } from './frames-handlers';
 import { annotationHandlers } from './annotation-handlers';
-import { importHandlers } from './import-handlers';
+import { afterProjectWrite, importHandlers } from './import-handlers';
+import { createBackgroundJobs } from './background-jobs';
+import { operations, type OpName } from '../../shared/api/contract';
 import { assertWritable, type BackendContext, type HostHooks, type Session } from './backend-session';
 
 export type { HostHooks, PickKind } from './backend-session';
@@ -46,11 +49,14 @@ export function createBackend(hooks: HostHooks): Backend {
     return session;
   };
 
+  const background = createBackgroundJobs({ progress: (p) => hooks.emit('job:progress', p) });
+
   const sync = createSyncService({ project: () => need().project, emit: (e, p) => hooks.emit(e, p) });
 
   const closeSession = () => {
     if (!session) return;
     sync.stop();
+    background.cancelAll();
     for (const c of session.jobs.values()) c.abort();
     session.frames.close();
     session.project.close();
@@ -128,10 +134,19 @@ export function createBackend(hooks: HostHooks): Backend {
     return info() as NonNullable<Res<'project:info'>>;
   };
 
-  const ctx: BackendContext = { hooks, media, need, current: () => session };
+  const ctx: BackendContext = { hooks, media, need, current: () => session, background };
+  const merge = async (bundlePath: string, jobId: string | undefined) => {
+    const s = need();
+    assertWritable(s);
+    try {
+      return await background.run(jobId ?? `merge-${randomUUID()}`, { kind: 'merge', project: s.project.path, path: path.resolve(bundlePath) }, operations['team:merge'].response);
+    } finally {
+      if (session === s) afterProjectWrite(ctx, s);
+    }
+  };
   const handlers: Handlers = {
     ...overviewHandlers(() => need().project),
-    ...createTeamHandlers({ project: () => need().project, emit: hooks.emit.bind(hooks) }),
+    ...createTeamHandlers({ project: () => need().project, emit: hooks.emit.bind(hooks), merge }),
     ...sync.handlers,
     ...itemHandlers(ctx),
     ...framesHandlers(ctx),
@@ -171,6 +186,30 @@ export function createBackend(hooks: HostHooks): Backend {
       return hooks.annotator.set(req.name);
     },
   };
+  // Writes made on this thread wait — without blocking it — while a job's worker holds its
+  // write transaction (SQLite's busy wait would stop every request meanwhile).
+  for (const name of UI_THREAD_WRITES) {
+    const run = handlers[name] as (req: unknown) => unknown;
+    (handlers as Record<OpName, unknown>)[name] = async (req: unknown) => {
+      await background.writesIdle();
+      return run(req);
+    };
+  }
 
   return { handlers, media, open, project: () => session?.project ?? null, close: closeSession };
 }
+
+/** Operations that write the open project from the thread that serves the UI. */
+const UI_THREAD_WRITES: readonly OpName[] = [
+  'annotation:apply',
+  'annotation:undo',
+  'annotation:redo',
+  'settings:set',
+  'views:save',
+  'views:rename',
+  'views:delete',
+  'codebook:set',
+  'team:adjudicate',
+  'sync:configure',
+  'sync:run',
+];

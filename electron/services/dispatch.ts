@@ -26,7 +26,8 @@ function toApiError(e: unknown): ApiError {
   return { ...r, message: clipMessage(r.message) };
 }
 
-function toApiErrorWhole(e: unknown): ApiError {
+/** The code and whole message a thrown error crosses a transport with (before clipping). */
+export function toApiErrorWhole(e: unknown): ApiError {
   if (e instanceof ServiceError) return { code: e.code, message: e.message };
   if (e instanceof Error) {
     // ImportError (electron/importers/errors.ts) names file:line:field; keep its message whole.

@@ -1,21 +1,23 @@
 /**
  * Handlers of the team operations (shared/api/team-contract.ts): codebook editing, annotators
  * side by side, agreement, conflicts, adjudication and merge. createBackend spreads them into
- * its handler table; they need only the open project and the event hook.
+ * its handler table; they need the open project, the event hook and, for a merge, the
+ * backend's job runner (the merge runs in a worker thread: background-jobs.ts).
  */
-import path from 'node:path';
 import type { EventName, EventPayload } from '../../shared/api/contract';
 import type { TEAM_OP_NAMES } from '../../shared/api/team-contract';
 import { agreementReport } from '../../shared/team/agreement';
 import { codebookProblems } from '../../shared/team/codebook-rules';
 import type { Project } from '../store/project';
-import { mergeBundle } from '../team/merge';
+import type { MergeReport } from '../team/merge';
 import { toContractCodebook } from '../../shared/api/codebook';
 import { ServiceError, type Handlers } from './dispatch';
 
 export interface TeamDeps {
   project(): Project;
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
+  /** Merges a bundle into the open project (in a worker) and refreshes what the UI thread derived from it. */
+  merge(bundlePath: string, jobId: string | undefined): Promise<MergeReport>;
 }
 
 export function createTeamHandlers(deps: TeamDeps): Pick<Handlers, (typeof TEAM_OP_NAMES)[number]> {
@@ -59,10 +61,6 @@ export function createTeamHandlers(deps: TeamDeps): Pick<Handlers, (typeof TEAM_
       deps.emit('data:changed', { scope: 'annotations', item });
       return r;
     },
-    'team:merge': async (req) => {
-      const report = await mergeBundle(deps.project(), path.resolve(req.path));
-      deps.emit('data:changed', { scope: 'project', item: null });
-      return report;
-    },
+    'team:merge': (req) => deps.merge(req.path, req.jobId),
   };
 }

@@ -161,6 +161,11 @@ export interface AnnotationStore {
    * version it has with other content is refused (CodebookConflictError) and nothing changes.
    */
   importCodebooks(versions: StoredCodebook[]): { added: number };
+  /**
+   * Another connection (a job's worker thread: an import with annotations, a merge) added
+   * events: later local edits must still be stamped after every stored one.
+   */
+  resync(): void;
 }
 
 const compareEvents = (a: { at: string; uuid: string }, b: { at: string; uuid: string }): number =>
@@ -635,6 +640,9 @@ export function createAnnotationStore(db: Database.Database, options: Annotation
         for (const k of keys.values()) recompute(k);
         return { added, skipped: parsed.length - added, keysRecomputed: keys.size };
       })();
+    },
+    resync() {
+      lastAtMs = Math.max(lastAtMs, Date.parse(q.maxAt.get()?.at ?? '') || 0);
     },
     listAnnotators: () => q.annotators.all().map((r) => r.name),
     getCodebook,

@@ -4,6 +4,7 @@
  * know about a project goes through this object.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
@@ -13,10 +14,10 @@ import type { ConfigSpec, ImportBatch, ItemMeta, ResponseMatrix, ResponseRow, Ta
 import { configOrder } from '../../shared/engine/config';
 import { createAnnotationStore, type AnnotationStore } from './annotations';
 import { checkDerivedIds } from './derived-ids';
-import { ProjectNotWritableError, ProjectOpenError, ProjectReadOnlyError } from './errors';
+import { ProjectLockedError, ProjectNotWritableError, ProjectOpenError, ProjectReadOnlyError } from './errors';
 import { createImportApplier, type ImportOverrides, type ImportSummary } from './import-apply';
 import { assertSafeNames } from './import-names';
-import { acquireLock, type ProjectLock } from './lock';
+import { acquireLock, lockHolder, type ProjectLock } from './lock';
 import { removeStaleTemps } from './process-alive';
 import { createMatrixLoader, GRID_CONFIGS_SQL, specFromRow, type GridConfigRow } from './matrix-load';
 import { checkVersion, latestVersion, migrate, type MigrationResult } from './migrate';
@@ -27,6 +28,14 @@ export interface OpenProjectOptions {
   create?: boolean;
   /** Open without the writer lock; every write throws ProjectReadOnlyError. */
   readOnly?: boolean;
+  /**
+   * Open writable under the writer lock THIS process already holds (a job's worker thread
+   * writing for the backend that opened the project: docs/architecture.md "Long work is a
+   * job"). Refused with ProjectLockedError unless the lock's holder is this process. The
+   * project is not migrated (its owner did that) and its close leaves the WAL checkpoint to
+   * the owner (a checkpoint would wait on the owner's readers).
+   */
+  underHeldLock?: boolean;
 }
 
 export interface GridInfo {
@@ -291,6 +300,7 @@ export function openProject(file: string, opts: OpenProjectOptions = {}): Projec
     if (why !== null) throw new ProjectNotWritableError(abs, why);
   }
 
+  if (opts.underHeldLock) return openUnderHeldLock(abs);
   const lock: ProjectLock | null = readOnly ? null : acquireLock(abs);
   let db: Database.Database | null = null;
   let created: MigrationResult | null = null;
@@ -321,7 +331,31 @@ export function openProject(file: string, opts: OpenProjectOptions = {}): Projec
   }
 }
 
-function createProject(db: Database.Database, file: string, readOnly: boolean, lock: ProjectLock | null, migration: MigrationResult | null): Project {
+function openUnderHeldLock(abs: string): Project {
+  const holder = lockHolder(abs);
+  if (holder === null || holder.pid !== process.pid || holder.hostname !== os.hostname()) {
+    throw new ProjectLockedError(abs, holder ?? { pid: -1, hostname: 'nobody', since: 'now' });
+  }
+  const db = openDb(abs, false, true);
+  try {
+    const v = checkVersion(db, abs);
+    if (v !== latestVersion()) throw new ProjectOpenError(abs, `schema ${v} is not ${latestVersion()}: the project's owner opens (and migrates) it first`);
+    db.pragma('foreign_keys = ON');
+    return createProject(db, abs, false, null, null, { checkpointOnClose: false });
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+function createProject(
+  db: Database.Database,
+  file: string,
+  readOnly: boolean,
+  lock: ProjectLock | null,
+  migration: MigrationResult | null,
+  opts: { checkpointOnClose: boolean } = { checkpointOnClose: true },
+): Project {
   const assertWritable = (): void => {
     if (readOnly) throw new ProjectReadOnlyError(file);
   };
@@ -418,7 +452,7 @@ function createProject(db: Database.Database, file: string, readOnly: boolean, l
     db,
     close() {
       if (db.open) {
-        if (!readOnly) {
+        if (!readOnly && opts.checkpointOnClose) {
           try {
             // Fold the WAL back so the .flipbook file alone is the whole project after a clean close.
             db.pragma('wal_checkpoint(TRUNCATE)');

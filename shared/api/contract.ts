@@ -347,6 +347,11 @@ export const operations = {
     z.object({ outDir: z.string(), files: z.array(z.string()) }),
     'Write the release layout (docs/release-format.md) to a folder.',
   ),
+  'job:cancel': op(
+    z.object({ jobId: JobId }),
+    z.object({ cancelled: z.boolean() }),
+    'Cancel a running import, export or merge: its worker stops and nothing it had not committed remains (an import changes nothing); its call answers `cancelled`.',
+  ),
   'dialog:pick': op(
     z.object({ kind: z.enum(['open-project', 'new-project', 'import', 'export-dir', 'media-root']) }),
     z.object({ paths: z.array(z.string()) }),
@@ -385,7 +390,7 @@ export type Res<N extends OpName> = z.infer<Operations[N]['response']>;
 export const events = {
   'job:progress': z.object({
     jobId: JobId,
-    kind: z.enum(['import', 'export', 'frames', 'proxy']),
+    kind: z.enum(['import', 'export', 'merge', 'frames', 'proxy']),
     done: z.number(),
     total: z.number(),
     message: z.string().nullable(),

@@ -22,6 +22,7 @@ export const OP_NAME_LIST = [
   'settings:set',
   'import:run',
   'export:run',
+  'job:cancel',
   'dialog:pick',
   'recent:list',
   'annotator:get',

@@ -108,7 +108,7 @@ export const teamOperations = {
     Resolution,
     'Resolve an item: an event of the adjudicator; nobody\'s own labels change.',
   ),
-  'team:merge': op(z.object({ path: z.string().min(1) }), MergeReport, 'Merge another annotator\'s exported release or annotations/ folder (idempotent).'),
+  'team:merge': op(z.object({ path: z.string().min(1), jobId: z.string().min(1).max(100).optional() }), MergeReport, 'Merge another annotator\'s exported release or annotations/ folder (idempotent).'),
 } as const;
 
 export const TEAM_OP_NAMES = ['codebook:set', 'team:item', 'team:agreement', 'team:conflicts', 'team:adjudicate', 'team:merge'] as const;

@@ -1,0 +1,44 @@
+/**
+ * Runs one job in a worker thread (docs/architecture.md "Long work is a job"): the thread that
+ * serves the UI only posts the input and receives messages, so it keeps answering requests
+ * while the job reads, parses and writes. Cancel = terminate the thread: whatever it had not
+ * committed is rolled back by SQLite, nothing half-done remains.
+ *
+ * The entry is a module beside the caller: `<name>.js` in a build (the CLI's and Electron's
+ * esbuild bundles emit it next to their chunks) or `<name>.ts` in development, which a small
+ * boot module loads through tsx (a worker does not inherit the parent's loader).
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+/** The worker entry `name` beside the module at `callerUrl` (its import.meta.url). */
+export function workerEntry(callerUrl: string, name: string): URL {
+  const ts = /\.ts$/.test(new URL(callerUrl).pathname);
+  const entry = new URL(`./${name}.${ts ? 'ts' : 'js'}`, callerUrl);
+  if (!existsSync(fileURLToPath(entry))) throw new Error(`the worker entry ${fileURLToPath(entry)} is missing (the build must include it)`);
+  return entry;
+}
+
+export interface WorkerThreadHandlers {
+  /** Every message the worker posts, unparsed: the caller parses it with its schema. */
+  message(data: unknown): void;
+  /** The thread ended (normally, by an uncaught error, or terminated); `error` when it threw. */
+  exit(code: number, error: Error | null): void;
+}
+
+export interface WorkerThread {
+  terminate(): void;
+}
+
+export function startWorkerThread(entry: URL, data: unknown, on: WorkerThreadHandlers): WorkerThread {
+  const dev = entry.pathname.endsWith('.ts');
+  const worker = dev
+    ? new Worker(new URL('./tsx-worker-boot.mjs', import.meta.url), { workerData: { entry: entry.href, data } })
+    : new Worker(entry, { workerData: { data } });
+  let error: Error | null = null;
+  worker.on('message', (m: unknown) => on.message(m));
+  worker.on('error', (e) => (error = e));
+  worker.on('exit', (code) => on.exit(code, error));
+  return { terminate: () => void worker.terminate() };
+}
