@@ -1,5 +1,6 @@
 /**
- * Overview charts end to end: a cascade point opens exactly the items behind it, and the overview follows an import made
+ * Overview charts end to end: a cascade point opens exactly the items behind it, a heatmap row
+ * opens its item (real mouse clicks on the canvas, at the pixel the chart reports), and the overview follows an import made
  * while it is open (data:changed). A small per_item.csv written here, the real CLI import,
  * `flipbook serve` and Chromium; expected counts come from the backend's own answers.
  */
@@ -80,6 +81,32 @@ describe.skipIf(skipReason !== null)('overview charts in Chromium', () => {
     await expect.poll(() => page.getByLabel('Audit progress').textContent()).toContain(`(${point.correct} shown of`);
     await page.goto(`${server.url}#/overview`);
     await page.locator('.overview-view[data-ready=true]').waitFor();
+  });
+
+  it('opens the item of a clicked heatmap row (a mouse click on the canvas, at the row the chart reports)', async () => {
+    await page.goto(`${server.url}#/overview`);
+    await signIn(page, 'Charts E2E');
+    await page.locator('.overview-view[data-ready=true]').waitFor();
+    const heatmap = page.getByTestId('heatmap-ModelA-S');
+    await page.getByLabel('Sort Trajectory heatmap: ModelA / S').selectOption('sampleId');
+    await expect.poll(() => heatmap.getAttribute('data-ready')).toBe('true');
+    // Centred: the sticky bars at the top must not sit over the rows the mouse goes to.
+    await heatmap.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    const marks = JSON.parse((await heatmap.getAttribute('data-marks')) ?? '{}') as Record<string, [number, number]>;
+    // Every row has its place, in sample-id order top to bottom.
+    expect(Object.keys(marks)).toEqual([...IDS].sort().map((id) => `row:${id}`));
+    const box = (await heatmap.boundingBox())!;
+    for (const id of ['item-3', 'item-6']) {
+      const [x, y] = marks[`row:${id}`]!;
+      await page.mouse.click(box.x + x, box.y + y);
+      await page.getByTestId('item-view').waitFor();
+      expect(decodeURIComponent(new URL(page.url()).hash)).toBe(`#/item/ModelA/S/${id}`);
+      expect(await page.locator('.item-title').textContent()).toContain(id);
+      await page.goBack();
+      await page.locator('.overview-view[data-ready=true]').waitFor();
+      await expect.poll(() => heatmap.getAttribute('data-ready')).toBe('true');
+      await heatmap.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    }
   });
 
   it('refreshes when an import lands while the overview is open (data:changed)', async () => {

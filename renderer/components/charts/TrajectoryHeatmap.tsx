@@ -2,7 +2,7 @@
  * Items × configs of one grid (1 correct, 0 wrong), sortable by trajectory class. Drawn on
  * canvas by echarts' heatmap so 30k items stay responsive; a click opens that item's row.
  */
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { OverviewGrid } from '../../../shared/api/overview';
 import { TRAJECTORY_CLASSES } from '../../../shared/api/contract';
 import { EChart, allLabels, html, type ChartOption } from './EChart';
@@ -10,6 +10,7 @@ import type { ItemRef } from '../../../shared/api/contract';
 import type { OpenQueue } from './FlowsChart';
 
 type SortBy = 'class' | 'sampleId' | 'pattern';
+const MARKED_ROWS = 200;
 const classRank = new Map<string, number>(TRAJECTORY_CLASSES.map((c, i) => [c, i]));
 
 /** Opens one item, with the queue set to the item's grid so j/k walk on from there. */
@@ -52,6 +53,18 @@ export function TrajectoryHeatmap({ grid, onItem }: { grid: OverviewGrid; onItem
       series: [{ type: 'heatmap', data, progressive: 5000, emphasis: { disabled: true } }],
     };
   }, [rows, configs]);
+  // Each row's pixel centre (on its first config's cell), for data-marks: where a click opens that
+  // row's item. The first MARKED_ROWS rows only: a 30k-item grid would make a megabyte attribute.
+  const marks = useCallback(
+    (chart: import('echarts').ECharts) => {
+      const out: Record<string, [number, number] | null> = {};
+      rows.slice(0, MARKED_ROWS).forEach((r, y) => {
+        out[`row:${r.sampleId}`] = chart.convertToPixel({ seriesIndex: 0 }, [0, y]) as [number, number];
+      });
+      return out;
+    },
+    [rows],
+  );
   const height = Math.min(600, Math.max(200, rows.length * 14 + 60)) + (configs.length > 8 ? 30 : 0);
   return (
     <div>
@@ -68,6 +81,7 @@ export function TrajectoryHeatmap({ grid, onItem }: { grid: OverviewGrid; onItem
         testId={`heatmap-${grid.model}-${grid.split}`}
         option={option}
         height={height}
+        marks={marks}
         onClick={(p) => {
           const v = (p.data as number[] | undefined) ?? [];
           const r = rows[v[1] ?? -1];
