@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { usePlayerTime, type TimeStore } from './time-store';
+import { useRenderCount } from './render-count';
 import type { ConfigOutcome, EvidenceSpan, Strip, Tile } from '../../shared/api/contract';
 
 function fmt(n: number | null, digits = 2): string {
@@ -94,6 +95,8 @@ export function Strips({
   const [trackW, setTrackW] = useState(0);
   const axisRef = useRef<HTMLDivElement>(null);
   const asked = useRef(new Set<number>());
+  const root = useRef<HTMLDivElement>(null);
+  useRenderCount(root);
 
   useLayoutEffect(() => {
     const node = axisRef.current;
@@ -167,7 +170,7 @@ export function Strips({
     );
 
   return (
-    <div className="strips" role="group" aria-label="Frame strips">
+    <div className="strips" role="group" aria-label="Frame strips" ref={root}>
       <div className="strip strip-axis" aria-hidden="true">
         <div className="strip-label axis-label">time (s)</div>
         <div className="axis-track" ref={axisRef}>

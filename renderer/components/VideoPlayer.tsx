@@ -1,4 +1,5 @@
 import { usePlayerTime, type TimeStore } from './time-store';
+import { useRenderCount } from './render-count';
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import videojs from 'video.js';
 import 'video.js/dist/video-js.css';
@@ -29,8 +30,10 @@ export function frameAt(t: number, fps: number): number {
 function TimeReadout({ store, fps, lastFrame }: { store: TimeStore; fps: number; lastFrame: number }) {
   const t = usePlayerTime(store);
   const frame = frameAt(t, fps);
+  const root = useRef<HTMLOutputElement>(null);
+  useRenderCount(root);
   return (
-    <output aria-label="Frame and time" data-frame={frame} data-time={t.toFixed(3)}>
+    <output ref={root} aria-label="Frame and time" data-frame={frame} data-time={t.toFixed(3)}>
       frame {frame} / {lastFrame} · {t.toFixed(3)} s
     </output>
   );
@@ -38,6 +41,8 @@ function TimeReadout({ store, fps, lastFrame }: { store: TimeStore; fps: number;
 
 export const VideoPlayer = forwardRef<PlayerHandle, { video: VideoInfo; timeStore: TimeStore }>(function VideoPlayer({ video, timeStore }, ref) {
   const holder = useRef<HTMLDivElement>(null);
+  const root = useRef<HTMLDivElement>(null);
+  useRenderCount(root);
   const playerRef = useRef<Player | null>(null);
   const loopRef = useRef<{ startS: number; endS: number } | null>(null);
   const [rate, setRate] = useState(1);
@@ -140,7 +145,7 @@ export const VideoPlayer = forwardRef<PlayerHandle, { video: VideoInfo; timeStor
   // Read at click time: this component does not re-render on every tick.
   const frame = () => frameAt(timeStore.get(), fps);
   return (
-    <div className="player">
+    <div className="player" ref={root}>
       <div ref={holder} className="player-holder" data-testid="player" />
       <div className="player-controls" role="group" aria-label="Player controls">
         <button type="button" aria-label={paused ? 'Play' : 'Pause'} onClick={() => (paused ? void playerRef.current?.play() : playerRef.current?.pause())}>

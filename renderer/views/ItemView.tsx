@@ -7,6 +7,7 @@ import { useClient } from '../api/use-client';
 import type { Route } from '../route';
 import { useShortcuts } from '../keymap';
 import { createTimeStore } from '../components/time-store';
+import { useRenderCount } from '../components/render-count';
 import { VideoPlayer, type PlayerHandle } from '../components/VideoPlayer';
 import { Strips } from '../components/Strips';
 import { TaggingPanel, type SaveState } from '../components/TaggingPanel';
@@ -294,6 +295,8 @@ export function ItemView({
 
   // The strips are the point of this view: the video gets the height they leave on screen.
   const media = useRef<HTMLDivElement>(null);
+  const root = useRef<HTMLDivElement>(null);
+  useRenderCount(root);
   useEffect(() => {
     const node = media.current;
     const strips = node?.querySelector<HTMLElement>('.strips');
@@ -326,7 +329,7 @@ export function ItemView({
 
   const letters = 'ABCDEFGH';
   return (
-    <div className="item-view" data-testid="item-view">
+    <div className="item-view" data-testid="item-view" ref={root}>
       {readOnlyReason !== null && (
         <div className="read-only-banner" role="alert" aria-label="Read-only">
           Read-only — tagging and spans are disabled: {readOnlyReason}

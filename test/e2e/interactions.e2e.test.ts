@@ -214,6 +214,49 @@ describe.skipIf(skipReason !== null)('item-audit interactions in Chromium', () =
     await page.close();
   });
 
+  it('while a video plays only the time readout and the playheads re-render, never the item view, the strips or the player', async () => {
+    const row = pick((r) => r.hasVideo)!;
+    const page = await newPage();
+    await openItem(page, row);
+    await videoReady(page);
+    // Counted from a settled view: every strip's frames are in (their arrival re-renders the view, rightly).
+    await expect.poll(() => page.locator('.tile[data-approximate="true"]').count(), { timeout: 60_000 }).toBe(0);
+    await page.getByLabel('Save state').waitFor();
+    const renders = () =>
+      page.evaluate(() => {
+        const n = (sel: string) => Number(document.querySelector(sel)?.getAttribute('data-renders') ?? NaN);
+        const w = window as unknown as { readoutChanges: number };
+        return { item: n('[data-testid=item-view]'), strips: n('.strips'), player: n('.player'), readout: n('output[aria-label="Frame and time"]'), readoutText: w.readoutChanges };
+      });
+    // Every change of the readout's text, seen by the DOM rather than by React.
+    await page.evaluate(() => {
+      const w = window as unknown as { readoutChanges: number };
+      w.readoutChanges = 0;
+      new MutationObserver(() => (w.readoutChanges += 1)).observe(document.querySelector('output[aria-label="Frame and time"]')!, { characterData: true, childList: true, subtree: true });
+    });
+    const before = await renders();
+    expect(Number.isFinite(before.item) && Number.isFinite(before.strips) && Number.isFinite(before.player) && Number.isFinite(before.readout)).toBe(true);
+    const t0 = await vid(page, (v) => v.currentTime);
+    const controls = page.getByRole('group', { name: 'Player controls' });
+    await page.locator('body').press(' ');
+    await controls.getByRole('button', { name: 'Pause' }).waitFor();
+    await expect.poll(() => vid(page, (v) => v.currentTime), { timeout: 20_000 }).toBeGreaterThan(t0 + 1);
+    await page.keyboard.press(' ');
+    await controls.getByRole('button', { name: 'Play' }).waitFor();
+    const after = await renders();
+    const d = { item: after.item - before.item, strips: after.strips - before.strips, player: after.player - before.player, readout: after.readout - before.readout, readoutText: after.readoutText };
+    console.log(`[e2e] renders during ${(await vid(page, (v) => v.currentTime) - t0).toFixed(2)} s of playback: ${JSON.stringify(d)}`);
+    // The time display followed the video many times a second…
+    expect(d.readout).toBeGreaterThanOrEqual(15);
+    expect(d.readoutText).toBeGreaterThanOrEqual(15);
+    // …while the item view and the strips did not follow it (0 here; 2 leaves room for an
+    // unrelated late update), and the player rendered only for play and pause.
+    expect(d.item).toBeLessThanOrEqual(2);
+    expect(d.strips).toBeLessThanOrEqual(2);
+    expect(d.player).toBeLessThanOrEqual(2);
+    await page.close();
+  });
+
   it('clicking a strip tile seeks the player to exactly that frame and moves the position line on every strip', async () => {
     const row = pick((r) => r.hasVideo && r.flags.visuallyConfused && !r.flags.terminalRegression) ?? pick((r) => r.hasVideo)!;
     const page = await newPage();
