@@ -21,11 +21,6 @@ const require = createRequire(import.meta.url);
 /** Each kernel: its AssemblyScript source, the generated module, and the export's name. */
 const KERNELS = [
   {
-    source: 'electron/importers/wasm/per-item-kernel.ts',
-    out: 'electron/importers/per-item-kernel-wasm.ts',
-    name: 'PER_ITEM_KERNEL_WASM',
-  },
-  {
     source: 'electron/release/wasm/per-item-writer.ts',
     out: 'electron/release/per-item-writer-wasm.ts',
     name: 'PER_ITEM_WRITER_WASM',

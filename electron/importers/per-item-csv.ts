@@ -1,15 +1,33 @@
-import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+/**
+ * The per_item.csv reader (docs/release-format.md "labels/per_item.csv"; docs/formats.md
+ * "Damaged input", "Duplicated columns"). One reader for every per_item.csv: the whole file
+ * is read as one Buffer and tokenized byte by byte (RFC 4180 quoting included), and each cell
+ * goes straight into the typed arrays of its (model, split, config) column — the store's own
+ * layout — with every string field interned per table: a value becomes a string only the
+ * first time its bytes are seen (≈ 5k sample ids, ≈ 120 source tags and a few names in the
+ * 145k-row bench file), so there is no string per field and no object per row.
+ *
+ * Why a small tokenizer rather than csv-parse: csv-parse hands over a string per field and an
+ * array per record; on the 145k-row bench file that alone took longer than this whole reader
+ * (see csv-records.ts). This format's fields are short and mostly unquoted; a record holding a
+ * quote takes a slower byte loop here (its quoted fields decoded to strings and interned by
+ * those), so a quoted and an unquoted spelling of one value are the same value.
+ *
+ * Cold start matters (a CLI import runs this once, in a fresh process): the per-byte work is in
+ * small functions (tokenize, nextComma, same) that V8 optimises within the first few thousand
+ * rows, and the per-row checks keep their rare paths (a new value, an error) in separate methods.
+ */
+import { isUtf8 } from 'node:buffer';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { ImportBatch, ItemMeta, ResponseRow } from '../../shared/domain/types';
-import type { ImportOptions } from './batch-builder';
-import { type CellValues, ColumnBuilder, columnRows } from './column-builder';
-import { parseKey, specFor } from './config-keys';
-import { readCsvRecords } from './csv-records';
+import type { ColumnTables, ImportBatch, InternedStrings, ItemMeta, ResponseColumnBatch, ResponseRow } from '../../shared/domain/types';
 import { PER_ITEM_COLUMNS, PER_ITEM_OPTIONAL_COLUMNS } from '../../shared/release/per-item-columns';
-import { Header } from './header';
+import type { ImportOptions } from './batch-builder';
+import { parseKey, specFor } from './config-keys';
 import { ImportError } from './errors';
-import { checkId, checkText } from './text-input';
-import { type PerItemParse, readPerItemFast } from './per-item-fast';
+import { Header } from './header';
+import { checkId, checkText, decodeText } from './text-input';
 
 /** docs/release-format.md: the eleven columns of labels/per_item.csv. */
 export const PER_ITEM_REQUIRED = PER_ITEM_COLUMNS;
@@ -21,29 +39,210 @@ type Column = (typeof PER_ITEM_REQUIRED)[number] | (typeof PER_ITEM_OPTIONAL)[nu
 
 const KNOWN = new Set<string>([...PER_ITEM_REQUIRED, ...PER_ITEM_OPTIONAL]);
 
-interface SeenItem {
-  /** The sample_id string shared by all cells of the item. */
-  id: string;
-  /** Dense number of the item within its split. */
-  n: number;
-  gt: string | null;
-  /** Line of the first ground truth (or of the first row while there is none). */
-  line: number;
+const COMMA = 44;
+const LF = 10;
+const CR = 13;
+const QUOTE = 34;
+
+/** Option letters A–H: a letter cell is stored as its index into this table. */
+const LETTERS: readonly string[] = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'];
+
+const grow32 = (a: Int32Array<ArrayBuffer>, need: number, fill = 0): Int32Array<ArrayBuffer> => {
+  if (need < a.length) return a;
+  const b = new Int32Array(Math.max(need + 1, a.length * 2));
+  b.set(a);
+  if (fill !== 0) b.fill(fill, a.length);
+  return b;
+};
+const grow8 = (a: Int8Array<ArrayBuffer>, need: number): Int8Array<ArrayBuffer> => {
+  if (need < a.length) return a;
+  const b = new Int8Array(Math.max(need + 1, a.length * 2));
+  b.set(a);
+  return b;
+};
+const growF64 = (a: Float64Array<ArrayBuffer>, need: number): Float64Array<ArrayBuffer> => {
+  if (need < a.length) return a;
+  const b = new Float64Array(Math.max(need + 1, a.length * 2));
+  b.set(a);
+  return b;
+};
+
+/** Whether bytes [a, a + n) and [b, b + n) of `dv` are equal (four at a time). */
+function same(dv: DataView, a: number, b: number, n: number): boolean {
+  let i = 0;
+  for (; i + 4 <= n; i += 4) if (dv.getUint32(a + i, true) !== dv.getUint32(b + i, true)) return false;
+  for (; i < n; i++) if (dv.getUint8(a + i) !== dv.getUint8(b + i)) return false;
+  return true;
 }
 
-interface ConfigSeen {
-  frames: number;
-  pixelCount: number | null;
-  line: number;
+/**
+ * The first comma in bytes [e, end) of `dv`, or `end`. Four bytes per step: a word with a
+ * comma byte has a zero byte after XOR with 0x2c2c2c2c, which the classic has-zero-byte test
+ * finds; its lowest flagged byte is the first comma (little-endian reads).
+ */
+function nextComma(dv: DataView, e: number, end: number): number {
+  for (; e + 4 <= end; e += 4) {
+    const w = dv.getUint32(e, true) ^ 0x2c2c2c2c;
+    const t = (w - 0x01010101) & ~w & 0x80808080;
+    if (t !== 0) return e + ((31 - Math.clz32(t & -t)) >> 3);
+  }
+  while (e < end && dv.getUint8(e) !== COMMA) e++;
+  return e;
 }
 
-function isLetter(s: string): boolean {
-  if (s.length !== 1) return false;
-  const c = s.charCodeAt(0);
-  return c >= 65 && c <= 72; // A–H
+/** Distinct values a Table compares byte by byte before its Map (names and configs are few). */
+const FEW = 8;
+
+/**
+ * The distinct values of one string field, numbered in order of first appearance. Unquoted
+ * values are looked up by their raw bytes — the latin1 string of the byte slice, so a value
+ * seen before costs a short substring and a Map lookup, and is decoded as UTF-8 only the first
+ * time; quoted ones by their decoded string. Every value also has its decoded string in
+ * `ids`, so both spellings of a value share one number.
+ */
+class Table {
+  readonly strings: string[] = [];
+  private readonly ids = new Map<string, number>();
+  private readonly raw = new Map<string, number>();
+  /** Byte ranges of the first FEW distinct raw values, compared directly before any Map. */
+  private readonly start = new Int32Array(FEW);
+  private readonly len = new Int32Array(FEW);
+  private readonly id = new Int32Array(FEW);
+  private few = 0;
+  /** The previous lookup's bytes and number: neighbouring rows often repeat a value. */
+  lastStart = 0;
+  lastLen = -1;
+  lastId = -1;
+  /** Whether the last lookup added a new value (its checks run once, at its first line). */
+  added = false;
+
+  private readonly dv: DataView;
+
+  /** `fewValues`: the field has a handful of values (names, configs), compared before the Map. */
+  constructor(
+    private readonly buf: Buffer,
+    private readonly fewValues: boolean,
+  ) {
+    this.dv = new DataView(buf.buffer, buf.byteOffset, buf.length);
+  }
+
+  /** The value of bytes [s, e) (unquoted). */
+  bytes(s: number, e: number): number {
+    const buf = this.buf;
+    const n = e - s;
+    this.added = false;
+    if (n === this.lastLen && same(this.dv, s, this.lastStart, n)) return this.lastId;
+    let id = -1;
+    for (let k = 0; k < this.few; k++) {
+      if (this.len[k] === n && same(this.dv, s, this.start[k]!, n)) {
+        id = this.id[k]!;
+        break;
+      }
+    }
+    if (id < 0) {
+      const key = buf.toString('latin1', s, e);
+      const found = this.raw.get(key);
+      if (found !== undefined) id = found;
+      else {
+        const value = buf.toString('utf8', s, e);
+        const known = this.ids.get(value);
+        id = known ?? this.push(value);
+        this.added = known === undefined;
+        this.raw.set(key, id);
+        if (this.fewValues && this.few < FEW) {
+          this.start[this.few] = s;
+          this.len[this.few] = n;
+          this.id[this.few++] = id;
+        }
+      }
+    }
+    this.lastStart = s;
+    this.lastLen = n;
+    this.lastId = id;
+    return id;
+  }
+
+  /** The value of a quoted field. */
+  string(value: string): number {
+    const known = this.ids.get(value);
+    this.added = known === undefined;
+    this.lastLen = -1;
+    return known ?? this.push(value);
+  }
+
+  private push(value: string): number {
+    const id = this.strings.length;
+    this.strings.push(value);
+    this.ids.set(value, id);
+    return id;
+  }
 }
 
-/** Non-negative integer without a regex: per-row work stays a few char compares. */
+/** The items of one split: the sample-id table plus, per item, its ground truth. */
+interface Split {
+  ids: Table;
+  /** Per item number: ground-truth letter index, −1 none yet. */
+  gt: Int32Array<ArrayBuffer>;
+  /** Per item number: line of its first ground truth, or of its first row while it has none. */
+  line: Int32Array<ArrayBuffer>;
+}
+
+/** The cells of one (model, split, config), on growable typed arrays. */
+class Col {
+  length = 0;
+  /** The bytes and number of the column's last source tag (a cell usually repeats it). */
+  tagStart = 0;
+  tagLen = -1;
+  tagId = -1;
+  /** Item number → cell position + 1; 0 = no cell yet. */
+  pos = new Int32Array(256);
+  item = new Int32Array(256);
+  pred = new Int32Array(256);
+  gt = new Int32Array(256);
+  tag = new Int32Array(256);
+  note = new Int32Array(256);
+  correct = new Int8Array(256);
+  line = new Int32Array(256);
+  score: Float64Array<ArrayBuffer> | null;
+  confidence: Float64Array<ArrayBuffer> | null;
+  margin: Float64Array<ArrayBuffer> | null;
+  latencyMs: Float64Array<ArrayBuffer> | null;
+  frames: (number[] | null)[] | null;
+
+  constructor(
+    readonly model: string,
+    readonly split: string,
+    readonly config: string,
+    readonly m: number,
+    readonly s: number,
+    readonly c: number,
+    idx: Record<Column, number>,
+  ) {
+    this.score = idx.score >= 0 ? new Float64Array(256) : null;
+    this.confidence = idx.confidence >= 0 ? new Float64Array(256) : null;
+    this.margin = idx.margin >= 0 ? new Float64Array(256) : null;
+    this.latencyMs = idx.latency_s >= 0 ? new Float64Array(256) : null;
+    this.frames = idx.frame_indices >= 0 ? [] : null;
+  }
+
+  /** Room for cell `k`. */
+  reserve(k: number): void {
+    if (k < this.item.length) return;
+    this.item = grow32(this.item, k);
+    this.pred = grow32(this.pred, k);
+    this.gt = grow32(this.gt, k);
+    this.tag = grow32(this.tag, k);
+    this.note = grow32(this.note, k);
+    this.correct = grow8(this.correct, k);
+    this.line = grow32(this.line, k);
+    if (this.score) this.score = growF64(this.score, k);
+    if (this.confidence) this.confidence = growF64(this.confidence, k);
+    if (this.margin) this.margin = growF64(this.margin, k);
+    if (this.latencyMs) this.latencyMs = growF64(this.latencyMs, k);
+  }
+}
+
+/** Non-negative integer of at most 12 digits, else NaN. */
 function parseCount(s: string): number {
   if (s.length === 0 || s.length > 12) return NaN;
   let n = 0;
@@ -55,8 +254,20 @@ function parseCount(s: string): number {
   return n;
 }
 
-function parseUnit(file: string, line: number, field: string, s: string, min: number, max: number): number | null {
-  if (s === '') return null;
+/** parseCount on the characters [s, e) of `text`. */
+function countBytes(buf: Buffer, s: number, e: number): number {
+  if (e === s || e - s > 12) return NaN;
+  let n = 0;
+  for (let i = s; i < e; i++) {
+    const c = buf[i]! - 48;
+    if (c < 0 || c > 9) return NaN;
+    n = n * 10 + c;
+  }
+  return n;
+}
+
+function parseUnit(file: string, line: number, field: string, s: string, min: number, max: number): number {
+  if (s === '') return NaN;
   const v = Number(s);
   if (!Number.isFinite(v) || v < min || v > max) {
     throw new ImportError(file, line, field, `expected a number in [${min}, ${max}], got ${JSON.stringify(s)}`);
@@ -64,32 +275,30 @@ function parseUnit(file: string, line: number, field: string, s: string, min: nu
   return v;
 }
 
-/** Above this size the file is streamed (general reader) rather than held in memory whole. */
-const FAST_MAX_BYTES = 512 * 1024 * 1024;
+function parseFrameIndices(file: string, line: number, s: string): number[] | null {
+  if (s === '') return null;
+  const out: number[] = [];
+  for (const part of s.split(' ')) {
+    if (part === '') continue;
+    const n = parseCount(part);
+    if (Number.isNaN(n)) throw new ImportError(file, line, 'frame_indices', `expected space-separated integers, got ${JSON.stringify(part)}`);
+    out.push(n);
+  }
+  return out;
+}
 
 /**
  * Reads a release `per_item.csv`. `display` names the file in errors (e.g.
- * `release.zip!labels/per_item.csv`).
- *
- * Two readers, one result: the byte-level fast path (per-item-fast.ts) takes files in the
- * release's own shape; anything else — quoting, optional columns, overrides, any row it would
- * not accept as is — goes through the general reader below, which streams the file through
- * csv-records.ts and reports every problem as file:line:field.
- *
- * The cells go into one column per (model, split, config) — the store's own layout — and the
- * batch carries them as `columns`: a 145k-row release is applied without a ResponseRow object
- * per cell. `responses` is built from the columns only if read.
+ * `release.zip!labels/per_item.csv`). The file is held in memory whole (147 MB for 1.45M
+ * rows, the lab-scale bench): its cells end up in memory anyway, as the batch's columns.
  */
 export async function readPerItemCsv(path: string, opts: ImportOptions = {}, display = path): Promise<ImportBatch> {
-  refuseTruncated(path, display);
-  // The fast path reads the file in one synchronous call (fs.promises.readFile takes it in
-  // chunks through the thread pool, which left the thread idle for ~20 of the ~35 ms a 15 MB
-  // file took), straight into its kernel's memory.
-  if (opts.model == null && opts.split == null && statSync(path).size <= FAST_MAX_BYTES) {
-    const fast = readPerItemFast(path);
-    if (fast?.parsed) return perItemBatch(path, display, fast.parsed, fast.sha256);
-  }
-  return readPerItemGeneral(path, opts, display);
+  const buf = readFileSync(path);
+  refuseTruncated(buf, display);
+  // Strict UTF-8: an invalid byte is refused at its line and field (text-input.ts).
+  if (!isUtf8(buf)) decodeText(buf, display, { delimiter: ',' });
+  const sha256 = createHash('sha256').update(buf).digest('hex');
+  return batchOf(path, display, parse(buf, display, opts), sha256);
 }
 
 /**
@@ -97,20 +306,11 @@ export async function readPerItemCsv(path: string, opts: ImportOptions = {}, dis
  * A file that stops inside its last row is a truncated copy (an interrupted download or
  * transfer): importing it would keep a cut row whose last field may still parse (a tag or
  * a note cut short) or drop the row silently, so it is refused, naming the cut row and the
- * field it stops in. Only the last byte is read unless the file is cut.
+ * field it stops in.
  */
-function refuseTruncated(path: string, file: string): void {
-  const fd = openSync(path, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    if (size === 0) return;
-    const last = Buffer.alloc(1);
-    readSync(fd, last, 0, 1, size - 1);
-    if (last[0] === 0x0a) return;
-  } finally {
-    closeSync(fd);
-  }
-  const lines = readFileSync(path, 'utf8').replace(/^\uFEFF/, '').split('\n');
+function refuseTruncated(buf: Buffer, file: string): void {
+  if (buf.length === 0 || buf[buf.length - 1] === LF) return;
+  const lines = buf.toString('utf8').replace(/^\uFEFF/, '').split('\n');
   const cut = lines[lines.length - 1] ?? '';
   if (cut.trim() === '') return;
   let fields = 1;
@@ -130,217 +330,19 @@ function refuseTruncated(path: string, file: string): void {
   );
 }
 
-/** The ImportBatch of a parsed per_item.csv (either reader). */
-function perItemBatch(path: string, file: string, p: PerItemParse, sha256: string): ImportBatch {
-  const warnings: string[] = [];
-  if (p.inconsistent > 0) {
-    warnings.push(`${file}: ${p.inconsistent} row(s) whose correct disagrees with predicted_option vs ground_truth_option (kept as written)`);
-  }
-  if (p.duplicates > 0) warnings.push(`${basename(file)}: ${p.duplicates} repeated identical row(s) ignored`);
-  // Both readers list each (split, sample) with an answer once, so the items need no merging
-  // (BatchBuilder.addItem's per-item key and copy were ~5 ms of a 5k-item import).
-  const items: ItemMeta[] = p.answered.map((a) => ({ split: a.split, sampleId: a.sampleId, answer: a.answer, kind: 'mcqa' }));
-  const built = p.columns;
-  let rows: ResponseRow[] | null = null;
-  return {
-    run: { sourcePath: path, sha256, format: 'per-item-csv', toolkit: 'flipbook-release', modelArgs: null },
-    items,
-    configs: p.configs.map((c) => specFor(c.key, { frames: c.frames, pixelCount: c.pixelCount })),
-    warnings,
-    columns: built,
-    get responses(): ResponseRow[] {
-      return (rows ??= columnRows(built));
-    },
-  };
-}
-
-/** The general reader: any valid per_item.csv, and the exact error for any invalid one (exported for the tests that hold the fast path to it). */
-export async function readPerItemGeneral(path: string, opts: ImportOptions, display: string): Promise<ImportBatch> {
-  const file = display;
-  const columns: ColumnBuilder[] = [];
-  const byKey = new Map<string, ColumnBuilder>();
-  let col: ColumnBuilder | null = null;
-  // One object refilled per row: the builders copy its scalars into their arrays.
-  const cell: CellValues = {
-    pred: null,
-    correct: -1,
-    score: NaN,
-    groundTruth: null,
-    confidence: NaN,
-    margin: NaN,
-    latencyMs: NaN,
-    frameIndices: null,
-    sourceTag: null,
-    protocolNote: null,
-  };
-  const colOf: Record<string, string> = {
-    pred: 'predicted_option',
-    correct: 'correct',
-    score: 'score',
-    groundTruth: 'ground_truth_option',
-    confidence: 'confidence',
-    margin: 'margin',
-    latencyMs: 'latency_s',
-  };
-  const fieldName = (f: keyof ResponseRow): string => colOf[f] ?? f;
-
-  let idx: Record<Column, number> | null = null;
-  let header: Header | null = null;
-  let width = 0;
-  const seen = new Map<string, ConfigSeen>();
-  const checked = new Map<string, { fc: string; pc: string }>();
-  let inconsistent = 0;
-  /**
-   * split → sampleId → the item: its ground truth (to catch one item with two different
-   * answers) and a dense number per split, which the column builders use instead of a Map of
-   * their own. The item's first sample_id string is kept for every later cell of it, so the
-   * 145k cells hold ~5k strings and each row's copy dies young (less old-generation GC).
-   */
-  const itemsBySplit = new Map<string, Map<string, SeenItem>>();
-  /** split → its sample ids by item number: the sample-id table its column batches share. */
-  const idsBySplit = new Map<string, string[]>();
-  /** Items with a ground truth, in the order their first ground truth appeared. */
-  const answered: { split: string; item: SeenItem }[] = [];
-  let curSplit: string | null = null;
-  let curItems = new Map<string, SeenItem>();
-  let curIds: string[] = [];
-  const override = { model: opts.model ?? null, split: opts.split ?? null };
-
-  const sha256 = await readCsvRecords(path, file, (r, line) => {
-      if (idx === null) {
-        header = new Header(r.map((h) => h.trim()), file);
-        idx = readHeader(file, header);
-        width = r.length;
-        return;
-      }
-      if (r.length !== width) {
-        throw new ImportError(file, line, '', `malformed row: ${r.length} fields, header has ${width}`);
-      }
-      header!.check(r, line);
-      const sampleId = r[idx.sample_id] as string;
-      const model = override.model ?? (r[idx.model] as string);
-      const split = override.split ?? (r[idx.split] as string);
-      const config = r[idx.config] as string;
-      if (sampleId === '') throw new ImportError(file, line, 'sample_id', 'empty');
-      if (model === '') throw new ImportError(file, line, 'model', 'empty');
-      if (split === '') throw new ImportError(file, line, 'split', 'empty');
-      if (config === '') throw new ImportError(file, line, 'config', 'empty');
-      checkId(sampleId, file, line, 'sample_id');
-
-      const fcRaw = r[idx.frame_count] as string;
-      const pcRaw = r[idx.pixel_count] as string;
-      const memo = checked.get(config);
-      // Validate each distinct (config, frame_count, pixel_count) once, not per row.
-      if (memo === undefined || memo.fc !== fcRaw || memo.pc !== pcRaw) {
-        checkId(model, file, line, 'model');
-        checkId(split, file, line, 'split');
-        checkId(config, file, line, 'config');
-        seen.set(config, checkConfig(file, line, config, fcRaw, pcRaw, seen.get(config)));
-        checked.set(config, { fc: fcRaw, pc: pcRaw });
-      }
-
-      const pred = r[idx.predicted_option] as string;
-      if (pred !== '' && !isLetter(pred)) {
-        throw new ImportError(file, line, 'predicted_option', `expected a letter A–H or empty, got ${JSON.stringify(pred)}`);
-      }
-      const gt = r[idx.ground_truth_option] as string;
-      if (gt !== '' && !isLetter(gt)) {
-        throw new ImportError(file, line, 'ground_truth_option', `expected a letter A–H or empty, got ${JSON.stringify(gt)}`);
-      }
-      const c = r[idx.correct] as string;
-      let correct: boolean | null;
-      if (c === '1') correct = true;
-      else if (c === '0') correct = false;
-      else if (c === '') correct = null;
-      else throw new ImportError(file, line, 'correct', `expected 0 or 1, got ${JSON.stringify(c)}`);
-
-      const score = idx.score >= 0 ? parseUnit(file, line, 'score', r[idx.score] as string, 0, 1) : null;
-      if (correct === null && score === null) {
-        throw new ImportError(file, line, 'correct', 'empty, and no score: a row needs 0/1 (MCQA) or a score (open-ended)');
-      }
-      // Kept as the file says (the release's scripts read `correct`), but worth a warning.
-      if (gt !== '' && correct !== null && pred !== '' && (pred === gt) !== correct) inconsistent += 1;
-      if (split !== curSplit) {
-        curSplit = split;
-        let m = itemsBySplit.get(split);
-        if (!m) {
-          itemsBySplit.set(split, (m = new Map()));
-          idsBySplit.set(split, []);
-        }
-        curItems = m;
-        curIds = idsBySplit.get(split)!;
-      }
-      let item = curItems.get(sampleId);
-      if (item === undefined) {
-        curItems.set(sampleId, (item = { id: sampleId, n: curIds.length, gt: null, line }));
-        curIds.push(sampleId);
-      }
-      if (gt !== '') {
-        if (item.gt === null) {
-          item.gt = gt;
-          item.line = line;
-          answered.push({ split, item });
-        } else if (item.gt !== gt) {
-          throw new ImportError(
-            file,
-            line,
-            'ground_truth_option',
-            `duplicate item (split ${split}, sample ${sampleId}) with a different value: ${gt} here, ${item.gt} at line ${item.line}`,
-          );
-        }
-      }
-
-      const srcTag = r[idx.source_tag] as string;
-      const note = r[idx.protocol_note] as string;
-      if (srcTag !== '') checkText(srcTag, file, line, 'source_tag');
-      if (note !== '') checkText(note, file, line, 'protocol_note');
-      cell.pred = pred === '' ? null : pred;
-      cell.correct = correct === null ? -1 : correct ? 1 : 0;
-      cell.score = score ?? NaN;
-      cell.groundTruth = gt === '' ? null : gt;
-      cell.confidence = idx.confidence >= 0 ? (parseUnit(file, line, 'confidence', r[idx.confidence] as string, 0, 1) ?? NaN) : NaN;
-      cell.margin = idx.margin >= 0 ? (parseUnit(file, line, 'margin', r[idx.margin] as string, 0, 1) ?? NaN) : NaN;
-      cell.latencyMs = NaN;
-      if (idx.latency_s >= 0) {
-        const s = parseUnit(file, line, 'latency_s', r[idx.latency_s] as string, 0, Number.MAX_VALUE);
-        if (s !== null) cell.latencyMs = s * 1000;
-      }
-      cell.frameIndices = idx.frame_indices >= 0 ? parseFrameIndices(file, line, r[idx.frame_indices] as string) : null;
-      if (cell.frameIndices !== null && cell.frameIndices.length > 0 && seen.get(config)?.frames === 0) {
-        throw new ImportError(file, line, 'frame_indices', `config ${config} sees no frames (frame_count 0) but the row lists ${cell.frameIndices.length} frame indices`);
-      }
-      cell.sourceTag = srcTag === '' ? null : srcTag;
-      cell.protocolNote = note === '' ? null : note;
-      // Files are usually grouped by (model, split, config): reuse the previous column.
-      if (col === null || col.model !== model || col.split !== split || col.config !== config) {
-        const key = `${model}\u0000${split}\u0000${config}`;
-        col = byKey.get(key) ?? null;
-        if (col === null) {
-          col = new ColumnBuilder(model, split, config, idsBySplit.get(split)!);
-          byKey.set(key, col);
-          columns.push(col);
-        }
-      }
-      col.add(file, line, item.id, item.n, cell, fieldName);
-  });
-  if (idx === null) throw new ImportError(file, 1, '', 'empty file: no header row');
-
-  let duplicates = 0;
-  for (const c of columns) duplicates += c.duplicates;
-  return perItemBatch(path, file, {
-    configs: [...seen].map(([key, s]) => ({ key, frames: s.frames, pixelCount: s.pixelCount })),
-    answered: answered.map(({ split, item }) => ({ split, sampleId: item.id, answer: item.gt as string })),
-    columns: columns.map((c) => c.finish()),
-    inconsistent,
-    duplicates,
-  }, sha256);
+interface Parsed {
+  configs: { key: string; frames: number; pixelCount: number | null }[];
+  answered: { split: string; sampleId: string; answer: string }[];
+  columns: ResponseColumnBatch[];
+  inconsistent: number;
+  duplicates: number;
 }
 
 /** Column positions by name; a column named twice is read from its first copy (Header checks the copies agree). */
 function readHeader(file: string, header: Header): Record<Column, number> {
   const idx = {} as Record<Column, number>;
   for (const c of PER_ITEM_OPTIONAL) idx[c] = -1;
-  header.names.forEach((name) => {
+  for (const name of header.names) {
     const i = header.index(name);
     if (!KNOWN.has(name)) {
       throw new ImportError(
@@ -352,21 +354,22 @@ function readHeader(file: string, header: Header): Record<Column, number> {
       );
     }
     idx[name as Column] = i;
-  });
+  }
   for (const c of PER_ITEM_REQUIRED) {
     if (idx[c] === undefined) throw new ImportError(file, 1, c, `missing required header "${c}"`);
   }
   return idx;
 }
 
-function checkConfig(
-  file: string,
-  line: number,
-  config: string,
-  fcRaw: string,
-  pcRaw: string,
-  prev: ConfigSeen | undefined,
-): ConfigSeen {
+interface ConfigSeen {
+  key: string;
+  frames: number;
+  /** −1 = none. */
+  pixelCount: number;
+  line: number;
+}
+
+function configError(file: string, line: number, seen: ConfigSeen | undefined, config: string, fcRaw: string, pcRaw: string): ConfigSeen {
   const frames = parseCount(fcRaw);
   if (Number.isNaN(frames)) {
     throw new ImportError(file, line, 'frame_count', `expected a non-negative integer, got ${JSON.stringify(fcRaw)}`);
@@ -380,30 +383,707 @@ function checkConfig(
     throw new ImportError(file, line, 'config', `config "${config}" is not textonly, <frames>f or <frames>f_<pixels>`);
   }
   if (parsed.frames !== frames) {
-    throw new ImportError(
-      file,
-      line,
-      'frame_count',
-      `config ${config} means ${parsed.frames} frames but frame_count is ${frames}`,
-    );
+    throw new ImportError(file, line, 'frame_count', `config ${config} means ${parsed.frames} frames but frame_count is ${frames}`);
   }
-  if (prev && prev.frames !== frames) {
-    throw new ImportError(file, line, 'frame_count', `config ${config} had frame_count ${prev.frames} at line ${prev.line}, here ${frames}`);
+  const pc = pixelCount ?? -1;
+  if (seen && seen.frames !== frames) {
+    throw new ImportError(file, line, 'frame_count', `config ${config} had frame_count ${seen.frames} at line ${seen.line}, here ${frames}`);
   }
-  if (prev && prev.pixelCount !== pixelCount) {
-    throw new ImportError(file, line, 'pixel_count', `config ${config} had pixel_count ${prev.pixelCount} at line ${prev.line}, here ${pixelCount}`);
+  if (seen && seen.pixelCount !== pc) {
+    const was = seen.pixelCount < 0 ? null : seen.pixelCount;
+    throw new ImportError(file, line, 'pixel_count', `config ${config} had pixel_count ${was} at line ${seen.line}, here ${pixelCount}`);
   }
-  return prev ?? { frames, pixelCount, line };
+  return seen ?? { key: config, frames, pixelCount: pc, line };
 }
 
-function parseFrameIndices(file: string, line: number, s: string): number[] | null {
-  if (s === '') return null;
-  const out: number[] = [];
-  for (const part of s.split(' ')) {
-    if (part === '') continue;
-    const n = parseCount(part);
-    if (Number.isNaN(n)) throw new ImportError(file, line, 'frame_indices', `expected space-separated integers, got ${JSON.stringify(part)}`);
-    out.push(n);
+/** Where the tokenizer stands: byte offset and 1-based line. */
+interface Cursor {
+  p: number;
+  line: number;
+  /** The next quote at or after `p` (the text's length when none): found once, not per chunk. */
+  quote: number;
+}
+
+/** Reads the quoted field at `at.p` (its opening quote), leaves `at.p` after the closing quote. */
+function readQuoted(buf: Buffer, at: Cursor, file: string): string {
+  const n = buf.length;
+  const parts: string[] = [];
+  let p = at.p + 1;
+  let s = p;
+  for (;;) {
+    if (p >= n) throw new ImportError(file, at.line, '', 'malformed CSV: a quoted field is not closed before the end of the file');
+    const c = buf[p]!;
+    if (c === QUOTE) {
+      parts.push(buf.toString('utf8', s, p));
+      if (buf[p + 1] === QUOTE) {
+        parts.push('"');
+        p += 2;
+        s = p;
+        continue;
+      }
+      p++;
+      const after = p < n ? buf[p]! : LF;
+      if (after !== COMMA && after !== LF && !(after === CR && (p + 1 >= n || buf[p + 1] === LF))) {
+        throw new ImportError(file, at.line, '', 'malformed CSV: unexpected character after a closing quote');
+      }
+      at.p = p;
+      return parts.join('');
+    }
+    if (c === LF) at.line++;
+    p++;
+  }
+}
+
+/**
+ * One record at `at.p`, every field as a string (the header row); `at` moves past its line
+ * break. An empty line gives [].
+ */
+function recordStrings(buf: Buffer, at: Cursor, file: string): string[] {
+  const n = buf.length;
+  const out: string[] = [];
+  if (buf[at.p] === LF || (buf[at.p] === CR && buf[at.p + 1] === LF)) {
+    at.p += buf[at.p] === CR ? 2 : 1;
+    at.line++;
+    return out;
+  }
+  for (;;) {
+    let c = at.p < n ? buf[at.p]! : LF;
+    if (c === QUOTE) {
+      out.push(readQuoted(buf, at, file));
+      c = at.p < n ? buf[at.p]! : LF;
+    } else {
+      const s = at.p;
+      let p = s;
+      c = LF;
+      while (p < n && buf[p] !== COMMA && buf[p] !== LF) p++;
+      if (p < n) c = buf[p]!;
+      out.push(buf.toString('utf8', s, c === LF && p > s && buf[p - 1] === CR ? p - 1 : p));
+      at.p = p;
+    }
+    at.p += c === CR ? 2 : 1;
+    if (c !== COMMA) {
+      at.line++;
+      return out;
+    }
+  }
+}
+
+/** Rows tokenized per chunk (the field offsets of 4096 rows: ~0.4 MB for eleven columns). */
+const CHUNK_ROWS = 4096;
+
+/**
+ * Tokenizes up to CHUNK_ROWS records from `at` into `offs`: per row its line (the line it
+ * ends on), its field count, then [start, end) byte offsets of each of its first `width`
+ * fields — or −1 and an index into `quoted` for a quoted field. Empty lines are skipped.
+ * Returns the number of rows.
+ *
+ * `text` is the file as latin1 (one character per byte, so its offsets are byte offsets):
+ * line breaks and commas are found with String.prototype.indexOf, which V8 runs as machine
+ * code from the first call — a per-byte loop in JavaScript ran interpreted for most of a cold
+ * import before V8 optimised it. A record holding a quote takes the byte loop (quotedRecord).
+ */
+function tokenize(buf: Buffer, at: Cursor, file: string, width: number, offs: Int32Array, quoted: string[]): number {
+  const n = buf.length;
+  const dv = new DataView(buf.buffer, buf.byteOffset, n);
+  const stride = 2 + 2 * width;
+  let p = at.p;
+  let line = at.line;
+  let rows = 0;
+  let q = at.quote;
+  if (q < p) {
+    q = buf.indexOf(QUOTE, p);
+    if (q < 0) q = n;
+  }
+  quoted.length = 0;
+  while (p < n && rows < CHUNK_ROWS) {
+    let le = buf.indexOf(LF, p);
+    if (le < 0) le = n;
+    const end = le > p && buf[le - 1] === CR ? le - 1 : le;
+    if (end === p) {
+      p = le + 1;
+      line++;
+      continue; // an empty line
+    }
+    const base = rows * stride;
+    let fields = 0;
+    if (q < le) {
+      at.p = p;
+      at.line = line;
+      fields = quotedRecord(buf, at, file, width, offs, base, quoted);
+      p = at.p;
+      line = at.line;
+      q = buf.indexOf(QUOTE, p);
+      if (q < 0) q = n;
+    } else {
+      // Commas by a byte loop: fields are short, and V8 optimises this small loop early.
+      let s = p;
+      let e = p;
+      for (;;) {
+        e = nextComma(dv, e, end);
+        if (fields < width) {
+          offs[base + 2 + 2 * fields] = s;
+          offs[base + 3 + 2 * fields] = e;
+        }
+        fields++;
+        if (e >= end) break;
+        s = ++e;
+      }
+      p = le + 1;
+      line++;
+    }
+    offs[base] = line - 1;
+    offs[base + 1] = fields;
+    rows++;
+  }
+  at.p = p;
+  at.line = line;
+  at.quote = q;
+  return rows;
+}
+
+/** One record holding a quote, byte by byte (RFC 4180); returns its field count and moves `at` past it. */
+function quotedRecord(buf: Buffer, at: Cursor, file: string, width: number, offs: Int32Array, base: number, quoted: string[]): number {
+  const n = buf.length;
+  let p = at.p;
+  let fields = 0;
+  for (;;) {
+    let ch = p < n ? buf[p]! : LF;
+    let s: number;
+    let e: number;
+    if (ch === QUOTE) {
+      at.p = p;
+      quoted.push(readQuoted(buf, at, file));
+      p = at.p;
+      s = -1;
+      e = quoted.length - 1;
+      ch = p < n ? buf[p]! : LF;
+    } else {
+      s = p;
+      while (p < n) {
+        ch = buf[p]!;
+        if (ch === COMMA || ch === LF) break;
+        if (ch === QUOTE) throw new ImportError(file, at.line, '', 'malformed CSV: a quote inside an unquoted field');
+        p++;
+      }
+      if (p >= n) ch = LF;
+      e = ch === LF && p > s && buf[p - 1] === CR ? p - 1 : p;
+    }
+    if (fields < width) {
+      offs[base + 2 + 2 * fields] = s;
+      offs[base + 3 + 2 * fields] = e;
+    }
+    fields++;
+    p += ch === CR ? 2 : 1;
+    if (ch !== COMMA) break;
+  }
+  at.p = p;
+  at.line++;
+  return fields;
+}
+
+/** Column positions of one file, after its header. */
+interface Layout {
+  width: number;
+  idx: Record<Column, number>;
+  header: Header;
+  /** A column is named twice (Header checks the copies agree on every row). */
+  copies: boolean;
+}
+
+/**
+ * The row checks and the cells' columns. One `row(base)` call per tokenized row; the rare
+ * paths (a new value, an error) are separate methods, so the per-row code stays small.
+ */
+class Rows {
+  offs = new Int32Array(0);
+  private readonly dv: DataView;
+  quoted: string[] = [];
+  readonly models: Table;
+  readonly splitNames: Table;
+  readonly configNames: Table;
+  readonly tags: Table;
+  readonly notes: Table;
+  readonly splits: Split[] = [];
+  readonly configs: ConfigSeen[] = [];
+  readonly columns: Col[] = [];
+  readonly answered: { split: number; item: number }[] = [];
+  inconsistent = 0;
+  duplicates = 0;
+  private prevM = -1;
+  private prevS = -1;
+  private prevC = -1;
+  /** The columns of the current (model, split), by config number. */
+  private cols: (Col | undefined)[] = [];
+  private colsM = -1;
+  private colsS = -1;
+  private readonly grid = new Map<number, (Col | undefined)[]>();
+  private readonly iSample: number;
+  private readonly iModel: number;
+  private readonly iSplit: number;
+  private readonly iConfig: number;
+  private readonly iFc: number;
+  private readonly iPc: number;
+  private readonly iPred: number;
+  private readonly iGt: number;
+  private readonly iCorrect: number;
+  private readonly iTag: number;
+  private readonly iNote: number;
+  private readonly optional: boolean;
+
+  constructor(
+    private readonly buf: Buffer,
+    private readonly file: string,
+    private readonly layout: Layout,
+    private readonly overrideModel: string | null,
+    private readonly overrideSplit: string | null,
+  ) {
+    this.dv = new DataView(buf.buffer, buf.byteOffset, buf.length);
+    this.models = new Table(buf, true);
+    this.splitNames = new Table(buf, true);
+    this.configNames = new Table(buf, true);
+    this.tags = new Table(buf, false);
+    this.notes = new Table(buf, false);
+    // Field f's start is at base + 2 + 2f: each column's offset within a row record.
+    const at = (i: number): number => 2 + 2 * i;
+    const x = layout.idx;
+    this.iSample = at(x.sample_id);
+    this.iModel = at(x.model);
+    this.iSplit = at(x.split);
+    this.iConfig = at(x.config);
+    this.iFc = at(x.frame_count);
+    this.iPc = at(x.pixel_count);
+    this.iPred = at(x.predicted_option);
+    this.iGt = at(x.ground_truth_option);
+    this.iCorrect = at(x.correct);
+    this.iTag = at(x.source_tag);
+    this.iNote = at(x.protocol_note);
+    this.optional = x.score >= 0 || x.confidence >= 0 || x.margin >= 0 || x.latency_s >= 0 || x.frame_indices >= 0;
+  }
+
+  /** The field at offs[o] as a string (slow paths and messages). */
+  str(o: number): string {
+    const s = this.offs[o]!;
+    return s < 0 ? this.quoted[this.offs[o + 1]!]! : this.buf.toString('utf8', s, this.offs[o + 1]);
+  }
+
+  empty(o: number): boolean {
+    const s = this.offs[o]!;
+    return s < 0 ? this.quoted[this.offs[o + 1]!] === '' : this.offs[o + 1] === s;
+  }
+
+  intern(t: Table, o: number): number {
+    const s = this.offs[o]!;
+    return s < 0 ? t.string(this.quoted[this.offs[o + 1]!]!) : t.bytes(s, this.offs[o + 1]!);
+  }
+
+  /** A letter A–H as 0–7, −1 for empty, −2 for anything else. */
+  letter(o: number): number {
+    const s = this.offs[o]!;
+    if (s < 0) {
+      const v = this.quoted[this.offs[o + 1]!]!;
+      if (v === '') return -1;
+      const c = v.length === 1 ? v.charCodeAt(0) - 65 : -1;
+      return c >= 0 && c <= 7 ? c : -2;
+    }
+    const len = this.offs[o + 1]! - s;
+    if (len === 0) return -1;
+    const c = len === 1 ? this.buf[s]! - 65 : -1;
+    return c >= 0 && c <= 7 ? c : -2;
+  }
+
+  count(o: number): number {
+    const s = this.offs[o]!;
+    return s < 0 ? parseCount(this.quoted[this.offs[o + 1]!]!) : countBytes(this.buf, s, this.offs[o + 1]!);
+  }
+
+  /** The row whose record starts at offs[base]. */
+  row(base: number): void {
+    const offs = this.offs;
+    const file = this.file;
+    const line = offs[base]!;
+    if (offs[base + 1] !== this.layout.width) throw new ImportError(file, line, '', `malformed row: ${offs[base + 1]} fields, header has ${this.layout.width}`);
+    if (this.layout.copies) this.checkCopies(base, line);
+    if (this.empty(base + this.iSample)) throw new ImportError(file, line, 'sample_id', 'empty');
+    this.names(base, line);
+    const m = this.prevM;
+    const s = this.prevS;
+    const c = this.prevC;
+    const split = this.splits[s]!;
+    const item = this.intern(split.ids, base + this.iSample);
+    if (split.ids.added) this.newItem(split, item, line);
+
+    const pred = this.letter(base + this.iPred);
+    if (pred === -2) this.badLetter(base + this.iPred, line, 'predicted_option');
+    const gt = this.letter(base + this.iGt);
+    if (gt === -2) this.badLetter(base + this.iGt, line, 'ground_truth_option');
+    let correct: number;
+    const co = base + this.iCorrect;
+    const cs = offs[co]!;
+    const cc = cs >= 0 && offs[co + 1] === cs + 1 ? this.buf[cs]! - 48 : -1;
+    if (cc === 0 || cc === 1) correct = cc;
+    else correct = this.correctSlow(co, line);
+    let score = NaN;
+    let confidence = NaN;
+    let margin = NaN;
+    let latencyMs = NaN;
+    let frames: number[] | null = null;
+    if (this.optional) {
+      const x = this.layout.idx;
+      const num = (i: number, field: string, max: number): number => (i < 0 || this.empty(base + 2 + 2 * i) ? NaN : parseUnit(file, line, field, this.str(base + 2 + 2 * i), 0, max));
+      score = num(x.score, 'score', 1);
+      confidence = num(x.confidence, 'confidence', 1);
+      margin = num(x.margin, 'margin', 1);
+      latencyMs = num(x.latency_s, 'latency_s', Number.MAX_VALUE) * 1000;
+      frames = x.frame_indices >= 0 ? parseFrameIndices(file, line, this.str(base + 2 + 2 * x.frame_indices)) : null;
+    }
+    if (correct < 0 && score !== score) {
+      throw new ImportError(file, line, 'correct', 'empty, and no score: a row needs 0/1 (MCQA) or a score (open-ended)');
+    }
+    // Kept as the file says (the release's scripts read `correct`), but worth a warning.
+    if (gt >= 0 && correct >= 0 && pred >= 0 && (pred === gt ? 1 : 0) !== correct) this.inconsistent++;
+    if (gt >= 0) {
+      const had = split.gt[item]!;
+      if (had < 0) {
+        split.gt[item] = gt;
+        split.line[item] = line;
+        this.answered.push({ split: s, item });
+      } else if (had !== gt) this.twoAnswers(s, item, gt, line);
+    }
+    if (frames !== null && frames.length > 0 && this.configs[c]!.frames === 0) {
+      throw new ImportError(file, line, 'frame_indices', `config ${this.configNames.strings[c]} sees no frames (frame_count 0) but the row lists ${frames.length} frame indices`);
+    }
+
+    // The (model, split, config) column: rows usually keep (model, split) and cycle configs.
+    let cols = this.cols;
+    if (m !== this.colsM || s !== this.colsS) cols = this.colsOf(m, s);
+    const col = cols[c] ?? this.newColumn(cols, m, s, c);
+    // A column's source tag (and note) usually repeats from its previous cell.
+    const to = base + this.iTag;
+    let tag: number;
+    const ts = offs[to]!;
+    if (ts >= 0 && offs[to + 1]! - ts === col.tagLen && same(this.dv, ts, col.tagStart, col.tagLen)) tag = col.tagId;
+    else if (this.empty(to)) tag = -1;
+    else {
+      tag = this.intern(this.tags, to);
+      if (this.tags.added) checkText(this.tags.strings[tag], file, line, 'source_tag');
+      if (ts >= 0) {
+        col.tagStart = ts;
+        col.tagLen = offs[to + 1]! - ts;
+        col.tagId = tag;
+      }
+    }
+    const note = this.empty(base + this.iNote) ? -1 : this.intern(this.notes, base + this.iNote);
+    if (note >= 0 && this.notes.added) checkText(this.notes.strings[note], file, line, 'protocol_note');
+    if (item >= col.pos.length) col.pos = grow32(col.pos, item);
+    const prev = col.pos[item]! - 1;
+    if (prev >= 0) {
+      // The same (model, split, sample, config) again: an exact repeat is ignored (a warning);
+      // anything else is refused, naming the first field that differs.
+      sameCell(file, line, col, prev, split.ids.strings[item]!, pred, correct, score, gt, confidence, margin, latencyMs);
+      this.duplicates++;
+      return;
+    }
+    const k = col.length++;
+    col.pos[item] = k + 1;
+    if (k >= col.item.length) col.reserve(k);
+    col.item[k] = item;
+    col.pred[k] = pred;
+    col.gt[k] = gt;
+    col.tag[k] = tag;
+    col.note[k] = note;
+    col.correct[k] = correct;
+    col.line[k] = line;
+    if (this.optional) {
+      if (col.score) col.score[k] = score;
+      if (col.confidence) col.confidence[k] = confidence;
+      if (col.margin) col.margin[k] = margin;
+      if (col.latencyMs) col.latencyMs[k] = latencyMs;
+      if (col.frames) col.frames[k] = frames;
+    }
+  }
+
+  private checkCopies(base: number, line: number): void {
+    const values: string[] = [];
+    for (let f = 0; f < this.layout.width; f++) values.push(this.str(base + 2 + 2 * f));
+    this.layout.header.check(values, line);
+  }
+
+  /** Looks up model, split and config (and checks frame_count / pixel_count) into prevM/S/C. */
+  private names(base: number, line: number): void {
+    const file = this.file;
+    let m: number;
+    if (this.overrideModel !== null) m = this.models.string(this.overrideModel);
+    else {
+      if (this.empty(base + this.iModel)) throw new ImportError(file, line, 'model', 'empty');
+      m = this.intern(this.models, base + this.iModel);
+    }
+    if (this.models.added) checkId(this.models.strings[m]!, file, line, 'model');
+    let s: number;
+    if (this.overrideSplit !== null) s = this.splitNames.string(this.overrideSplit);
+    else {
+      if (this.empty(base + this.iSplit)) throw new ImportError(file, line, 'split', 'empty');
+      s = this.intern(this.splitNames, base + this.iSplit);
+    }
+    if (this.splitNames.added) {
+      checkId(this.splitNames.strings[s]!, file, line, 'split');
+      this.splits.push({ ids: new Table(this.buf, false), gt: new Int32Array(256).fill(-1), line: new Int32Array(256) });
+    }
+    if (this.empty(base + this.iConfig)) throw new ImportError(file, line, 'config', 'empty');
+    const c = this.intern(this.configNames, base + this.iConfig);
+    if (this.configNames.added) checkId(this.configNames.strings[c]!, file, line, 'config');
+    // frame_count / pixel_count: the config's first row sets them, every row must agree.
+    const fc = this.count(base + this.iFc);
+    const pc = this.empty(base + this.iPc) ? -1 : this.count(base + this.iPc);
+    const seen = this.configs[c];
+    if (seen === undefined || seen.frames !== fc || seen.pixelCount !== pc || fc !== fc || pc !== pc) {
+      this.configs[c] = configError(file, line, seen, this.configNames.strings[c]!, this.str(base + this.iFc), this.str(base + this.iPc));
+    }
+    this.prevM = m;
+    this.prevS = s;
+    this.prevC = c;
+  }
+
+  private newItem(split: Split, item: number, line: number): void {
+    checkId(split.ids.strings[item]!, this.file, line, 'sample_id');
+    split.gt = grow32(split.gt, item, -1);
+    split.line = grow32(split.line, item);
+    split.line[item] = line;
+  }
+
+  private badLetter(o: number, line: number, field: string): never {
+    throw new ImportError(this.file, line, field, `expected a letter A–H or empty, got ${JSON.stringify(this.str(o))}`);
+  }
+
+  private correctSlow(o: number, line: number): number {
+    if (this.empty(o)) return -1;
+    const v = this.str(o);
+    if (v === '1' || v === '0') return v === '1' ? 1 : 0;
+    throw new ImportError(this.file, line, 'correct', `expected 0 or 1, got ${JSON.stringify(v)}`);
+  }
+
+  private twoAnswers(s: number, item: number, gt: number, line: number): never {
+    const split = this.splits[s]!;
+    throw new ImportError(
+      this.file,
+      line,
+      'ground_truth_option',
+      `duplicate item (split ${this.splitNames.strings[s]}, sample ${split.ids.strings[item]}) with a different value: ` +
+        `${LETTERS[gt]} here, ${LETTERS[split.gt[item]!]} at line ${split.line[item]}`,
+    );
+  }
+
+  private colsOf(m: number, s: number): (Col | undefined)[] {
+    const key = m * 65536 + s;
+    let cols = this.grid.get(key);
+    if (cols === undefined) this.grid.set(key, (cols = []));
+    this.cols = cols;
+    this.colsM = m;
+    this.colsS = s;
+    return cols;
+  }
+
+  private newColumn(cols: (Col | undefined)[], m: number, s: number, c: number): Col {
+    const col = new Col(this.models.strings[m]!, this.splitNames.strings[s]!, this.configNames.strings[c]!, m, s, c, this.layout.idx);
+    cols[c] = col;
+    this.columns.push(col);
+    return col;
+  }
+}
+
+/** The parse proper: the header, then the rows chunk by chunk. */
+function parse(buf: Buffer, file: string, opts: ImportOptions): Parsed {
+  const n = buf.length;
+  const at: Cursor = { p: n >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0, line: 1, quote: -1 };
+  let names: string[] = [];
+  while (at.p < n && names.length === 0) names = recordStrings(buf, at, file);
+  if (names.length === 0) throw new ImportError(file, 1, '', 'empty file: no header row');
+  names = names.map((h) => h.trim());
+  const header = new Header(names, file);
+  const idx = readHeader(file, header);
+  const layout: Layout = {
+    width: names.length,
+    idx,
+    header,
+    copies: header.width > header.names.length,
+  };
+  const rows = new Rows(buf, file, layout, opts.model ?? null, opts.split ?? null);
+  const stride = 2 + 2 * layout.width;
+  rows.offs = new Int32Array(CHUNK_ROWS * stride);
+  while (at.p < n) {
+    const got = tokenize(buf, at, file, layout.width, rows.offs, rows.quoted);
+    for (let r = 0; r < got; r++) rows.row(r * stride);
+  }
+
+  let cells = 0;
+  for (const c of rows.columns) cells += c.length;
+  const nan = new Float64Array(cells).fill(NaN);
+  let off = 0;
+  const built = rows.columns.map((c) => {
+    const b = batchColumn(c, rows.splits[c.s]!.ids.strings, rows.tags.strings, rows.notes.strings, nan.subarray(off, off + c.length));
+    off += c.length;
+    return b;
+  });
+  return {
+    configs: rows.configs.map((c) => ({ key: c.key, frames: c.frames, pixelCount: c.pixelCount < 0 ? null : c.pixelCount })),
+    answered: rows.answered.map(({ split, item }) => ({
+      split: rows.splitNames.strings[split]!,
+      sampleId: rows.splits[split]!.ids.strings[item]!,
+      answer: LETTERS[rows.splits[split]!.gt[item]!]!,
+    })),
+    columns: built,
+    inconsistent: rows.inconsistent,
+    duplicates: rows.duplicates,
+  };
+}
+
+const nullable = (v: number): number | null => (v !== v ? null : v);
+
+/** Throws the refusal of a repeated cell that differs from the first (compared as ResponseRow fields). */
+function sameCell(
+  file: string,
+  line: number,
+  col: Col,
+  k: number,
+  sampleId: string,
+  pred: number,
+  correct: number,
+  score: number,
+  gt: number,
+  confidence: number,
+  margin: number,
+  latencyMs: number,
+): void {
+  const letterOf = (i: number): string | null => (i < 0 ? null : LETTERS[i]!);
+  const bool = (c: number): boolean | null => (c < 0 ? null : c === 1);
+  const at = (a: Float64Array | null): number | null => (a ? nullable(a[k]!) : null);
+  const pairs: [string, unknown, unknown][] = [
+    ['predicted_option', letterOf(pred), letterOf(col.pred[k]!)],
+    ['correct', bool(correct), bool(col.correct[k]!)],
+    ['score', nullable(score), at(col.score)],
+    ['ground_truth_option', letterOf(gt), letterOf(col.gt[k]!)],
+    ['confidence', nullable(confidence), at(col.confidence)],
+    ['margin', nullable(margin), at(col.margin)],
+    ['latency_s', nullable(latencyMs), at(col.latencyMs)],
+  ];
+  for (const [field, here, first] of pairs) {
+    if (here !== first) {
+      throw new ImportError(
+        file,
+        line,
+        field,
+        `duplicate key (model ${col.model}, split ${col.split}, sample ${sampleId}, config ${col.config}) ` +
+          `with a different value: ${JSON.stringify(here)} here, ${JSON.stringify(first)} at line ${col.line[k]}`,
+      );
+    }
+  }
+}
+
+/** The strings of an interned field, built on first read. */
+function materialize(f: InternedStrings): (string | null)[] {
+  const out = new Array<string | null>(f.index.length);
+  for (let k = 0; k < out.length; k++) {
+    const i = f.index[k]!;
+    out[k] = i < 0 ? null : f.table[i]!;
   }
   return out;
+}
+
+/**
+ * A column as the batch carries it: typed arrays and interned tables; its string arrays are
+ * built only if a consumer reads them (the store reads the tables).
+ */
+function batchColumn(c: Col, sampleIds: readonly string[], tags: readonly string[], notes: readonly string[], nan: Float64Array): ResponseColumnBatch {
+  const len = c.length;
+  const tables: ColumnTables = {
+    sampleIds: { table: sampleIds, index: c.item.slice(0, len) },
+    pred: { table: LETTERS, index: c.pred.slice(0, len) },
+    groundTruth: { table: LETTERS, index: c.gt.slice(0, len) },
+    sourceTag: { table: tags, index: c.tag.slice(0, len) },
+    protocolNote: { table: notes, index: c.note.slice(0, len) },
+  };
+  const cache: Partial<Record<keyof ColumnTables, (string | null)[]>> = {};
+  const lazy = (k: keyof ColumnTables): (string | null)[] => (cache[k] ??= materialize(tables[k]));
+  const frames = c.frames ? c.frames.slice(0, len) : null;
+  let noFrames: null[] | null = null;
+  return {
+    model: c.model,
+    split: c.split,
+    config: c.config,
+    length: len,
+    get sampleIds() {
+      return lazy('sampleIds') as string[];
+    },
+    get pred() {
+      return lazy('pred');
+    },
+    correct: c.correct.slice(0, len),
+    score: c.score ? c.score.slice(0, len) : nan,
+    get groundTruth() {
+      return lazy('groundTruth');
+    },
+    confidence: c.confidence ? c.confidence.slice(0, len) : nan,
+    margin: c.margin ? c.margin.slice(0, len) : nan,
+    latencyMs: c.latencyMs ? c.latencyMs.slice(0, len) : nan,
+    get frameIndices() {
+      return frames ?? (noFrames ??= new Array<null>(len).fill(null));
+    },
+    get sourceTag() {
+      return lazy('sourceTag');
+    },
+    get protocolNote() {
+      return lazy('protocolNote');
+    },
+    line: c.line.slice(0, len),
+    tables,
+  };
+}
+
+/** Cell `k` of a column as a ResponseRow. */
+function columnRow(c: ResponseColumnBatch, k: number): ResponseRow {
+  const cor = c.correct[k]!;
+  return {
+    model: c.model,
+    split: c.split,
+    sampleId: c.sampleIds[k]!,
+    config: c.config,
+    pred: c.pred[k] ?? null,
+    correct: cor < 0 ? null : cor === 1,
+    score: nullable(c.score[k]!),
+    groundTruth: c.groundTruth[k] ?? null,
+    confidence: nullable(c.confidence[k]!),
+    margin: nullable(c.margin[k]!),
+    latencyMs: nullable(c.latencyMs[k]!),
+    frameIndices: c.frameIndices[k] ?? null,
+    sourceTag: c.sourceTag[k] ?? null,
+    protocolNote: c.protocolNote[k] ?? null,
+    line: c.line[k]!,
+  };
+}
+
+/** The ImportBatch of a parsed per_item.csv: the cells as `columns`; `responses` built only if read. */
+function batchOf(path: string, file: string, p: Parsed, sha256: string): ImportBatch {
+  const warnings: string[] = [];
+  if (p.inconsistent > 0) {
+    warnings.push(`${file}: ${p.inconsistent} row(s) whose correct disagrees with predicted_option vs ground_truth_option (kept as written)`);
+  }
+  if (p.duplicates > 0) warnings.push(`${basename(file)}: ${p.duplicates} repeated identical row(s) ignored`);
+  // Each (split, sample) with an answer is listed once, so the items need no merging.
+  const items: ItemMeta[] = p.answered.map((a) => ({ split: a.split, sampleId: a.sampleId, answer: a.answer, kind: 'mcqa' }));
+  const columns = p.columns;
+  let rows: ResponseRow[] | null = null;
+  return {
+    run: { sourcePath: path, sha256, format: 'per-item-csv', toolkit: 'flipbook-release', modelArgs: null },
+    items,
+    configs: p.configs.map((c) => specFor(c.key, { frames: c.frames, pixelCount: c.pixelCount })),
+    warnings,
+    columns,
+    get responses(): ResponseRow[] {
+      if (rows === null) {
+        rows = [];
+        for (const c of columns) for (let k = 0; k < c.length; k++) rows.push(columnRow(c, k));
+        rows.sort((a, b) => a.line - b.line);
+      }
+      return rows;
+    },
+  };
 }

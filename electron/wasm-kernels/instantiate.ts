@@ -1,5 +1,5 @@
 /**
- * Instances of the AssemblyScript kernels (importers/wasm/, release/wasm/; built into
+ * Instances of the AssemblyScript kernels (release/wasm/; built into
  * generated modules by scripts/build-wasm.js). Each kernel module is compiled once per
  * process; each use gets a fresh instance, whose memory (the stub runtime's bump allocator,
  * never freed) goes with it.

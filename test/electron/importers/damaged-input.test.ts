@@ -73,7 +73,7 @@ describe('damaged input', () => {
     await expectImportError(readImport(tsv), { file: 'M_Video-MME_8frame.tsv', line: 3, field: 'question_id', reason: /NUL/ });
 
     const header = 'sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note';
-    // The fast per_item.csv path hands such a file to the general reader, which names the row.
+    // The per_item.csv reader names the row.
     const per = scratch.write('nul/per_item.csv', `${header}\na,M,S,16f,16,,A,A,1,,\nb\u0000x,M,S,16f,16,,A,A,1,,\n`);
     await expectImportError(readImport(per), { file: 'nul/per_item.csv', line: 3, field: 'sample_id', reason: /NUL/ });
     const model = scratch.write('ctl/per_item.csv', `${header}\na,M\u0007,S,16f,16,,A,A,1,,\n`);
