@@ -115,6 +115,15 @@ class Table {
   lastId = -1;
   /** Whether the last lookup added a new value (its checks run once, at its first line). */
   added = false;
+  /**
+   * Per value (many-valued tables): the bytes it was first seen as (length −1: first seen
+   * quoted), and the value that followed it last time. A release lists each (model, split)'s
+   * items in the same order, so after the first model the successor is the right guess and
+   * spares the Map lookup.
+   */
+  private vStart = new Int32Array(0);
+  private vLen = new Int32Array(0);
+  private next = new Int32Array(0);
 
   private readonly dv: DataView;
 
@@ -133,11 +142,16 @@ class Table {
     this.added = false;
     if (n === this.lastLen && same(this.dv, s, this.lastStart, n)) return this.lastId;
     let id = -1;
-    for (let k = 0; k < this.few; k++) {
-      if (this.len[k] === n && same(this.dv, s, this.start[k]!, n)) {
-        id = this.id[k]!;
-        break;
+    if (this.fewValues) {
+      for (let k = 0; k < this.few; k++) {
+        if (this.len[k] === n && same(this.dv, s, this.start[k]!, n)) {
+          id = this.id[k]!;
+          break;
+        }
       }
+    } else if (this.lastId >= 0) {
+      const g = this.next[this.lastId]!;
+      if (g >= 0 && this.vLen[g] === n && same(this.dv, s, this.vStart[g]!, n)) id = g;
     }
     if (id < 0) {
       const key = buf.toString('latin1', s, e);
@@ -155,7 +169,12 @@ class Table {
           this.id[this.few++] = id;
         }
       }
+      if (!this.fewValues && this.vLen[id] === -1 && this.added) {
+        this.vStart[id] = s;
+        this.vLen[id] = n;
+      }
     }
+    if (!this.fewValues && this.lastId >= 0) this.next[this.lastId] = id;
     this.lastStart = s;
     this.lastLen = n;
     this.lastId = id;
@@ -167,11 +186,17 @@ class Table {
     const known = this.ids.get(value);
     this.added = known === undefined;
     this.lastLen = -1;
+    this.lastId = -1;
     return known ?? this.push(value);
   }
 
   private push(value: string): number {
     const id = this.strings.length;
+    if (id >= this.next.length) {
+      this.vStart = grow32(this.vStart, id);
+      this.vLen = grow32(this.vLen, id, -1);
+      this.next = grow32(this.next, id, -1);
+    }
     this.strings.push(value);
     this.ids.set(value, id);
     return id;
@@ -629,6 +654,14 @@ class Rows {
   private readonly iTag: number;
   private readonly iNote: number;
   private readonly optional: boolean;
+  /** model and split are neighbours (and not overridden): the previous row's bytes of both. */
+  private readonly msAdjacent: boolean;
+  private msStart = 0;
+  private msLen = -1;
+  /** config, frame_count and pixel_count are neighbours: each distinct span of them, checked once. */
+  private readonly cfgAdjacent: boolean;
+  private readonly configSpans: Table;
+  private readonly spanConfig: number[] = [];
 
   constructor(
     private readonly buf: Buffer,
@@ -657,6 +690,9 @@ class Rows {
     this.iCorrect = at(x.correct);
     this.iTag = at(x.source_tag);
     this.iNote = at(x.protocol_note);
+    this.msAdjacent = x.split === x.model + 1 && overrideModel === null && overrideSplit === null;
+    this.cfgAdjacent = x.frame_count === x.config + 1 && x.pixel_count === x.frame_count + 1;
+    this.configSpans = new Table(buf, true);
     this.optional = x.score >= 0 || x.confidence >= 0 || x.margin >= 0 || x.latency_s >= 0 || x.frame_indices >= 0;
   }
 
@@ -809,7 +845,34 @@ class Rows {
   }
 
   /** Looks up model, split and config (and checks frame_count / pixel_count) into prevM/S/C. */
+  /**
+   * Looks up model, split and config (and checks frame_count / pixel_count) into
+   * prevM/S/C. In the release's column order model and split are neighbours, and so are
+   * config, frame_count and pixel_count: the first pair usually repeats the previous row's
+   * bytes, the second is one of a few byte spans already checked (one per config).
+   */
   private names(base: number, line: number): void {
+    const offs = this.offs;
+    let msSame = false;
+    if (this.msAdjacent) {
+      const from = offs[base + this.iModel]!;
+      if (from >= 0 && offs[base + this.iSplit]! >= 0) {
+        const len = offs[base + this.iSplit + 1]! - from;
+        msSame = len === this.msLen && same(this.dv, from, this.msStart, len);
+        this.msStart = from;
+        this.msLen = len;
+      } else this.msLen = -1;
+    }
+    if (!msSame) this.modelSplit(base, line);
+    if (this.cfgAdjacent && offs[base + this.iConfig]! >= 0 && offs[base + this.iFc]! >= 0 && offs[base + this.iPc]! >= 0) {
+      const k = this.configSpans.bytes(offs[base + this.iConfig]!, offs[base + this.iPc + 1]!);
+      const c = this.spanConfig[k];
+      if (c === undefined) this.spanConfig[k] = this.config(base, line);
+      else this.prevC = c;
+    } else this.config(base, line);
+  }
+
+  private modelSplit(base: number, line: number): void {
     const file = this.file;
     let m: number;
     if (this.overrideModel !== null) m = this.models.string(this.overrideModel);
@@ -828,6 +891,12 @@ class Rows {
       checkId(this.splitNames.strings[s]!, file, line, 'split');
       this.splits.push({ ids: new Table(this.buf, false), gt: new Int32Array(256).fill(-1), line: new Int32Array(256) });
     }
+    this.prevM = m;
+    this.prevS = s;
+  }
+
+  private config(base: number, line: number): number {
+    const file = this.file;
     if (this.empty(base + this.iConfig)) throw new ImportError(file, line, 'config', 'empty');
     const c = this.intern(this.configNames, base + this.iConfig);
     if (this.configNames.added) checkId(this.configNames.strings[c]!, file, line, 'config');
@@ -838,9 +907,8 @@ class Rows {
     if (seen === undefined || seen.frames !== fc || seen.pixelCount !== pc || fc !== fc || pc !== pc) {
       this.configs[c] = configError(file, line, seen, this.configNames.strings[c]!, this.str(base + this.iFc), this.str(base + this.iPc));
     }
-    this.prevM = m;
-    this.prevS = s;
     this.prevC = c;
+    return c;
   }
 
   private newItem(split: Split, item: number, line: number): void {
