@@ -12,6 +12,7 @@ import { registerIpcHandlers } from './ipc/register-handlers';
 import { hardenApp, hardenSession, APP_ORIGIN } from './security/harden';
 import { handleProtocols, registerSchemesAsPrivileged } from './window/protocols';
 import { buildMenu, type MenuCommand } from './window/menu';
+import { webPreferences } from './window/web-preferences';
 import { createUserSettings, defaultUserDataDir } from './settings/user-settings';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -89,15 +90,7 @@ if (!app.requestSingleInstanceLock()) {
       ...(state?.x !== undefined && state?.y !== undefined ? { x: state.x, y: state.y } : {}),
       title: 'Flipbook',
       show: false,
-      webPreferences: {
-        preload: path.join(HERE, 'preload.cjs'),
-        contextIsolation: true,
-        sandbox: true,
-        nodeIntegration: false,
-        nodeIntegrationInWorker: false,
-        webviewTag: false,
-        spellcheck: false,
-      },
+      webPreferences: webPreferences(path.join(HERE, 'preload.cjs')),
     });
     if (state?.maximized) win.maximize();
     win.once('ready-to-show', () => win?.show());

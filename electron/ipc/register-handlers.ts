@@ -15,7 +15,10 @@ export function senderAllowed(event: Pick<IpcMainInvokeEvent, 'senderFrame'>, al
   return allowedWebContentsIds().includes(senderId);
 }
 
-export function registerIpcHandlers(ipcMain: IpcMain, handlers: Handlers, allowedWebContentsIds: () => number[]): () => void {
+/** What registration needs of Electron's ipcMain (tests pass a plain recording object). */
+export type IpcRegistry = Pick<IpcMain, 'handle' | 'removeHandler'>;
+
+export function registerIpcHandlers(ipcMain: IpcRegistry, handlers: Handlers, allowedWebContentsIds: () => number[]): () => void {
   for (const name of OP_NAMES) {
     ipcMain.handle(ipcChannel(name), async (event, payload: unknown): Promise<Result<unknown>> => {
       if (!senderAllowed(event, allowedWebContentsIds, event.sender.id)) {
