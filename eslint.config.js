@@ -27,7 +27,7 @@ const local = {
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'release/**', 'build/**', 'node_modules/**', 'test-results/**', 'coverage/**', 'electron/*/wasm/**', '**/*.wasm'],
+    ignores: ['dist/**', 'release/**', 'build/**', 'node_modules/**', 'test-results/**', 'coverage/**'],
   },
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   js.configs.recommended,

@@ -16,11 +16,10 @@ import {
   type ManifestCell,
 } from '../../shared/release/aggregate';
 import { DERIVED_HEADER, derivedCsvBytes } from './derived-csv';
-import { encodedIds } from './encoded-ids';
+import { encodedIds } from './byte-lines';
 import { compareCodePoints, compareKeys, JsonFloat, jsonText, type JsonValue } from './format';
-import type { StringTable } from './column-blobs';
 import { wideCsvBytes } from './per-item-csv';
-import type { ReleaseColumn, ReleaseData, ReleaseGrid } from './release-data';
+import type { ReleaseColumn, ReleaseData, ReleaseGrid, StringTable } from './release-data';
 import type { ReleaseFile } from './zip';
 
 /** The release's table2_metrics.json lists its splits in this order; others follow in code-point order. */
@@ -196,7 +195,7 @@ export function aggregatedFiles(data: ReleaseData): AggregatedFiles {
     files.push({ path: widePath, data: wideCsvBytes(grid) });
 
     if (t !== null) {
-      // The grid's rows are the matrix's, in sample_id order (response-scan.ts): its ids as
+      // The grid's rows are the matrix's, in sample_id order (the store's column scan): its ids as
       // per_item.csv encoded them serve derived.csv too.
       const lines = derivedCsvBytes(m, mg, { t, sortedIds: encodedIds(grid) });
       derived.push(lines.data);

@@ -13,7 +13,6 @@ import { unsafeRelativePathReason } from '../../shared/domain/names';
 import { compareCodePoints } from './format';
 import { optionalColumnsOf, perItemCsvBytes, writePerItemCsv } from './per-item-csv';
 import { type ProjectSource, readReleaseData } from './project-source';
-import { markNew } from './response-scan';
 import { configsJson, itemsCsv } from './provenance-files';
 import { readmeText } from './readme';
 import { assertReplaceableFolder, assertReplaceableZip, removeStaleExportTemps } from './export-target';
@@ -82,6 +81,16 @@ function distinctItems(grids: readonly ReleaseGrid[]): number {
   let items = 0;
   for (const g of grids) items += markNew(g.rowItems, seen);
   return items;
+}
+
+/** Marks the ids not yet in `seen` and returns how many there were. */
+function markNew(ids: Int32Array, seen: Uint8Array): number {
+  let n = 0;
+  for (let k = 0; k < ids.length; k++) {
+    const id = ids[k]!;
+    if (seen[id] === 0) ((seen[id] = 1), n++);
+  }
+  return n;
 }
 
 function maxOf(a: Int32Array): number {

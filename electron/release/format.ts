@@ -4,7 +4,11 @@
  * `json.dumps(indent=2)`), so that an export is deterministic and a re-export identical.
  */
 export { csvField, csvText, formatNumber, noneNeedQuotes, type CsvCell } from '../../shared/release/csv';
+import { compareCodePoints } from '../../shared/engine/config';
 import { formatNumber } from '../../shared/release/csv';
+
+/** Code-point order of strings (the release's sort order; one definition, in the engine). */
+export { compareCodePoints };
 
 /** Marks a number that the release prints as a Python float (`0.0`, `75.827`). */
 export class JsonFloat {
@@ -69,25 +73,6 @@ export function jsonText(value: JsonValue): string {
   const out: string[] = [];
   write(value, '', out);
   return out.join('');
-}
-
-/** Code-point comparison (not locale, not UTF-16 code units: astral characters sort by code point). */
-export function compareCodePoints(a: string, b: string): number {
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) {
-      // Surrogates (U+D800–DFFF) encode code points above U+FFFF, which must sort after
-      // U+E000–FFFF; plain UTF-16 comparison would put them before.
-      const sx = x >= 0xd800 && x <= 0xdfff;
-      const sy = y >= 0xd800 && y <= 0xdfff;
-      if (sx !== sy) return sx ? 1 : -1;
-      return x - y;
-    }
-  }
-  return a.length - b.length;
 }
 
 /** Compares key tuples column by column in code-point order. */

@@ -1,6 +1,6 @@
 /**
  * One response matrix per exported grid, built from the columns the export already read
- * (response-scan.ts) instead of once more per grid through `project.loadMatrix`. Same rules
+ * (`project.scanColumns()`) instead of once more per grid through `project.loadMatrix`. Same rules
  * as the store's loader: columns in config order (the engine's createMatrix), rows in
  * sample-id code-point order, and a grid is open-ended when it has scores and no correctness.
  */
@@ -51,7 +51,7 @@ function hasScore(score: Float64Array): boolean {
  * reads `correct` (MCQA) or `score` (open-ended) and nothing else: building all six arrays up front — four
  * NaN-filled Float64Arrays and a null-filled array of ~145k slots each on the benchmark —
  * was a cost of every cold export for data it never looked at. Ids are not checked for
- * duplicates either: a grid's rows are distinct item ids of one split (response-scan.ts).
+ * duplicates either: a grid's rows are distinct item ids of one split (`project.scanColumns()`).
  */
 class GridMatrix implements ResponseMatrix {
   model: string;

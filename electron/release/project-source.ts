@@ -8,10 +8,9 @@ import type { Project } from '../store/project';
 import type { ExportOptions } from './export';
 import type { ReleaseColumn, ReleaseData, ReleasePathwayRow, ReleaseSpanRow } from './release-data';
 import { gridMatrices } from './grid-matrices';
-import { scanGrids } from './response-scan';
 
 /** The part of the store the exporter uses. */
-export type ProjectSource = Pick<Project, 'listConfigs' | 'listItems' | 'getSetting' | 'annotations' | 'db'>;
+export type ProjectSource = Pick<Project, 'listConfigs' | 'listItems' | 'getSetting' | 'annotations' | 'scanColumns'>;
 
 /** The project setting that holds the matched grid (docs/release-format.md). */
 export const MATCHED_GRID_SETTING = 'matchedGrid';
@@ -38,7 +37,7 @@ function lacksGroundTruth(c: ReleaseColumn): boolean {
 }
 
 export function readReleaseData(project: ProjectSource, opts: Pick<ExportOptions, 'matchedGrid' | 'includeText'> = {}): ReleaseData {
-  const grids = scanGrids(project.db);
+  const grids = project.scanColumns();
   const configs = project.listConfigs();
   const matrices = gridMatrices(grids, configs);
   // Item metadata is needed only for text, or for MCQA cells that lack their own ground truth.

@@ -1,48 +1,19 @@
 /**
  * A snapshot of everything a release export writes, read from a project in one go
- * (project-source.ts). The writers (release-files.ts) depend only on this shape, so the
+ * (project-source.ts). The writers depend only on this shape, so the
  * file layout is tested and benchmarked independently of how the store names things.
  */
 import type { AnnotationEvent } from '../../shared/domain/annotations';
 import type { ConfigSpec, ItemMeta, ResponseMatrix } from '../../shared/domain/types';
-import type { StringTable } from './column-blobs';
+import type { ScannedGrid as ReleaseGrid } from '../store/column-scan';
 
 /**
- * One config of a grid as the store holds it (electron/store/response-columns.ts), decoded
- * into typed arrays and string tables. Cells stay column-wise: the release's files are written
- * by walking grids, rows and columns in order, so no per-cell object is ever built (145k of
- * them, sorted, used to be the export's main cost). The string columns stay index arrays over
- * a dictionary (column-blobs.ts), so no JS string exists per cell either.
+ * The cells as the store's column scan gives them (electron/store/column-scan.ts): grid by
+ * grid, typed arrays and string tables per config. Cells stay column-wise: the release's files
+ * are written by walking grids, rows and columns in order, so no per-cell object or string is
+ * ever built.
  */
-export interface ReleaseColumn {
-  config: string;
-  /** Cell position of each grid row (index into the arrays below), −1 = no cell. */
-  at: Int32Array;
-  /** Number of cells. */
-  length: number;
-  /** 1 correct, 0 wrong, −1 unknown. */
-  correct: Int8Array;
-  pred: StringTable;
-  groundTruth: StringTable;
-  /** NaN = no value; null = no cell of the column has one. */
-  score: Float64Array | null;
-  confidence: Float64Array | null;
-  margin: Float64Array | null;
-  latencyMs: Float64Array | null;
-  frames: (Int32Array | null)[] | null;
-  sourceTag: StringTable;
-  protocolNote: StringTable;
-}
-
-/** One (model, split): rows in sample_id code-point order, columns in config-key code-point order. */
-export interface ReleaseGrid {
-  model: string;
-  split: string;
-  sampleIds: string[];
-  /** The store's item id of each row: unique per (split, sample_id), so items count without string keys. */
-  rowItems: Int32Array;
-  columns: ReleaseColumn[];
-}
+export type { ScannedColumn as ReleaseColumn, ScannedGrid as ReleaseGrid, StringTable } from '../store/column-scan';
 
 /** One pathway-annotation row of annotations/pathways.csv (docs/release-format.md). */
 export interface ReleasePathwayRow {

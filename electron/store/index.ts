@@ -4,6 +4,7 @@ export type { Project, OpenProjectOptions, GridInfo, ItemFilter, ResponseRecord,
 export type { ImportSummary, ImportOverrides } from './import-apply';
 export { framesFromKey } from './import-apply';
 export type { AnnotationStore } from './annotations';
+export type { ScannedColumn, ScannedGrid, StringTable } from './column-scan';
 export { replay as replayAnnotationEvents } from './annotations';
 export { ProjectLockedError, ProjectVersionError, ProjectReadOnlyError, ProjectOpenError, ProjectNotWritableError } from './errors';
 export { lockHolder, lockPathFor } from './lock';

@@ -13,6 +13,7 @@ import { codebookSchema, type Codebook } from '../../shared/domain/annotations';
 import type { ConfigSpec, ImportBatch, ItemMeta, ResponseMatrix, ResponseRow, TaskKind } from '../../shared/domain/types';
 import { configOrder } from '../../shared/engine/config';
 import { createAnnotationStore, type AnnotationStore } from './annotations';
+import { scanColumns, type ScannedGrid } from './column-scan';
 import { checkDerivedIds } from './derived-ids';
 import { ProjectLockedError, ProjectNotWritableError, ProjectOpenError, ProjectReadOnlyError } from './errors';
 import { createImportApplier, type ImportOverrides, type ImportSummary } from './import-apply';
@@ -106,7 +107,7 @@ export interface Project {
   readonly readOnly: boolean;
   /** Set when opening upgraded the schema. */
   readonly migration: MigrationResult | null;
-  /** The underlying connection, for services that need their own queries (export, frames). */
+  /** The underlying connection, for services with their own queries and transactions (team sync, imports). */
   readonly db: Database.Database;
   close(): void;
 
@@ -123,6 +124,11 @@ export interface Project {
 
   listGrids(): GridInfo[];
   loadMatrix(model: string, split: string): ResponseMatrix;
+  /**
+   * Every stored cell, column-wise, grids in (model, split) and rows in sample_id code-point
+   * order (column-scan.ts): what the release export and the team-sync identity walk.
+   */
+  scanColumns(): ScannedGrid[];
   /** Every config key known to the project, with its project-wide provenance (code-point order). */
   listConfigs(): ConfigSpec[];
   /** The configs of one (model, split) with per-grid provenance, in config order. */
@@ -506,6 +512,7 @@ function createProject(
       });
     },
     loadMatrix,
+    scanColumns: () => scanColumns(db),
     listConfigs() {
       return (db.prepare('SELECT * FROM configs ORDER BY key').all() as GridConfigRow[]).map(specFromRow);
     },

@@ -6,8 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { compareCodePoints } from '../../shared/engine/config';
 import { perItemCsvBytes } from '../release/per-item-csv';
-import { scanGrids } from '../release/response-scan';
 import type { Project } from '../store/project';
 
 export const releaseIdentitySchema = z.object({
@@ -19,10 +19,8 @@ export const releaseIdentitySchema = z.object({
 });
 export type ReleaseIdentity = z.infer<typeof releaseIdentitySchema>;
 
-const codePoints = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-export function releaseIdentity(project: Pick<Project, 'db' | 'listConfigs' | 'listItems'>): ReleaseIdentity {
-  const grids = scanGrids(project.db);
+export function releaseIdentity(project: Pick<Project, 'scanColumns' | 'listConfigs' | 'listItems'>): ReleaseIdentity {
+  const grids = project.scanColumns();
   // Items only supply ground-truth letters that cells lack; passing them always writes the
   // same bytes as the export does.
   const bytes = perItemCsvBytes(grids, project.listConfigs(), grids.length ? project.listItems() : []);
@@ -31,9 +29,9 @@ export function releaseIdentity(project: Pick<Project, 'db' | 'listConfigs' | 'l
   return {
     sha256: createHash('sha256').update(bytes).digest('hex'),
     rows,
-    models: [...new Set(grids.map((g) => g.model))].sort(codePoints),
-    splits: [...new Set(grids.map((g) => g.split))].sort(codePoints),
-    configs: [...new Set(grids.flatMap((g) => g.columns.map((c) => c.config)))].sort(codePoints),
+    models: [...new Set(grids.map((g) => g.model))].sort(compareCodePoints),
+    splits: [...new Set(grids.map((g) => g.split))].sort(compareCodePoints),
+    configs: [...new Set(grids.flatMap((g) => g.columns.map((c) => c.config)))].sort(compareCodePoints),
   };
 }
 

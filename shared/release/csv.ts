@@ -33,10 +33,10 @@ export function csvField(s: string): string {
 }
 
 /**
- * RFC 4180 text of a header and rows, `\n` line ends, a final newline — byte-for-byte what
- * csv-stringify writes with `record_delimiter: '\n'` (the tests hold it to that). Written by
- * hand because csv-stringify's per-field machinery was the export's hot spot: ~1 s of the
- * ~145k-row per_item.csv, against a few tens of ms here (npm run bench).
+ * RFC 4180 text of a header and rows, `\n` line ends, a final newline (a field is quoted
+ * exactly when it holds a comma, a quote or a line break; test/electron/release/format.test.ts).
+ * Written by hand: a CSV library's per-field machinery (csv-stringify) was the export's hot
+ * spot, ~1 s of the ~145k-row per_item.csv.
  */
 export function csvText(header: readonly string[], rows: Iterable<readonly CsvCell[]>): string {
   const out: string[] = [header.map(csvField).join(',')];

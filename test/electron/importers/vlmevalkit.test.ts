@@ -1,5 +1,4 @@
 import ExcelJS from 'exceljs';
-import { stringify } from 'csv-stringify/sync';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectFormat, readImport } from '../../../electron/importers/index';
 import { Scratch, expectImportError } from './helpers';
@@ -23,9 +22,11 @@ async function xlsx(name: string, rows = ROWS, columns = COLUMNS): Promise<strin
   return p;
 }
 
+/** A field quoted as pandas' to_csv(sep='\t') quotes it: when it holds a tab, a quote or a line break, quotes doubled. */
+const tsvField = (v: string | number): string => (/[\t"\r\n]/.test(String(v)) ? `"${String(v).replaceAll('"', '""')}"` : String(v));
+
 function tsv(name: string, rows = ROWS, columns = COLUMNS): string {
-  // Quoted like pandas' to_csv(sep='\t') (csv-stringify), so fields may hold quotes.
-  return scratch.write(name, stringify([columns, ...rows], { delimiter: '\t' }));
+  return scratch.write(name, [columns, ...rows].map((r) => r.map(tsvField).join('\t')).join('\n') + '\n');
 }
 
 describe('VLMEvalKit predictions', () => {

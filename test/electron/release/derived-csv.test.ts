@@ -1,6 +1,6 @@
 /**
- * derived.csv's fast writer against the general path it replaces in the export: csvText over
- * derivedRows (shared/release/aggregate.ts), on matrices with awkward ids and names, missing
+ * derived.csv's writer against the release's row definition printed by the one CSV writer: csvText
+ * over derivedRows (shared/release/aggregate.ts), on matrices with awkward ids and names, missing
  * cells, unsorted rows and with / without an applicable matched grid.
  */
 import { describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { makeConfigSpec } from '../../../shared/engine/config';
 import { createMatrix } from '../../../shared/engine/matrix';
 import { DERIVED_COLUMNS, derivedRows } from '../../../shared/release/aggregate';
 import { DERIVED_HEADER, derivedCsvBytes } from '../../../electron/release/derived-csv';
-import { encodeIds } from '../../../electron/release/encoded-ids';
+import { encodeIds } from '../../../electron/release/byte-lines';
 import { trajectoryColumns } from '../../../shared/engine/trajectories';
 import { compareCodePoints, csvText } from '../../../electron/release/format';
 

@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigSpec, ResponseMatrix, ResponseRow } from '../../../shared/domain/types';
 import { makeConfigSpec } from '../../../shared/engine/config';
 import { gridMatrices } from '../../../electron/release/grid-matrices';
-import { scanGrids } from '../../../electron/release/response-scan';
 import { openProject, type Project } from '../../../electron/store/project';
 import { batch, response } from '../store/helpers';
 
@@ -90,13 +89,13 @@ describe('gridMatrices', () => {
   });
 
   it("equals the store's loadMatrix for every grid, every array", () => {
-    const ms = gridMatrices(scanGrids(project.db), project.listConfigs());
+    const ms = gridMatrices(project.scanColumns(), project.listConfigs());
     expect(ms.map((m) => `${m.model}/${m.split}/${m.kind}`)).toEqual(['M1/OPEN/open', 'M1/S1/mcqa', 'M1/S2/mcqa', 'M2/S1/mcqa', 'M2/S2/mcqa']);
     for (const m of ms) expect(plain(m)).toEqual(plain(project.loadMatrix(m.model, m.split)));
   });
 
   it('keeps what a caller assigns', () => {
-    const [m] = gridMatrices(scanGrids(project.db), project.listConfigs());
+    const [m] = gridMatrices(project.scanColumns(), project.listConfigs());
     const score = new Float64Array(m!.score.length).fill(0.5);
     m!.score = score;
     expect(m!.score).toBe(score);

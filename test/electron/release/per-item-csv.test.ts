@@ -1,17 +1,14 @@
 /**
  * per_item.csv's byte writer against a plain reference (one row array per cell through
- * csvText): memoised and per-cell pieces, the item-answer fallback for a missing ground truth,
- * open-ended cells, optional columns, quoting and non-ASCII ids.
+ * csvText): repeated and free-text values, the item-answer fallback for a missing ground truth,
+ * open-ended cells, optional columns, quoting and non-ASCII ids, whole and in chunks.
  */
 import { describe, expect, it } from 'vitest';
 import type { ConfigSpec, ItemMeta } from '../../../shared/domain/types';
 import { makeConfigSpec } from '../../../shared/engine/config';
-import type { StringTable } from '../../../electron/release/column-blobs';
 import { csvText, formatNumber } from '../../../electron/release/format';
 import { latencySeconds, optionalColumnsOf, PER_ITEM_COLUMNS, perItemCsvBytes, wideCsvBytes, writePerItemCsv } from '../../../electron/release/per-item-csv';
-import type { ReleaseColumn, ReleaseGrid } from '../../../electron/release/release-data';
-
-const enc = new TextEncoder();
+import type { ReleaseColumn, ReleaseGrid, StringTable } from '../../../electron/release/release-data';
 
 function table(values: (string | null)[]): StringTable {
   const dict: (string | null)[] = [null];
@@ -23,7 +20,7 @@ function table(values: (string | null)[]): StringTable {
     if (i === undefined) index.set(v, (i = dict.push(v) - 1));
     idx[k] = i;
   });
-  return { idx: dict.length < 256 ? Uint8Array.from(idx) : idx, dict, utf8: dict.map((v) => enc.encode(v ?? '')) };
+  return { idx: dict.length < 256 ? Uint8Array.from(idx) : idx, dict };
 }
 
 function rng(seed: number): () => number {
@@ -129,14 +126,12 @@ describe('perItemCsvBytes', () => {
   const items: ItemMeta[] = ids.map((sampleId, i) => ({ split: 'S1', sampleId, answer: i % 3 === 0 ? 'ABCDEFGH'[(i / 3) % 8] : i % 3 === 1 ? 'not a letter' : null }) as unknown as ItemMeta);
   const answers = new Map(items.filter((i) => /^[A-H]$/.test(i.answer ?? '')).map((i) => [`${i.split}\u0000${i.sampleId}`, i.answer!]));
 
-  // Without any optional column (no score either) the lines come from the WebAssembly writer
-  // unless `kernel: false`; with one, always from the JS writer. Both must equal the reference.
   for (const [name, freeText, withOptional, withScore] of [
-    ['no optional columns (the WebAssembly writer)', false, false, false],
-    ['free text, no optional columns (the WebAssembly writer)', true, false, false],
-    ['memoised pieces, a score column', false, false, true],
-    ['memoised pieces, optional columns', false, true, true],
-    ['free-text columns (a piece per cell)', true, true, true],
+    ['no optional columns', false, false, false],
+    ['free text, no optional columns', true, false, false],
+    ['a score column', false, false, true],
+    ['optional columns', false, true, true],
+    ['free-text columns, optional columns', true, true, true],
   ] as const) {
     it(`equals the reference: ${name}`, () => {
       const grids = [
@@ -147,24 +142,22 @@ describe('perItemCsvBytes', () => {
       const want = reference(grids, specs, answers);
       expect(want.split('\n').length).toBeGreaterThan(100);
       if (withOptional) expect(want.split('\n')[0]).toContain('confidence');
-      for (const kernel of [true, false]) {
-        const got = Buffer.from(perItemCsvBytes(grids, [...specs.values()], items, { kernel })).toString('utf8');
-        expect(got).toBe(want);
-        // In chunks (the folder export streams the file): tiny chunks flush mid-line and
-        // mid-row (or, from the WebAssembly writer, after each row), a chunk smaller than a
-        // row grows; the default is one chunk here.
-        for (const size of [1, 64, 1000, undefined]) {
-          const chunks: Buffer[] = [];
-          const total = writePerItemCsv(grids, [...specs.values()], items, (b) => chunks.push(Buffer.from(b)), size, { kernel });
-          expect(Buffer.concat(chunks).toString('utf8')).toBe(want);
-          expect(total).toBe(Buffer.byteLength(want));
-          if (size === 64) expect(chunks.length).toBeGreaterThan(10);
-        }
+      const got = Buffer.from(perItemCsvBytes(grids, [...specs.values()], items)).toString('utf8');
+      expect(got).toBe(want);
+      // In chunks (the folder export streams the file): a chunk smaller than a row grows, tiny
+      // chunks flush after each row (or mid-row, before a cell's optional columns); the
+      // default is one chunk here.
+      for (const size of [1, 64, 1000, undefined]) {
+        const chunks: Buffer[] = [];
+        const total = writePerItemCsv(grids, [...specs.values()], items, (b) => chunks.push(Buffer.from(b)), size);
+        expect(Buffer.concat(chunks).toString('utf8')).toBe(want);
+        expect(total).toBe(Buffer.byteLength(want));
+        if (size === 64) expect(chunks.length).toBeGreaterThan(10);
       }
     });
   }
 
-  it('equals the reference when every line is as long as its parts allow (the writers\' bound is exact)', () => {
+  it('equals the reference when every line is as long as its parts allow (the writer\'s bound is exact)', () => {
     // Every cell at its column's longest pred, ground truth, correct, tag and note, every id
     // equally long, many columns: a bound one byte short per line overflows here (a zip's
     // whole-file block ran out of room; a chunk overran its padding).
@@ -175,13 +168,11 @@ describe('perItemCsvBytes', () => {
     const full = (): Cell => ({ pred: 'B', gt: 'C', correct: 0, score: NaN, confidence: NaN, latencyMs: NaN, frames: null, src: 'lmms-eval:videomme', note: 'max_32f' });
     const g = grid('M', 'S1', sameIds, many, many.map(() => sameIds.map(full)), false, false);
     const want = reference([g], manySpecs, new Map());
-    for (const kernel of [true, false]) {
-      expect(Buffer.from(perItemCsvBytes([g], [...manySpecs.values()], [], { kernel })).toString('utf8')).toBe(want);
-      for (const size of [1, 1000, undefined]) {
-        const chunks: Buffer[] = [];
-        writePerItemCsv([g], [...manySpecs.values()], [], (b) => chunks.push(Buffer.from(b)), size, { kernel });
-        expect(Buffer.concat(chunks).toString('utf8')).toBe(want);
-      }
+    expect(Buffer.from(perItemCsvBytes([g], [...manySpecs.values()], [])).toString('utf8')).toBe(want);
+    for (const size of [1, 1000, undefined]) {
+      const chunks: Buffer[] = [];
+      writePerItemCsv([g], [...manySpecs.values()], [], (b) => chunks.push(Buffer.from(b)), size);
+      expect(Buffer.concat(chunks).toString('utf8')).toBe(want);
     }
   });
 
