@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { FlipbookClient } from '../shared/api/client';
-import type { Codebook, ItemRef, ProjectInfo, QueueRow } from '../shared/api/contract';
-import { EMPTY_FILTER, filterQueue, rowKey, type QueueFilter, type QueueSort } from '../shared/api/queue-filter';
+import type { Codebook, ProjectInfo } from '../shared/api/contract';
+import { EMPTY_FILTER, rowKey, type QueueFilter, type QueueSort } from '../shared/api/queue-filter';
 import { ClientContext } from './api/use-client';
+import { useNeighbours } from './api/use-queue-pages';
 import { loadAnnotator, saveAnnotator } from './api/annotator';
 import { parseRoute, routeHash, type Route } from './route';
 import { OpenView } from './views/OpenView';
@@ -57,7 +58,7 @@ export function App({ client }: { client: FlipbookClient }) {
   const [annotator, setAnnotator] = useState<string | null>(null);
   const [annotatorLoaded, setAnnotatorLoaded] = useState(false);
   const [route, setRoute] = useState<Route>(() => parseRoute(window.location.hash));
-  const [rows, setRows] = useState<QueueRow[]>([]);
+  const [knownAnnotators, setKnownAnnotators] = useState<string[]>([]);
   const [codebook, setCodebook] = useState<Codebook | null>(null);
   const [ui, setUi] = useState<ProjectUi>(() => loadUi(null));
   const [changingAnnotator, setChangingAnnotator] = useState(false);
@@ -67,14 +68,6 @@ export function App({ client }: { client: FlipbookClient }) {
   const scrollByProject = useRef(new Map<string, number>());
   // Label of the overview mark whose items the queue shows, until saved as a named view.
   const [unsavedView, setUnsavedView] = useState<string | null>(null);
-  const annotatorRef = useRef<string | null>(null);
-  annotatorRef.current = annotator;
-
-  const refreshQueue = useCallback(async () => {
-    const r = await client.call('queue:list', annotatorRef.current ? { annotator: annotatorRef.current } : {});
-    if (r.ok) setRows(r.value.rows);
-    else setError(r.error.message);
-  }, [client]);
 
   const refreshProject = useCallback(async () => {
     const r = await client.call('project:info', {});
@@ -83,11 +76,10 @@ export function App({ client }: { client: FlipbookClient }) {
       if (r.value !== null) {
         const cb = await client.call('codebook:get', {});
         if (cb.ok) setCodebook(cb.value);
-        await refreshQueue();
       }
     } else setError(r.error.message);
     setLoaded(true);
-  }, [client, refreshQueue]);
+  }, [client]);
 
   useEffect(() => {
     void refreshProject();
@@ -156,40 +148,23 @@ export function App({ client }: { client: FlipbookClient }) {
     [client],
   );
 
-  const order = useMemo(() => filterQueue(rows, filter, sort), [rows, filter, sort]);
-  const knownAnnotators = useMemo(() => [...new Set(rows.flatMap((r) => r.annotators))].sort(), [rows]);
+  // The item view's prev/next in the queue as filtered and sorted (asked of the backend: the app never holds the queue).
+  const neighbours = useNeighbours(client, project !== null && route.view === 'item' ? route.item : null, { filter, sort, annotator });
+  // Names already used in this project, offered by the annotator prompt.
+  const promptOpen = annotatorLoaded && (annotator === null || changingAnnotator);
+  useEffect(() => {
+    if (!promptOpen || project === null) return;
+    let live = true;
+    void client.call('queue:page', { filter: EMPTY_FILTER, sort: DEFAULT_SORT, offset: 0, limit: 0 }).then((r) => {
+      if (live && r.ok) setKnownAnnotators(r.value.facets.annotators);
+    });
+    return () => {
+      live = false;
+    };
+  }, [client, promptOpen, project]);
 
   const navigate = useCallback((r: Route) => {
     window.location.hash = routeHash(r);
-  }, []);
-
-  const neighbours = useCallback(
-    (item: ItemRef): { prev: ItemRef | null; next: ItemRef | null; position: number; upcoming: ItemRef[] } => {
-      const key = rowKey(item);
-      const pos = order.findIndex((i) => {
-        const r = rows[i];
-        return r !== undefined && rowKey(r) === key;
-      });
-      const at = (k: number): ItemRef | null => {
-        const r = k >= 0 && k < order.length ? rows[order[k] as number] : undefined;
-        return r ? { model: r.model, split: r.split, sampleId: r.sampleId } : null;
-      };
-      // upcoming: the next queue items the item view prefetches frames for (background priority).
-      const upcoming = [pos + 1, pos + 2].map((k) => (pos >= 0 ? at(k) : null)).filter((r): r is ItemRef => r !== null);
-      return { prev: pos > 0 ? at(pos - 1) : null, next: pos >= 0 ? at(pos + 1) : at(0), position: pos, upcoming };
-    },
-    [order, rows],
-  );
-
-  // A saved annotation changes the row's status/annotators without refetching 30k rows.
-  const patchRow = useCallback((item: ItemRef, status: QueueRow['status'], who: string) => {
-    setRows((old) =>
-      old.map((r) =>
-        r.model === item.model && r.split === item.split && r.sampleId === item.sampleId
-          ? { ...r, status, annotators: r.annotators.includes(who) ? r.annotators : [...r.annotators, who].sort() }
-          : r,
-      ),
-    );
   }, []);
 
   let body;
@@ -213,10 +188,9 @@ export function App({ client }: { client: FlipbookClient }) {
         annotator={annotator}
         codebook={codebook}
         readOnly={project.readOnly ? (project.readOnlyReason ?? 'opened read-only') : null}
-        neighbours={neighbours(route.item)}
-        queueLength={order.length}
+        neighbours={neighbours}
+        queueLength={neighbours.total}
         onNavigate={navigate}
-        onSaved={patchRow}
       />
     );
   } else if (route.view === 'codebook') {
@@ -265,8 +239,7 @@ export function App({ client }: { client: FlipbookClient }) {
           project={project}
           scrollTop={scrollByProject.current.get(project.path) ?? 0}
           onScrollTop={(top) => scrollByProject.current.set(project.path, top)}
-          rows={rows}
-          order={order}
+          annotator={annotator}
           filter={filter}
           sort={sort}
           onFilter={setFilter}
@@ -327,16 +300,14 @@ export function App({ client }: { client: FlipbookClient }) {
           </div>
         )}
         <main>{body}</main>
-        {annotatorLoaded && (annotator === null || changingAnnotator) && (
+        {promptOpen && (
           <AnnotatorPrompt
             current={annotator}
             known={knownAnnotators}
             onSave={async (name) => {
               const saved = await saveAnnotator(client, name);
-              annotatorRef.current = saved;
               setAnnotator(saved);
               setChangingAnnotator(false);
-              await refreshQueue();
             }}
             {...(annotator !== null && { onCancel: () => setChangingAnnotator(false) })}
           />

@@ -43,7 +43,6 @@ export function ItemView({
   neighbours,
   queueLength,
   onNavigate,
-  onSaved,
 }: {
   item: ItemRef;
   annotator: string;
@@ -53,7 +52,6 @@ export function ItemView({
   neighbours: { prev: ItemRef | null; next: ItemRef | null; position: number; upcoming?: ItemRef[] };
   queueLength: number;
   onNavigate: (r: Route) => void;
-  onSaved: (item: ItemRef, status: AnnotationStatus, annotator: string) => void;
 }) {
   const client = useClient();
   const [detail, setDetail] = useState<ItemDetail | null>(null);
@@ -170,11 +168,10 @@ export function ItemView({
         stateRef.current = r.value;
         setState(r.value);
         setSave({ kind: 'saved', at: new Date().toISOString() });
-        onSaved(item, r.value.status, annotator);
       };
       queueRef.current = queueRef.current.then(run, run);
     },
-    [client, annotator, item, detail, onSaved, readOnlyReason],
+    [client, annotator, item, detail, readOnlyReason],
   );
 
   /**
@@ -199,12 +196,11 @@ export function ItemView({
         stateRef.current = after;
         setState(after);
         setNotice(undoMessage(which === 'annotation:undo' ? 'Undid' : 'Redid', item, describeChange(before, after)));
-        onSaved(item, after.status, annotator);
         setSave({ kind: 'saved', at: new Date().toISOString() });
       };
       queueRef.current = queueRef.current.then(run, run);
     },
-    [client, annotator, item, onSaved, readOnlyReason],
+    [client, annotator, item, readOnlyReason],
   );
 
   const spans = useMemo(() => state?.spans ?? [], [state]);

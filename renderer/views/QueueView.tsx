@@ -1,20 +1,15 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { ANNOTATION_STATUSES, TRAJECTORY_CLASSES, type ItemRef, type ProjectInfo, type QueueRow } from '../../shared/api/contract';
-import { progressOf, type FlagName, type QueueFilter, type QueueSort, type SortKey } from '../../shared/api/queue-filter';
+import { ANNOTATION_STATUSES, TRAJECTORY_CLASSES, type ItemRef, type ProjectInfo } from '../../shared/api/contract';
+import type { FlagName, QueueFilter, QueueSort, SortKey } from '../../shared/api/queue-filter';
 import { useShortcuts } from '../keymap';
+import { useQueuePages } from '../api/use-queue-pages';
 
 const FLAGS: { id: FlagName; label: string }[] = [
   { id: 'terminalRegression', label: 'terminal regression' },
   { id: 'visuallyConfused', label: 'visually confused' },
   { id: 'textOverwritten', label: 'text overwritten' },
 ];
-
-function uniq(values: Iterable<string | null>): string[] {
-  const s = new Set<string>();
-  for (const v of values) if (v !== null && v !== '') s.add(v);
-  return [...s].sort();
-}
 
 /**
  * A filter control shows the value actually applied, even one this project has no rows for
@@ -83,8 +78,7 @@ function PatternLegend({ grids }: { grids: ProjectInfo['grids'] }) {
 
 export function QueueView({
   project,
-  rows,
-  order,
+  annotator,
   filter,
   sort,
   onFilter,
@@ -100,8 +94,8 @@ export function QueueView({
   /** Where the list was scrolled last time in this project. */
   scrollTop: number;
   onScrollTop: (top: number) => void;
-  rows: QueueRow[];
-  order: number[];
+  /** Whose statuses the rows show. */
+  annotator: string | null;
   filter: QueueFilter;
   sort: QueueSort;
   onFilter: (f: QueueFilter) => void;
@@ -111,21 +105,22 @@ export function QueueView({
   const parentRef = useRef<HTMLDivElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const [selected, setSelected] = useState(0);
-  const opts = useMemo(
-    () => ({
-      taskTypes: uniq(rows.map((r) => r.taskType)),
-      transitions: uniq(rows.flatMap((r) => [...r.harmed, ...r.rescued])),
-      annotators: uniq(rows.flatMap((r) => r.annotators)),
-    }),
-    [rows],
-  );
-  const progress = progressOf(rows, order);
-  const virtualizer = useVirtualizer({ count: order.length, getScrollElement: () => parentRef.current, estimateSize: () => 34, overscan: 12 });
+  // The backend filters, sorts and counts; this view holds only the pages around what it shows.
+  const queue = useQueuePages(useMemo(() => ({ filter, sort, annotator }), [filter, sort, annotator]), true);
+  const opts = queue.facets;
+  const total = queue.total ?? 0;
+  const progress = { done: queue.done, total };
+  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => parentRef.current, estimateSize: () => 34, overscan: 12 });
+  const visible = virtualizer.getVirtualItems();
+  const first = visible[0]?.index ?? 0;
+  const last = visible[visible.length - 1]?.index ?? 0;
+  const { want } = queue;
+  useEffect(() => want(first, last), [want, first, last]);
   // The pattern column's config order, for the grids the filter can show.
   const legendGrids = project.grids.filter((g) => (filter.model === null || g.model === filter.model) && (filter.split === null || g.split === filter.split));
   const set = (patch: Partial<QueueFilter>) => onFilter({ ...filter, ...patch });
 
-  useEffect(() => setSelected((s) => Math.min(s, Math.max(0, order.length - 1))), [order.length]);
+  useEffect(() => setSelected((s) => Math.min(s, Math.max(0, total - 1))), [total]);
   // Back in this project's queue: where it was left (the list is keyed by project).
   const initialScroll = useRef(scrollTop);
   useEffect(() => {
@@ -135,13 +130,16 @@ export function QueueView({
 
   const move = (d: 1 | -1) =>
     setSelected((cur) => {
-      const n = Math.max(0, Math.min(order.length - 1, cur + d));
+      const n = Math.max(0, Math.min(total - 1, cur + d));
       virtualizer.scrollToIndex(n);
       return n;
     });
   const openRow = (index: number) => {
-    const r = rows[order[index] ?? -1];
+    if (index < 0 || index >= total) return;
+    const r = queue.rowAt(index);
     if (r) onOpen({ model: r.model, split: r.split, sampleId: r.sampleId });
+    // Enter on a row whose page is not here yet (j held down past the loaded pages).
+    else void queue.fetchRow(index).then((item) => item && onOpen(item));
   };
   useShortcuts('queue', {
     focusSearch: () => searchRef.current?.focus(),
@@ -153,7 +151,7 @@ export function QueueView({
   return (
     <div className="queue-view">
       <div className="queue-progress" role="status" aria-label="Audit progress">
-        <strong>{progress.done}</strong> done / <strong>{progress.total - progress.done}</strong> to do ({progress.total} shown of {rows.length})
+        <strong>{progress.done}</strong> done / <strong>{progress.total - progress.done}</strong> to do ({progress.total} shown of {queue.all})
         <progress aria-label="Done of shown" max={Math.max(1, progress.total)} value={progress.done} />
       </div>
       {applied.length > 0 && (
@@ -245,7 +243,10 @@ export function QueueView({
         className="queue-list"
         role="listbox"
         aria-label="Queue"
-        aria-activedescendant={order.length ? `qrow-${selected}` : undefined}
+        aria-activedescendant={total ? `qrow-${selected}` : undefined}
+        aria-busy={queue.total === null || queue.stale}
+        // How many rows the renderer holds right now (bounded; the e2e paging test reads it).
+        data-rows-held={queue.held}
         tabIndex={0}
         onClick={(e) => {
           const index = Number((e.target as HTMLElement).closest<HTMLElement>('[role=option]')?.dataset.index ?? -1);
@@ -261,9 +262,16 @@ export function QueueView({
         }}
       >
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((v) => {
-            const r = rows[order[v.index] as number];
-            if (!r) return null;
+          {visible.map((v) => {
+            const r = queue.rowAt(v.index);
+            const style = { position: 'absolute', top: 0, left: 0, right: 0, height: v.size, transform: `translateY(${v.start}px)` } as const;
+            if (!r) {
+              return (
+                <div key={v.key} className="queue-row loading" aria-hidden="true" style={style}>
+                  <span>…</span>
+                </div>
+              );
+            }
             const flags = [r.flags.terminalRegression ? 'TR' : '', r.flags.visuallyConfused ? 'VC' : '', r.flags.textOverwritten ? 'TO' : ''].filter(Boolean).join(' ');
             return (
               <div
@@ -275,7 +283,7 @@ export function QueueView({
                 aria-label={`${r.model} ${r.split} ${r.sampleId}`}
                 className={`queue-row${v.index === selected ? ' selected' : ''}`}
                 data-status={r.status}
-                style={{ position: 'absolute', top: 0, left: 0, right: 0, height: v.size, transform: `translateY(${v.start}px)` }}
+                style={style}
               >
                 <span>{r.sampleId}</span>
                 <span>{r.model}</span>
