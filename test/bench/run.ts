@@ -18,6 +18,7 @@ const MODULES: { name: string; file: string; fn: string }[] = [
   { name: 'sync', file: 'sync.ts', fn: 'benchSync' },
   { name: 'cli', file: 'cli.ts', fn: 'benchCli' },
   { name: 'queue-scale', file: 'queue-scale.ts', fn: 'benchQueueScale' },
+  { name: 'import-scale', file: 'import-scale.ts', fn: 'benchImportScale' },
   { name: 'import-latency', file: 'import-latency.ts', fn: 'benchImportLatency' },
 ];
 
