@@ -1,28 +1,90 @@
 /**
- * electron-builder.config.cjs, checked statically: electron-builder's own schema accepts it, and
- * it says what shipping needs (app id, targets, asarUnpack, fuses, no implicit rebuild,
- * icons from build/ that are real images of the right sizes, the migrations the store reads).
+ * electron-builder.config.cjs, checked for what it means rather than restated: electron-builder's
+ * own schema accepts it; the names it gives the app agree with the rest of Flipbook; after a
+ * build every pattern it packs matches real files, the package's main entry among them; the
+ * migrations land where the bundled store looks; every native file of the shipped modules is
+ * unpacked from the asar; the bundle loads no package it does not ship; and the icons are real
+ * images of the sizes they claim. (test/electron/shipping/pack-layout.test.ts packs for real.)
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { builtinModules } from 'node:module';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Configuration, FileSet } from 'electron-builder';
+import { defaultUserDataDir } from '../../../electron/settings/user-settings';
 import { isPng, readPngHeader, repoRoot, requireFromRepo } from './shipping-helpers';
 
 const configFile = path.join(repoRoot, 'electron-builder.config.cjs');
 const loadedModule = requireFromRepo(configFile) as Configuration;
 const runtimeModules = requireFromRepo(path.join(repoRoot, 'build/runtime-modules.cjs')) as string[];
+const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+  name: string;
+  main: string;
+  bin: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+};
 // electron-builder's loader normalises the (shared, require-cached) object in place, so the
-// static checks read a snapshot taken before it runs; JSON drops the hooks, kept aside.
+// checks read a snapshot taken before it runs.
 const config = JSON.parse(JSON.stringify(loadedModule)) as Configuration;
-const hooks = { beforePack: loadedModule.beforePack, afterPack: loadedModule.afterPack };
+// The matcher electron-builder itself uses for `files` and `asarUnpack` (app-builder-lib's
+// fileMatcher: minimatch with dot files).
+const { minimatch } = requireFromRepo('minimatch') as { minimatch: (p: string, pattern: string, o?: { dot?: boolean }) => boolean };
+const matches = (rel: string, pattern: string) => minimatch(rel, pattern, { dot: true });
 
-function targetNames(t: unknown): string[] {
-  const list = Array.isArray(t) ? t : [t];
-  return list.map((x) => (typeof x === 'string' ? x : (x as { target: string }).target));
+const stringPatterns = (config.files as (string | FileSet)[]).filter((f): f is string => typeof f === 'string');
+/** Whether `files` packs `rel` (a path relative to the app folder): the last pattern that matches decides. */
+function packed(rel: string): boolean {
+  let inside = false;
+  for (const p of stringPatterns) {
+    if (p.startsWith('!')) {
+      if (matches(rel, p.slice(1))) inside = false;
+    } else if (matches(rel, p)) inside = true;
+  }
+  return inside;
 }
+
+function walk(dir: string, rel = ''): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? walk(path.join(dir, d.name), path.posix.join(rel, d.name)) : d.isFile() ? [path.posix.join(rel, d.name)] : [],
+  );
+}
+
+function ensureBuilt(rel: string, args: string[]): void {
+  if (fs.existsSync(path.join(repoRoot, rel))) return;
+  console.log(`[shipping] ${rel} missing: building it (${args.join(' ')})`);
+  const r = spawnSync(process.execPath, args, { cwd: repoRoot, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`building ${rel} failed:\n${r.stderr}`);
+}
+
+/** Native code: a Node addon, or an executable in ELF, Mach-O or PE format. */
+function isNative(file: string): boolean {
+  if (file.endsWith('.node')) return true;
+  const fd = fs.openSync(file, 'r');
+  try {
+    const b = Buffer.alloc(4);
+    fs.readSync(fd, b, 0, 4, 0);
+    const m = b.readUInt32BE(0);
+    return m === 0x7f454c46 || m === 0xcffaedfe || m === 0xcefaedfe || m === 0xcafebabe || b.toString('latin1', 0, 2) === 'MZ';
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The app folder's files after a build, as paths relative to it. */
+let appFiles: string[] = [];
+
+beforeAll(() => {
+  ensureBuilt('dist/electron/main.js', [path.join(repoRoot, 'scripts/build-electron.js')]);
+  ensureBuilt('dist/renderer/index.html', [path.join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn']);
+  appFiles = [
+    'package.json',
+    ...walk(path.join(repoRoot, 'dist'), 'dist'),
+    ...walk(path.join(repoRoot, 'assets'), 'assets'),
+    ...runtimeModules.flatMap((m) => walk(path.join(repoRoot, 'node_modules', m), `node_modules/${m}`)),
+  ];
+}, 300_000);
 
 describe('electron-builder configuration', () => {
   it('is accepted by electron-builder’s own loader and schema', async () => {
@@ -33,66 +95,60 @@ describe('electron-builder configuration', () => {
     const { DebugLogger } = requireFromRepo('builder-util') as { DebugLogger: new (enabled: boolean) => unknown };
     const loaded = await getConfig(repoRoot, configFile, null);
     await expect(validateConfiguration(loaded, new DebugLogger(false))).resolves.toBeUndefined();
-    expect(loaded.appId).toBe('org.flipbook.app');
   });
 
-  it('names the app and declares AppImage + deb, dmg and nsis', () => {
-    expect(config.appId).toBe('org.flipbook.app');
-    expect(config.productName).toBe('Flipbook');
-    expect(targetNames(config.linux?.target).sort()).toEqual(['AppImage', 'deb']);
-    expect(targetNames(config.mac?.target)).toEqual(['dmg']);
-    expect(targetNames(config.win?.target)).toEqual(['nsis']);
+  it('names the app as the rest of Flipbook does', () => {
+    // The Linux command is the CLI's command and the package's name.
+    expect(Object.keys(pkg.bin)).toEqual([pkg.name]);
+    expect(config.linux?.executableName).toBe(pkg.name);
+    // The product name is the settings folder the app and the CLI share (~/.config/Flipbook).
+    expect(config.productName).toBe(path.basename(defaultUserDataDir({})));
+    // A reverse-DNS id (a macOS bundle id) that names the package.
+    expect(config.appId).toMatch(/^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)+$/);
+    expect(config.appId?.split('.')).toContain(pkg.name);
     // The packaged Electron is the one the native addon is rebuilt for.
     expect(config.electronVersion).toBe((requireFromRepo('electron/package.json') as { version: string }).version);
   });
 
-  it('packs into asar and unpacks the native addon and ffmpeg-static', () => {
-    expect(config.asar).toBe(true);
-    const unpack = config.asarUnpack as string[];
-    expect(unpack).toContain('**/node_modules/better-sqlite3/**');
-    expect(unpack).toContain('**/node_modules/ffmpeg-static/**');
+  it('after a build, every pattern it packs matches files, the package\'s main entry among them', () => {
+    for (const p of stringPatterns.filter((x) => !x.startsWith('!'))) {
+      expect(appFiles.filter((f) => matches(f, p)).length, `files pattern ${p} matches nothing`).toBeGreaterThan(0);
+    }
+    expect(packed(pkg.main), pkg.main).toBe(true);
+    expect(packed('dist/electron/preload.cjs')).toBe(true);
+    expect(packed('dist/renderer/index.html')).toBe(true);
+    expect(packed('assets/codebook.json')).toBe(true);
+    // Source maps and the addon's C sources stay out.
+    expect(appFiles.filter((f) => f.endsWith('.map') && packed(f))).toEqual([]);
+    expect(appFiles.filter((f) => f.startsWith('node_modules/better-sqlite3/src/') && packed(f))).toEqual([]);
+    // Every runtime module is installed unless it is optional.
+    for (const m of runtimeModules) {
+      if (pkg.optionalDependencies?.[m]) continue;
+      expect(appFiles.some((f) => f.startsWith(`node_modules/${m}/`) && packed(f)), `${m} is shipped`).toBe(true);
+    }
   });
 
-  it('leaves the native rebuild to scripts/rebuild-native.js (no implicit rebuild for Node’s ABI)', () => {
-    expect(config.npmRebuild).toBe(false);
-    expect(config.nodeGypRebuild).toBe(false);
-    expect(config.buildDependenciesFromSource).toBe(false);
-    expect(typeof hooks.beforePack).toBe('function');
-    expect(typeof hooks.afterPack).toBe('function');
-  });
-
-  it('sets the Electron fuses', () => {
-    expect(config.electronFuses).toMatchObject({
-      runAsNode: false,
-      enableCookieEncryption: true,
-      enableNodeOptionsEnvironmentVariable: false,
-      enableNodeCliInspectArguments: false,
-      enableEmbeddedAsarIntegrityValidation: true,
-      onlyLoadAppFromAsar: true,
-      grantFileProtocolExtraPrivileges: false,
-    });
-  });
-
-  it('ships the migrations where the bundled store looks for them', () => {
-    const files = config.files as (string | FileSet)[];
-    const sets = files.filter((f): f is FileSet => typeof f === 'object');
+  it('ships the migrations beside the bundled main module, where the store looks for them', () => {
+    const sets = (config.files as (string | FileSet)[]).filter((f): f is FileSet => typeof f === 'object');
     const migrations = sets.find((s) => s.from === 'electron/store/migrations');
-    // migrate.ts resolves `<dir of the running module>/migrations`; bundled, that module is dist/electron/main.js.
-    expect(migrations?.to).toBe('dist/electron/migrations');
-    const migrate = fs.readFileSync(path.join(repoRoot, 'electron/store/migrate.ts'), 'utf8');
-    expect(migrate).toMatch(/path\.dirname\(fileURLToPath\(import\.meta\.url\)\), 'migrations'\)/);
-    expect(fs.readdirSync(path.join(repoRoot, 'electron/store/migrations')).filter((f) => f.endsWith('.sql')).length).toBeGreaterThan(0);
-    expect(files).toEqual(expect.arrayContaining(['dist/electron/**', 'dist/renderer/**', 'assets/**']));
+    // electron/store/migrate.ts reads `<dir of the running module>/migrations`; bundled, that
+    // module is the package's main entry.
+    expect(migrations?.to).toBe(path.posix.join(path.posix.dirname(pkg.main), 'migrations'));
+    const sql = fs.readdirSync(path.join(repoRoot, migrations!.from!)).filter((f) => (migrations!.filter as string[]).some((p) => matches(f, p)));
+    expect(sql.length).toBeGreaterThan(0);
+    expect(sql.every((f) => f.endsWith('.sql'))).toBe(true);
+  });
+
+  it('unpacks from the asar every native file of the modules it ships', () => {
+    const native = appFiles.filter((f) => f.startsWith('node_modules/') && packed(f) && isNative(path.join(repoRoot, f)));
+    // At least better-sqlite3's addon — else the scan is broken.
+    expect(native).toContain('node_modules/better-sqlite3/build/Release/better_sqlite3.node');
+    const unpack = config.asarUnpack as string[];
+    for (const f of native) expect(unpack.some((p) => matches(f, p)), `${f} is not unpacked (native code cannot load from app.asar)`).toBe(true);
   });
 
   it('ships every package the bundled main process loads from node_modules, and only those', () => {
-    const main = path.join(repoRoot, 'dist/electron/main.js');
-    if (!fs.existsSync(main)) {
-      console.log('[shipping] dist/electron/main.js missing: bundling it with scripts/build-electron.js');
-      const r = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build-electron.js')], { cwd: repoRoot, encoding: 'utf8' });
-      expect(r.status, r.stderr).toBe(0);
-    }
-    const src = fs.readFileSync(main, 'utf8');
+    const src = fs.readFileSync(path.join(repoRoot, pkg.main), 'utf8');
     const specifiers = new Set<string>();
     for (const m of src.matchAll(/\brequire\(\s*["']([^"'./][^"']*)["']\s*\)|\bfrom\s*["']([^"'./][^"']*)["']|\bimport\(\s*["']([^"'./][^"']*)["']\s*\)/g)) {
       specifiers.add(m[1] ?? m[2] ?? m[3] ?? '');
