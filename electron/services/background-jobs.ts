@@ -24,6 +24,8 @@ export interface BackgroundJobs {
   cancel(jobId: string): boolean;
   /** Resolves at once, or when no worker holds a write transaction any more. */
   writesIdle(): Promise<void>;
+  /** Whether a worker holds (or is about to open) its write transaction now. */
+  writing(): boolean;
   /** Cancels every job (closing the project). */
   cancelAll(): void;
 }
@@ -114,6 +116,7 @@ export function createBackgroundJobs(opts: BackgroundJobsOptions): BackgroundJob
       throw new ServiceError(isErrorCode(code) ? code : 'internal', r.error.message);
     },
     cancel: (jobId) => writers.cancel(jobId) || readers.cancel(jobId),
+    writing: () => writing > 0,
     writesIdle: () => (writing === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))),
     cancelAll() {
       for (const runner of [writers, readers]) for (const j of runner.list()) runner.cancel(j.id);

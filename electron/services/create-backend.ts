@@ -122,7 +122,7 @@ export function createBackend(hooks: HostHooks): Backend {
       project,
       readOnlyReason,
       audit,
-      queue: createQueueTable(project),
+      queue: createQueueTable(project, { deferRefresh: () => background.writing() }),
       frames: createFrameService({ cacheDir: frameCacheDirForProject(project.path), metadataCache: createProjectMetadataCache(project) }),
       selections: new Map(),
       jobs: new Map(),

@@ -203,7 +203,17 @@ interface RawRow {
   search_text: string;
 }
 
-export function createQueueTable(project: Project): QueueTable {
+export interface QueueTableOptions {
+  /**
+   * True while a job's worker thread holds the project's write transaction (an import: it
+   * derives the rows itself once committed, background-jobs.ts). Meanwhile the rows as they
+   * were answer: rebuilding them here would stop this thread for seconds and contend with
+   * the worker's writes. The job's end emits data:changed, and views ask again.
+   */
+  deferRefresh?: () => boolean;
+}
+
+export function createQueueTable(project: Project, opts: QueueTableOptions = {}): QueueTable {
   const db = project.db;
   // A read-only project cannot store rows it finds stale: it builds them once into a TEMP
   // table (which shadows main's) — its snapshot never changes while open (immutable URI).
@@ -226,6 +236,10 @@ export function createQueueTable(project: Project): QueueTable {
       return derivedMemo.value;
     }
     if (tempBuilt && derivedMemo) return derivedMemo.value;
+    if (opts.deferRefresh?.()) {
+      if (derivedMemo) return derivedMemo.value;
+      if (s && s.json !== null) return JSON.parse(s.json) as Derived;
+    }
     const { rows, derived } = deriveRows(project);
     if (project.readOnly) {
       db.exec('DROP TABLE IF EXISTS temp.queue_rows; CREATE TEMP TABLE queue_rows AS SELECT * FROM main.queue_rows WHERE 0');

@@ -47,6 +47,8 @@ async function renameModels(from: string, to: string): Promise<void> {
 
 interface Served {
   child: ChildProcess;
+  /** What the server printed on stderr so far (quoted when a request fails). */
+  stderr(): string;
   port: number;
   token: string;
 }
@@ -69,7 +71,7 @@ async function serve(project: string, userData: string): Promise<Served> {
       if (m) (clearTimeout(timer), resolve(new URL(m[1]!)));
     });
   });
-  return { child, port: Number(url.port), token: url.searchParams.get('token') ?? '' };
+  return { child, stderr: () => err, port: Number(url.port), token: url.searchParams.get('token') ?? '' };
 }
 
 /** One API call over a keep-alive connection; resolves with the Result's value and the wall time. */
@@ -90,7 +92,7 @@ function call(s: Served, agent: http.Agent, op: string, body: unknown, timeoutMs
       },
     );
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`${op}: no answer within ${timeoutMs} ms`)));
-    req.on('error', reject);
+    req.on('error', (e) => reject(new Error(`${op}: ${e.message}; server exit ${s.child.exitCode ?? s.child.signalCode ?? 'none'}; server stderr: ${s.stderr().slice(-2000)}`)));
     req.end(JSON.stringify(body));
   });
 }
@@ -169,10 +171,13 @@ export async function benchImportLatency(): Promise<Record<string, unknown>> {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     // Warm: the queue's rows and the audit index are derived once per import, not per request.
     const firstPage = (await call(s, agent, ...requests(1).queue())).ms;
-    await call(s, agent, ...requests(1).item());
+    process.stderr.write(`import-latency: first queue page ${Math.round(firstPage)} ms\n`);
+    const firstItem = (await call(s, agent, ...requests(1).item())).ms;
     agent.destroy();
 
+    process.stderr.write('import-latency: idle\n');
     const idle = await browse(s, 7, { count: 300 });
+    process.stderr.write('import-latency: during import\n');
     const t0 = performance.now();
     const importAgent = new http.Agent({ keepAlive: false });
     const importing = call(s, importAgent, 'import:run', { jobId: 'bench-import', paths: [rerun] });
@@ -188,6 +193,7 @@ export async function benchImportLatency(): Promise<Record<string, unknown>> {
       csvRows: gen.rows,
       importMs: round(importMs),
       firstPageColdMs: round(firstPage),
+      firstItemColdMs: round(firstItem),
       idle: { all: idleAll, queuePage: stats(idle.queue), itemGet: stats(idle.item) },
       duringImport: { all: duringAll, queuePage: stats(during.queue), itemGet: stats(during.item) },
       goal: { p99DuringImportMsAtMost: 100 },
