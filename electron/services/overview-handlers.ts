@@ -7,7 +7,7 @@ import type { Project } from '../store/project';
 import { SavedViewValue, type SavedViewDto } from '../../shared/api/overview';
 import type { Handlers } from './dispatch';
 import { ServiceError } from './dispatch';
-import { cascadeFor, computeOverview } from './overview';
+import { cascadeFor, overviewOf } from './overview';
 import { cascadeCorrectRows } from '../../shared/engine/cascade';
 
 type OverviewOps = 'overview:get' | 'overview:cascade' | 'overview:cascade-items' | 'views:list' | 'views:save' | 'views:rename' | 'views:delete';
@@ -24,7 +24,7 @@ function listViews(p: Project): SavedViewDto[] {
 
 export function overviewHandlers(need: () => Project): Pick<Handlers, OverviewOps> {
   return {
-    'overview:get': () => computeOverview(need()),
+    'overview:get': () => overviewOf(need()),
     'overview:cascade': (req) => {
       const p = need();
       const grid = p.listGrids().find((g) => g.model === req.model && g.split === req.split);

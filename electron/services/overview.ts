@@ -142,6 +142,33 @@ export function matchedGridTable(project: Project, matrices: readonly ResponseMa
   return { configs, source: setting ? 'setting' : 'proposed', leftOut: proposal?.leftOut ?? [], splits };
 }
 
+const memo = new WeakMap<Project, { inputs: number; value: Overview }>();
+
+/**
+ * The overview, computed once per import (or settings change) and kept in the project's
+ * `derived` table, so opening the overview again — in this process, after a restart or in
+ * another window — costs a read, not the engine's pass over every matrix (docs/architecture.md
+ * "The queue at lab scale"). A read-only project keeps it in memory only.
+ */
+export function overviewOf(project: Project): Overview {
+  const inputs = project.inputsVersion();
+  const hit = memo.get(project);
+  if (hit && hit.inputs === inputs) return hit.value;
+  const row = project.db.prepare<[], { inputs: number; json: string | null }>("SELECT inputs, json FROM main.derived WHERE name = 'overview'").get();
+  let value: Overview;
+  if (row && row.inputs === inputs && row.json !== null) value = JSON.parse(row.json) as Overview;
+  else {
+    value = computeOverview(project);
+    if (!project.readOnly) {
+      project.db
+        .prepare("INSERT INTO main.derived (name, inputs, json) VALUES ('overview', ?, ?) ON CONFLICT (name) DO UPDATE SET inputs = excluded.inputs, json = excluded.json")
+        .run(inputs, JSON.stringify(value));
+    }
+  }
+  memo.set(project, { inputs, value });
+  return value;
+}
+
 export function computeOverview(project: Project): Overview {
   const matrices = project.listGrids().map((g) => project.loadMatrix(g.model, g.split));
   const mg = matchedGridSetting(project);

@@ -91,6 +91,21 @@ describe('overview and saved views (real project)', () => {
     expect(b.cascadeNote).toMatch(/no confidence or margin/);
   });
 
+  it('is computed once per import: kept in the project, reused by a new backend, recomputed after a settings change', async () => {
+    const first = await call<Overview>('overview:get', {});
+    const p = backend.project()!;
+    const stored = () => p.db.prepare("SELECT inputs, json FROM derived WHERE name = 'overview'").get() as { inputs: number; json: string } | undefined;
+    expect(stored()?.inputs).toBe(p.inputsVersion());
+    expect(JSON.parse(stored()!.json)).toEqual(first);
+    // The matched grid setting changes the figures: the stored copy is stale and recomputed.
+    await call('settings:set', { key: 'matchedGrid', value: 'textonly,8f,16f' });
+    const narrower = await call<Overview>('overview:get', {});
+    expect(narrower.matchedGrid.configs).toEqual(['textonly', '8f', '16f']);
+    expect(stored()?.inputs).toBe(p.inputsVersion());
+    await call('settings:set', { key: 'matchedGrid', value: 'textonly,8f,16f,32f' });
+    expect(await call<Overview>('overview:get', {})).toEqual(first);
+  });
+
   it('a harmed flow’s queue filter selects exactly the items the overview counts', async () => {
     const o = await call<Overview>('overview:get', {});
     const { rows } = await call<{ rows: QueueRow[] }>('queue:list', {});
