@@ -219,13 +219,13 @@ describe('the keyframe (approximate) pass is scheduled work', () => {
     expect(order.slice(0, 2)).toEqual(['view-exact', 'view-exact']);
     // now the prefetch's keyframe pass runs (and hangs); leaving the item must kill it
     const pidFile = join(dir, 'kf.pids');
-    while (!existsSync(pidFile)) await new Promise((r) => setTimeout(r, 5));
+    await until(() => existsSync(pidFile));
     const pid = Number(readFileSync(pidFile, 'utf8').trim());
     expect(() => process.kill(pid, 0)).not.toThrow();
     leave.abort();
     const err = await prefetch.then(() => null, (e: unknown) => e);
     expect((err as MediaError).code).toBe('cancelled');
-    while (alive(pid)) await new Promise((r) => setTimeout(r, 5));
+    await until(() => !alive(pid));
     await until(() => svc.stats().running + svc.stats().queued === 0);
     expect(order.some((o) => o.startsWith('prefetch'))).toBe(false);
   });
@@ -257,14 +257,14 @@ describe('extraction as a job', () => {
     const svc = createFrameService({ cacheDir: join(dir, 'cache'), ffmpeg: wrapper, parallelism: 1 });
     const job = svc.startExtraction({ video: video(), indices: [3, 77], approximate: false });
     const pidFile = join(dir, 'dec.pids');
-    while (!existsSync(pidFile)) await new Promise((r) => setTimeout(r, 5));
+    await until(() => existsSync(pidFile));
     const pid = Number(readFileSync(pidFile, 'utf8').trim().split('\n')[0]);
     expect(svc.jobs.get(job.id)?.state).toBe('running');
     expect(svc.jobs.cancel(job.id)).toBe(true);
     const r = await job.result;
     expect(r).toEqual({ ok: false, error: { code: 'cancelled', message: 'cancelled' } });
     expect(svc.jobs.get(job.id)?.state).toBe('cancelled');
-    while (alive(pid)) await new Promise((r) => setTimeout(r, 5));
+    await until(() => !alive(pid));
     await until(() => svc.stats().running + svc.stats().queued === 0);
   });
 });
