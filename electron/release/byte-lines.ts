@@ -76,7 +76,7 @@ export function longestSegment(s: Segments, from = 0, to = s.start.length - 1): 
  * Copies segment `i` of `src` (viewed by `from`) to `out` at `pos` and returns the position
  * after it. Up to PAD − 1 bytes past that position are overwritten (see PAD).
  */
-export function putSegment(out: DataView, pos: number, from: DataView, start: Int32Array, i: number): number {
+function putSegment(out: DataView, pos: number, from: DataView, start: Int32Array, i: number): number {
   const a = start[i]!;
   const n = start[i + 1]! - a;
   for (let k = 0; k < n; k += 4) out.setInt32(pos + k, from.getInt32(a + k, true), true);
@@ -84,21 +84,16 @@ export function putSegment(out: DataView, pos: number, from: DataView, start: In
 }
 
 /**
- * Writes rows [0, rows) into `sink` in runs that fit its room. Row r is bounded by `idCopies`
- * copies of its id (id r of `ids`) plus `perRow` bytes; `copy(out, pos, r0, r1)` writes rows
- * [r0, r1) through `out` from `pos` and returns the end. Why runs: the copy loop then never
- * stops for the sink, so it runs as one tight loop (a rarely taken branch inside it would stop
- * its optimised code the first time it is taken, in a cold export).
+ * What the three writers have in common: row r of a file is, for each group g with a line in
+ * that row, id r followed by K segments `groups[g][r * K … r * K + K)` (a line's first index
+ * −1: no line there). per_item.csv has a group per config (a line per cell), a wide CSV and
+ * derived.csv one group (a line per row). `perRow` bounds a row's segment bytes; ids are
+ * bounded apart. Writes into `sink` in runs of rows that fit its room.
  */
-export function writeRows(
-  sink: ByteSink,
-  ids: Segments,
-  idCopies: number,
-  perRow: number,
-  copy: (out: DataView, pos: number, r0: number, r1: number) => number,
-): void {
+export function writeLines(sink: ByteSink, ids: Segments, segs: Segments, groups: readonly Int32Array[], K: number, perRow: number): void {
   const idStart = ids.start;
   const rows = idStart.length - 1;
+  const idCopies = groups.length;
   for (let r = 0; r < rows; ) {
     let space = sink.space;
     let r1 = r;
@@ -110,10 +105,35 @@ export function writeRows(
     }
     if (r1 === r) sink.room(idCopies * (idStart[r + 1]! - idStart[r]!) + perRow);
     else {
-      sink.pos = copy(sink.view, sink.pos, r, r1);
+      sink.pos = copyLines(sink.view, sink.pos, r, r1, ids, segs, groups, K);
       r = r1;
     }
   }
+}
+
+/**
+ * The one copy loop of the release's CSV writers (see writeLines), for rows [r0, r1) written
+ * through `out` from `pos`; returns the end. Why runs of rows: this loop never stops for the
+ * sink, so it stays one tight loop (a rarely taken branch inside it would stop its optimised
+ * code the first time it is taken, in a cold export); and one loop for all three writers is
+ * compiled once per export, not once per writer.
+ */
+function copyLines(out: DataView, pos: number, r0: number, r1: number, ids: Segments, segs: Segments, groups: readonly Int32Array[], K: number): number {
+  const idView = ids.view;
+  const idStart = ids.start;
+  const view = segs.view;
+  const start = segs.start;
+  const G = groups.length;
+  for (let r = r0; r < r1; r++) {
+    const o = r * K;
+    for (let g = 0; g < G; g++) {
+      const line = groups[g]!;
+      if (line[o]! < 0) continue;
+      pos = putSegment(out, pos, idView, idStart, r);
+      for (let q = o; q < o + K; q++) pos = putSegment(out, pos, view, start, line[q]!);
+    }
+  }
+  return pos;
 }
 
 /**
@@ -121,8 +141,7 @@ export function writeRows(
  * an estimate up front, so rarely); with `emit` it is a chunk handed to `emit` whenever full
  * and then reused (a folder export writes per_item.csv to its file that way: a ~15 MB block
  * of fresh memory cost ~10 ms of page faults in a cold export, a reused 1 MB chunk faults once).
- * Writers write through {@link writeRows}, or call {@link room} before a line whose length
- * they bound, write through `view` and store `pos` back.
+ * Writers write through {@link writeLines}.
  */
 export class ByteSink {
   buf: Buffer;

@@ -12,7 +12,7 @@ import type { ResponseMatrix } from '../../shared/domain/types';
 import { sortedItemOrder } from '../../shared/engine/matrix';
 import { TALLY, TRAJECTORY_CLASSES, type TrajectoryColumns, trajectoryColumns } from '../../shared/engine/trajectories';
 import { DERIVED_COLUMNS } from '../../shared/release/aggregate';
-import { ByteSink, encodeIds, encodeTexts, longestSegment, putSegment, type Segments, writeRows } from './byte-lines';
+import { ByteSink, encodeIds, encodeTexts, longestSegment, type Segments, writeLines } from './byte-lines';
 import { compareCodePoints, csvField } from './format';
 
 /** The header line of derived.csv, with its line end. */
@@ -50,7 +50,7 @@ export function derivedCsvBytes(m: ResponseMatrix, matchedGrid: readonly string[
   let ids = opts.sortedIds;
   if (ids === undefined) {
     order = isCodePointSorted(m.itemIds) ? null : sortedItemOrder(m);
-    ids = encodeIds(m.itemIds);
+    ids = encodeIds(order === null ? m.itemIds : Array.from(order, (i) => m.itemIds[i]!));
   }
   const rows = t.tallies[TALLY.complete]!;
   if (rows === 0) return { data: new Uint8Array(0), rows };
@@ -70,39 +70,32 @@ export function derivedCsvBytes(m: ResponseMatrix, matchedGrid: readonly string[
   const lineMax = longestSegment(segs, 0, 1) + 4 + longestSegment(segs, CLASS, KEY) + longestSegment(segs, KEY, KEY + keys.length) + longestSegment(segs, KEY + keys.length);
   // Sized for every row (incomplete ones write nothing): one run, no growth.
   const sink = new ByteSink(ids.bytes.length + m.itemIds.length * lineMax);
-  const sorted = ids;
-  writeRows(sink, ids, 1, lineMax, (out, pos, x0, x1) => copyDerivedLines(out, pos, x0, x1, t, order, sorted, segs, keys.length));
+  writeLines(sink, ids, segs, [lineParts(t, order, keys.length)], PARTS, lineMax);
   return { data: sink.end(), rows };
 }
 
-/** Rows [x0, x1) in `order` (or row order): per complete row its id and its six parts. */
-function copyDerivedLines(
-  out: DataView,
-  pos: number,
-  x0: number,
-  x1: number,
-  t: TrajectoryColumns,
-  order: Int32Array | null,
-  ids: Segments,
-  segs: Segments,
-  nKeys: number,
-): number {
-  const idView = ids.view;
-  const idStart = ids.start;
-  const view = segs.view;
-  const start = segs.start;
+/** Segments of a line after its id: the head, two flags, the class, the best config, the matched one. */
+const PARTS = 6;
+
+/** Per row in `order` (or row order), the segments of its line; −1 first where the row is not complete. */
+function lineParts(t: TrajectoryColumns, order: Int32Array | null, nKeys: number): Int32Array {
   const { complete, visuallyConfused, textOverwritten, trajectoryClass, best, matchedBest } = t;
   const matched = t.matchedKeys !== null;
-  for (let x = x0; x < x1; x++) {
+  const n = complete.length;
+  const out = new Int32Array(n * PARTS);
+  for (let x = 0; x < n; x++) {
     const i = order === null ? x : order[x]!;
-    if (complete[i] !== 1) continue;
-    pos = putSegment(out, pos, idView, idStart, i);
-    pos = putSegment(out, pos, view, start, 0);
-    pos = putSegment(out, pos, view, start, FLAG + visuallyConfused[i]!);
-    pos = putSegment(out, pos, view, start, FLAG + textOverwritten[i]!);
-    pos = putSegment(out, pos, view, start, CLASS + trajectoryClass[i]!);
-    pos = putSegment(out, pos, view, start, KEY + best[i]!);
-    pos = putSegment(out, pos, view, start, KEY + nKeys + (matched ? matchedBest[i]! : 0));
+    const o = x * PARTS;
+    if (complete[i] !== 1) {
+      out[o] = -1;
+      continue;
+    }
+    out[o] = 0; // `,model,split,`
+    out[o + 1] = FLAG + visuallyConfused[i]!;
+    out[o + 2] = FLAG + textOverwritten[i]!;
+    out[o + 3] = CLASS + trajectoryClass[i]!;
+    out[o + 4] = KEY + best[i]!;
+    out[o + 5] = KEY + nKeys + (matched ? matchedBest[i]! : 0);
   }
-  return pos;
+  return out;
 }

@@ -4,7 +4,7 @@
  */
 import type { ConfigSpec, ItemMeta } from '../../shared/domain/types';
 import { PER_ITEM_COLUMNS, PER_ITEM_OPTIONAL_COLUMNS } from '../../shared/release/per-item-columns';
-import { ByteSink, encodedIds, encodeTexts, longestSegment, putSegment, type Segments, writeRows } from './byte-lines';
+import { ByteSink, encodedIds, encodeTexts, longestSegment, writeLines } from './byte-lines';
 import { csvField, formatNumber } from './format';
 import type { ReleaseColumn, ReleaseGrid, StringTable } from './release-data';
 
@@ -189,28 +189,7 @@ function writeGrid(
     lineMax = Math.max(lineMax, len);
   }
   const cells = g.columns.map((c, j) => cellSegments(c, parts[j]!, answerAt, optional.length > 0));
-  const ids = encodedIds(g);
-  const C = cells.length;
-  writeRows(sink, ids, C, C * lineMax, (out, pos, r0, r1) => copyCellLines(out, pos, r0, r1, ids, segs, cells));
-}
-
-/** Rows [r0, r1) of a grid: per row, per column with a cell, the row's id and the cell's segments. */
-function copyCellLines(out: DataView, pos: number, r0: number, r1: number, ids: Segments, segs: Segments, cells: readonly Int32Array[]): number {
-  const idView = ids.view;
-  const idStart = ids.start;
-  const view = segs.view;
-  const start = segs.start;
-  const C = cells.length;
-  for (let r = r0; r < r1; r++) {
-    const o = r * PARTS;
-    for (let j = 0; j < C; j++) {
-      const cs = cells[j]!;
-      if (cs[o]! < 0) continue;
-      pos = putSegment(out, pos, idView, idStart, r);
-      for (let q = o; q < o + PARTS; q++) pos = putSegment(out, pos, view, start, cs[q]!);
-    }
-  }
-  return pos;
+  writeLines(sink, encodedIds(g), segs, cells, PARTS, cells.length * lineMax);
 }
 
 /** Size of the chunks {@link writePerItemCsv} hands out. */
@@ -287,45 +266,39 @@ export function wideCsvBytes(g: ReleaseGrid): Uint8Array {
     for (const v of c.pred.dict) texts.push(`,${field(v)}`);
     return at;
   });
+  const newline = texts.push('\n') - 1;
   const segs = encodeTexts(texts);
   let rowMax = 1;
   g.columns.forEach((c, j) => (rowMax += longestSegment(segs, first[j]!, first[j]! + c.pred.dict.length)));
   const ids = encodedIds(g);
   const sink = new ByteSink(header.length * 3 + ids.bytes.length + g.sampleIds.length * rowMax);
   sink.put(new TextEncoder().encode(header));
-  const cols = g.columns.map((c, j) => widePredictions(c, first[j]!));
-  writeRows(sink, ids, 1, rowMax, (out, pos, r0, r1) => copyWideRows(out, pos, r0, r1, ids, segs, cols));
+  writeLines(sink, ids, segs, [wideRows(g, first, newline)], g.columns.length + 1, rowMax);
   return sink.end();
 }
 
 /**
- * Per grid row, the segment of the column's prediction: its first segment (the bare comma)
- * where the row has no cell or an open-ended one.
+ * Per grid row, the segment of each column's prediction — the column's first segment (the
+ * bare comma) where the row has no cell or an open-ended one — then the line end.
  */
-function widePredictions(c: ReleaseColumn, first: number): Int32Array {
+function wideRows(g: ReleaseGrid, first: readonly number[], newline: number): Int32Array {
+  const K = g.columns.length + 1;
+  const rows = g.sampleIds.length;
+  const out = new Int32Array(rows * K);
+  g.columns.forEach((c, j) => widePredictions(c, first[j]!, out, j, K));
+  for (let r = 0; r < rows; r++) out[r * K + K - 1] = newline;
+  return out;
+}
+
+/** One column's predictions into `out` (row r at r * K + j). */
+function widePredictions(c: ReleaseColumn, first: number, out: Int32Array, j: number, K: number): void {
   const at = c.at;
-  const out = new Int32Array(at.length);
   const score = c.score;
   const correct = c.correct;
   const pi = c.pred.idx;
   for (let r = 0; r < at.length; r++) {
     const k = at[r]!;
     const open = k >= 0 && correct[k]! < 0 && score !== null && !Number.isNaN(score[k]!);
-    out[r] = first + (k < 0 || open ? 0 : pi[k]!);
+    out[r * K + j] = first + (k < 0 || open ? 0 : pi[k]!);
   }
-  return out;
-}
-
-/** Rows [r0, r1) of a wide CSV: per row its id, one segment per column and a newline. */
-function copyWideRows(out: DataView, pos: number, r0: number, r1: number, ids: Segments, segs: Segments, cols: readonly Int32Array[]): number {
-  const idView = ids.view;
-  const idStart = ids.start;
-  const view = segs.view;
-  const start = segs.start;
-  for (let r = r0; r < r1; r++) {
-    pos = putSegment(out, pos, idView, idStart, r);
-    for (let j = 0; j < cols.length; j++) pos = putSegment(out, pos, view, start, cols[j]![r]!);
-    out.setUint8(pos++, 10);
-  }
-  return pos;
 }

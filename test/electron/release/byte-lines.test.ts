@@ -4,19 +4,16 @@
  * stopping the writer instead of losing bytes.
  */
 import { describe, expect, it } from 'vitest';
-import { ByteSink, encodeTexts, longestSegment, putSegment, type Segments, writeRows } from '../../../electron/release/byte-lines';
+import { ByteSink, encodeTexts, longestSegment, type Segments, writeLines } from '../../../electron/release/byte-lines';
 
 const text = (b: Uint8Array): string => Buffer.from(b).toString('utf8');
 
-/** Rows of `ids`, each followed by the segments `rowSegs[r]`, through writeRows (putSegment only). */
-function write(sink: ByteSink, ids: Segments, segs: Segments, rowSegs: number[][], perRow: number): void {
-  writeRows(sink, ids, 1, perRow, (out, pos, r0, r1) => {
-    for (let r = r0; r < r1; r++) {
-      pos = putSegment(out, pos, ids.view, ids.start, r);
-      for (const s of rowSegs[r]!) pos = putSegment(out, pos, segs.view, segs.start, s);
-    }
-    return pos;
-  });
+/** Rows of `ids`, each followed by the segments `rowSegs[r]` (padded with empty segment `empty` to K). */
+function write(sink: ByteSink, ids: Segments, segs: Segments, rowSegs: number[][], perRow: number, empty = 0): void {
+  const K = Math.max(...rowSegs.map((r) => r.length));
+  const line = new Int32Array(rowSegs.length * K).fill(empty);
+  rowSegs.forEach((ss, r) => line.set(ss, r * K));
+  writeLines(sink, ids, segs, [line], K, perRow);
 }
 
 describe('byte-lines', () => {
@@ -31,7 +28,7 @@ describe('byte-lines', () => {
   it('writes the same bytes whole and in chunks of any size, rows longer than a chunk included', () => {
     let seed = 7;
     const rand = (n: number): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
-    const pieces = [...Array.from({ length: 40 }, (_, i) => 'xyzü,'.repeat(rand(12)) + String(i)), '\n'];
+    const pieces = [...Array.from({ length: 40 }, (_, i) => 'xyzü,'.repeat(rand(12)) + String(i)), '\n', ''];
     const segs = encodeTexts(pieces);
     const idTexts = Array.from({ length: 500 }, (_, r) => `id-${r}-${'ñ'.repeat(rand(5))}`);
     const ids = encodeTexts(idTexts);
@@ -40,13 +37,13 @@ describe('byte-lines', () => {
     const perRow = 7 * longestSegment(segs);
 
     const whole = new ByteSink(16);
-    write(whole, ids, segs, rowSegs, perRow);
+    write(whole, ids, segs, rowSegs, perRow, 41);
     expect(text(whole.end())).toBe(want);
 
     for (const size of [1, 50, 4096]) {
       const chunks: Buffer[] = [];
       const sink = new ByteSink(size, (b) => chunks.push(Buffer.from(b)));
-      write(sink, ids, segs, rowSegs, perRow);
+      write(sink, ids, segs, rowSegs, perRow, 41);
       const total = sink.total;
       sink.end();
       expect(Buffer.concat(chunks).toString('utf8')).toBe(want);
