@@ -13,7 +13,7 @@
 import type Database from 'better-sqlite3';
 import { emptyResponse } from '../importers/batch-builder';
 import { ImportError } from '../importers/errors';
-import type { ConfigSpec, ImportBatch, ItemMeta, ResponseColumnBatch, ResponseRow } from '../../shared/domain/types';
+import type { ConfigSpec, ImportBatch, InternedStrings, ItemMeta, ResponseColumnBatch, ResponseRow } from '../../shared/domain/types';
 import { applyOverrides, type ImportOverrides } from './import-overrides';
 import { createConfigUpserter, specFromKey } from './import-configs';
 import { mergeCell, type CellPatch, type StoredCell } from './merge-cell';
@@ -89,12 +89,12 @@ function itemValues(meta: ItemMeta, out: (string | number | null)[]): void {
 
 function writeCell(col: Column, k: number, r: ResponseRow, correct: number | null, runId: number): void {
   col.pred[k] = r.pred;
-  col.correct[k] = correct;
-  col.score[k] = r.score;
+  col.correct[k] = correct ?? -1;
+  col.score[k] = r.score ?? NaN;
   col.groundTruth[k] = r.groundTruth;
-  col.confidence[k] = r.confidence;
-  col.margin[k] = r.margin;
-  col.latencyMs[k] = r.latencyMs;
+  col.confidence[k] = r.confidence ?? NaN;
+  col.margin[k] = r.margin ?? NaN;
+  col.latencyMs[k] = r.latencyMs ?? NaN;
   col.frames[k] = r.frameIndices;
   col.sourceTag[k] = r.sourceTag;
   col.protocolNote[k] = r.protocolNote;
@@ -103,7 +103,7 @@ function writeCell(col: Column, k: number, r: ResponseRow, correct: number | nul
   col.dirty = true;
 }
 
-const orNull = (v: number): number | null => (Number.isNaN(v) ? null : v);
+const orNull = (v: number): number | null => (v !== v ? null : v);
 
 /**
  * Cell position → the line of this import that wrote it (undefined = not written by it).
@@ -130,26 +130,29 @@ class FreshLines {
 /** Cell `k` of `col`, as mergeCell compares it. */
 const cellAt = (col: Column, k: number): StoredCell => ({
   pred: col.pred[k] ?? null,
-  correct: col.correct[k] ?? null,
-  score: col.score[k] ?? null,
+  correct: correctAt(col, k),
+  score: orNull(col.score[k]!),
   groundTruth: col.groundTruth[k] ?? null,
-  confidence: col.confidence[k] ?? null,
-  margin: col.margin[k] ?? null,
-  latencyMs: col.latencyMs[k] ?? null,
+  confidence: orNull(col.confidence[k]!),
+  margin: orNull(col.margin[k]!),
+  latencyMs: orNull(col.latencyMs[k]!),
   frames: col.frames[k] ?? null,
   sourceTag: col.sourceTag[k] ?? null,
   protocolNote: col.protocolNote[k] ?? null,
-  runId: col.runId[k] ?? null,
+  runId: runAt(col, k),
 });
+const correctAt = (col: Column, k: number): number | null => (col.correct[k]! < 0 ? null : col.correct[k]!);
+const runAt = (col: Column, k: number): number | null => (col.runId[k] === 0 ? null : col.runId[k]!);
+const lineAt = (col: Column, k: number): number | null => (col.line[k]! < 0 ? null : col.line[k]!);
 
 /** Writes mergeCell's fill into cell `k`; false when there was nothing to fill. */
 function patchCell(col: Column, k: number, p: CellPatch): boolean {
   let filled = false;
-  if (p.correct !== undefined) ((col.correct[k] = p.correct), (filled = true));
+  if (p.correct !== undefined) ((col.correct[k] = p.correct ?? -1), (filled = true));
   if (p.groundTruth !== undefined) ((col.groundTruth[k] = p.groundTruth), (filled = true));
-  if (p.confidence !== undefined) ((col.confidence[k] = p.confidence), (filled = true));
-  if (p.margin !== undefined) ((col.margin[k] = p.margin), (filled = true));
-  if (p.latencyMs !== undefined) ((col.latencyMs[k] = p.latencyMs), (filled = true));
+  if (p.confidence !== undefined) ((col.confidence[k] = p.confidence ?? NaN), (filled = true));
+  if (p.margin !== undefined) ((col.margin[k] = p.margin ?? NaN), (filled = true));
+  if (p.latencyMs !== undefined) ((col.latencyMs[k] = p.latencyMs ?? NaN), (filled = true));
   if (p.frames !== undefined) ((col.frames[k] = p.frames), (filled = true));
   if (p.sourceTag !== undefined) ((col.sourceTag[k] = p.sourceTag), (filled = true));
   if (p.protocolNote !== undefined) ((col.protocolNote[k] = p.protocolNote), (filled = true));
@@ -425,21 +428,21 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
         const k = c.find(item.id);
         if (k < 0) continue;
         const pred = c.pred[k] ?? null;
-        const stored = c.correct[k] ?? null;
-        if (stored !== null && c.score[k] === null && pred !== null && (pred === answer ? 1 : 0) !== stored) {
-          const line = c.line[k] ?? null;
+        const stored = correctAt(c, k);
+        if (stored !== null && c.score[k] !== c.score[k] && pred !== null && (pred === answer ? 1 : 0) !== stored) {
+          const line = lineAt(c, k);
           throw new ImportError(
             file,
             line0,
             field,
-            `answer "${answer}" for (${split}, ${sampleId}) contradicts ${sourceOf(c.runId[k] ?? null)}${line ? `:${line}` : ''} ` +
+            `answer "${answer}" for (${split}, ${sampleId}) contradicts ${sourceOf(runAt(c, k))}${line ? `:${line}` : ''} ` +
               `(${q.modelName.pluck().get(c.modelId) as string}, ${q.configKey.pluck().get(c.configId) as string}: predicted "${pred}", correct = ${stored})`,
           );
         }
       }
       for (const c of cols) {
         const k = c.find(item.id);
-        if (k < 0 || c.correct[k] !== null || c.score[k] !== null) continue;
+        if (k < 0 || c.correct[k]! >= 0 || c.score[k] === c.score[k]) continue;
         c.correct[k] = c.pred[k] === answer ? 1 : 0;
         c.dirty = true;
         summary.responsesUpdated++;
@@ -594,8 +597,9 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
         options.onFastColumn?.(c);
         return true;
       };
-      const merge = (r: ResponseRow): void => {
-        let item = known.get(r.sampleId);
+      /** `found`: the cell's item when the caller already knows it (a column batch's table cache). */
+      const merge = (r: ResponseRow, found?: StoredItem): StoredItem => {
+        let item = found ?? known.get(r.sampleId);
         if (!item) {
           item = { id: Number(q.itemInsertBare.run(sid, r.sampleId).lastInsertRowid), splitId: sid, answer: null };
           known.set(r.sampleId, item);
@@ -625,14 +629,14 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
           writeCell(col, col.push(item.id), r, correct, runId);
           fresh.set(col.length - 1, r.line);
           summary.responsesAdded++;
-          return;
+          return item;
         }
         const freshLine = fresh.get(k);
         const outcome = mergeCell(cellAt(col, k), r, correct, freshLine !== undefined, runId);
         if (outcome.kind === 'conflict') {
           const differing = outcome.field;
-          const storedRun = col.runId[k] ?? null;
-          const storedLine = col.line[k] ?? null;
+          const storedRun = runAt(col, k);
+          const storedLine = lineAt(col, k);
           const where = freshLine !== undefined ? `line ${freshLine} of the same import` : `${sourceOf(storedRun)}${storedLine ? `:${storedLine}` : ''}`;
           throw new ImportError(
             file,
@@ -646,11 +650,12 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
           writeCell(col, k, r, correct, runId);
           fresh.set(k, r.line);
           summary.responsesUpdated++;
-          return;
+          return item;
         }
-        if (outcome.kind === 'duplicate') return; // an exact duplicate line within this import
+        if (outcome.kind === 'duplicate') return item; // an exact duplicate line within this import
         if (patchCell(col, k, outcome.patch)) summary.responsesUpdated++;
         fresh.set(k, r.line);
+        return item;
       };
       let prevModel: string | null = null;
       let prevSplit: string | null = null;
@@ -673,23 +678,36 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
           if (applyFresh(c, mid, cid)) continue;
           enterColumn(mid, cid);
         } else enter(c.model, c.split, c.config);
-        // One row object refilled per cell: merge and writeCell copy its fields out.
+        // One row object refilled per cell from the batch's tables (no string array built):
+        // merge and writeCell copy its fields out. A split's sample-id table is shared by its
+        // columns, so each item is looked up by string once per table, not once per cell.
         const r = emptyResponse(c.model, c.split, '', c.config, 0);
+        const t = c.tables;
+        let cache = tableItems.get(t.sampleIds.table);
+        if (!cache) tableItems.set(t.sampleIds.table, (cache = []));
+        const at = (f: InternedStrings, k: number): string | null => {
+          const i = f.index[k]!;
+          return i < 0 ? null : f.table[i]!;
+        };
+        const frames = c.frameIndices;
         for (let k = 0; k < c.length; k++) {
           const cor = c.correct[k]!;
-          r.sampleId = c.sampleIds[k]!;
-          r.pred = c.pred[k] ?? null;
+          const ti = t.sampleIds.index[k]!;
+          r.sampleId = t.sampleIds.table[ti]!;
+          r.pred = at(t.pred, k);
           r.correct = cor < 0 ? null : cor === 1;
           r.score = orNull(c.score[k]!);
-          r.groundTruth = c.groundTruth[k] ?? null;
+          r.groundTruth = at(t.groundTruth, k);
           r.confidence = orNull(c.confidence[k]!);
           r.margin = orNull(c.margin[k]!);
           r.latencyMs = orNull(c.latencyMs[k]!);
-          r.frameIndices = c.frameIndices[k] ?? null;
-          r.sourceTag = c.sourceTag[k] ?? null;
-          r.protocolNote = c.protocolNote[k] ?? null;
+          r.frameIndices = frames[k] ?? null;
+          r.sourceTag = at(t.sourceTag, k);
+          r.protocolNote = at(t.protocolNote, k);
           r.line = c.line[k]!;
-          merge(r);
+          const cached = cache[ti];
+          // A cached item stays right: StoredItems are never replaced, and one per (split, id).
+          cache[ti] = merge(r, cached !== undefined && cached.splitId === sid ? cached : undefined);
         }
       }
       q.runCounts.run(items.length, nResponses, specByKey.size, runId);

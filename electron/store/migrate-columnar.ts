@@ -27,17 +27,17 @@ export function convertResponsesToColumns(db: Database.Database): void {
     }
     const k = col.push(item);
     col.pred[k] = pred;
-    col.correct[k] = correct;
-    col.score[k] = score;
+    col.correct[k] = correct ?? -1;
+    col.score[k] = score ?? NaN;
     col.groundTruth[k] = gt;
-    col.confidence[k] = conf;
-    col.margin[k] = margin;
-    col.latencyMs[k] = lat;
+    col.confidence[k] = conf ?? NaN;
+    col.margin[k] = margin ?? NaN;
+    col.latencyMs[k] = lat ?? NaN;
     col.frames[k] = fi === null ? null : new Int32Array(fi.buffer.slice(fi.byteOffset, fi.byteOffset + fi.byteLength));
     col.sourceTag[k] = tag;
     col.protocolNote[k] = note;
-    col.runId[k] = run;
-    col.line[k] = line;
+    col.runId[k] = run ?? 0;
+    col.line[k] = line ?? -1;
   }
   if (col) write(col);
   db.exec('DROP INDEX IF EXISTS responses_by_item; DROP TABLE responses;');

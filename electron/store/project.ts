@@ -425,9 +425,10 @@ function createProject(
       for (const c of cols) {
         const k = c.find(itemId);
         if (k < 0) continue;
-        const correct = c.correct[k] ?? null;
-        const run = c.runId[k] ?? null;
+        const correct = c.correct[k]! < 0 ? null : c.correct[k]!;
+        const run = c.runId[k] === 0 ? null : c.runId[k]!;
         const fi = c.frames[k] ?? null;
+        const num = (v: number): number | null => (v !== v ? null : v);
         out.push({
           model,
           split,
@@ -435,16 +436,16 @@ function createProject(
           config: configKeys.get(c.configId) as string,
           pred: c.pred[k] ?? null,
           correct: correct === null ? null : correct === 1,
-          score: c.score[k] ?? null,
+          score: num(c.score[k]!),
           groundTruth: c.groundTruth[k] ?? null,
-          confidence: c.confidence[k] ?? null,
-          margin: c.margin[k] ?? null,
-          latencyMs: c.latencyMs[k] ?? null,
+          confidence: num(c.confidence[k]!),
+          margin: num(c.margin[k]!),
+          latencyMs: num(c.latencyMs[k]!),
           frameIndices: fi === null ? null : Array.from(fi),
           sourceTag: c.sourceTag[k] ?? null,
           protocolNote: c.protocolNote[k] ?? null,
           source: run === null ? null : (runs.get(run) ?? null),
-          line: c.line[k] ?? null,
+          line: c.line[k]! < 0 ? null : c.line[k]!,
         });
       }
     }

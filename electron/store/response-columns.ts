@@ -41,36 +41,20 @@ const asBuffer = (a: ArrayBufferView): Buffer => Buffer.from(a.buffer, a.byteOff
 export function encodeInt32(values: ArrayLike<number>): Buffer {
   return asBuffer(Int32Array.from(values as ArrayLike<number>));
 }
-export function decodeInt32(b: Uint8Array): Int32Array {
+export function decodeInt32(b: Uint8Array): Int32Array<ArrayBuffer> {
   return new Int32Array(own(b));
 }
-export function decodeInt8(b: Uint8Array): Int8Array {
+export function decodeInt8(b: Uint8Array): Int8Array<ArrayBuffer> {
   return new Int8Array(own(b));
 }
-export function decodeFloat64(b: Uint8Array): Float64Array {
+export function decodeFloat64(b: Uint8Array): Float64Array<ArrayBuffer> {
   return new Float64Array(own(b));
 }
 
-/** null when every value is null (the column then stores a NULL BLOB). */
-export function encodeFloat64(values: readonly (number | null)[], order: ArrayLike<number> | null): Buffer | null {
-  const n = values.length;
-  const out = new Float64Array(n);
-  let any = false;
-  for (let k = 0; k < n; k++) {
-    const v = values[order ? (order[k] as number) : k];
-    if (v === null || v === undefined) out[k] = NaN;
-    else {
-      out[k] = v;
-      any = true;
-    }
-  }
-  return any ? asBuffer(out) : null;
-}
-
 /**
- * encodeFloat64 for values already on a Float64Array with NaN = null (an importer's column
- * batch): the same bytes, without a (number | null)[] per cell. Every NaN is written as the
- * NaN literal, as encodeFloat64 does, so the BLOB does not depend on the NaN bits it was handed.
+ * A float column's BLOB (NaN = null), or null when every cell is null (the column then stores
+ * a NULL BLOB). Every NaN is written as the NaN literal, so the BLOB does not depend on the NaN
+ * bits it was handed.
  */
 export function encodeFloat64Array(values: Float64Array, order: ArrayLike<number> | null): Buffer | null {
   const n = values.length;
@@ -268,61 +252,146 @@ export function decodeFrames(b: Uint8Array): (Int32Array | null)[] {
   return out;
 }
 
-/** One decoded grid column, as the import applier and the record readers use it. */
+const growI32 = (a: Int32Array<ArrayBuffer>, n: number): Int32Array<ArrayBuffer> => {
+  const b = new Int32Array(n);
+  b.set(a);
+  return b;
+};
+const growI8 = (a: Int8Array<ArrayBuffer>, n: number): Int8Array<ArrayBuffer> => {
+  const b = new Int8Array(n);
+  b.set(a);
+  return b;
+};
+const growF64 = (a: Float64Array<ArrayBuffer>, n: number): Float64Array<ArrayBuffer> => {
+  const b = new Float64Array(n);
+  b.set(a);
+  return b;
+};
+
+/**
+ * One decoded grid column, as the import applier and the record readers use it. Cells
+ * [0, length) of typed arrays (capacity may be larger) with the BLOBs' null markers:
+ * correct −1, the floats NaN, runId 0, line −1; the string fields and frames as arrays.
+ * Typed arrays because an import writes a cell per row of a 1.45M-row file: JS arrays of
+ * numbers and nulls cost a boxed value or a pointer per cell and most of the import's GC.
+ */
 export class Column {
   rowId: number | null = null;
-  itemIds: number[] = [];
+  length = 0;
+  itemIds: Int32Array<ArrayBuffer>;
+  correct: Int8Array<ArrayBuffer>;
+  score: Float64Array<ArrayBuffer>;
+  confidence: Float64Array<ArrayBuffer>;
+  margin: Float64Array<ArrayBuffer>;
+  latencyMs: Float64Array<ArrayBuffer>;
+  runId: Int32Array<ArrayBuffer>;
+  line: Int32Array<ArrayBuffer>;
   pred: (string | null)[] = [];
-  correct: (number | null)[] = [];
-  score: (number | null)[] = [];
   groundTruth: (string | null)[] = [];
-  confidence: (number | null)[] = [];
-  margin: (number | null)[] = [];
-  latencyMs: (number | null)[] = [];
-  frames: (ArrayLike<number> | null)[] = [];
   sourceTag: (string | null)[] = [];
   protocolNote: (string | null)[] = [];
-  runId: (number | null)[] = [];
-  line: (number | null)[] = [];
-  /** item id → cell position (built on first lookup). */
-  private pos: Map<number, number> | null = null;
+  frames: (ArrayLike<number> | null)[] = [];
+  /**
+   * item id → cell position + 1, built on first lookup: dense over [lo, lo + length) of item
+   * ids (a split's items mostly have neighbouring ids) — one array read per lookup instead of
+   * a Map's hashing and its per-entry memory — or a Map when the ids spread too far.
+   */
+  private dense: Int32Array | null = null;
+  private lo = 0;
+  private sparse: Map<number, number> | null = null;
   dirty = false;
 
   constructor(
     readonly modelId: number,
     readonly splitId: number,
     readonly configId: number,
-  ) {}
-
-  get length(): number {
-    return this.itemIds.length;
+    capacity = 16,
+  ) {
+    this.itemIds = new Int32Array(capacity);
+    this.correct = new Int8Array(capacity);
+    this.score = new Float64Array(capacity);
+    this.confidence = new Float64Array(capacity);
+    this.margin = new Float64Array(capacity);
+    this.latencyMs = new Float64Array(capacity);
+    this.runId = new Int32Array(capacity);
+    this.line = new Int32Array(capacity);
   }
 
   find(itemId: number): number {
-    if (!this.pos) {
-      this.pos = new Map();
-      for (let k = 0; k < this.itemIds.length; k++) this.pos.set(this.itemIds[k] as number, k);
+    if (this.dense !== null) {
+      const i = itemId - this.lo;
+      return i >= 0 && i < this.dense.length ? (this.dense[i] as number) - 1 : -1;
     }
-    return this.pos.get(itemId) ?? -1;
+    if (this.sparse !== null) return this.sparse.get(itemId) ?? -1;
+    this.index();
+    return this.find(itemId);
   }
 
+  /** Builds the position index of cells [0, length). */
+  private index(): void {
+    this.dense = new Int32Array(0);
+    this.lo = this.length > 0 ? (this.itemIds[0] as number) : 0;
+    for (let k = 0; k < this.length; k++) this.place(this.itemIds[k] as number, k);
+  }
+
+  private place(itemId: number, k: number): void {
+    if (this.sparse !== null) {
+      this.sparse.set(itemId, k);
+      return;
+    }
+    let dense = this.dense!;
+    let i = itemId - this.lo;
+    if (i < 0 || i >= dense.length) {
+      const lo = Math.min(this.lo, itemId);
+      const hi = Math.max(this.lo + dense.length, itemId + 1);
+      if (hi - lo > 4 * (this.length + 1024)) {
+        // Ids spread far apart: a Map instead of a mostly empty array.
+        this.sparse = new Map();
+        for (let j = 0; j < dense.length; j++) if (dense[j] !== 0) this.sparse.set(this.lo + j, (dense[j] as number) - 1);
+        this.dense = null;
+        this.sparse.set(itemId, k);
+        return;
+      }
+      const size = Math.max(hi - lo, Math.min(2 * dense.length, 4 * (this.length + 1024)));
+      const grown = new Int32Array(size);
+      grown.set(dense, this.lo - lo);
+      this.dense = dense = grown;
+      this.lo = lo;
+      i = itemId - lo;
+    }
+    dense[i] = k + 1;
+  }
+
+  /** Appends an empty cell (every field null) for `itemId`; returns its position. */
   push(itemId: number): number {
-    const k = this.itemIds.length;
-    this.find(itemId); // builds the map before the push
-    this.itemIds.push(itemId);
-    this.pos!.set(itemId, k);
+    const k = this.length;
+    if (k === this.itemIds.length) {
+      const n = Math.max(16, k * 2);
+      this.itemIds = growI32(this.itemIds, n);
+      this.correct = growI8(this.correct, n);
+      this.score = growF64(this.score, n);
+      this.confidence = growF64(this.confidence, n);
+      this.margin = growF64(this.margin, n);
+      this.latencyMs = growF64(this.latencyMs, n);
+      this.runId = growI32(this.runId, n);
+      this.line = growI32(this.line, n);
+    }
+    if (this.dense === null && this.sparse === null) this.index();
+    this.length = k + 1;
+    this.itemIds[k] = itemId;
+    this.place(itemId, k);
+    this.correct[k] = -1;
+    this.score[k] = NaN;
+    this.confidence[k] = NaN;
+    this.margin[k] = NaN;
+    this.latencyMs[k] = NaN;
+    this.runId[k] = 0;
+    this.line[k] = -1;
     this.pred.push(null);
-    this.correct.push(null);
-    this.score.push(null);
     this.groundTruth.push(null);
-    this.confidence.push(null);
-    this.margin.push(null);
-    this.latencyMs.push(null);
-    this.frames.push(null);
     this.sourceTag.push(null);
     this.protocolNote.push(null);
-    this.runId.push(null);
-    this.line.push(null);
+    this.frames.push(null);
     this.dirty = true;
     return k;
   }
@@ -351,19 +420,18 @@ export interface ColumnRow {
   lines: Buffer;
 }
 
-const nullable = (v: number): number | null => (Number.isNaN(v) ? null : v);
-
-function floats(b: Buffer | null, n: number): (number | null)[] {
-  if (!b) return new Array<number | null>(n).fill(null);
-  return Array.from(decodeFloat64(b), nullable);
+/** Copies `b` (a BLOB, possibly NULL = all NaN) into a Float64Array of n cells. */
+function floats(b: Buffer | null, n: number): Float64Array<ArrayBuffer> {
+  return b ? decodeFloat64(b) : new Float64Array(n).fill(NaN);
 }
 
 export function decodeColumn(r: ColumnRow): Column {
-  const c = new Column(r.model_id, r.split_id, r.config_id);
-  c.rowId = r.id;
   const n = r.n_cells;
-  c.itemIds = Array.from(decodeInt32(r.item_ids));
-  c.correct = Array.from(decodeInt8(r.correct), (v) => (v < 0 ? null : v));
+  const c = new Column(r.model_id, r.split_id, r.config_id, 0);
+  c.rowId = r.id;
+  c.length = n;
+  c.itemIds = decodeInt32(r.item_ids);
+  c.correct = decodeInt8(r.correct);
   c.pred = decodeStrings(r.pred);
   c.groundTruth = decodeStrings(r.ground_truth);
   c.score = floats(r.score, n);
@@ -373,8 +441,8 @@ export function decodeColumn(r: ColumnRow): Column {
   c.frames = r.frame_indices ? decodeFrames(r.frame_indices) : new Array<null>(n).fill(null);
   c.sourceTag = decodeStrings(r.source_tag);
   c.protocolNote = decodeStrings(r.protocol_note);
-  c.runId = Array.from(decodeInt32(r.run_ids), (v) => (v === 0 ? null : v));
-  c.line = Array.from(decodeInt32(r.lines), (v) => (v < 0 ? null : v));
+  c.runId = decodeInt32(r.run_ids);
+  c.line = decodeInt32(r.lines);
   return c;
 }
 
@@ -383,30 +451,31 @@ export const COLUMN_COLUMNS =
 
 /** The BLOBs and counts of a column, cells sorted by item id, in COLUMN_COLUMNS order. */
 export function encodeColumn(c: Column): unknown[] {
-  const n = c.itemIds.length;
+  const n = c.length;
+  const ids = c.itemIds.subarray(0, n);
   let order: Uint32Array | null = null;
   for (let k = 1; k < n; k++) {
-    if ((c.itemIds[k] as number) < (c.itemIds[k - 1] as number)) {
-      order = Uint32Array.from({ length: n }, (_, i) => i).sort((a, b) => (c.itemIds[a] as number) - (c.itemIds[b] as number));
+    if ((ids[k] as number) < (ids[k - 1] as number)) {
+      order = Uint32Array.from({ length: n }, (_, i) => i).sort((a, b) => (ids[a] as number) - (ids[b] as number));
       break;
     }
   }
-  const at = (k: number): number => (order ? (order[k] as number) : k);
-  const items = new Int32Array(n);
+  const pick32 = (a: Int32Array): Int32Array => {
+    const v = a.subarray(0, n);
+    if (!order) return v;
+    const out = new Int32Array(n);
+    for (let k = 0; k < n; k++) out[k] = v[order[k] as number] as number;
+    return out;
+  };
   const correct = new Int8Array(n);
-  const runs = new Int32Array(n);
-  const lines = new Int32Array(n);
   let nCorrect = 0;
   let nScore = 0;
   for (let k = 0; k < n; k++) {
-    const i = at(k);
-    items[k] = c.itemIds[i] as number;
-    const v = c.correct[i];
-    correct[k] = v === null || v === undefined ? -1 : v;
-    if (correct[k]! >= 0) nCorrect++;
-    if (c.score[i] !== null) nScore++;
-    runs[k] = c.runId[i] ?? 0;
-    lines[k] = c.line[i] ?? -1;
+    const i = order ? (order[k] as number) : k;
+    const v = c.correct[i] as number;
+    correct[k] = v;
+    if (v >= 0) nCorrect++;
+    if (c.score[i] === c.score[i]) nScore++;
   }
   return [
     c.modelId,
@@ -415,19 +484,19 @@ export function encodeColumn(c: Column): unknown[] {
     n,
     nCorrect,
     nScore,
-    asBuffer(items),
+    asBuffer(pick32(c.itemIds)),
     asBuffer(correct),
     encodeStrings(c.pred, order),
     encodeStrings(c.groundTruth, order),
-    encodeFloat64(c.score, order),
-    encodeFloat64(c.confidence, order),
-    encodeFloat64(c.margin, order),
-    encodeFloat64(c.latencyMs, order),
+    encodeFloat64Array(c.score.subarray(0, n), order),
+    encodeFloat64Array(c.confidence.subarray(0, n), order),
+    encodeFloat64Array(c.margin.subarray(0, n), order),
+    encodeFloat64Array(c.latencyMs.subarray(0, n), order),
     encodeFrames(c.frames, order),
     encodeStrings(c.sourceTag, order),
     encodeStrings(c.protocolNote, order),
-    asBuffer(runs),
-    asBuffer(lines),
+    asBuffer(pick32(c.runId)),
+    asBuffer(pick32(c.line)),
   ];
 }
 
