@@ -1,13 +1,15 @@
 /**
- * The Electron main process: one hardened window on app://, the backend (createBackend)
- * behind the contract's IPC handlers, media over media://, native menus and dialogs,
+ * The Electron main process: one hardened window on app://, the backend (createBackend, in
+ * its own thread: services/backend-host.ts, so menus, IPC and media:// never wait on SQLite
+ * or an import) behind the contract's IPC handlers, media over media://, native menus and dialogs,
  * recent projects, single-instance lock, remembered window state and a clean DB close on quit.
  */
 import { app, BrowserWindow, dialog, ipcMain, Menu, session, type OpenDialogOptions } from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IPC_EVENT_CHANNEL } from '../shared/api/names';
-import { createBackend, type PickKind } from './services/create-backend';
+import type { PickKind } from './services/create-backend';
+import { startBackendHost } from './services/backend-client';
 import { registerIpcHandlers } from './ipc/register-handlers';
 import { hardenApp, hardenSession, APP_ORIGIN } from './security/harden';
 import { handleProtocols, registerSchemesAsPrivileged } from './window/protocols';
@@ -30,20 +32,15 @@ if (!app.requestSingleInstanceLock()) {
   let win: BrowserWindow | null = null;
   const prefs = createUserSettings(app.getPath('userData'));
 
-  const backend = createBackend({
-    emit: (event, payload) => win?.webContents.send(IPC_EVENT_CHANNEL, { event, payload }),
-    mediaUrl: (id) => `media://m/${id}`,
-    pickPaths: (kind) => pick(kind),
-    recent: { list: () => prefs.get().recent, add: (p) => (prefs.addRecent(p), refreshMenu()) },
-    annotator: {
-      get: () => prefs.get().annotator,
-      set: (name) => {
-        prefs.setAnnotator(name);
-        return name;
-      },
+  const backend = startBackendHost(
+    { recent: prefs.get().recent, annotator: prefs.get().annotator },
+    {
+      emit: (event, payload) => win?.webContents.send(IPC_EVENT_CHANNEL, { event, payload }),
+      pickPaths: (kind) => pick(kind),
+      recentAdded: (p) => (prefs.addRecent(p), refreshMenu()),
+      annotatorSet: (name) => prefs.setAnnotator(name),
     },
-    readOnlyWhenLocked: true,
-  });
+  );
 
   async function pick(kind: PickKind): Promise<string[]> {
     if (!win) return [];
@@ -71,12 +68,10 @@ if (!app.requestSingleInstanceLock()) {
         send,
         isMac: process.platform === 'darwin',
         openRecent: (p) => {
-          try {
-            backend.open(p);
-            win?.webContents.send(IPC_EVENT_CHANNEL, { event: 'data:changed', payload: { scope: 'project', item: null } });
-          } catch (e) {
-            dialog.showErrorBox('Cannot open project', e instanceof Error ? e.message : String(e));
-          }
+          backend.open(p).then(
+            () => win?.webContents.send(IPC_EVENT_CHANNEL, { event: 'data:changed', payload: { scope: 'project', item: null } }),
+            (e: unknown) => dialog.showErrorBox('Cannot open project', e instanceof Error ? e.message : String(e)),
+          );
         },
       }),
     );
@@ -116,17 +111,24 @@ if (!app.requestSingleInstanceLock()) {
     registerIpcHandlers(ipcMain, backend.handlers, () => (win ? [win.webContents.id] : []));
     const initial = process.env.FLIPBOOK_PROJECT ?? prefs.get().recent[0];
     if (initial) {
-      try {
-        backend.open(initial);
-      } catch (e) {
-        console.error(`flipbook: could not reopen ${initial}: ${e instanceof Error ? e.message : String(e)}`);
-      }
+      backend.open(initial).then(
+        () => win?.webContents.send(IPC_EVENT_CHANNEL, { event: 'data:changed', payload: { scope: 'project', item: null } }),
+        (e: unknown) => console.error(`flipbook: could not reopen ${initial}: ${e instanceof Error ? e.message : String(e)}`),
+      );
     }
     refreshMenu();
     createWindow();
   });
 
   app.on('window-all-closed', () => app.quit());
-  // The database is closed (WAL checkpointed, lock released) before the process exits.
-  app.on('will-quit', () => backend.close());
+  // The database is closed in the backend thread (WAL checkpointed, lock released) before the process exits.
+  let closed = false;
+  app.on('will-quit', (e) => {
+    if (closed) return;
+    e.preventDefault();
+    void backend.close().finally(() => {
+      closed = true;
+      app.quit();
+    });
+  });
 }

@@ -19,16 +19,22 @@ await build({
   // ESM bundles of CJS dependencies need require/__dirname.
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
 });
-// Import, export and merge run in worker threads (electron/jobs/worker-thread.ts), whose entry
-// must sit beside main.js, where the bundled code looks for it.
-await build({
-  ...common,
-  entryPoints: ['electron/services/job-worker.ts'],
-  outfile: path.join(out, 'job-worker.js'),
-  format: 'esm',
-  external: ['electron', 'better-sqlite3'],
-  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-});
+// The backend runs in a worker thread (electron/services/backend-host.ts) and import, export
+// and merge in worker threads of their own (electron/jobs/worker-thread.ts): their entries
+// must sit beside main.js, where the bundled code looks for them.
+for (const [name, entry] of [
+  ['backend-host', 'electron/services/backend-host.ts'],
+  ['job-worker', 'electron/services/job-worker.ts'],
+]) {
+  await build({
+    ...common,
+    entryPoints: [entry],
+    outfile: path.join(out, `${name}.js`),
+    format: 'esm',
+    external: ['electron', 'better-sqlite3'],
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  });
+}
 await build({
   ...common,
   entryPoints: ['electron/preload.ts'],

@@ -28,6 +28,8 @@ export interface WorkerThreadHandlers {
 }
 
 export interface WorkerThread {
+  /** Sends a message to the thread (structured clone). */
+  post(message: unknown): void;
   terminate(): void;
 }
 
@@ -40,5 +42,5 @@ export function startWorkerThread(entry: URL, data: unknown, on: WorkerThreadHan
   worker.on('message', (m: unknown) => on.message(m));
   worker.on('error', (e) => (error = e));
   worker.on('exit', (code) => on.exit(code, error));
-  return { terminate: () => void worker.terminate() };
+  return { post: (m) => worker.postMessage(m), terminate: () => void worker.terminate() };
 }

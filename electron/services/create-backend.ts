@@ -40,8 +40,9 @@ export interface Backend {
   close(): void;
 }
 
-export function createBackend(hooks: HostHooks): Backend {
-  const media = createMediaRegistry();
+export function createBackend(hooks: HostHooks, opts: { media?: MediaRegistry } = {}): Backend {
+  // The backend thread of the desktop app passes a registry that tells main about each id (backend-host.ts).
+  const media = opts.media ?? createMediaRegistry();
   let session: Session | null = null;
 
   const need = (): Session => {
