@@ -85,6 +85,24 @@ describe('the Sync panel operations', () => {
     expect(conflicts.conflicts).toHaveLength(1);
   });
 
+  it('a codebook version pulled by a sync reaches the app (codebook:get) with data:changed for the project', async () => {
+    const lead = openProject(files.lead!);
+    try {
+      const cb = lead.annotations.getCodebook();
+      lead.annotations.setCodebook({ ...cb, pathways: [...cb.pathways, { id: 'audio-needed', label: 'Audio needed', description: '' }] });
+      expect((await runSync(lead, { server: server.url(ADMIN), space: 'app', password: server.password })).codebooks).toEqual({ pushed: 1, pulled: 0 });
+    } finally {
+      lead.close();
+    }
+    const before = await call<{ version: number }>('codebook:get', {});
+    events.length = 0;
+    await call<SyncStatus>('sync:run', {});
+    expect(events).toContainEqual({ name: 'data:changed', payload: { scope: 'project', item: null } });
+    const after = await call<{ version: number; pathways: { id: string }[] }>('codebook:get', {});
+    expect(after.version).toBe(before.version + 1);
+    expect(after.pathways.map((x) => x.id)).toContain('audio-needed');
+  });
+
   it('refuses a URL with a password and never stores one', async () => {
     const r = await dispatch(backend.handlers, 'sync:configure', { server: 'postgresql://ann:secret@127.0.0.1/lab', space: 'app', intervalMinutes: 0 });
     expect(r).toMatchObject({ ok: false, error: { code: 'bad-request' } });
