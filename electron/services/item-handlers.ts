@@ -10,7 +10,7 @@ import { mimeOf } from './media-registry';
 import { videoPathOf } from './item-frames';
 import { samplerName, selection, uniqueFrames, type BackendContext, type Session } from './backend-session';
 
-export function itemHandlers(ctx: BackendContext): Pick<Handlers, 'queue:list' | 'queue:page' | 'item:get'> {
+export function itemHandlers(ctx: BackendContext): Pick<Handlers, 'queue:page' | 'item:get'> {
   const { hooks, media, need } = ctx;
 
   const itemDetail = async (s: Session, model: string, split: string, sampleId: string, jobId?: string): Promise<ItemDetail> => {
@@ -104,7 +104,6 @@ export function itemHandlers(ctx: BackendContext): Pick<Handlers, 'queue:list' |
   };
 
   return {
-    'queue:list': (req) => ({ rows: need().queue.rows(req.annotator) }),
     'queue:page': (req) => need().queue.page(req),
     'item:get': (req) => itemDetail(need(), req.model, req.split, req.sampleId, req.jobId),
   };

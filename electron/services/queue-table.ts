@@ -36,8 +36,6 @@ export interface QueueTable {
   /** Rebuilds the rows when an import or a setting changed what they derive from (else a no-op). */
   refresh(): void;
   page(req: QueuePageRequest): QueuePage;
-  /** Every row, in (model, split, sample id) order (queue:list, for tests and tools; the app pages). */
-  rows(annotator: string | undefined): QueueRow[];
 }
 
 const FLAG_TR = 1;
@@ -329,11 +327,6 @@ export function createQueueTable(project: Project, opts: QueueTableOptions = {})
 
   return {
     refresh: () => void refresh(),
-    rows(annotator) {
-      refresh();
-      const all = { sql: '1', args: [], eff: false };
-      return slice(KEY_ORDER, false, all, null, annotator, 0, -1 >>> 1).map((r) => toRow(r, annotator));
-    },
     page(req) {
       const derived = refresh();
       const inputs = derivedMemo?.inputs ?? 0;

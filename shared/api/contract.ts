@@ -250,11 +250,6 @@ export const operations = {
   ),
   'project:info': op(Empty, ProjectInfo.nullable(), 'The open project, or null.'),
   'grids:list': op(Empty, z.array(GridInfo), 'Every (model, split) grid of the project.'),
-  'queue:list': op(
-    z.object({ annotator: z.string().optional() }),
-    z.object({ rows: z.array(QueueRow) }),
-    'Every audit row with its status (tests and tools; the app pages through queue:page).',
-  ),
   'queue:page': op(
     z.object({
       filter: QueueFilterSchema,

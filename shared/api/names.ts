@@ -7,7 +7,6 @@ export const OP_NAME_LIST = [
   'project:open',
   'project:info',
   'grids:list',
-  'queue:list',
   'queue:page',
   'item:get',
   'frames:strips',

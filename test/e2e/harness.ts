@@ -6,6 +6,8 @@
  * errors, failed requests and HTTP answers >= 400 are recorded, and test/e2e/setup.ts fails
  * the test that produced any (a test that provokes one on purpose says so with allowProblems).
  */
+import { QUEUE_PAGE_MAX, type QueueRow } from '../../shared/api/contract';
+import { EMPTY_FILTER } from '../../shared/api/queue-filter';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -109,6 +111,20 @@ export async function api<T = unknown>(s: Served, op: string, body: unknown): Pr
   const r = (await res.json()) as { ok: boolean; value?: T; error?: { message: string } };
   if (!r.ok) throw new Error(`${op}: ${r.error?.message}`);
   return r.value as T;
+}
+
+/**
+ * Every queue row of the served project in (model, split, sample id) order, paged through
+ * queue:page as the app pages (the backend has no whole-queue operation).
+ */
+export async function queueRows<T = QueueRow>(s: Served, annotator?: string): Promise<T[]> {
+  const out: T[] = [];
+  for (;;) {
+    const filter = { ...EMPTY_FILTER, preset: 'all' };
+    const page = await api<{ rows: T[]; total: number }>(s, 'queue:page', { filter, sort: { key: 'model', desc: false }, offset: out.length, limit: QUEUE_PAGE_MAX, ...(annotator !== undefined && { annotator }) });
+    out.push(...page.rows);
+    if (page.rows.length === 0 || out.length >= page.total) return out;
+  }
 }
 
 /** What went wrong on a page: console errors, page errors, failed requests, HTTP >= 400. */

@@ -5,7 +5,7 @@
  * item following the queue's filter and order, the preselected transition, status and notes
  * saved only once the backend answered, data suggestions (shown, never applied silently),
  * keyboard span editing and its coverage, and the media root with the "Has video" filter.
- * Expectations come from the backend's API (item:get, queue:list, annotation:state) and the
+ * Expectations come from the backend's API (item:get, queue:page, annotation:state) and the
  * shared engine functions, never from hard-coded answers.
  */
 import fs from 'node:fs';
@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page, Route as PwRoute } from 'playwright-core';
 import { EMPTY_FILTER, filterQueue } from '../../shared/api/queue-filter';
 import type { Codebook, ItemDetail, QueueRow, AnnotationState, ProjectInfo } from '../../shared/api/contract';
-import { allowProblems, api, chromiumMissingReason, launchBrowser, makeSampleProject, resultsDir, serve, type Served, signIn, stop } from './harness';
+import { allowProblems, api, chromiumMissingReason, launchBrowser, makeSampleProject, resultsDir, serve, type Served, signIn, stop, queueRows } from './harness';
 
 const skipReason = chromiumMissingReason();
 if (skipReason) console.log(`[e2e] skipped: ${skipReason}`);
@@ -102,7 +102,7 @@ describe.skipIf(skipReason !== null)('item-audit interactions in Chromium', () =
     sample = makeSampleProject();
     server = await serve(sample.project);
     browser = await launchBrowser();
-    rows = (await api<{ rows: QueueRow[] }>(server, 'queue:list', {})).rows;
+    rows = (await queueRows<QueueRow>(server));
     codebook = await api<Codebook>(server, 'codebook:get', {});
   });
 
@@ -295,7 +295,7 @@ describe.skipIf(skipReason !== null)('item-audit interactions in Chromium', () =
 
   it('next/previous item keys follow the queue filter and order', async () => {
     // The queue as the backend lists it now (earlier tests changed some statuses).
-    const rows = (await api<{ rows: QueueRow[] }>(server, 'queue:list', {})).rows;
+    const rows = (await queueRows<QueueRow>(server));
     const page = await newPage();
     const model = [...new Set(rows.map((r) => r.model))].sort()[1]!;
     const taskType = rows.find((r) => r.model === model && r.taskType !== null)!.taskType!;
@@ -596,7 +596,7 @@ describe.skipIf(skipReason !== null)('item-audit interactions in Chromium', () =
     await shot(page, 'media-root');
 
     // The backend's rows agree with the folder: an item with a kept video has video, others do not.
-    const now = (await api<{ rows: QueueRow[] }>(server, 'queue:list', {})).rows;
+    const now = (await queueRows<QueueRow>(server));
     const withVideo = now.filter((r) => r.hasVideo);
     expect(new Set(withVideo.map((r) => `${r.split}\u0000${r.sampleId}`)).size).toBe(info.itemsWithVideo);
     const yes = withVideo[0]!;

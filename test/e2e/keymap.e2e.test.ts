@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { AnnotationState, QueueRow } from '../../shared/api/contract';
-import { api, chromiumMissingReason, launchBrowser, makeSampleProject, serve, signIn, stop, type Served } from './harness';
+import { api, chromiumMissingReason, launchBrowser, makeSampleProject, serve, signIn, stop, type Served, queueRows } from './harness';
 
 const skipReason = chromiumMissingReason();
 if (skipReason) console.log(`[e2e] skipped: ${skipReason}`);
@@ -33,7 +33,7 @@ describe.skipIf(skipReason !== null)('keymap in Chromium', () => {
     sample = makeSampleProject();
     server = await serve(sample.project);
     browser = await launchBrowser();
-    rows = (await api<{ rows: QueueRow[] }>(server, 'queue:list', {})).rows;
+    rows = (await queueRows<QueueRow>(server));
   });
 
   afterAll(async () => {
@@ -49,6 +49,8 @@ describe.skipIf(skipReason !== null)('keymap in Chromium', () => {
     await page.locator('body').press('/');
     await expect.poll(() => activeLabel(page)).toBe('Search queue');
     await page.keyboard.type('v01');
+    // The backend filters: the list is busy until the filtered rows are on screen.
+    await expect.poll(() => page.getByRole('listbox', { name: 'Queue' }).getAttribute('aria-busy')).toBe('false');
     // In the search field the arrow keys still move the queue selection (its binding says so).
     await page.keyboard.press('ArrowDown');
     const second = await page.getByRole('listbox', { name: 'Queue' }).getByRole('option').nth(1).getAttribute('aria-label');

@@ -7,7 +7,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { allowProblems, api, chromiumMissingReason, launchBrowser, makeSampleProject, resultsDir, serve, type Served, signIn, stop } from './harness';
+import { allowProblems, api, chromiumMissingReason, launchBrowser, makeSampleProject, resultsDir, serve, type Served, signIn, stop, queueRows } from './harness';
 
 const skipReason = chromiumMissingReason();
 if (skipReason) console.log(`[e2e] skipped: ${skipReason}`);
@@ -89,7 +89,7 @@ describe.skipIf(skipReason !== null)('web mode in Chromium', () => {
     const rows = page.getByRole('listbox', { name: 'Queue' }).getByRole('option');
     await rows.first().waitFor();
     await shot('queue');
-    const all = await api<{ rows: QueueRowLite[] }>(server, 'queue:list', {});
+    const all = { rows: await queueRows<QueueRowLite>(server) };
     const model = 'SimInternVL-8B';
     const expected = all.rows.filter((r) => r.model === model && r.flags.terminalRegression);
     expect(expected.length).toBeGreaterThan(0);

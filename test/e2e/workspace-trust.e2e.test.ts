@@ -20,7 +20,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { EMPTY_FILTER, filterQueue } from '../../shared/api/queue-filter';
 import type { ItemDetail, QueueRow } from '../../shared/api/contract';
-import { allowProblems, api, chromiumMissingReason, launchBrowser, makeSampleProject, repoRoot, serve, signIn, stop, type Served } from './harness';
+import { allowProblems, api, chromiumMissingReason, launchBrowser, makeSampleProject, repoRoot, serve, signIn, stop, type Served, queueRows } from './harness';
 
 const skipReason = chromiumMissingReason();
 if (skipReason) console.log(`[e2e] skipped: ${skipReason}`);
@@ -81,7 +81,7 @@ describe.skipIf(skipReason !== null)('workspace state and identity in Chromium',
     await pb.goto(b.url);
     await pb.getByRole('dialog', { name: 'Annotator name' }).waitFor();
     // The first tab's <video>/<img> requests carry only the cookie: they must still be let in.
-    const rows = (await api<{ rows: QueueRow[] }>(a, 'queue:list', {})).rows;
+    const rows = (await queueRows<QueueRow>(a));
     const row = rows.find((r) => r.hasVideo)!;
     const d = await api<ItemDetail>(a, 'item:get', { model: row.model, split: row.split, sampleId: row.sampleId });
     const status = await pa.evaluate((u) => fetch(u, { headers: { range: 'bytes=0-99' } }).then((r) => r.status), d.video!.url);
@@ -99,11 +99,12 @@ describe.skipIf(skipReason !== null)('workspace state and identity in Chromium',
     // First run on this machine: asked once.
     await page.getByRole('dialog', { name: 'Annotator name' }).waitFor();
     await signIn(page, 'Ada Identity');
-    const rows = (await api<{ rows: QueueRow[] }>(s1, 'queue:list', {})).rows.filter((r) => r.hasVideo);
+    const rows = (await queueRows<QueueRow>(s1)).filter((r) => r.hasVideo);
     const [first, second] = [rows[0]!, rows[1]!];
     await api(s1, 'annotation:apply', { annotator: 'Ada Identity', edit: { op: 'setStatus', model: first.model, split: first.split, sampleId: first.sampleId, status: 'done' } });
-    // While the server is down the tab's event stream retries and is refused: provoked here on purpose.
-    allowProblems(/api\/events.*ERR_CONNECTION_REFUSED/);
+    // While the server is down the tab's event stream retries and is refused, and the queue page
+    // the tab asks again after the annotation's data:changed may be refused: provoked here on purpose.
+    allowProblems(/api\/events.*ERR_CONNECTION_REFUSED/, /api\/op\/queue%3Apage.*ERR_CONNECTION_REFUSED/);
     await stop(s1);
 
     const s2 = await start(sample.project, { args: [], env });
@@ -123,7 +124,7 @@ describe.skipIf(skipReason !== null)('workspace state and identity in Chromium',
     // Changed in one place, the header; the project's annotators are offered, a near-spelling is named.
     await page.getByRole('button', { name: 'Change annotator' }).click();
     const known = page.getByRole('group', { name: 'Known annotators' });
-    expect(await known.getByRole('button').allTextContents()).toEqual((await api<{ rows: QueueRow[] }>(s2, 'queue:list', {})).rows.flatMap((r) => r.annotators).filter((x, i, all) => all.indexOf(x) === i).sort());
+    expect(await known.getByRole('button').allTextContents()).toEqual((await queueRows<QueueRow>(s2)).flatMap((r) => r.annotators).filter((x, i, all) => all.indexOf(x) === i).sort());
     await page.getByLabel('Your name').fill('ada  identity');
     await expect.poll(() => page.getByRole('note').textContent()).toContain('“Ada Identity” already annotates this project');
     await page.getByLabel('Your name').fill('Bea Identity');
@@ -157,7 +158,7 @@ describe.skipIf(skipReason !== null)('workspace state and identity in Chromium',
     const page = await newPage();
     await page.goto(`${s.url}#/queue`);
     await signIn(page, 'Ada Filters');
-    const rowsA = (await api<{ rows: QueueRow[] }>(s, 'queue:list', {})).rows;
+    const rowsA = (await queueRows<QueueRow>(s));
     const model = 'SimQwen-7B';
     const shownA = filterQueue(rowsA, { ...EMPTY_FILTER, model }, { key: 'default', desc: false }).length;
     await page.getByLabel('Model', { exact: true }).selectOption(model);
@@ -171,7 +172,7 @@ describe.skipIf(skipReason !== null)('workspace state and identity in Chromium',
       await page.getByRole('link', { name: 'Queue' }).click();
     };
     await openProject(projectB);
-    const rowsB = (await api<{ rows: QueueRow[] }>(s, 'queue:list', {})).rows;
+    const rowsB = (await queueRows<QueueRow>(s));
     const shownB = filterQueue(rowsB, EMPTY_FILTER, { key: 'default', desc: false }).length;
     expect(shownB).toBeGreaterThan(0);
     await expect.poll(() => page.getByLabel('Audit progress').textContent()).toContain(`(${shownB} shown of ${rowsB.length})`);
@@ -213,7 +214,7 @@ describe.skipIf(skipReason !== null)('workspace state and identity in Chromium',
     const page = await newPage();
     await page.goto(s.url);
     await signIn(page, who);
-    const rows = (await api<{ rows: QueueRow[] }>(s, 'queue:list', {})).rows;
+    const rows = (await queueRows<QueueRow>(s));
     const [a, b] = [rows[0]!, rows[1]!];
     const statusOf = async (r: Ref) => (await api<{ status: string }>(s, 'annotation:state', { model: r.model, split: r.split, sampleId: r.sampleId, annotator: who })).status;
     const open = async (r: Ref) => {
@@ -366,8 +367,8 @@ describe.skipIf(skipReason !== null)('workspace state and identity in Chromium',
     await expect.poll(() => page.getByLabel('Project summary').textContent()).toBe(summaryText);
     await page.getByRole('link', { name: 'Queue' }).click();
     await page.getByLabel('Rows').selectOption('all');
-    await expect.poll(() => page.getByLabel('Audit progress').textContent()).toContain(`shown of ${(await api<{ rows: QueueRow[] }>(s, 'queue:list', {})).rows.length})`);
-    expect((await api<{ rows: QueueRow[] }>(s, 'queue:list', {})).rows.some((r) => r.model === 'GoodModel')).toBe(false);
+    await expect.poll(() => page.getByLabel('Audit progress').textContent()).toContain(`shown of ${(await queueRows<QueueRow>(s)).length})`);
+    expect((await queueRows<QueueRow>(s)).some((r) => r.model === 'GoodModel')).toBe(false);
     await page.close();
   });
 });

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api, chromiumMissingReason, launchBrowser, makeSampleProject, resultsDir, serve, type Served, signIn, stop } from './harness';
+import { api, chromiumMissingReason, launchBrowser, makeSampleProject, resultsDir, serve, type Served, signIn, stop, queueRows } from './harness';
 
 const skipReason = chromiumMissingReason();
 if (skipReason) console.log(`[e2e] skipped: ${skipReason}`);
@@ -87,7 +87,7 @@ describe.skipIf(skipReason !== null)('workspace states in Chromium', () => {
     expect(await job.getByRole('progressbar').getAttribute('value')).toBe('1');
     const after = await api<Info>(server, 'project:info', {});
     expect(after.models).toContain('CsvModel');
-    const rowsAfter = (await api<{ rows: Row[] }>(server, 'queue:list', {})).rows.length;
+    const rowsAfter = (await queueRows<Row>(server)).length;
     await shot(page, 'import-form');
 
     // A bad row on line 3 (field `correct`): the whole file is refused, the project unchanged.
@@ -102,13 +102,13 @@ describe.skipIf(skipReason !== null)('workspace states in Chromium', () => {
     const unchanged = await api<Info>(server, 'project:info', {});
     expect(unchanged.models).not.toContain('BadModel');
     expect(unchanged).toEqual(after);
-    expect((await api<{ rows: Row[] }>(server, 'queue:list', {})).rows.length).toBe(rowsAfter);
+    expect((await queueRows<Row>(server)).length).toBe(rowsAfter);
     await shot(page, 'import-rejected');
     await page.close();
   });
 
   it('opens an item whose video is missing with a clear message where the video and strips go', async () => {
-    const rows = (await api<{ rows: Row[] }>(server, 'queue:list', {})).rows;
+    const rows = (await queueRows<Row>(server));
     const row = rows.find((r) => !r.hasVideo && r.model.startsWith('Sim'));
     expect(row).toBeDefined();
     const page = await newPage(server);
@@ -128,7 +128,7 @@ describe.skipIf(skipReason !== null)('workspace states in Chromium', () => {
   });
 
   it('names each strip\'s sampler, and hover enlarges a tile with its full-size frame', async () => {
-    const rows = (await api<{ rows: Row[] }>(server, 'queue:list', {})).rows;
+    const rows = (await queueRows<Row>(server));
     const row = rows.find((r) => r.hasVideo && r.flags.terminalRegression)!;
     const page = await newPage(server);
     await page.goto(`${server.url}${itemHash(row)}`);
@@ -165,7 +165,7 @@ describe.skipIf(skipReason !== null)('workspace states in Chromium', () => {
       const info = await api<{ readOnly: boolean; readOnlyReason: string | null }>(second, 'project:info', {});
       expect(info.readOnly).toBe(true);
       expect(info.readOnlyReason).toContain(`pid ${server.child.pid}`);
-      const rows = (await api<{ rows: Row[] }>(second, 'queue:list', {})).rows;
+      const rows = (await queueRows<Row>(second));
       const row = rows.find((r) => r.hasVideo && r.flags.terminalRegression)!;
       const page = await newPage(second, 'Reader E2E');
       await page.goto(`${second.url}${itemHash(row)}`);

@@ -77,7 +77,7 @@ describe('web mode HTTP bridge', () => {
   it('answers operations as Results (unknown op 404, bad JSON a bad-request Result)', async () => {
     const ok = await raw(server.port, '/api/op/project:info', auth(), 'POST');
     expect(JSON.parse(ok.body.toString())).toEqual({ ok: true, value: null });
-    const svc = await raw(server.port, '/api/op/queue:list', auth(), 'POST');
+    const svc = await raw(server.port, '/api/op/overview:get', auth(), 'POST');
     expect(JSON.parse(svc.body.toString())).toEqual({ ok: false, error: { code: 'no-project', message: 'no project is open' } });
     expect((await raw(server.port, '/api/op/fs:readFile', auth(), 'POST')).status).toBe(404);
   });

@@ -6,13 +6,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { QueueRow } from '../../../shared/api/contract';
 import type { Overview, SavedViewDto, SavedViewValue } from '../../../shared/api/overview';
 import { transitionItems, winsItems } from '../../../shared/api/overview-marks';
 import { EMPTY_FILTER, filterQueue } from '../../../shared/api/queue-filter';
 import { createBackend, type Backend } from '../../../electron/services/create-backend';
 import { dispatch } from '../../../electron/services/dispatch';
 import { checkedHandlers } from './checked-handlers';
+import { allQueueRows } from './queue-rows';
 import { openProject } from '../../../electron/store/project';
 import { pairwiseWins, transitions } from '../../../shared/engine/mcqa';
 import { config, response, tempDir } from '../store/helpers';
@@ -108,7 +108,7 @@ describe('overview and saved views (real project)', () => {
 
   it('a harmed flow’s queue filter selects exactly the items the overview counts', async () => {
     const o = await call<Overview>('overview:get', {});
-    const { rows } = await call<{ rows: QueueRow[] }>('queue:list', {});
+    const rows = await allQueueRows(call);
     const g = o.grids.find((x) => x.model === 'A')!;
     for (const t of g.transitions) {
       for (const kind of ['harmed', 'rescued'] as const) {

@@ -1,6 +1,6 @@
 /**
  * queue:page on a real SQLite project through the real dispatcher: every page equals the slice
- * of the full queue (queue:list) filtered and sorted by the shared filter code, for several
+ * of the full queue (every page of the key order) filtered and sorted by the shared filter code, for several
  * filters and sorts; statuses follow annotation edits; an import rebuilds the cached rows; a
  * page never carries more than QUEUE_PAGE_MAX rows; `at` finds an item's neighbours.
  */
@@ -13,6 +13,7 @@ import { createBackend, type Backend } from '../../../electron/services/create-b
 import { dispatch } from '../../../electron/services/dispatch';
 import { openProject } from '../../../electron/store/project';
 import { createQueueTable } from '../../../electron/services/queue-table';
+import { allQueueRows } from './queue-rows';
 import { config, response, tempDir } from '../store/helpers';
 
 const CONFIGS = [config('textonly', 0), config('8f', 8), config('16f', 16), config('32f', 32)];
@@ -31,7 +32,7 @@ describe('queue:page (real project)', () => {
     if (!r.ok) throw new Error(`${op}: ${r.error.code} ${r.error.message}`);
     return r.value as T;
   };
-  const all = async (annotator?: string) => (await call<{ rows: QueueRow[] }>('queue:list', annotator ? { annotator } : {})).rows;
+  const all = (annotator?: string) => allQueueRows(call, annotator);
   const expected = (rows: QueueRow[], f: QueueFilter, s: QueueSort) => filterQueue(rows, f, s).map((i) => rows[i]!);
 
   beforeAll(() => {
@@ -121,7 +122,7 @@ describe('queue:page (real project)', () => {
     expect(ana.facets.annotators).toEqual(['ana', 'bo']);
     const bo = await call<Page>('queue:page', { filter, sort, offset: 0, limit: 50, annotator: 'bo' });
     expect(bo.rows.map((r) => r.sampleId)).toEqual(['q006']);
-    // The status sort orders by the asked annotator's statuses, like the shared code over queue:list.
+    // The status sort orders by the asked annotator's statuses, like the shared code over every row.
     const byStatus: QueueSort = { key: 'status', desc: false };
     const full = await call<Page>('queue:page', { filter: { ...EMPTY_FILTER, preset: 'all' }, sort: byStatus, offset: 0, limit: QUEUE_PAGE_MAX, annotator: 'bo' });
     expect(full.rows.map(rowKey)).toEqual(expected(await all('bo'), { ...EMPTY_FILTER, preset: 'all' }, byStatus).map(rowKey));
