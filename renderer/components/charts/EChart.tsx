@@ -56,6 +56,13 @@ export function EChart({ label, testId, option, height = 320, onClick, csv, mark
     ro.observe(node);
     return () => {
       ro.disconnect();
+      // zrender paints a large (incremental) layer over several animation frames, ~15 ms each,
+      // and dispose does not cancel the next one, which then reads the disposed painter
+      // ("Cannot read properties of null (reading 'layerStack')", seen leaving the overview
+      // under load). A repaint of the cleared chart gets a new redraw id, and a pending frame
+      // with the old id stops before touching the painter.
+      chart.clear();
+      chart.getZr().refreshImmediately();
       chart.dispose();
       chartRef.current = null;
     };
