@@ -55,7 +55,7 @@ export function SpansPanel({
           const missing = configs.filter((c) => c !== 'textonly' && !s.coveredBy.includes(c));
           return (
             <li key={s.id} className={i === selected ? 'selected' : ''} aria-current={i === selected} data-covered-by={s.coveredBy.join(';')}>
-              <button type="button" aria-label={`Select span ${i + 1}`} onClick={() => onSelect(i)}>
+              <button type="button" aria-label={`Select span ${i + 1}: ${s.startS.toFixed(3)}–${s.endS.toFixed(3)} s`} onClick={() => onSelect(i)}>
                 {s.startS.toFixed(3)}–{s.endS.toFixed(3)} s
               </button>
               <SpanLabel span={s} disabled={readOnly} onSave={(l) => onLabel(s, l)} />

@@ -85,7 +85,7 @@ export function CodebookView({ onSaved }: { onSaved: (cb: Codebook) => void }) {
   return (
     <div className="codebook-view" data-testid="codebook-view">
       <h2>
-        Codebook <code>{current.id}</code> · <span aria-label="Codebook version">version {current.version}</span>
+        Codebook <code>{current.id}</code> · <span data-testid="codebook-version">version {current.version}</span>
       </h2>
       <p className="intro">
         Ids stay fixed once used; changing a label, description, key or scope and saving makes a new version. Existing annotations keep the version

@@ -86,7 +86,7 @@ export function TeamView({ annotator, codebook, onNavigate }: { annotator: strin
       </section>
       <section aria-label="Conflicts">
         <h2>
-          Conflicts <span className={`open-count${open === 0 ? ' zero' : ''}`} aria-label="Open conflicts">{open}</span> open
+          Conflicts <span className={`open-count${open === 0 ? ' zero' : ''}`} data-testid="open-conflicts">{open}</span> open
         </h2>
         <p className="caption">Items where annotators chose different primary pathways. Resolving records you as adjudicator; everyone's original labels are kept.</p>
         <label>

@@ -74,7 +74,7 @@ describe.skipIf(skipReason !== null)('team workflow in Chromium', () => {
     await page.getByRole('link', { name: 'Codebook' }).click();
     await page.getByTestId('codebook-view').waitFor();
     const before = await api<{ version: number }>(server, 'codebook:get', {});
-    await expect.poll(() => page.getByLabel('Codebook version').textContent()).toBe(`version ${before.version}`);
+    await expect.poll(() => page.getByTestId('codebook-version').textContent()).toBe(`version ${before.version}`);
 
     // A key that is already an app shortcut (j = next item) is named and blocks saving.
     await page.getByLabel(`Key of ${X}`).fill('j');
@@ -84,7 +84,7 @@ describe.skipIf(skipReason !== null)('team workflow in Chromium', () => {
 
     await page.getByLabel(`Label of ${X}`).fill('Evidence missed (no sampled frame in the span)');
     await page.getByRole('button', { name: 'Save codebook' }).click();
-    await expect.poll(() => page.getByLabel('Codebook version').textContent()).toBe(`version ${before.version + 1}`);
+    await expect.poll(() => page.getByTestId('codebook-version').textContent()).toBe(`version ${before.version + 1}`);
     const after = await api<{ version: number; pathways: { id: string; label: string }[] }>(server, 'codebook:get', {});
     expect(after.version).toBe(before.version + 1);
     expect(after.pathways.find((p) => p.id === X)?.label).toBe('Evidence missed (no sampled frame in the span)');
@@ -93,6 +93,7 @@ describe.skipIf(skipReason !== null)('team workflow in Chromium', () => {
 
   it('merges two annotators\' bundles with no edit lost (twice = no change) and shows their κ', async () => {
     await page.getByRole('link', { name: 'Project' }).click();
+    // A merge is a job in a worker thread: under load it takes longer than expect.poll's default second.
     const merge = async (bundle: string) => {
       await page.getByLabel('Bundle path').fill(bundle);
       await page.getByRole('button', { name: 'Merge annotations' }).click();
@@ -100,13 +101,13 @@ describe.skipIf(skipReason !== null)('team workflow in Chromium', () => {
     // An export carries each annotator's whole event log (annotations/events.jsonl): three edits per item.
     const edits = items.length * 3;
     await merge(bundles.bob);
-    await expect.poll(() => page.getByLabel('Merge result').textContent()).toContain(`Merged bob: ${edits} added, 0 already present; 0 open conflicts`);
+    await expect.poll(() => page.getByLabel('Merge result').textContent(), { timeout: 30_000 }).toContain(`Merged bob: ${edits} added, 0 already present; 0 open conflicts`);
     await merge(bundles.carol);
-    await expect.poll(() => page.getByLabel('Merge result').textContent()).toContain(`Merged carol: ${edits} added, 0 already present; 1 open conflicts`);
+    await expect.poll(() => page.getByLabel('Merge result').textContent(), { timeout: 30_000 }).toContain(`Merged carol: ${edits} added, 0 already present; 1 open conflicts`);
     await shot('team-merged');
     // The same bundle again adds nothing.
     await merge(bundles.bob);
-    await expect.poll(() => page.getByLabel('Merge result').textContent()).toContain(`Merged bob: 0 added, ${edits} already present`);
+    await expect.poll(() => page.getByLabel('Merge result').textContent(), { timeout: 30_000 }).toContain(`Merged bob: 0 added, ${edits} already present`);
 
     // Nobody's edits were lost: each annotator's labels and notes are in the project.
     for (const [i, sampleId] of items.entries()) {
@@ -129,14 +130,14 @@ describe.skipIf(skipReason !== null)('team workflow in Chromium', () => {
   it('adjudication resolves the conflict, records the adjudicator and keeps the originals', async () => {
     const conflictItem = items[1]!;
     const name = `${grid.model} ${grid.split} ${conflictItem}`;
-    expect(await page.getByLabel('Open conflicts').textContent()).toBe('1');
+    expect(await page.getByTestId('open-conflicts').textContent()).toBe('1');
     const row = page.getByRole('listitem', { name: `Conflict ${name}` });
     await row.waitFor();
     await page.getByLabel(`Resolved primary for ${name}`).selectOption(Y);
     await page.getByLabel(`Adjudication note for ${name}`).fill('the order of events decides it');
     await shot('team-conflict');
     await page.getByRole('button', { name: `Resolve ${name}` }).click();
-    await expect.poll(() => page.getByLabel('Open conflicts').textContent()).toBe('0');
+    await expect.poll(() => page.getByTestId('open-conflicts').textContent()).toBe('0');
     await expect.poll(() => row.count()).toBe(0);
 
     const conflicts = await api<{ conflicts: { sampleId: string; resolution: { adjudicator: string; primary: string } | null }[] }>(server, 'team:conflicts', {});
