@@ -122,9 +122,12 @@ export function FlowsChart({ grid, onQueue, height = 340 }: { grid: OverviewGrid
         out[`harmed:${key}`] = t.harmed > 0 ? (chart.convertToPixel({ xAxisIndex: 0, yAxisIndex: 1 }, [x, -t.harmed / 2]) as [number, number]) : null;
         out[`rescued:${key}`] = t.rescued > 0 ? (chart.convertToPixel({ xAxisIndex: 0, yAxisIndex: 1 }, [x, t.rescued / 2]) as [number, number]) : null;
       }
+      configs.forEach((c, i) => {
+        out[`accuracy:${c}`] = chart.convertToPixel({ xAxisIndex: 0, yAxisIndex: 0 }, [i, 100 * (m?.accuracy[c] ?? 0)]) as [number, number];
+      });
       return out;
     },
-    [ladder, mid],
+    [ladder, mid, configs, m],
   );
 
 
