@@ -11,7 +11,7 @@ interface Job {
   done: number;
   total: number;
   message: string | null;
-  state: 'running' | 'ok' | 'error';
+  state: 'running' | 'ok' | 'error' | 'cancelled';
   files: ImportFileSummary[];
   summary: ImportSummary | null;
   error: string | null;
@@ -85,7 +85,9 @@ export function OpenView({
         j.id === id
           ? r.ok
             ? { ...j, state: 'ok', files: r.value.files, summary: r.value.summary, done: j.total }
-            : { ...j, state: 'error', error: r.error.message }
+            : 'code' in r.error && r.error.code === 'cancelled'
+              ? { ...j, state: 'cancelled', message: 'nothing was imported' }
+              : { ...j, state: 'error', error: r.error.message }
           : j,
       ),
     );
@@ -98,7 +100,15 @@ export function OpenView({
     setJobs((js) => [{ id, kind: 'export', label: outDir, done: 0, total: 1, message: null, state: 'running', files: [], summary: null, error: null }, ...js]);
     const r = await client.call('export:run', { jobId: id, outDir, includeText });
     setJobs((js) =>
-      js.map((j) => (j.id === id ? (r.ok ? { ...j, state: 'ok', done: 1, outDir: r.value.outDir, message: `${r.value.files.length} files written` } : { ...j, state: 'error', error: r.error.message }) : j)),
+      js.map((j) =>
+        j.id === id
+          ? r.ok
+            ? { ...j, state: 'ok', done: 1, outDir: r.value.outDir, message: `${r.value.files.length} files written` }
+            : r.error.code === 'cancelled'
+              ? { ...j, state: 'cancelled', message: null }
+              : { ...j, state: 'error', error: r.error.message }
+          : j,
+      ),
     );
   };
 
@@ -229,8 +239,14 @@ export function OpenView({
             {jobs.map((j) => (
               <li key={j.id} aria-label={`${j.kind} job ${j.label}`} data-state={j.state}>
                 <div>
-                  {j.kind} {j.label}: <strong>{j.state === 'running' ? 'running' : j.state === 'ok' ? 'done' : 'failed'}</strong>
+                  {j.kind} {j.label}: <strong>{j.state === 'running' ? 'running' : j.state === 'ok' ? 'done' : j.state === 'cancelled' ? 'cancelled' : 'failed'}</strong>
                   {j.message && <span> — {j.message}</span>}
+                  {j.state === 'running' && (
+                    // The job runs in a worker thread; cancelling stops it before anything is committed (job:cancel).
+                    <button type="button" onClick={() => void client.call('job:cancel', { jobId: j.id })}>
+                      Cancel
+                    </button>
+                  )}
                 </div>
                 <progress aria-label={`Progress of ${j.kind} ${j.label}`} max={Math.max(1, j.total)} value={j.done} />
                 {j.error && <p role="alert">{j.error}</p>}
