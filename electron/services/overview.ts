@@ -160,9 +160,15 @@ export function overviewOf(project: Project): Overview {
   else {
     value = computeOverview(project);
     if (!project.readOnly) {
-      project.db
-        .prepare("INSERT INTO main.derived (name, inputs, json) VALUES ('overview', ?, ?) ON CONFLICT (name) DO UPDATE SET inputs = excluded.inputs, json = excluded.json")
-        .run(inputs, JSON.stringify(value));
+      try {
+        project.db
+          .prepare("INSERT INTO main.derived (name, inputs, json) VALUES ('overview', ?, ?) ON CONFLICT (name) DO UPDATE SET inputs = excluded.inputs, json = excluded.json")
+          .run(inputs, JSON.stringify(value));
+      } catch (e) {
+        // Keeping it is an optimisation: while an import's worker holds the write lock the
+        // figures are still answered (and kept in memory), and stored by a later view.
+        if (!(e instanceof Error && 'code' in e && String(e.code).startsWith('SQLITE_BUSY'))) throw e;
+      }
     }
   }
   memo.set(project, { inputs, value });
