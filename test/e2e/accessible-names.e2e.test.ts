@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { QueueRow } from '../../shared/api/contract';
-import { api, chromiumMissingReason, launchBrowser, makeSampleProject, serve, signIn, stop, type Served } from './harness';
+import { chromiumMissingReason, launchBrowser, makeSampleProject, queueRows, serve, signIn, stop, type Served } from './harness';
 
 const skipReason = chromiumMissingReason();
 if (skipReason) console.log(`[e2e] skipped: ${skipReason}`);
@@ -46,7 +46,7 @@ describe.skipIf(skipReason !== null)('accessible names in Chromium', () => {
     server = await serve(sample.project);
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    rows = (await api<{ rows: QueueRow[] }>(server, 'queue:list', {})).rows;
+    rows = await queueRows(server);
   });
 
   afterAll(async () => {
