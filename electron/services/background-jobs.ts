@@ -62,6 +62,8 @@ export function createBackgroundJobs(opts: BackgroundJobsOptions): BackgroundJob
     });
   }
 
+  // Jobs whose transaction is committed: a cancel would stop only what derives from it, and say 'cancelled' of a change that happened.
+  const committed = new Set<string>();
   const runnerOf = (kind: WorkerJobKind): JobRunner => (WRITES.has(kind) ? writers : readers);
 
   return {
@@ -94,6 +96,7 @@ export function createBackgroundJobs(opts: BackgroundJobsOptions): BackgroundJob
                 const msg = m.data;
                 if (msg.type === 'progress') ctx.progress({ done: msg.done, total: msg.total, ...(msg.message !== null && { message: msg.message }) });
                 else if (msg.type === 'writing') hold(msg.active);
+                else if (msg.type === 'committed') committed.add(jobId);
                 else if (msg.type === 'failed') settle(() => reject(errorFromData(msg.error)));
                 else {
                   const v = response.safeParse(msg.value);
@@ -110,12 +113,12 @@ export function createBackgroundJobs(opts: BackgroundJobsOptions): BackgroundJob
           }),
         { id: jobId, label: input.kind },
       );
-      const r = await handle.result;
+      const r = await handle.result.finally(() => committed.delete(jobId));
       if (r.ok) return r.value;
       const code = r.error.code;
       throw new ServiceError(isErrorCode(code) ? code : 'internal', r.error.message);
     },
-    cancel: (jobId) => writers.cancel(jobId) || readers.cancel(jobId),
+    cancel: (jobId) => !committed.has(jobId) && (writers.cancel(jobId) || readers.cancel(jobId)),
     writing: () => writing > 0,
     writesIdle: () => (writing === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))),
     cancelAll() {

@@ -67,7 +67,7 @@ export async function readImportFiles(paths: string[], o: ImportOptionValues, on
 }
 
 /** Step 2: applies everything read in one transaction (all or nothing). */
-export function applyImportFiles(project: Project, files: ReadFile[], o: ImportOptionValues): ImportRun {
+export function applyImportFiles(project: Project, files: ReadFile[], o: ImportOptionValues, onCommitted?: () => void): ImportRun {
   const batches = files.flatMap((f) => f.batches);
   const matchedGrid = o.matchedGrid !== undefined ? splitList(o.matchedGrid) : null;
   const summary = project.db.transaction(() => {
@@ -80,6 +80,8 @@ export function applyImportFiles(project: Project, files: ReadFile[], o: ImportO
     if (matchedGrid !== null) project.setSetting('matchedGrid', matchedGrid);
     return s;
   })();
+  // From here the import is in the project: a job's cancel no longer applies (background-jobs.ts).
+  onCommitted?.();
   // The queue's rows are derived here, once per import, so no view pays for them (queue-table.ts).
   createQueueTable(project).refresh();
   return {

@@ -34,6 +34,8 @@ export const WorkerMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('progress'), done: z.number(), total: z.number(), message: z.string().nullable() }),
   /** The write transaction is about to begin / has ended (the UI thread holds its own writes meanwhile). */
   z.object({ type: z.literal('writing'), active: z.boolean() }),
+  /** The job's transaction is committed: cancelling it now would only hide that it happened. */
+  z.object({ type: z.literal('committed') }),
   z.object({ type: z.literal('done'), value: z.unknown() }),
   z.object({ type: z.literal('failed'), error: WorkerError }),
 ]);

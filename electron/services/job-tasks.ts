@@ -17,6 +17,8 @@ export interface JobTaskPort {
   progress(done: number, total: number, message: string | null): void;
   /** Around the write transaction: the UI thread holds its own writes meanwhile. */
   writing(active: boolean): void;
+  /** The job's transaction is committed (what follows only derives from it). */
+  committed(): void;
 }
 
 /** What import:run answers for an import. */
@@ -59,7 +61,7 @@ export async function runJobTask(input: WorkerJobInput, port: JobTaskPort): Prom
         // The CLI's path (import-files.ts): read every file, then one transaction for all of them.
         const read = await readImportFiles(input.paths, input.options, (done, file) => port.progress(done, total, `reading ${file}`));
         port.progress(total, total, `applying ${total} file(s)`);
-        return importRunResponse(await writeWith(port, () => applyImportFiles(project, read, input.options)));
+        return importRunResponse(await writeWith(port, () => applyImportFiles(project, read, input.options, () => port.committed())));
       } finally {
         project.close();
       }
@@ -81,6 +83,7 @@ export async function runJobTask(input: WorkerJobInput, port: JobTaskPort): Prom
       try {
         port.progress(0, 1, `merging ${input.path}`);
         const report: Res<'team:merge'> = await writeWith(port, () => mergeBundle(project, path.resolve(input.path)));
+        port.committed();
         return report;
       } finally {
         project.close();

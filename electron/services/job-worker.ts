@@ -18,6 +18,7 @@ try {
   const value = await runJobTask(input, {
     progress: (done, total, message) => post({ type: 'progress', done, total, message }),
     writing: (active) => post({ type: 'writing', active }),
+    committed: () => post({ type: 'committed' }),
   });
   post({ type: 'done', value });
 } catch (e) {
