@@ -7,7 +7,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { AnnotationStatus, ItemRef, QueueRow } from '../../shared/api/contract';
-import type { QueueFilter, QueueSort, SortKey } from '../../shared/api/queue-filter';
+import { EMPTY_FILTER, type QueueFilter, type QueueSort, type SortKey } from '../../shared/api/queue-filter';
 import { ANNOTATION_STATUSES } from '../../shared/domain/annotations';
 import type { Project } from '../store/project';
 import { computeGridAudit } from './audit-index';
@@ -45,6 +45,8 @@ const FLAG_BITS = { terminalRegression: FLAG_TR, visuallyConfused: FLAG_VC, text
 
 interface Derived {
   all: number;
+  /** Rows of the default preset (terminal regressions and confused): the queue as it first opens, counted once. */
+  defaultPreset?: number;
   taskTypes: string[];
   transitions: string[];
 }
@@ -59,6 +61,7 @@ function deriveRows(project: Project): { rows: Row[]; derived: Derived } {
     items.set(`${it.split}\u0000${it.sampleId}`, { taskType: it.taskType ?? null, question: it.question ?? null, hasVideo: video(it.videoFile).file !== null });
   }
   const rows: Row[] = [];
+  let defaultPreset = 0;
   const taskTypes = new Set<string>();
   const transitions = new Set<string>();
   for (const g of project.listGrids()) {
@@ -71,6 +74,7 @@ function deriveRows(project: Project): { rows: Row[]; derived: Derived } {
       for (const t of a.rescued) transitions.add(t);
       const flags = (a.terminalRegression ? FLAG_TR : 0) | (a.visuallyConfused ? FLAG_VC : 0) | (a.textOverwritten ? FLAG_TO : 0);
       const priority = a.terminalRegression ? 0 : a.visuallyConfused ? 1 : a.textOverwritten ? 2 : 3;
+      if ((flags & (FLAG_TR | FLAG_VC)) !== 0) defaultPreset++;
       rows.push([
         rows.length + 1,
         g.model,
@@ -88,7 +92,7 @@ function deriveRows(project: Project): { rows: Row[]; derived: Derived } {
       ]);
     }
   }
-  return { rows, derived: { all: rows.length, taskTypes: [...taskTypes].sort(), transitions: [...transitions].sort() } };
+  return { rows, derived: { all: rows.length, defaultPreset, taskTypes: [...taskTypes].sort(), transitions: [...transitions].sort() } };
 }
 
 const INSERT_BATCH = 64;
@@ -257,13 +261,20 @@ export function createQueueTable(project: Project, opts: QueueTableOptions = {})
     return derived;
   };
 
-  const countsOf = (f: QueueFilter, annotator: string | undefined, inputs: number): Counts => {
+  const countsOf = (f: QueueFilter, annotator: string | undefined, inputs: number, derived: Derived): Counts => {
     // Scrolling asks many pages of one filter: its counts are kept until the data or a status changes.
     const key = JSON.stringify([f, annotator ?? null, inputs, seqStmt.get()]);
     if (countsMemo?.key === key) return countsMemo.counts;
     const w = whereOf(f);
     const e = effOf(annotator);
-    const total = (db.prepare(`${w.eff ? e.sql : ''}SELECT count(*) FROM queue_rows q WHERE ${w.sql}`).pluck(true).get(...(w.eff ? e.args : []), ...w.args) as number) ?? 0;
+    // A preset alone (how the queue first opens) is counted at derivation, not by a scan per opening.
+    const w0 = whereOf({ ...EMPTY_FILTER, preset: f.preset });
+    const presetOnly = w.sql === w0.sql && JSON.stringify(w.args) === JSON.stringify(w0.args);
+    const stored = f.preset === 'all' ? derived.all : derived.defaultPreset;
+    const total =
+      presetOnly && stored !== undefined
+        ? stored
+        : ((db.prepare(`${w.eff ? e.sql : ''}SELECT count(*) FROM queue_rows q WHERE ${w.sql}`).pluck(true).get(...(w.eff ? e.args : []), ...w.args) as number | undefined) ?? 0);
     const byStatus = new Map<string, number>();
     // Driven from the (few) annotated rows, never a join over every row.
     const grouped = db
@@ -331,7 +342,7 @@ export function createQueueTable(project: Project, opts: QueueTableOptions = {})
       const derived = refresh();
       const inputs = derivedMemo?.inputs ?? 0;
       const { filter, sort, annotator } = req;
-      const counts = countsOf(filter, annotator, inputs);
+      const counts = countsOf(filter, annotator, inputs, derived);
       const where = whereOf(filter);
       const e = effOf(annotator);
       let position = -1;
