@@ -145,7 +145,7 @@ describe.skipIf(skipReason !== null)('team sync in the app (Chromium + real Post
     expect(cli('ben', 'sync', '--project', files.ben, '--server', pg.url('ben'), '--space', SPACE)).toMatch(/as ben: pushed 1, pulled 1,/);
 
     // The Team view is open and shows no conflict yet; the pull alone must bring Ben's label in.
-    expect(await page.getByLabel('Open conflicts').textContent()).toBe('0');
+    expect(await page.getByTestId('open-conflicts').textContent()).toBe('0');
     expect(await page.getByRole('listitem', { name: conflictName() }).count()).toBe(0);
     await syncNow();
     await expect.poll(() => text('Sync result')).toBe('Pushed 1, pulled 1; conflicts 1 (1 open)');
@@ -154,7 +154,7 @@ describe.skipIf(skipReason !== null)('team sync in the app (Chromium + real Post
     const labels = await row.locator('.conflict-label').allTextContents();
     expect(labels.map((l) => l.trim().split(':')[0])).toEqual(['ann', 'ben']);
     expect(labels[1]).toMatch(/^ben: \S/);
-    expect(await page.getByLabel('Open conflicts').textContent()).toBe('1');
+    expect(await page.getByTestId('open-conflicts').textContent()).toBe('1');
     await shot('sync-pulled');
   });
 
