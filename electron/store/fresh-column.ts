@@ -125,32 +125,6 @@ export function planFreshColumn(c: ResponseColumnBatch, known: ReadonlyMap<strin
 
 const asBuffer = (a: ArrayBufferView): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
-/** Positions sorted by item id, or null when the ids ascend already (distinct ids). */
-export function itemOrder(ids: Int32Array): Uint32Array | null {
-  const n = ids.length;
-  let sorted = true;
-  for (let k = 1; k < n; k++) {
-    if ((ids[k] as number) < (ids[k - 1] as number)) {
-      sorted = false;
-      break;
-    }
-  }
-  if (sorted) return null;
-  const order = new Uint32Array(n);
-  // id × 2^21 + position is exact in a float64 for ids < 2^31 and n < 2^21, and a typed-array
-  // sort without a comparator is native; larger columns take the comparator sort.
-  if (n < 1 << 21) {
-    const keys = new Float64Array(n);
-    for (let k = 0; k < n; k++) keys[k] = (ids[k] as number) * 2097152 + k;
-    keys.sort();
-    for (let k = 0; k < n; k++) order[k] = (keys[k] as number) % 2097152;
-  } else {
-    for (let k = 0; k < n; k++) order[k] = k;
-    order.sort((a, b) => (ids[a] as number) - (ids[b] as number));
-  }
-  return order;
-}
-
 /**
  * The response_columns values of a planned column (COLUMN_COLUMNS order), byte for byte what
  * encodeColumn writes for the same cells merged the general way. In cell order (the usual

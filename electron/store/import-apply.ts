@@ -17,8 +17,8 @@ import type { ConfigSpec, ImportBatch, InternedStrings, ItemMeta, ResponseColumn
 import { applyOverrides, type ImportOverrides } from './import-overrides';
 import { createConfigUpserter, specFromKey } from './import-configs';
 import { mergeCell, type CellPatch, type StoredCell } from './merge-cell';
-import { encodeFreshColumn, itemOrder, planFreshColumn, type StoredItem, type TableItems } from './fresh-column';
-import { COLUMN_COLUMNS, Column, type ColumnRow, createColumnWriter, decodeColumn } from './response-columns';
+import { encodeFreshColumn, planFreshColumn, type StoredItem, type TableItems } from './fresh-column';
+import { COLUMN_COLUMNS, Column, type ColumnRow, createColumnWriter, decodeColumn, itemOrder, type StringCells } from './response-columns';
 
 export type { ImportOverrides } from './import-overrides';
 export { framesFromKey } from './import-configs';
@@ -88,22 +88,133 @@ function itemValues(meta: ItemMeta, out: (string | number | null)[]): void {
 }
 
 function writeCell(col: Column, k: number, r: ResponseRow, correct: number | null, runId: number): void {
-  col.pred[k] = r.pred;
+  col.pred.set(k, r.pred);
   col.correct[k] = correct ?? -1;
   col.score[k] = r.score ?? NaN;
-  col.groundTruth[k] = r.groundTruth;
+  col.groundTruth.set(k, r.groundTruth);
   col.confidence[k] = r.confidence ?? NaN;
   col.margin[k] = r.margin ?? NaN;
   col.latencyMs[k] = r.latencyMs ?? NaN;
   col.frames[k] = r.frameIndices;
-  col.sourceTag[k] = r.sourceTag;
-  col.protocolNote[k] = r.protocolNote;
+  col.sourceTag.set(k, r.sourceTag);
+  col.protocolNote.set(k, r.protocolNote);
   col.runId[k] = runId;
   col.line[k] = r.line;
   col.dirty = true;
 }
 
+/**
+ * A column batch's string field (its table indices) mapped onto a Column's StringCells: batch
+ * table index → column table index + 1 (0 = not mapped yet). Each distinct string is interned
+ * into the column once per batch; a cell then costs two array reads.
+ */
+class FieldMap {
+  private to: Int32Array;
+  constructor(
+    private readonly from: InternedStrings,
+    private readonly cells: StringCells,
+  ) {
+    this.to = new Int32Array(from.table.length);
+  }
+
+  /** Cell k of the batch as a column table index (−1 = NULL). */
+  at(k: number): number {
+    const ti = this.from.index[k] as number;
+    if (ti < 0) return -1;
+    let i = this.to[ti] as number;
+    if (i === 0) this.to[ti] = i = this.cells.intern(this.from.table[ti] as string) + 1;
+    return i - 1;
+  }
+}
+
+/** The string fields of one column batch mapped onto the Column it is applied to. */
+interface BatchCells {
+  c: ResponseColumnBatch;
+  pred: FieldMap;
+  groundTruth: FieldMap;
+  sourceTag: FieldMap;
+  protocolNote: FieldMap;
+}
+
+/**
+ * New cells of a column batch, appended to its Column together (Column.append) rather than one
+ * push and writeCell per cell: the cells' values are copied from the batch's arrays as they
+ * are (a 1.45M-row per_item.csv is almost all new cells). The applier queues a cell here where
+ * it would push it, and flushes before anything reads the Column (see `flush` there).
+ */
+class PendingCells {
+  ks: Int32Array;
+  ids: Int32Array;
+  correct: Int8Array;
+  n = 0;
+
+  constructor(readonly b: BatchCells) {
+    const n = b.c.length;
+    this.ks = new Int32Array(n);
+    this.ids = new Int32Array(n);
+    this.correct = new Int8Array(n);
+  }
+
+  add(k: number, itemId: number, correct: number | null): void {
+    const j = this.n++;
+    this.ks[j] = k;
+    this.ids[j] = itemId;
+    this.correct[j] = correct ?? -1;
+  }
+
+  /** Appends the queued cells to `col` (with `runId`), recording their lines in `fresh`. */
+  flush(col: Column, runId: number, fresh: FreshLines): void {
+    const n = this.n;
+    if (n === 0) return;
+    this.n = 0;
+    const { b, ks } = this;
+    const c = b.c;
+    const k0 = col.append(this.ids, n);
+    col.correct.set(this.correct.subarray(0, n), k0);
+    col.runId.fill(runId, k0, k0 + n);
+    // Cells 0..n−1 of the batch in order (the usual case): whole arrays copied.
+    const whole = n === c.length && ks[n - 1] === n - 1;
+    const copy = (to: Float64Array | Int32Array, from: Float64Array | Int32Array): void => {
+      if (whole) to.set(from.subarray(0, n), k0);
+      else for (let j = 0; j < n; j++) to[k0 + j] = from[ks[j] as number] as number;
+    };
+    copy(col.score, c.score);
+    copy(col.confidence, c.confidence);
+    copy(col.margin, c.margin);
+    copy(col.latencyMs, c.latencyMs);
+    copy(col.line, c.line);
+    const frames = c.frameIndices;
+    for (let j = 0; j < n; j++) {
+      const k = ks[j] as number;
+      col.pred.index[k0 + j] = b.pred.at(k);
+      col.groundTruth.index[k0 + j] = b.groundTruth.at(k);
+      col.sourceTag.index[k0 + j] = b.sourceTag.at(k);
+      col.protocolNote.index[k0 + j] = b.protocolNote.at(k);
+      col.frames[k0 + j] = frames[k] ?? null;
+      fresh.set(k0 + j, c.line[k] as number);
+    }
+  }
+}
+
 const orNull = (v: number): number | null => (v !== v ? null : v);
+
+const stringAt = (f: InternedStrings, k: number): string | null => {
+  const i = f.index[k]!;
+  return i < 0 ? null : f.table[i]!;
+};
+
+/**
+ * The fields of row `r` (cell `k` of column batch `c`) that only a merge with a stored cell
+ * reads: the applier fills them just before one (a new cell is copied from `c` itself).
+ */
+function fillMergeFields(r: ResponseRow, c: ResponseColumnBatch, k: number): void {
+  r.confidence = orNull(c.confidence[k]!);
+  r.margin = orNull(c.margin[k]!);
+  r.latencyMs = orNull(c.latencyMs[k]!);
+  r.frameIndices = c.frameIndices[k] ?? null;
+  r.sourceTag = stringAt(c.tables.sourceTag, k);
+  r.protocolNote = stringAt(c.tables.protocolNote, k);
+}
 
 /**
  * Cell position → the line of this import that wrote it (undefined = not written by it).
@@ -129,16 +240,16 @@ class FreshLines {
 
 /** Cell `k` of `col`, as mergeCell compares it. */
 const cellAt = (col: Column, k: number): StoredCell => ({
-  pred: col.pred[k] ?? null,
+  pred: col.pred.get(k),
   correct: correctAt(col, k),
   score: orNull(col.score[k]!),
-  groundTruth: col.groundTruth[k] ?? null,
+  groundTruth: col.groundTruth.get(k),
   confidence: orNull(col.confidence[k]!),
   margin: orNull(col.margin[k]!),
   latencyMs: orNull(col.latencyMs[k]!),
   frames: col.frames[k] ?? null,
-  sourceTag: col.sourceTag[k] ?? null,
-  protocolNote: col.protocolNote[k] ?? null,
+  sourceTag: col.sourceTag.get(k),
+  protocolNote: col.protocolNote.get(k),
   runId: runAt(col, k),
 });
 const correctAt = (col: Column, k: number): number | null => (col.correct[k]! < 0 ? null : col.correct[k]!);
@@ -149,13 +260,13 @@ const lineAt = (col: Column, k: number): number | null => (col.line[k]! < 0 ? nu
 function patchCell(col: Column, k: number, p: CellPatch): boolean {
   let filled = false;
   if (p.correct !== undefined) ((col.correct[k] = p.correct ?? -1), (filled = true));
-  if (p.groundTruth !== undefined) ((col.groundTruth[k] = p.groundTruth), (filled = true));
+  if (p.groundTruth !== undefined) (col.groundTruth.set(k, p.groundTruth), (filled = true));
   if (p.confidence !== undefined) ((col.confidence[k] = p.confidence ?? NaN), (filled = true));
   if (p.margin !== undefined) ((col.margin[k] = p.margin ?? NaN), (filled = true));
   if (p.latencyMs !== undefined) ((col.latencyMs[k] = p.latencyMs ?? NaN), (filled = true));
   if (p.frames !== undefined) ((col.frames[k] = p.frames), (filled = true));
-  if (p.sourceTag !== undefined) ((col.sourceTag[k] = p.sourceTag), (filled = true));
-  if (p.protocolNote !== undefined) ((col.protocolNote[k] = p.protocolNote), (filled = true));
+  if (p.sourceTag !== undefined) (col.sourceTag.set(k, p.sourceTag), (filled = true));
+  if (p.protocolNote !== undefined) (col.protocolNote.set(k, p.protocolNote), (filled = true));
   if (filled) col.dirty = true;
   return filled;
 }
@@ -427,7 +538,7 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
       for (const c of cols) {
         const k = c.find(item.id);
         if (k < 0) continue;
-        const pred = c.pred[k] ?? null;
+        const pred = c.pred.get(k);
         const stored = correctAt(c, k);
         if (stored !== null && c.score[k] !== c.score[k] && pred !== null && (pred === answer ? 1 : 0) !== stored) {
           const line = lineAt(c, k);
@@ -443,7 +554,7 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
       for (const c of cols) {
         const k = c.find(item.id);
         if (k < 0 || c.correct[k]! >= 0 || c.score[k] === c.score[k]) continue;
-        c.correct[k] = c.pred[k] === answer ? 1 : 0;
+        c.correct[k] = c.pred.get(k) === answer ? 1 : 0;
         c.dirty = true;
         summary.responsesUpdated++;
       }
@@ -561,6 +672,11 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
         enterColumn(mid, cid);
       };
       /**
+       * `found`: the cell's item when the caller already knows it (a column batch's table
+       * cache). `from`: the cell is cell `fromK` of this column batch, whose values a new cell
+       * takes as they are (no string per cell); `r` then holds the same values for the checks.
+       */
+      /**
        * Applies column batch `c` by the fast path when its column is new and closed
        * (fresh-column.ts); false = nothing done beyond enterGrid, apply it the general way.
        */
@@ -597,8 +713,17 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
         options.onFastColumn?.(c);
         return true;
       };
-      /** `found`: the cell's item when the caller already knows it (a column batch's table cache). */
-      const merge = (r: ResponseRow, found?: StoredItem): StoredItem => {
+      /**
+       * Cells of the current column batch queued for appending. Flushed before anything reads
+       * `col`: before a cell whose item an earlier cell of the batch named (it merges with
+       * that cell), before an answer arrives (it fills cells of every column of the split),
+       * and at the end of the batch.
+       */
+      let pendingCells: PendingCells | null = null;
+      const flush = (): void => {
+        if (pendingCells !== null) pendingCells.flush(col, runId, fresh);
+      };
+      const merge = (r: ResponseRow, found?: StoredItem, fromK = 0): StoredItem => {
         let item = found ?? known.get(r.sampleId);
         if (!item) {
           item = { id: Number(q.itemInsertBare.run(sid, r.sampleId).lastInsertRowid), splitId: sid, answer: null };
@@ -610,6 +735,7 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
             q.itemSetAnswer.run(r.groundTruth, item.id);
             if (!updatedItems.has(item.id)) summary.itemsUpdated++;
             updatedItems.add(item.id);
+            flush();
             answerArrived(item, r.groundTruth, file, r.line, 'ground_truth', r.split, r.sampleId);
           } else if (item.answer !== r.groundTruth) {
             throw new ImportError(file, r.line, 'ground_truth', `ground truth "${r.groundTruth}" for (${r.split}, ${r.sampleId}) contradicts the project's "${item.answer}"`);
@@ -626,11 +752,16 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
 
         const k = col.find(item.id);
         if (k < 0) {
+          summary.responsesAdded++;
+          if (pendingCells !== null) {
+            pendingCells.add(fromK, item.id, correct);
+            return item;
+          }
           writeCell(col, col.push(item.id), r, correct, runId);
           fresh.set(col.length - 1, r.line);
-          summary.responsesAdded++;
           return item;
         }
+        if (pendingCells !== null) fillMergeFields(r, pendingCells.b.c, fromK);
         const freshLine = fresh.get(k);
         const outcome = mergeCell(cellAt(col, k), r, correct, freshLine !== undefined, runId);
         if (outcome.kind === 'conflict') {
@@ -678,37 +809,39 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
           if (applyFresh(c, mid, cid)) continue;
           enterColumn(mid, cid);
         } else enter(c.model, c.split, c.config);
-        // One row object refilled per cell from the batch's tables (no string array built):
-        // merge and writeCell copy its fields out. A split's sample-id table is shared by its
+        // One row object refilled per cell from the batch's tables (no string array built)
+        // with what merge checks; the rest only where a stored cell is met (fillMergeFields). A split's sample-id table is shared by its
         // columns, so each item is looked up by string once per table, not once per cell.
         const r = emptyResponse(c.model, c.split, '', c.config, 0);
         const t = c.tables;
         let cache = tableItems.get(t.sampleIds.table);
         if (!cache) tableItems.set(t.sampleIds.table, (cache = []));
-        const at = (f: InternedStrings, k: number): string | null => {
-          const i = f.index[k]!;
-          return i < 0 ? null : f.table[i]!;
-        };
-        const frames = c.frameIndices;
+        pendingCells = new PendingCells({
+          c,
+          pred: new FieldMap(t.pred, col.pred),
+          groundTruth: new FieldMap(t.groundTruth, col.groundTruth),
+          sourceTag: new FieldMap(t.sourceTag, col.sourceTag),
+          protocolNote: new FieldMap(t.protocolNote, col.protocolNote),
+        });
+        // Sample-id table indices this batch has named: a second cell of an item merges with the first.
+        const named = new Uint8Array(t.sampleIds.table.length);
         for (let k = 0; k < c.length; k++) {
           const cor = c.correct[k]!;
           const ti = t.sampleIds.index[k]!;
           r.sampleId = t.sampleIds.table[ti]!;
-          r.pred = at(t.pred, k);
+          r.pred = stringAt(t.pred, k);
           r.correct = cor < 0 ? null : cor === 1;
           r.score = orNull(c.score[k]!);
-          r.groundTruth = at(t.groundTruth, k);
-          r.confidence = orNull(c.confidence[k]!);
-          r.margin = orNull(c.margin[k]!);
-          r.latencyMs = orNull(c.latencyMs[k]!);
-          r.frameIndices = frames[k] ?? null;
-          r.sourceTag = at(t.sourceTag, k);
-          r.protocolNote = at(t.protocolNote, k);
+          r.groundTruth = stringAt(t.groundTruth, k);
           r.line = c.line[k]!;
+          if (named[ti] === 1) flush();
+          named[ti] = 1;
           const cached = cache[ti];
           // A cached item stays right: StoredItems are never replaced, and one per (split, id).
-          cache[ti] = merge(r, cached !== undefined && cached.splitId === sid ? cached : undefined);
+          cache[ti] = merge(r, cached !== undefined && cached.splitId === sid ? cached : undefined, k);
         }
+        flush();
+        pendingCells = null;
       }
       q.runCounts.run(items.length, nResponses, specByKey.size, runId);
     }

@@ -26,16 +26,16 @@ export function convertResponsesToColumns(db: Database.Database): void {
       col = new Column(m, s, c);
     }
     const k = col.push(item);
-    col.pred[k] = pred;
+    col.pred.set(k, pred);
     col.correct[k] = correct ?? -1;
     col.score[k] = score ?? NaN;
-    col.groundTruth[k] = gt;
+    col.groundTruth.set(k, gt);
     col.confidence[k] = conf ?? NaN;
     col.margin[k] = margin ?? NaN;
     col.latencyMs[k] = lat ?? NaN;
     col.frames[k] = fi === null ? null : new Int32Array(fi.buffer.slice(fi.byteOffset, fi.byteOffset + fi.byteLength));
-    col.sourceTag[k] = tag;
-    col.protocolNote[k] = note;
+    col.sourceTag.set(k, tag);
+    col.protocolNote.set(k, note);
     col.runId[k] = run ?? 0;
     col.line[k] = line ?? -1;
   }

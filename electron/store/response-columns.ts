@@ -84,59 +84,20 @@ function nanBytes(n: number): Buffer {
 /**
  * String table: u8 index width (1, 2 or 4), 3 bytes padding, u32 distinct count d, u32 cell
  * count n, then n indices (0 = NULL, i = the i-th distinct string), padding to 4 bytes,
- * d × u32 UTF-8 byte lengths, then the UTF-8 bytes.
+ * d × u32 UTF-8 byte lengths, then the UTF-8 bytes. Distinct strings are numbered by first
+ * appearance in cell order (`order` applied). A Column's fields are StringCells and are
+ * encoded by encodeInterned directly; this is the same writer for a plain array.
  */
 export function encodeStrings(values: readonly (string | null)[], order: ArrayLike<number> | null): Buffer {
-  const n = values.length;
-  const dict = new Map<string, number>();
-  const distinct: string[] = [];
-  // Indices go straight into an array of the final width: 1 byte while fewer than 255
-  // distinct strings, widened (a copy) when the table outgrows it — no u32 array per call
-  // narrowed afterwards.
-  let idx: Uint8Array | Uint16Array | Uint32Array = new Uint8Array(n);
-  let cap = 255;
-  // Neighbouring cells usually repeat a value (a column's source tag, a letter): compare with
-  // the previous one before hashing (string equality is a pointer compare for the same string).
-  let last: string | null = null;
-  let lastIdx = 0;
-  const ascii = new Int32Array(128);
-  // A column's source tag or note is often one string object throughout: one pointer
-  // compare per cell, then a native fill.
-  const first = values[0];
-  let same = 1;
-  while (same < n && values[same] === first) same++;
-  if (same === n && n > 0) return encodeSameString(first ?? null, n);
-  for (let k = 0; k < n; k++) {
-    const v = values[order ? (order[k] as number) : k];
-    if (v === null || v === undefined) continue;
-    if (v !== last) {
-      // One-character values (MCQA letters) index a small table instead of hashing.
-      const ch = v.length === 1 ? v.charCodeAt(0) : 128;
-      let i = ch < 128 ? (ascii[ch] as number) : 0;
-      if (i === 0) {
-        i = dict.get(v) ?? 0;
-        if (i === 0) {
-          distinct.push(v);
-          dict.set(v, (i = distinct.length));
-          if (i >= cap) {
-            cap = cap === 255 ? 65535 : Infinity;
-            idx = cap === 65535 ? Uint16Array.from(idx) : Uint32Array.from(idx);
-          }
-        }
-        if (ch < 128) ascii[ch] = i;
-      }
-      last = v;
-      lastIdx = i;
-    }
-    idx[k] = lastIdx;
-  }
-  return stringTable(idx, n, distinct);
+  const cells = new StringCells(new Int32Array(values.length));
+  for (let k = 0; k < values.length; k++) cells.set(k, values[k] ?? null);
+  return encodeInterned(cells, order);
 }
 
 /**
- * encodeStrings of an interned field (ResponseColumnBatch.tables): the same bytes, with the
- * distinct values numbered by first appearance in `order` through their table index — no
- * string compared or hashed per cell.
+ * The string-table BLOB (layout: encodeStrings) of an interned field (a Column's StringCells,
+ * whose table holds no string twice): the distinct values are numbered by first appearance in
+ * `order` through their table index — no string compared or hashed per cell.
  */
 export function encodeInterned(f: InternedStrings, order: ArrayLike<number> | null): Buffer {
   const index = f.index;
@@ -162,13 +123,6 @@ export function encodeInterned(f: InternedStrings, order: ArrayLike<number> | nu
   return stringTable(idx, n, distinct);
 }
 
-/** encodeStrings of n cells that all hold `value` (one string, or null). */
-function encodeSameString(value: string | null, n: number): Buffer {
-  const idx = new Uint8Array(n);
-  if (value === null) return stringTable(idx, n, []);
-  return stringTable(idx.fill(1), n, [value]);
-}
-
 /** The string table of indices (1-based into `distinct`, 0 = NULL) at their final width. */
 function stringTable(idx: Uint8Array | Uint16Array | Uint32Array, n: number, distinct: readonly string[]): Buffer {
   const width = idx.BYTES_PER_ELEMENT;
@@ -189,26 +143,8 @@ function stringTable(idx: Uint8Array | Uint16Array | Uint32Array, n: number, dis
 }
 
 export function decodeStrings(b: Uint8Array): (string | null)[] {
-  const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-  const width = buf.readUInt8(0);
-  const d = buf.readUInt32LE(4);
-  const n = buf.readUInt32LE(8);
-  const head = 12;
-  const idxBytes = (n * width + 3) & ~3;
-  const dict: (string | null)[] = [null];
-  let at = head + idxBytes;
-  let text = at + 4 * d;
-  for (let i = 0; i < d; i++) {
-    const len = buf.readUInt32LE(at);
-    at += 4;
-    dict.push(dec.decode(buf.subarray(text, text + len)));
-    text += len;
-  }
-  const raw = own(buf, head, head + n * width);
-  const idx = width === 1 ? new Uint8Array(raw) : width === 2 ? new Uint16Array(raw) : new Uint32Array(raw);
-  const out = new Array<string | null>(n);
-  for (let k = 0; k < n; k++) out[k] = dict[idx[k] as number] as string | null;
-  return out;
+  const cells = decodeStringCells(b);
+  return Array.from({ length: cells.index.length }, (_, k) => cells.get(k));
 }
 
 /** u32 n, int8 × n presence (padded to 4), int32 offsets × (n + 1), int32 values. */
@@ -252,6 +188,76 @@ export function decodeFrames(b: Uint8Array): (Int32Array | null)[] {
   return out;
 }
 
+/**
+ * A string field of a Column: one index per cell (−1 = NULL) into the column's table of
+ * distinct strings — the BLOB's own layout (encodeStrings), so decoding, appending a cell and
+ * encoding cost array reads per cell, not a string per cell (a 1.45M-row import writes four of
+ * these per row). The table never holds a string twice, which encodeInterned relies on.
+ */
+export class StringCells implements InternedStrings {
+  private ids: Map<string, number> | null = null;
+
+  constructor(
+    public index: Int32Array<ArrayBuffer>,
+    readonly table: string[] = [],
+  ) {}
+
+  get(k: number): string | null {
+    const i = this.index[k] as number;
+    return i < 0 ? null : (this.table[i] as string);
+  }
+
+  set(k: number, v: string | null): void {
+    this.index[k] = v === null ? -1 : this.intern(v);
+  }
+
+  /** The table index of `v`, added when new. */
+  intern(v: string): number {
+    let ids = this.ids;
+    if (ids === null) {
+      ids = this.ids = new Map();
+      for (let i = 0; i < this.table.length; i++) ids.set(this.table[i] as string, i);
+    }
+    let i = ids.get(v);
+    if (i === undefined) {
+      i = this.table.length;
+      this.table.push(v);
+      ids.set(v, i);
+    }
+    return i;
+  }
+
+  grow(n: number): void {
+    const b = new Int32Array(n);
+    b.set(this.index);
+    this.index = b;
+  }
+}
+
+/** A string table BLOB (encodeStrings) as StringCells, without building a string per cell. */
+export function decodeStringCells(b: Uint8Array): StringCells {
+  const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  const width = buf.readUInt8(0);
+  const d = buf.readUInt32LE(4);
+  const n = buf.readUInt32LE(8);
+  const head = 12;
+  const idxBytes = (n * width + 3) & ~3;
+  const table: string[] = [];
+  let at = head + idxBytes;
+  let text = at + 4 * d;
+  for (let i = 0; i < d; i++) {
+    const len = buf.readUInt32LE(at);
+    at += 4;
+    table.push(dec.decode(buf.subarray(text, text + len)));
+    text += len;
+  }
+  const raw = own(buf, head, head + n * width);
+  const idx = width === 1 ? new Uint8Array(raw) : width === 2 ? new Uint16Array(raw) : new Uint32Array(raw);
+  const index = new Int32Array(n);
+  for (let k = 0; k < n; k++) index[k] = (idx[k] as number) - 1;
+  return new StringCells(index, table);
+}
+
 const growI32 = (a: Int32Array<ArrayBuffer>, n: number): Int32Array<ArrayBuffer> => {
   const b = new Int32Array(n);
   b.set(a);
@@ -271,7 +277,8 @@ const growF64 = (a: Float64Array<ArrayBuffer>, n: number): Float64Array<ArrayBuf
 /**
  * One decoded grid column, as the import applier and the record readers use it. Cells
  * [0, length) of typed arrays (capacity may be larger) with the BLOBs' null markers:
- * correct −1, the floats NaN, runId 0, line −1; the string fields and frames as arrays.
+ * correct −1, the floats NaN, runId 0, line −1; the string fields as StringCells (index −1 =
+ * NULL) and frames as an array.
  * Typed arrays because an import writes a cell per row of a 1.45M-row file: JS arrays of
  * numbers and nulls cost a boxed value or a pointer per cell and most of the import's GC.
  */
@@ -286,10 +293,10 @@ export class Column {
   latencyMs: Float64Array<ArrayBuffer>;
   runId: Int32Array<ArrayBuffer>;
   line: Int32Array<ArrayBuffer>;
-  pred: (string | null)[] = [];
-  groundTruth: (string | null)[] = [];
-  sourceTag: (string | null)[] = [];
-  protocolNote: (string | null)[] = [];
+  pred: StringCells;
+  groundTruth: StringCells;
+  sourceTag: StringCells;
+  protocolNote: StringCells;
   frames: (ArrayLike<number> | null)[] = [];
   /**
    * item id → cell position + 1, built on first lookup: dense over [lo, lo + length) of item
@@ -315,6 +322,10 @@ export class Column {
     this.latencyMs = new Float64Array(capacity);
     this.runId = new Int32Array(capacity);
     this.line = new Int32Array(capacity);
+    this.pred = new StringCells(new Int32Array(capacity));
+    this.groundTruth = new StringCells(new Int32Array(capacity));
+    this.sourceTag = new StringCells(new Int32Array(capacity));
+    this.protocolNote = new StringCells(new Int32Array(capacity));
   }
 
   find(itemId: number): number {
@@ -362,11 +373,25 @@ export class Column {
     dense[i] = k + 1;
   }
 
-  /** Appends an empty cell (every field null) for `itemId`; returns its position. */
-  push(itemId: number): number {
-    const k = this.length;
-    if (k === this.itemIds.length) {
-      const n = Math.max(16, k * 2);
+  /**
+   * Appends `count` cells for `ids[0, count)` and returns the first one's position. The caller
+   * writes every field of them (import-apply.ts appends a column batch's new cells this way,
+   * copying its arrays instead of one push per cell).
+   */
+  append(ids: Int32Array, count: number): number {
+    const k0 = this.length;
+    this.reserve(k0 + count);
+    if (this.dense === null && this.sparse === null) this.index();
+    this.itemIds.set(ids.subarray(0, count), k0);
+    this.length = k0 + count;
+    for (let j = 0; j < count; j++) this.place(ids[j] as number, k0 + j);
+    this.dirty = true;
+    return k0;
+  }
+
+  private reserve(cells: number): void {
+    if (cells > this.itemIds.length) {
+      const n = Math.max(16, this.itemIds.length * 2, cells);
       this.itemIds = growI32(this.itemIds, n);
       this.correct = growI8(this.correct, n);
       this.score = growF64(this.score, n);
@@ -375,7 +400,17 @@ export class Column {
       this.latencyMs = growF64(this.latencyMs, n);
       this.runId = growI32(this.runId, n);
       this.line = growI32(this.line, n);
+      this.pred.grow(n);
+      this.groundTruth.grow(n);
+      this.sourceTag.grow(n);
+      this.protocolNote.grow(n);
     }
+  }
+
+  /** Appends an empty cell (every field null) for `itemId`; returns its position. */
+  push(itemId: number): number {
+    const k = this.length;
+    this.reserve(k + 1);
     if (this.dense === null && this.sparse === null) this.index();
     this.length = k + 1;
     this.itemIds[k] = itemId;
@@ -387,10 +422,10 @@ export class Column {
     this.latencyMs[k] = NaN;
     this.runId[k] = 0;
     this.line[k] = -1;
-    this.pred.push(null);
-    this.groundTruth.push(null);
-    this.sourceTag.push(null);
-    this.protocolNote.push(null);
+    this.pred.index[k] = -1;
+    this.groundTruth.index[k] = -1;
+    this.sourceTag.index[k] = -1;
+    this.protocolNote.index[k] = -1;
     this.frames.push(null);
     this.dirty = true;
     return k;
@@ -432,15 +467,15 @@ export function decodeColumn(r: ColumnRow): Column {
   c.length = n;
   c.itemIds = decodeInt32(r.item_ids);
   c.correct = decodeInt8(r.correct);
-  c.pred = decodeStrings(r.pred);
-  c.groundTruth = decodeStrings(r.ground_truth);
+  c.pred = decodeStringCells(r.pred);
+  c.groundTruth = decodeStringCells(r.ground_truth);
   c.score = floats(r.score, n);
   c.confidence = floats(r.confidence, n);
   c.margin = floats(r.margin, n);
   c.latencyMs = floats(r.latency_ms, n);
   c.frames = r.frame_indices ? decodeFrames(r.frame_indices) : new Array<null>(n).fill(null);
-  c.sourceTag = decodeStrings(r.source_tag);
-  c.protocolNote = decodeStrings(r.protocol_note);
+  c.sourceTag = decodeStringCells(r.source_tag);
+  c.protocolNote = decodeStringCells(r.protocol_note);
   c.runId = decodeInt32(r.run_ids);
   c.line = decodeInt32(r.lines);
   return c;
@@ -449,17 +484,40 @@ export function decodeColumn(r: ColumnRow): Column {
 export const COLUMN_COLUMNS =
   'model_id, split_id, config_id, n_cells, n_correct, n_score, item_ids, correct, pred, ground_truth, score, confidence, margin, latency_ms, frame_indices, source_tag, protocol_note, run_ids, lines';
 
+/** Cells [0, n) of a string field as its BLOB (encodeInterned: the bytes encodeStrings gives). */
+const encodeCells = (f: StringCells, n: number, order: Uint32Array | null): Buffer => encodeInterned({ table: f.table, index: f.index.subarray(0, n) }, order);
+
+/** Positions sorted by item id, or null when the ids ascend already (distinct ids). */
+export function itemOrder(ids: Int32Array): Uint32Array | null {
+  const n = ids.length;
+  let sorted = true;
+  for (let k = 1; k < n; k++) {
+    if ((ids[k] as number) < (ids[k - 1] as number)) {
+      sorted = false;
+      break;
+    }
+  }
+  if (sorted) return null;
+  const order = new Uint32Array(n);
+  // id × 2^21 + position is exact in a float64 for ids < 2^31 and n < 2^21, and a typed-array
+  // sort without a comparator is native; larger columns take the comparator sort.
+  if (n < 1 << 21) {
+    const keys = new Float64Array(n);
+    for (let k = 0; k < n; k++) keys[k] = (ids[k] as number) * 2097152 + k;
+    keys.sort();
+    for (let k = 0; k < n; k++) order[k] = (keys[k] as number) % 2097152;
+  } else {
+    for (let k = 0; k < n; k++) order[k] = k;
+    order.sort((a, b) => (ids[a] as number) - (ids[b] as number));
+  }
+  return order;
+}
+
 /** The BLOBs and counts of a column, cells sorted by item id, in COLUMN_COLUMNS order. */
 export function encodeColumn(c: Column): unknown[] {
   const n = c.length;
   const ids = c.itemIds.subarray(0, n);
-  let order: Uint32Array | null = null;
-  for (let k = 1; k < n; k++) {
-    if ((ids[k] as number) < (ids[k - 1] as number)) {
-      order = Uint32Array.from({ length: n }, (_, i) => i).sort((a, b) => (ids[a] as number) - (ids[b] as number));
-      break;
-    }
-  }
+  const order = itemOrder(ids);
   const pick32 = (a: Int32Array): Int32Array => {
     const v = a.subarray(0, n);
     if (!order) return v;
@@ -486,15 +544,15 @@ export function encodeColumn(c: Column): unknown[] {
     nScore,
     asBuffer(pick32(c.itemIds)),
     asBuffer(correct),
-    encodeStrings(c.pred, order),
-    encodeStrings(c.groundTruth, order),
+    encodeCells(c.pred, n, order),
+    encodeCells(c.groundTruth, n, order),
     encodeFloat64Array(c.score.subarray(0, n), order),
     encodeFloat64Array(c.confidence.subarray(0, n), order),
     encodeFloat64Array(c.margin.subarray(0, n), order),
     encodeFloat64Array(c.latencyMs.subarray(0, n), order),
     encodeFrames(c.frames, order),
-    encodeStrings(c.sourceTag, order),
-    encodeStrings(c.protocolNote, order),
+    encodeCells(c.sourceTag, n, order),
+    encodeCells(c.protocolNote, n, order),
     asBuffer(pick32(c.runId)),
     asBuffer(pick32(c.line)),
   ];
