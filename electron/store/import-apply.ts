@@ -17,8 +17,7 @@ import type { ConfigSpec, ImportBatch, InternedStrings, ItemMeta, ResponseColumn
 import { applyOverrides, type ImportOverrides } from './import-overrides';
 import { createConfigUpserter, specFromKey } from './import-configs';
 import { mergeCell, type CellPatch, type StoredCell } from './merge-cell';
-import { encodeFreshColumn, planFreshColumn, type StoredItem, type TableItems } from './fresh-column';
-import { COLUMN_COLUMNS, Column, type ColumnRow, createColumnWriter, decodeColumn, itemOrder, type StringCells } from './response-columns';
+import { Column, type ColumnRow, createColumnWriter, decodeColumn, type StringCells } from './response-columns';
 
 export type { ImportOverrides } from './import-overrides';
 export { framesFromKey } from './import-configs';
@@ -69,7 +68,7 @@ const fieldValue = (v: string | number | readonly string[] | null | undefined): 
 /**
  * itemValue for every ITEM_FIELDS entry, in its order, into `out`. Spelled out field by field:
  * a keyed `meta[field]` per field is a megamorphic load, and 12 of them per item showed in the
- * bench (5k items). Keep in step with ITEM_FIELDS (test/electron/store/import-fast-path.test.ts
+ * bench (5k items). Keep in step with ITEM_FIELDS (test/electron/store/import-encodings.test.ts
  * round-trips every field).
  */
 function itemValues(meta: ItemMeta, out: (string | number | null)[]): void {
@@ -86,6 +85,20 @@ function itemValues(meta: ItemMeta, out: (string | number | null)[]): void {
   out[10] = fieldValue(meta.videoFile);
   out[11] = fieldValue(meta.kind);
 }
+
+export interface StoredItem {
+  id: number;
+  splitId: number;
+  answer: string | null;
+}
+
+/**
+ * The stored items of a split's sample-id table (ColumnTables.sampleIds.table, shared by the
+ * split's columns), by table index; undefined = not looked up yet, or no such item yet.
+ * StoredItem objects are never replaced (only their answer is updated in place), so an entry
+ * once found stays right for the whole call.
+ */
+type TableItems = (StoredItem | undefined)[];
 
 function writeCell(col: Column, k: number, r: ResponseRow, correct: number | null, runId: number): void {
   col.pred.set(k, r.pred);
@@ -332,74 +345,7 @@ function createItemInserter(db: Database.Database) {
   };
 }
 
-const tripleKey = (model: string, split: string, config: string): string => `${model}\u0000${split}\u0000${config}`;
-
-/**
- * The (model, split, config) columns that exactly one non-empty column batch of the call names
- * (after overrides) and no response row does: only those may take the fast path, whose column
- * nothing else of the call may merge into.
- */
-function triplesNamedOnce(batches: readonly ImportBatch[], opts: ImportOverrides): Set<string> {
-  const once = new Set<string>();
-  if (!batches.some((b) => b.columns)) return once;
-  const seen = new Set<string>();
-  // The names applyImports gives a cell after overrides (an empty override is none, as there).
-  const remap = opts.model || opts.split;
-  const keyOf = (model: string, split: string, config: string): string =>
-    tripleKey(remap ? (opts.model ?? model) : model, remap ? (opts.split ?? split) : split, opts.config ? opts.config : config);
-  const name = (model: string, split: string, config: string): void => {
-    const key = keyOf(model, split, config);
-    if (seen.has(key)) once.delete(key);
-    else (seen.add(key), once.add(key));
-  };
-  for (const b of batches) {
-    if (b.columns) {
-      for (const c of b.columns) if (c.length > 0) name(c.model, c.split, c.config);
-      continue;
-    }
-    let prev: ResponseRow | null = null;
-    for (const r of b.responses) {
-      if (prev && r.model === prev.model && r.split === prev.split && r.config === prev.config) continue;
-      prev = r;
-      const key = keyOf(r.model, r.split, r.config);
-      // Rows merge cell by cell: their columns never take the fast path.
-      once.delete(key);
-      seen.add(key);
-    }
-  }
-  return once;
-}
-
-/** Every per-cell array of `c` holds exactly its `length` cells (else the general path reads it). */
-function wellFormed(c: ResponseColumnBatch): boolean {
-  const n = c.length;
-  const t = c.tables;
-  // The fast path reads the tables, not the string arrays (which need not be built).
-  return (
-    t.sampleIds.index.length === n &&
-    t.pred.index.length === n &&
-    t.groundTruth.index.length === n &&
-    t.sourceTag.index.length === n &&
-    t.protocolNote.index.length === n &&
-    c.correct.length === n &&
-    c.score.length === n &&
-    c.confidence.length === n &&
-    c.margin.length === n &&
-    c.latencyMs.length === n &&
-    c.frameIndices.length === n &&
-    c.line.length === n
-  );
-}
-
-export interface ApplierOptions {
-  /** false = every column the general way (tests compare both paths' stores). Default true. */
-  fastPath?: boolean;
-  /** Called for each column batch the fast path applied (tests check which path ran). */
-  onFastColumn?: (c: ResponseColumnBatch) => void;
-}
-
-export function createImportApplier(db: Database.Database, options: ApplierOptions = {}) {
-  const fastPath = options.fastPath ?? true;
+export function createImportApplier(db: Database.Database) {
   const q = {
     runBySha: db.prepare<[string, string], { id: number }>('SELECT id FROM runs WHERE sha256 = ? AND format = ?'),
     runInsert: db.prepare(
@@ -426,13 +372,8 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
     ),
     itemFull: db.prepare<[number], Record<string, string | number | null>>('SELECT * FROM items WHERE id = ?'),
     itemInsertBare: db.prepare('INSERT INTO items (split_id, sample_id) VALUES (?, ?)'),
-    itemInsertAnswer: db.prepare('INSERT INTO items (split_id, sample_id, answer) VALUES (?, ?, ?)'),
     itemSetAnswer: db.prepare('UPDATE items SET answer = ? WHERE id = ?'),
     column: db.prepare<[number, number, number], ColumnRow>('SELECT * FROM response_columns WHERE model_id = ? AND split_id = ? AND config_id = ?'),
-    columnExists: db
-      .prepare<[number, number, number], number>('SELECT id FROM response_columns WHERE model_id = ? AND split_id = ? AND config_id = ?')
-      .pluck(true),
-    columnInsert: db.prepare(`INSERT INTO response_columns (${COLUMN_COLUMNS}) VALUES (${COLUMN_COLUMNS.split(',').map(() => '?').join(', ')})`),
     columnsOfSplit: db.prepare<[number], ColumnRow>('SELECT * FROM response_columns WHERE split_id = ? ORDER BY model_id, config_id'),
     modelName: db.prepare<[number], string>('SELECT name FROM models WHERE id = ?'),
     configKey: db.prepare<[number], string>('SELECT key FROM configs WHERE id = ?'),
@@ -453,12 +394,8 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
     // Grid columns touched by this call, decoded; merged in memory and written back once at
     // the end (inside the caller's transaction, so a rejected batch writes nothing).
     const columns = new Map<string, Column>();
-    /**
-     * What to write at the end, in the order the columns were first touched: the Columns
-     * (written when dirty) and the encoded values of fast-path columns. One list keeps the
-     * new columns' row ids in the order the general path alone would give them.
-     */
-    const pending: (Column | unknown[])[] = [];
+    /** What to write at the end (when dirty), in the order the columns were first touched. */
+    const pending: Column[] = [];
     const track = (key: string, c: Column): void => {
       columns.set(key, c);
       pending.push(c);
@@ -497,9 +434,8 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
     const updatedItems = new Set<number>();
     const runSources = new Map<number, string>();
     const newItems = createItemInserter(db);
-    /** Per sample-id table (one per split of a batch): its stored items (planFreshColumn's cache). */
+    /** Per sample-id table (one per split of a batch): its stored items, by table index. */
     const tableItems = new Map<readonly string[], TableItems>();
-    const namedOnce = fastPath ? triplesNamedOnce(batches, opts) : new Set<string>();
 
     const idOf = (cache: Map<string, number>, name: string, get: Database.Statement<[string], { id: number }>, insert: Database.Statement): number => {
       let id = cache.get(name);
@@ -663,56 +599,16 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
         }
         return [mid, cid];
       };
-      const enterColumn = (mid: number, cid: number): void => {
-        col = columnOf(mid, sid, cid);
-        fresh = freshOf(col);
-      };
       const enter = (model: string, split: string, config: string): void => {
         const [mid, cid] = enterGrid(model, split, config);
-        enterColumn(mid, cid);
+        col = columnOf(mid, sid, cid);
+        fresh = freshOf(col);
       };
       /**
        * `found`: the cell's item when the caller already knows it (a column batch's table
        * cache). `from`: the cell is cell `fromK` of this column batch, whose values a new cell
        * takes as they are (no string per cell); `r` then holds the same values for the checks.
        */
-      /**
-       * Applies column batch `c` by the fast path when its column is new and closed
-       * (fresh-column.ts); false = nothing done beyond enterGrid, apply it the general way.
-       */
-      const applyFresh = (c: ResponseColumnBatch, mid: number, cid: number): boolean => {
-        const stored = splitsLoaded.has(sid) ? columns.has(`${mid}:${sid}:${cid}`) : q.columnExists.get(mid, sid, cid) !== undefined;
-        if (stored) return false;
-        const t = c.tables;
-        let cache = tableItems.get(t.sampleIds.table);
-        if (!cache) tableItems.set(t.sampleIds.table, (cache = []));
-        const plan = planFreshColumn(c, known, cache);
-        if (!plan) return false;
-        const { items, creates, newAnswers } = plan;
-        // Items first named here, in cell order as merge inserts them; an answer from the
-        // cell's ground truth counts as an update of the new item, as merge counts it.
-        for (let j = 0; j < creates.length; j++) {
-          const k = creates[j]!;
-          const sampleId = t.sampleIds.table[t.sampleIds.index[k]!]!;
-          const answer = newAnswers[j]!;
-          const item: StoredItem = { id: Number(q.itemInsertAnswer.run(sid, sampleId, answer).lastInsertRowid), splitId: sid, answer };
-          known.set(sampleId, item);
-          cache[t.sampleIds.index[k]!] = item;
-          items[k] = item;
-          summary.itemsAdded++;
-          if (answer !== null) {
-            summary.itemsUpdated++;
-            updatedItems.add(item.id);
-          }
-        }
-        const all = items as StoredItem[];
-        for (const k of creates) plan.ids[k] = all[k]!.id;
-        const order = plan.ascending && creates.length === 0 ? null : itemOrder(plan.ids);
-        pending.push(encodeFreshColumn(c, plan, order, runId, { modelId: mid, splitId: sid, configId: cid }));
-        summary.responsesAdded += c.length;
-        options.onFastColumn?.(c);
-        return true;
-      };
       /**
        * Cells of the current column batch queued for appending. Flushed before anything reads
        * `col`: before a cell whose item an earlier cell of the batch named (it merges with
@@ -804,11 +700,7 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
       for (const c of cols) {
         if (c.length === 0) continue;
         nResponses += c.length;
-        if (namedOnce.has(tripleKey(c.model, c.split, c.config)) && wellFormed(c)) {
-          const [mid, cid] = enterGrid(c.model, c.split, c.config);
-          if (applyFresh(c, mid, cid)) continue;
-          enterColumn(mid, cid);
-        } else enter(c.model, c.split, c.config);
+        enter(c.model, c.split, c.config);
         // One row object refilled per cell from the batch's tables (no string array built)
         // with what merge checks; the rest only where a stored cell is met (fillMergeFields). A split's sample-id table is shared by its
         // columns, so each item is looked up by string once per table, not once per cell.
@@ -845,10 +737,7 @@ export function createImportApplier(db: Database.Database, options: ApplierOptio
       }
       q.runCounts.run(items.length, nResponses, specByKey.size, runId);
     }
-    for (const p of pending) {
-      if (Array.isArray(p)) q.columnInsert.run(...p);
-      else if (p.dirty) writeColumn(p);
-    }
+    for (const p of pending) if (p.dirty) writeColumn(p);
     summary.models = [...modelNames].sort();
     summary.splits = [...splitNames].sort();
     summary.configs = [...configNames].sort();
