@@ -51,23 +51,58 @@ interface Derived {
   transitions: string[];
 }
 
-type Row = [id: number, model: string, split: string, sampleId: string, taskType: string | null, cls: string | null, pattern: string, flags: number, priority: number, harmed: string, rescued: string, hasVideo: number, search: string];
+const COLS = ['id', 'model', 'split', 'sample_id', 'task_type', 'trajectory_class', 'pattern', 'flags', 'priority', 'harmed', 'rescued', 'has_video', 'search_text'] as const;
+const NCOLS = COLS.length;
+
+/** Every queue row's values, row after row in COLS order (one flat array: no array per row). */
+interface Rows {
+  values: unknown[];
+  count: number;
+}
+
+/** harmed/rescued as stored: most rows have none, and a grid's few transitions repeat, so each distinct list is serialised once. */
+function jsonListCache(): (xs: string[]) => string {
+  const memo = new Map<string, string>();
+  return (xs) => {
+    if (xs.length === 0) return '[]';
+    const key = xs.join('\u0000');
+    let s = memo.get(key);
+    if (s === undefined) memo.set(key, (s = JSON.stringify(xs)));
+    return s;
+  };
+}
 
 /** Every queue row of the project, from the engine's per-grid audit (electron/services/audit-index.ts). */
-function deriveRows(project: Project): { rows: Row[]; derived: Derived } {
+function deriveRows(project: Project): { rows: Rows; derived: Derived } {
   const video = projectVideoResolver(project);
-  const items = new Map<string, { taskType: string | null; question: string | null; hasVideo: boolean }>();
+  // Per split, per item: what its rows share, the item's part of search_text lower-cased once
+  // (not once per model row). Lower-casing the space-separated parts one by one gives the same
+  // text as lower-casing their join: a space is no cased or case-ignorable letter, so no
+  // context-dependent mapping (the final sigma) looks across it.
+  const bySplit = new Map<string, Map<string, { taskType: string | null; hasVideo: number; searchTail: string; idLower: string }>>();
   for (const it of project.listItems()) {
-    items.set(`${it.split}\u0000${it.sampleId}`, { taskType: it.taskType ?? null, question: it.question ?? null, hasVideo: video(it.videoFile).file !== null });
+    let items = bySplit.get(it.split);
+    if (!items) bySplit.set(it.split, (items = new Map()));
+    const taskType = it.taskType ?? null;
+    items.set(it.sampleId, {
+      taskType,
+      hasVideo: video(it.videoFile).file !== null ? 1 : 0,
+      searchTail: `${(taskType ?? '').toLowerCase()} ${(it.question ?? '').toLowerCase()}`,
+      idLower: it.sampleId.toLowerCase(),
+    });
   }
-  const rows: Row[] = [];
+  const values: unknown[] = [];
+  let count = 0;
   let defaultPreset = 0;
   const taskTypes = new Set<string>();
   const transitions = new Set<string>();
+  const json = jsonListCache();
   for (const g of project.listGrids()) {
     const audit = computeGridAudit(project, g.model, g.split);
+    const items = bySplit.get(g.split);
+    const modelLower = g.model.toLowerCase();
     for (const [sampleId, a] of audit.items) {
-      const m = items.get(`${g.split}\u0000${sampleId}`);
+      const m = items?.get(sampleId);
       const taskType = m?.taskType ?? null;
       if (taskType) taskTypes.add(taskType);
       for (const t of a.harmed) transitions.add(t);
@@ -75,8 +110,9 @@ function deriveRows(project: Project): { rows: Row[]; derived: Derived } {
       const flags = (a.terminalRegression ? FLAG_TR : 0) | (a.visuallyConfused ? FLAG_VC : 0) | (a.textOverwritten ? FLAG_TO : 0);
       const priority = a.terminalRegression ? 0 : a.visuallyConfused ? 1 : a.textOverwritten ? 2 : 3;
       if ((flags & (FLAG_TR | FLAG_VC)) !== 0) defaultPreset++;
-      rows.push([
-        rows.length + 1,
+      count++;
+      values.push(
+        count,
         g.model,
         g.split,
         sampleId,
@@ -85,21 +121,21 @@ function deriveRows(project: Project): { rows: Row[]; derived: Derived } {
         a.pattern,
         flags,
         priority,
-        JSON.stringify(a.harmed),
-        JSON.stringify(a.rescued),
-        m?.hasVideo ? 1 : 0,
-        `${sampleId} ${g.model} ${taskType ?? ''} ${m?.question ?? ''}`.toLowerCase(),
-      ]);
+        json(a.harmed),
+        json(a.rescued),
+        m?.hasVideo ?? 0,
+        `${m?.idLower ?? sampleId.toLowerCase()} ${modelLower} ${m?.searchTail ?? ' '}`,
+      );
     }
   }
-  return { rows, derived: { all: rows.length, defaultPreset, taskTypes: [...taskTypes].sort(), transitions: [...transitions].sort() } };
+  return { rows: { values, count }, derived: { all: count, defaultPreset, taskTypes: [...taskTypes].sort(), transitions: [...transitions].sort() } };
 }
 
-const INSERT_BATCH = 64;
-const COLS = 'id, model, split, sample_id, task_type, trajectory_class, pattern, flags, priority, harmed, rescued, has_video, search_text';
+/** Rows per INSERT: 13 values each, well under SQLite's 32766 bound variables per statement. */
+const INSERT_BATCH = 1024;
 
-function writeRows(db: Database.Database, rows: Row[], schema: 'main' | 'temp'): void {
-  const one = `(${COLS.split(',').map(() => '?').join(', ')})`;
+function writeRows(db: Database.Database, rows: Rows, schema: 'main' | 'temp'): void {
+  const one = `(${COLS.map(() => '?').join(', ')})`;
   // Bulk load without the indexes, then build each index in one sort: far cheaper than
   // updating six B-trees per row. The index definitions are the migration's (sqlite_schema).
   const indexes = db
@@ -107,11 +143,18 @@ function writeRows(db: Database.Database, rows: Row[], schema: 'main' | 'temp'):
     .all();
   for (const ix of indexes) db.exec(`DROP INDEX ${schema}."${ix.name}"`);
   db.prepare(`DELETE FROM ${schema}.queue_rows`).run();
-  const many = db.prepare(`INSERT INTO ${schema}.queue_rows (${COLS}) VALUES ${new Array<string>(INSERT_BATCH).fill(one).join(', ')}`);
-  const single = db.prepare(`INSERT INTO ${schema}.queue_rows (${COLS}) VALUES ${one}`);
+  const insert = (n: number) => db.prepare(`INSERT INTO ${schema}.queue_rows (${COLS.join(', ')}) VALUES ${new Array<string>(n).fill(one).join(', ')}`);
+  const many = insert(INSERT_BATCH);
+  // One parameter array, refilled per batch (no array allocated per batch or per row).
+  const params = new Array<unknown>(INSERT_BATCH * NCOLS);
+  const { values, count } = rows;
   let i = 0;
-  for (; i + INSERT_BATCH <= rows.length; i += INSERT_BATCH) many.run(rows.slice(i, i + INSERT_BATCH).flat());
-  for (; i < rows.length; i++) single.run(rows[i] as Row);
+  for (; i + INSERT_BATCH <= count; i += INSERT_BATCH) {
+    const base = i * NCOLS;
+    for (let k = 0; k < params.length; k++) params[k] = values[base + k];
+    many.run(params);
+  }
+  if (i < count) insert(count - i).run(values.slice(i * NCOLS, count * NCOLS));
   for (const ix of indexes) db.exec(ix.sql);
 }
 
