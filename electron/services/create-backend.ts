@@ -94,7 +94,7 @@ export function createBackend(hooks: HostHooks, opts: { media?: MediaRegistry } 
         configs: g.configs.map((c) => ({ key: c.key, frames: c.frames, pixelCount: c.pixelCount, sampler: c.sampling.policy })),
         nItems: g.nItems,
       })),
-      nItems: p.listItems().length,
+      nItems: p.countItems(),
       mediaRoot: mediaRootOf(p),
       itemsWithVideo: countVideos(session),
       codebookVersion: p.annotations.getCodebook().version,

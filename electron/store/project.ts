@@ -143,6 +143,8 @@ export interface Project {
 
   getItem(split: string, sampleId: string): ItemMeta | undefined;
   listItems(filter?: ItemFilter): ItemMeta[];
+  /** How many items the project holds (without reading them). */
+  countItems(): number;
   /** The item's responses of one model, in config order. */
   responsesForItem(model: string, split: string, sampleId: string): ResponseRecord[];
   /** Every stored response (optionally of one model/split), ordered by model, split, sample_id, config key. */
@@ -452,6 +454,32 @@ function createProject(
     return out;
   }
 
+  function readGrids(): GridInfo[] {
+    // Counts per column are stored; distinct items need the columns' item-id BLOBs.
+    const rows = db
+      .prepare(
+        `SELECT m.name AS model, s.name AS split, g.model_id, g.split_id, sum(g.n_cells) AS n_cells, sum(g.n_correct) AS n_correct,
+           sum(g.n_score) AS n_score
+         FROM response_columns g JOIN models m ON m.id = g.model_id JOIN splits s ON s.id = g.split_id
+         GROUP BY g.model_id, g.split_id ORDER BY m.name, s.name`,
+      )
+      .all() as { model: string; split: string; model_id: number; split_id: number; n_cells: number; n_correct: number; n_score: number }[];
+    const itemBlobs = db.prepare<[number, number], Buffer>('SELECT item_ids FROM response_columns WHERE model_id = ? AND split_id = ?').pluck(true);
+    return rows.map((r) => {
+      const seen = new Set<number>();
+      for (const b of itemBlobs.all(r.model_id, r.split_id)) for (const id of decodeInt32(b)) seen.add(id);
+      return {
+        model: r.model,
+        split: r.split,
+        kind: r.n_score > 0 && r.n_correct === 0 ? ('open' as const) : ('mcqa' as const),
+        configs: configOrder(q.gridConfigs.all(r.model_id, r.split_id).map(specFromRow)),
+        nItems: seen.size,
+        nCells: r.n_cells,
+      };
+    });
+  }
+  let gridsKept: { version: number; grids: GridInfo[] } | null = null;
+
   const project: Project = {
     path: file,
     readOnly,
@@ -489,28 +517,15 @@ function createProject(
 
     inputsVersion: () => q.inputs.get() ?? 0,
     listGrids() {
-      // Counts per column are stored; distinct items need the columns' item-id BLOBs.
-      const rows = db
-        .prepare(
-          `SELECT m.name AS model, s.name AS split, g.model_id, g.split_id, sum(g.n_cells) AS n_cells, sum(g.n_correct) AS n_correct,
-             sum(g.n_score) AS n_score
-           FROM response_columns g JOIN models m ON m.id = g.model_id JOIN splits s ON s.id = g.split_id
-           GROUP BY g.model_id, g.split_id ORDER BY m.name, s.name`,
-        )
-        .all() as { model: string; split: string; model_id: number; split_id: number; n_cells: number; n_correct: number; n_score: number }[];
-      const itemBlobs = db.prepare<[number, number], Buffer>('SELECT item_ids FROM response_columns WHERE model_id = ? AND split_id = ?').pluck(true);
-      return rows.map((r) => {
-        const seen = new Set<number>();
-        for (const b of itemBlobs.all(r.model_id, r.split_id)) for (const id of decodeInt32(b)) seen.add(id);
-        return {
-          model: r.model,
-          split: r.split,
-          kind: r.n_score > 0 && r.n_correct === 0 ? ('open' as const) : ('mcqa' as const),
-          configs: configOrder(q.gridConfigs.all(r.model_id, r.split_id).map(specFromRow)),
-          nItems: seen.size,
-          nCells: r.n_cells,
-        };
-      });
+      // Asked on every project:info and view; the distinct items need every column's item-id
+      // BLOB decoded, so the answer is kept until an import (in any process) bumps the inputs
+      // version. Copies go out: a caller sorting or editing its list cannot change the kept one.
+      // Nothing is kept from inside a transaction: it may roll back, and the next import would
+      // then reach the same version number with other grids.
+      if (db.inTransaction) return readGrids();
+      const version = project.inputsVersion();
+      if (gridsKept?.version !== version) gridsKept = { version, grids: readGrids() };
+      return gridsKept.grids.map((g) => ({ ...g, configs: [...g.configs] }));
     },
     loadMatrix,
     scanColumns: () => scanColumns(db),
@@ -558,6 +573,7 @@ function createProject(
       const row = q.item.get(split, sampleId);
       return row ? itemFromRow(row) : undefined;
     },
+    countItems: () => db.prepare<[], number>('SELECT count(*) FROM items').pluck(true).get() ?? 0,
     listItems(filter = {}) {
       const where: string[] = [];
       const args: (string | number)[] = [];

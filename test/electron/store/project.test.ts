@@ -126,3 +126,42 @@ describe('settings, items, views, media', () => {
     q.close();
   });
 });
+
+describe('listGrids kept between imports', () => {
+  const grid = (model: string, ids: string[]) =>
+    batch(`${model}.csv`, { configs: [config('8f_151k', 8)], responses: ids.map((sampleId, i) => response({ model, sampleId, config: '8f_151k', pred: 'A', correct: true, line: i + 1 })) });
+
+  it('follows imports made through another connection, and a caller cannot edit the kept answer', () => {
+    const file = path.join(tempDir(), 'kept.flipbook');
+    const writer = openProject(file, { create: true });
+    writer.applyImport(grid('qwen', ['a', 'b']));
+    const reader = openProject(file, { readOnly: true });
+    const first = reader.listGrids();
+    expect(first.map((g) => [g.model, g.nItems])).toEqual([['qwen', 2]]);
+    first[0]!.configs.pop();
+    first.pop();
+    expect(reader.listGrids().map((g) => [g.model, g.nItems, g.configs.length])).toEqual([['qwen', 2, 1]]);
+    writer.applyImport(grid('llava', ['a', 'b', 'c']));
+    expect(reader.listGrids().map((g) => [g.model, g.nItems])).toEqual([['llava', 3], ['qwen', 2]]);
+    expect(reader.countItems()).toBe(3);
+    reader.close();
+    writer.close();
+  });
+
+  it('keeps nothing seen inside a transaction that rolls back', () => {
+    const p = openProject(path.join(tempDir(), 'rollback.flipbook'), { create: true });
+    p.applyImport(grid('qwen', ['a']));
+    expect(p.listGrids().map((g) => g.model)).toEqual(['qwen']);
+    expect(() =>
+      p.db.transaction(() => {
+        p.applyImport(grid('x-rolled-back', ['a']));
+        expect(p.listGrids().map((g) => g.model)).toEqual(['qwen', 'x-rolled-back']);
+        throw new Error('roll back');
+      })(),
+    ).toThrow('roll back');
+    // The next import reaches the inputs version the rolled-back one had.
+    p.applyImport(grid('y', ['a']));
+    expect(p.listGrids().map((g) => g.model)).toEqual(['qwen', 'y']);
+    p.close();
+  });
+});
