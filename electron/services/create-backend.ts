@@ -78,8 +78,6 @@ export function createBackend(hooks: HostHooks, opts: { media?: MediaRegistry } 
     if (!session) return null;
     const p = session.project;
     const grids = p.listGrids();
-    const settingMg = p.getSetting<unknown>('matchedGrid');
-    void settingMg;
     return {
       path: p.path,
       name: path.basename(p.path),
@@ -119,16 +117,17 @@ export function createBackend(hooks: HostHooks, opts: { media?: MediaRegistry } 
       else throw e;
     }
     const audit = createAuditIndex(project);
+    const cacheDir = frameCacheDirForProject(project.path);
     session = {
       project,
       readOnlyReason,
       audit,
       queue: createQueueTable(project, { deferRefresh: () => background.writing() }),
-      frames: createFrameService({ cacheDir: frameCacheDirForProject(project.path), metadataCache: createProjectMetadataCache(project) }),
+      frames: createFrameService({ cacheDir, metadataCache: createProjectMetadataCache(project) }),
       selections: new Map(),
       jobs: new Map(),
       videoCount: null,
-      cacheDir: frameCacheDirForProject(project.path),
+      cacheDir,
     };
     hooks.recent?.add(project.path);
     sync.resume();
