@@ -41,19 +41,22 @@ export class Scratch {
   }
 }
 
+/** Asserts the promise rejects with an ImportError and returns it. */
+export async function refusal(p: Promise<unknown>): Promise<ImportError> {
+  const caught = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(caught, `expected an ImportError, got ${String(caught)}`).toBeInstanceOf(ImportError);
+  return caught as ImportError;
+}
+
 /** Asserts the promise rejects with an ImportError naming file (basename), line and field. */
 export async function expectImportError(
   p: Promise<unknown>,
   where: { file: string; line: number; field: string; reason?: RegExp },
 ): Promise<ImportError> {
-  let caught: unknown = null;
-  try {
-    await p;
-  } catch (e) {
-    caught = e;
-  }
-  expect(caught, 'expected an ImportError').toBeInstanceOf(ImportError);
-  const err = caught as ImportError;
+  const err = await refusal(p);
   expect(err.file).toContain(where.file);
   expect(err.line).toBe(where.line);
   expect(err.field).toBe(where.field);

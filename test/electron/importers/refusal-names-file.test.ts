@@ -6,20 +6,10 @@ import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectFormat, readImport } from '../../../electron/importers/index';
 import { readImportFiles } from '../../../electron/services/import-files';
-import { ImportError } from '../../../electron/importers/errors';
-import { Scratch } from './helpers';
+import { Scratch, refusal } from './helpers';
 
 const scratch = new Scratch();
 afterAll(() => scratch.cleanup());
-
-async function refusal(p: Promise<unknown>): Promise<ImportError> {
-  const caught = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(caught, `expected an ImportError, got ${String(caught)}`).toBeInstanceOf(ImportError);
-  return caught as ImportError;
-}
 
 describe('every refusal names the file', () => {
   it('a 100k-deep JSON document', async () => {

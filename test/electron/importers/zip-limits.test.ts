@@ -6,9 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readImport } from '../../../electron/importers/index';
-import { ImportError } from '../../../electron/importers/errors';
 import { unzipTo, ZIP_LIMITS } from '../../../electron/importers/release-layout';
-import { Scratch } from './helpers';
+import { Scratch, refusal } from './helpers';
 
 const scratch = new Scratch();
 const mounted: string[] = [];
@@ -26,15 +25,6 @@ afterEach(() => {
   if (savedTmp === undefined) delete process.env.TMPDIR;
   else process.env.TMPDIR = savedTmp;
 });
-
-async function refusal(p: Promise<unknown>): Promise<ImportError> {
-  const caught = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(caught, `expected an ImportError, got ${String(caught)}`).toBeInstanceOf(ImportError);
-  return caught as ImportError;
-}
 
 /** A zip with one entry of `mb` MiB of zeros, made with the streaming Zip (never held whole). */
 async function zerosZip(path: string, entry: string, mb: number): Promise<void> {
