@@ -38,9 +38,6 @@ function own(b: Uint8Array, from = 0, to = b.byteLength): ArrayBuffer {
 
 const asBuffer = (a: ArrayBufferView): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
-export function encodeInt32(values: ArrayLike<number>): Buffer {
-  return asBuffer(Int32Array.from(values as ArrayLike<number>));
-}
 export function decodeInt32(b: Uint8Array): Int32Array<ArrayBuffer> {
   return new Int32Array(own(b));
 }
