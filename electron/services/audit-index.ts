@@ -81,13 +81,10 @@ export interface AuditIndex {
   grid(model: string, split: string): GridAudit;
   all(): GridAudit[];
   invalidate(): void;
-  /** Changes at every invalidate: caches derived from the index (the queue's rows) compare it. */
-  generation(): number;
 }
 
 export function createAuditIndex(project: Project): AuditIndex {
   const cache = new Map<string, GridAudit>();
-  let generation = 0;
   // An import by another process (the CLI, a worker) changes the project's inputs version.
   let inputs = project.inputsVersion();
   const grid = (model: string, split: string): GridAudit => {
@@ -95,7 +92,6 @@ export function createAuditIndex(project: Project): AuditIndex {
     if (now !== inputs) {
       inputs = now;
       cache.clear();
-      generation++;
     }
     const k = key(model, split);
     let g = cache.get(k);
@@ -108,10 +104,6 @@ export function createAuditIndex(project: Project): AuditIndex {
   return {
     grid,
     all: () => project.listGrids().map((g) => grid(g.model, g.split)),
-    invalidate: () => {
-      cache.clear();
-      generation++;
-    },
-    generation: () => generation,
+    invalidate: () => cache.clear(),
   };
 }
