@@ -16,6 +16,7 @@ import { ladder } from '../../shared/engine/config';
 import { planGrid } from '../../shared/engine/grid-plan';
 import { configIndex } from '../../shared/engine/matrix';
 import { matchedGridMetrics, proposeMatchedGrid } from '../../shared/engine/matched-grid';
+import { derivedEntry } from './derived-entry';
 
 const toMetrics = (m: McqaMetrics): OverviewMetrics => ({ ...m, configs: [...m.configs] });
 
@@ -154,16 +155,15 @@ export function overviewOf(project: Project): Overview {
   const inputs = project.inputsVersion();
   const hit = memo.get(project);
   if (hit && hit.inputs === inputs) return hit.value;
-  const row = project.db.prepare<[], { inputs: number; json: string | null }>("SELECT inputs, json FROM main.derived WHERE name = 'overview'").get();
+  const stored = derivedEntry(project.db, 'overview');
+  const row = stored.read();
   let value: Overview;
   if (row && row.inputs === inputs && row.json !== null) value = JSON.parse(row.json) as Overview;
   else {
     value = computeOverview(project);
     if (!project.readOnly) {
       try {
-        project.db
-          .prepare("INSERT INTO main.derived (name, inputs, json) VALUES ('overview', ?, ?) ON CONFLICT (name) DO UPDATE SET inputs = excluded.inputs, json = excluded.json")
-          .run(inputs, JSON.stringify(value));
+        stored.write(inputs, value);
       } catch (e) {
         // Keeping it is an optimisation: while an import's worker holds the write lock the
         // figures are still answered (and kept in memory), and stored by a later view.

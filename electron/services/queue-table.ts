@@ -12,6 +12,7 @@ import { ANNOTATION_STATUSES } from '../../shared/domain/annotations';
 import type { Project } from '../store/project';
 import { computeGridAudit } from './audit-index';
 import { projectVideoResolver } from './item-frames';
+import { derivedEntry } from './derived-entry';
 
 export interface QueuePage {
   rows: QueueRow[];
@@ -277,7 +278,7 @@ export function createQueueTable(project: Project, opts: QueueTableOptions = {})
   let tempBuilt = false;
   let derivedMemo: { inputs: number; value: Derived } | null = null;
   let countsMemo: { key: string; counts: Counts } | null = null;
-  const stamp = db.prepare<[], { inputs: number; json: string | null }>("SELECT inputs, json FROM main.derived WHERE name = 'queue'");
+  const stored = derivedEntry(db, 'queue');
   const seqStmt = db.prepare<[], number>('SELECT coalesce(max(seq), 0) FROM annotation_events').pluck(true);
   const statesOf = db.prepare<[string, string, string], { annotator: string; status: string; updated_at: string }>(
     'SELECT annotator, status, updated_at FROM annotation_state WHERE model = ? AND split = ? AND sample_id = ?',
@@ -287,7 +288,7 @@ export function createQueueTable(project: Project, opts: QueueTableOptions = {})
   const refresh = (): Derived => {
     const inputs = project.inputsVersion();
     if (derivedMemo && derivedMemo.inputs === inputs) return derivedMemo.value;
-    const s = stamp.get();
+    const s = stored.read();
     if (s && s.inputs === inputs && s.json !== null && !tempBuilt) {
       derivedMemo = { inputs, value: JSON.parse(s.json) as Derived };
       return derivedMemo.value;
@@ -305,10 +306,7 @@ export function createQueueTable(project: Project, opts: QueueTableOptions = {})
     } else {
       db.transaction(() => {
         writeRows(db, rows, 'main');
-        db.prepare("INSERT INTO main.derived (name, inputs, json) VALUES ('queue', ?, ?) ON CONFLICT (name) DO UPDATE SET inputs = excluded.inputs, json = excluded.json").run(
-          inputs,
-          JSON.stringify(derived),
-        );
+        stored.write(inputs, derived);
       })();
     }
     derivedMemo = { inputs, value: derived };
