@@ -52,16 +52,6 @@ const inside = (folder: string, file: string): boolean => {
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 };
 
-/**
- * Where an imported video name may lead (docs/security.md, "Media root"): the real path (all
- * symlinks resolved) must lie inside the media root or a folder of 'mediaAllowedRoots', and
- * be a video container by its extension. `../`, absolute paths and symlinks that leave those
- * folders, and non-video files (a `.nfo` ffmpeg would render as text), are refused by name.
- */
-export function resolveVideoFile(root: string, allowed: readonly string[], videoFile: string): { file: string | null; error: string | null } {
-  return videoResolver(root, allowed)(videoFile);
-}
-
 const real = (p: string): string | null => {
   try {
     return fs.realpathSync(p);
@@ -70,7 +60,13 @@ const real = (p: string): string | null => {
   }
 };
 
-/** resolveVideoFile with the folders resolved once (for loops over every item). */
+/**
+ * Where an imported video name may lead (docs/security.md, "Media root"): the real path (all
+ * symlinks resolved) must lie inside the media root or a folder of 'mediaAllowedRoots', and
+ * be a video container by its extension. `../`, absolute paths and symlinks that leave those
+ * folders, and non-video files (a `.nfo` ffmpeg would render as text), are refused by name.
+ * The folders are resolved once (for loops over every item).
+ */
 export function videoResolver(root: string, allowed: readonly string[]): (videoFile: string) => { file: string | null; error: string | null } {
   const folders = [root, ...allowed].map(real).filter((p): p is string => p !== null);
   return (videoFile) => checkVideo(root, folders, videoFile);
@@ -91,7 +87,7 @@ function checkVideo(root: string, folders: readonly string[], videoFile: string)
   return { file, error: null };
 }
 
-/** The project's check of item video names (resolveVideoFile), settings read once. */
+/** The project's check of item video names (videoResolver), settings read once. */
 export function projectVideoResolver(project: Project): (videoFile: string | null | undefined) => { file: string | null; error: string | null } {
   const root = mediaRootOf(project);
   const check = root === null ? null : videoResolver(root, allowedMediaRootsOf(project));
@@ -102,14 +98,9 @@ export function projectVideoResolver(project: Project): (videoFile: string | nul
   };
 }
 
-/** The video an item names, resolved and checked by resolveVideoFile; or why there is none. */
-export function videoFileOf(project: Project, videoFile: string | null | undefined): { file: string | null; error: string | null } {
-  return projectVideoResolver(project)(videoFile);
-}
-
 /** The item's video file, or why there is none (shown where the video would be). */
 export function videoPathOf(project: Project, split: string, sampleId: string): { file: string | null; error: string | null } {
-  return videoFileOf(project, project.getItem(split, sampleId)?.videoFile);
+  return projectVideoResolver(project)(project.getItem(split, sampleId)?.videoFile);
 }
 
 export interface ItemFrames {
