@@ -6,6 +6,7 @@
  * drift between transports.
  */
 import { z } from 'zod';
+import { Empty, op } from './op';
 import { ImportOptionValues } from './import-options';
 import { annotationEditSchema } from '../domain/annotations';
 import { EVENT_NAME_LIST, IPC_EVENT_CHANNEL, IPC_PREFIX, OP_NAME_LIST } from './names';
@@ -233,11 +234,6 @@ export type ImportSummary = z.infer<typeof ImportSummary>;
 export const JobId = z.string().min(1).max(100);
 
 // ---------------------------------------------------------------- operations
-
-function op<Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res, doc: string) {
-  return { request, response, doc };
-}
-const Empty = z.object({}).strict();
 
 /** Most rows one queue:page answer carries. */
 export const QUEUE_PAGE_MAX = 1000;

@@ -5,11 +5,7 @@
  * edits wait (pending).
  */
 import { z } from 'zod';
-
-function op<Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res, doc: string) {
-  return { request, response, doc };
-}
-const Empty = z.object({}).strict();
+import { Empty, op } from './op';
 
 export const SyncLast = z.object({
   pushed: z.number().int(),

@@ -4,6 +4,7 @@
  * contract.ts only spreads it in; schemas follow the same conventions as contract.ts.
  */
 import { z } from 'zod';
+import { Empty, op } from './op';
 
 const Ref = z.object({ model: z.string().min(1), split: z.string().min(1), sampleId: z.string().min(1) });
 const Name = z.string().trim().min(1).max(100);
@@ -84,11 +85,6 @@ export const MergeReport = z.object({
   codebook: z.object({ id: z.string(), version: z.number().int(), matchesProject: z.boolean() }).nullable(),
 });
 export type MergeReport = z.infer<typeof MergeReport>;
-
-function op<Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res, doc: string) {
-  return { request, response, doc };
-}
-const Empty = z.object({}).strict();
 
 export const teamOperations = {
   'codebook:set': op(
