@@ -92,7 +92,7 @@ export function answerLetter(answer: string | null | undefined, candidates: stri
  * choice_bench.py's prompt `Question: <q>\nOptions:\n(A) x\n(B) y…` back into question and
  * options; null when `prompt` is not in that shape.
  */
-export function splitChoicePrompt(prompt: string | null | undefined): { question: string; options: string[] } | null {
+function splitChoicePrompt(prompt: string | null | undefined): { question: string; options: string[] } | null {
   if (!prompt) return null;
   const m = /^Question: ?([\s\S]*?)\nOptions:\n([\s\S]*)$/.exec(prompt);
   if (!m) return null;

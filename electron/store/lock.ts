@@ -32,7 +32,7 @@ export function lockPathFor(projectPath: string): string {
 }
 
 /** The file whose open write transaction is the lock (never deleted: see acquireLock). */
-export function mutexPathFor(projectPath: string): string {
+function mutexPathFor(projectPath: string): string {
   return `${projectPath}.lock.db`;
 }
 

@@ -485,7 +485,7 @@ export const COLUMN_COLUMNS =
 const encodeCells = (f: StringCells, n: number, order: Uint32Array | null): Buffer => encodeInterned({ table: f.table, index: f.index.subarray(0, n) }, order);
 
 /** Positions sorted by item id, or null when the ids ascend already (distinct ids). */
-export function itemOrder(ids: Int32Array): Uint32Array | null {
+function itemOrder(ids: Int32Array): Uint32Array | null {
   const n = ids.length;
   let sorted = true;
   for (let k = 1; k < n; k++) {
