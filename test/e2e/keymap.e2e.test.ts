@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { AnnotationState, QueueRow } from '../../shared/api/contract';
+import { routeHash } from '../../renderer/route';
 import { api, chromiumMissingReason, launchBrowser, makeSampleProject, serve, signIn, stop, type Served, queueRows } from './harness';
 
 const skipReason = chromiumMissingReason();
@@ -71,7 +72,7 @@ describe.skipIf(skipReason !== null)('keymap in Chromium', () => {
   it('dialogs keep Tab inside, take every key but Escape, and give focus back on close', async () => {
     const r = rows[0]!;
     const item = { model: r.model, split: r.split, sampleId: r.sampleId };
-    const page = await newPage(`#/item/${[r.model, r.split, r.sampleId].map(encodeURIComponent).join('/')}`);
+    const page = await newPage(routeHash({ view: 'item', item }));
     await page.getByTestId('item-view').waitFor();
     const opener = page.getByRole('button', { name: 'Keyboard shortcuts' });
     await opener.click();
@@ -94,7 +95,7 @@ describe.skipIf(skipReason !== null)('keymap in Chromium', () => {
   it('Escape leaves the jump field and a span label; the keys after it are shortcuts again', async () => {
     const r = rows[1]!;
     const item = { model: r.model, split: r.split, sampleId: r.sampleId };
-    const page = await newPage(`#/item/${[r.model, r.split, r.sampleId].map(encodeURIComponent).join('/')}`);
+    const page = await newPage(routeHash({ view: 'item', item }));
     await page.getByTestId('item-view').waitFor();
     await page.getByRole('group', { name: 'Player controls' }).waitFor();
     await page.locator('body').press('f');
