@@ -74,10 +74,18 @@ export function createBackend(hooks: HostHooks, opts: { media?: MediaRegistry } 
     return n;
   };
 
+  const gridsOf = (p: Project): NonNullable<Res<'project:info'>>['grids'] =>
+    p.listGrids().map((g) => ({
+      model: g.model,
+      split: g.split,
+      kind: g.kind,
+      configs: g.configs.map((c) => ({ key: c.key, frames: c.frames, pixelCount: c.pixelCount, sampler: c.sampling.policy })),
+      nItems: g.nItems,
+    }));
+
   const info = (): Res<'project:info'> => {
     if (!session) return null;
     const p = session.project;
-    const grids = p.listGrids();
     return {
       path: p.path,
       name: path.basename(p.path),
@@ -85,13 +93,7 @@ export function createBackend(hooks: HostHooks, opts: { media?: MediaRegistry } 
       readOnlyReason: session.readOnlyReason,
       models: p.listModels(),
       splits: p.listSplits(),
-      grids: grids.map((g) => ({
-        model: g.model,
-        split: g.split,
-        kind: g.kind,
-        configs: g.configs.map((c) => ({ key: c.key, frames: c.frames, pixelCount: c.pixelCount, sampler: c.sampling.policy })),
-        nItems: g.nItems,
-      })),
+      grids: gridsOf(p),
       nItems: p.countItems(),
       mediaRoot: mediaRootOf(p),
       itemsWithVideo: countVideos(session),
@@ -154,7 +156,8 @@ export function createBackend(hooks: HostHooks, opts: { media?: MediaRegistry } 
     ...importHandlers(ctx),
     'project:open': (req) => open(req.path, { create: req.create ?? false }),
     'project:info': () => info(),
-    'grids:list': () => info()?.grids ?? [],
+    // Only the grids: not the item count, codebook and (on first use) every item's video check info() makes.
+    'grids:list': () => (session ? gridsOf(session.project) : []),
     'settings:get': (req) => {
       const v = need().project.getSetting<unknown>(req.key);
       if (v === undefined || v === null) return null;
