@@ -1,7 +1,7 @@
 /**
- * Queue filtering and sorting, pure and allocation-light. The backend runs it over its cached
- * rows to answer queue:page (docs/architecture.md "The queue at lab scale"); the renderer only
- * describes the filter and holds the rows it shows.
+ * The queue's filter and sort: their types, and the rules in plain TypeScript. The backend
+ * answers queue:page with the same rules as SQL (electron/services/queue-table.ts,
+ * docs/architecture.md "The queue at lab scale"); the tests hold that SQL to filterQueue here.
  */
 import type { AnnotationStatus, QueueRow } from './contract';
 
@@ -112,59 +112,20 @@ function keyCompare(key: SortKey): (a: QueueRow, b: QueueRow) => number {
   }
 }
 
-/** Indices of every row in sort order (a total order: model, split and id break ties). */
-export function sortOrder(rows: readonly QueueRow[], sort: QueueSort): number[] {
+/** Indices of the rows that pass the filter, in sort order (total: model, split and id break ties). */
+export function filterQueue(rows: readonly QueueRow[], f: QueueFilter, sort: QueueSort): number[] {
+  const terms = f.search.toLowerCase().split(/\s+/).filter((t) => t.length > 0);
+  const out: number[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    if (r !== undefined && matchesFilter(r, f, terms)) out.push(i);
+  }
   const cmp = keyCompare(sort.key);
   const sign = sort.desc ? -1 : 1;
-  const out = Array.from({ length: rows.length }, (_, i) => i);
   out.sort((a, b) => sign * cmp(rows[a] as QueueRow, rows[b] as QueueRow));
   return out;
 }
 
-/**
- * The indices of `sorted` whose rows pass the filter, in the same order. Filtering a presorted
- * order gives what sorting the filtered rows would (the order is total), so the backend sorts
- * once per sort key and a filter change is one scan.
- */
-export function filterOrder(rows: readonly QueueRow[], sorted: readonly number[], f: QueueFilter): number[] {
-  const terms = f.search.toLowerCase().split(/\s+/).filter((t) => t.length > 0);
-  const out: number[] = [];
-  for (const i of sorted) {
-    const r = rows[i];
-    if (r !== undefined && matchesFilter(r, f, terms)) out.push(i);
-  }
-  return out;
-}
-
-/** Indices of the rows that pass the filter, in sort order. */
-export function filterQueue(rows: readonly QueueRow[], f: QueueFilter, sort: QueueSort): number[] {
-  return filterOrder(rows, sortOrder(rows, sort), f);
-}
-
-/** The values the queue's filter controls offer, over every row (not only the filtered ones). */
-export function queueFacets(rows: readonly QueueRow[]): { taskTypes: string[]; transitions: string[]; annotators: string[] } {
-  const taskTypes = new Set<string>();
-  const transitions = new Set<string>();
-  const annotators = new Set<string>();
-  for (const r of rows) {
-    if (r.taskType) taskTypes.add(r.taskType);
-    for (const t of r.harmed) transitions.add(t);
-    for (const t of r.rescued) transitions.add(t);
-    for (const a of r.annotators) annotators.add(a);
-  }
-  return { taskTypes: [...taskTypes].sort(), transitions: [...transitions].sort(), annotators: [...annotators].sort() };
-}
-
 export function rowKey(r: { model: string; split: string; sampleId: string }): string {
   return `${r.model}\u0000${r.split}\u0000${r.sampleId}`;
-}
-
-/** Done / to-do counts over the filtered rows (done = status done or skipped). */
-export function progressOf(rows: readonly QueueRow[], idx: readonly number[]): { done: number; total: number } {
-  let done = 0;
-  for (const i of idx) {
-    const s = rows[i]?.status;
-    if (s === 'done' || s === 'skipped') done++;
-  }
-  return { done, total: idx.length };
 }
