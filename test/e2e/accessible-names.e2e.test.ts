@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { QueueRow } from '../../shared/api/contract';
+import { routeHash } from '../../renderer/route';
 import { chromiumMissingReason, launchBrowser, makeSampleProject, queueRows, serve, signIn, stop, type Served } from './harness';
 
 const skipReason = chromiumMissingReason();
@@ -67,7 +68,7 @@ describe.skipIf(skipReason !== null)('accessible names in Chromium', () => {
 
     // The item view with a span marked (its list of spans has buttons of its own).
     const r = rows.find((x) => x.hasVideo)!;
-    await page.goto(`${server.url}#/item/${[r.model, r.split, r.sampleId].map(encodeURIComponent).join('/')}`);
+    await page.goto(`${server.url}${routeHash({ view: 'item', item: r })}`);
     await page.getByTestId('item-view').waitFor();
     await page.getByRole('group', { name: 'Player controls' }).waitFor();
     await page.locator('body').press('i');

@@ -7,6 +7,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { routeHash } from '../../renderer/route';
 import { allowProblems, api, chromiumMissingReason, launchBrowser, makeSampleProject, resultsDir, serve, type Served, signIn, stop, queueRows } from './harness';
 
 const skipReason = chromiumMissingReason();
@@ -192,7 +193,7 @@ describe.skipIf(skipReason !== null)('web mode in Chromium', () => {
     allowProblems(/^requestfailed .*(ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_INCOMPLETE_CHUNKED_ENCODING|ERR_SOCKET_NOT_CONNECTED)/, /^console .*(ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_INCOMPLETE_CHUNKED_ENCODING|ERR_SOCKET_NOT_CONNECTED)/);
     await stop(server, 'SIGKILL');
     server = await serve(sample.project, port);
-    await page.goto(`${server.url}#/item/${[item.model, item.split, item.sampleId].map(encodeURIComponent).join('/')}`);
+    await page.goto(`${server.url}${routeHash({ view: 'item', item })}`);
     await checkEverything();
 
     // Shortcuts: '?' lists them all.
