@@ -272,7 +272,6 @@ export async function runSync(project: Project, opts: SyncOptions): Promise<Sync
     throw err instanceof SyncRefusedError || err instanceof ServerSchemaError ? err : new Error(message, { cause: err });
   };
 
-  const mine = releaseIdentity(project);
   const device = deviceOf(project);
   let client: pg.Client;
   try {
@@ -305,6 +304,9 @@ export async function runSync(project: Project, opts: SyncOptions): Promise<Sync
       schema = await migrateServer(client);
       h = await hello(client, space, cursor.pulledId);
     }
+    // After the connection and the server's schema: an automatic sync that cannot reach the
+    // server does not serialise and hash the whole labels/per_item.csv for nothing.
+    const mine = releaseIdentity(project);
     let spaceCreated = false;
     if (h.spaceId === null) {
       const made = await client.query('INSERT INTO flipbook.spaces (name, release) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [space, JSON.stringify(mine)]);
