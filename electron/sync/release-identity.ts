@@ -19,7 +19,25 @@ export const releaseIdentitySchema = z.object({
 });
 export type ReleaseIdentity = z.infer<typeof releaseIdentitySchema>;
 
-export function releaseIdentity(project: Pick<Project, 'scanColumns' | 'listConfigs' | 'listItems'>): ReleaseIdentity {
+type IdentitySource = Pick<Project, 'scanColumns' | 'listConfigs' | 'listItems' | 'inputsVersion'>;
+
+/**
+ * Kept per project until its inputs version changes (an import in any process bumps it): an
+ * automatic sync every few minutes would otherwise serialise and hash the whole per_item.csv
+ * each round for the same answer.
+ */
+const kept = new WeakMap<IdentitySource, { version: number; identity: ReleaseIdentity }>();
+
+export function releaseIdentity(project: IdentitySource): ReleaseIdentity {
+  const version = project.inputsVersion();
+  const hit = kept.get(project);
+  if (hit?.version === version) return hit.identity;
+  const identity = computeIdentity(project);
+  kept.set(project, { version, identity });
+  return identity;
+}
+
+function computeIdentity(project: IdentitySource): ReleaseIdentity {
   const grids = project.scanColumns();
   // Items only supply ground-truth letters that cells lack; passing them always writes the
   // same bytes as the export does.
