@@ -20,6 +20,28 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
 export const MANIFEST = path.join(dist, 'cli.json');
 
+/**
+ * npm packages bundled into the build: plain-JavaScript ESM packages that a CLI call would
+ * otherwise load as many small modules (zod alone is ~95 files; resolving, reading and
+ * compiling them was most of an import's start-up). Every other package stays external
+ * (node_modules): native ones (better-sqlite3) and big ones loaded only where a file needs
+ * them (exceljs, hyparquet).
+ */
+const BUNDLED = new Set(['zod', 'csv-parse', 'fflate']);
+
+/** An esbuild plugin: bare imports stay external unless their package is in `bundled`. */
+function bundleOnly(bundled) {
+  return {
+    name: 'bundle-only',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (args) => {
+        const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
+        return bundled.has(name) ? undefined : { path: args.path, external: true };
+      });
+    },
+  };
+}
+
 /** Builds, points dist/cli.json at the new build, and returns that manifest. */
 export async function buildCli() {
   const { build } = await import('esbuild');
@@ -36,7 +58,7 @@ export async function buildCli() {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'external',
+    plugins: [bundleOnly(BUNDLED)],
     outdir,
     metafile: true,
     logLevel: 'warning',
@@ -50,7 +72,12 @@ export async function buildCli() {
   for (const f of fs.readdirSync(migrations)) if (f.endsWith('.sql')) fs.copyFileSync(path.join(migrations, f), path.join(outdir, 'migrations', f));
 
   const inputs = {};
-  for (const f of Object.keys(result.metafile.inputs)) inputs[f] = fs.statSync(path.join(root, f)).mtimeMs;
+  for (const f of Object.keys(result.metafile.inputs)) {
+    // A bundled package counts as its package.json (an upgrade rewrites it), not as each file.
+    const pkg = /^(.*\/)?node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(f);
+    const rel = pkg ? `${pkg[1] ?? ''}node_modules/${pkg[2]}/package.json` : f;
+    inputs[rel] ??= fs.statSync(path.join(root, rel)).mtimeMs;
+  }
   for (const f of fs.readdirSync(migrations)) {
     const rel = `electron/store/migrations/${f}`;
     inputs[rel] = fs.statSync(path.join(root, rel)).mtimeMs;
