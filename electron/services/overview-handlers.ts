@@ -7,10 +7,10 @@ import type { Project } from '../store/project';
 import { SavedViewValue, type SavedViewDto } from '../../shared/api/overview';
 import type { Handlers } from './dispatch';
 import { ServiceError } from './dispatch';
-import { cascadeFor, overviewOf } from './overview';
+import { cascadeFor, markItems, overviewOf } from './overview';
 import { cascadeCorrectRows } from '../../shared/engine/cascade';
 
-type OverviewOps = 'overview:get' | 'overview:cascade' | 'overview:cascade-items' | 'views:list' | 'views:save' | 'views:rename' | 'views:delete';
+type OverviewOps = 'overview:get' | 'overview:cascade' | 'overview:cascade-items' | 'overview:items' | 'views:list' | 'views:save' | 'views:rename' | 'views:delete';
 
 /** Views whose stored JSON no longer parses (an older shape) are listed as unusable, not dropped silently. */
 function listViews(p: Project): SavedViewDto[] {
@@ -47,6 +47,18 @@ export function overviewHandlers(need: () => Project): Pick<Handlers, OverviewOp
       try {
         return { correct: cascadeCorrectRows(m, { budgets: req.budgets, reference: req.reference }, req.tau).map((r) => m.itemIds[r] as string) };
       } catch (e) {
+        throw new ServiceError('bad-request', e instanceof Error ? e.message : String(e));
+      }
+    },
+    'overview:items': (req) => {
+      const p = need();
+      const grid = p.listGrids().find((g) => g.model === req.model && g.split === req.split);
+      if (!grid) throw new ServiceError('not-found', `no grid ${req.model} / ${req.split}`);
+      if (grid.kind !== 'mcqa') throw new ServiceError('bad-request', `${req.model} / ${req.split} is open-ended: its overview has no item marks`);
+      try {
+        return { ids: markItems(p.loadMatrix(req.model, req.split), req.mark) };
+      } catch (e) {
+        // An unknown config in the mark is the caller's mistake, not a crash.
         throw new ServiceError('bad-request', e instanceof Error ? e.message : String(e));
       }
     },

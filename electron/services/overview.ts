@@ -7,9 +7,24 @@
  */
 import type { Project } from '../store/project';
 import type { ResponseMatrix } from '../../shared/domain/types';
-import type { CascadePointDto, MatchedGridTable, Overview, OverviewCascade, OverviewGrid, OverviewMetrics } from '../../shared/api/overview';
-import { mcqaMetrics, pairwiseWins, transitions, type McqaMetrics } from '../../shared/engine/mcqa';
-import { trajectories } from '../../shared/engine/trajectories';
+import {
+  CASCADE_PARETO_POINTS,
+  HEATMAP_ITEM_ROWS,
+  HEATMAP_PATTERN_ROWS,
+  Overview,
+  type CascadePointDto,
+  type MatchedGridTable,
+  type OverviewCascade,
+  type OverviewGrid,
+  type OverviewHeatmap,
+  type OverviewMark,
+  type OverviewMetrics,
+  type OverviewPatternRow,
+} from '../../shared/api/overview';
+import { metricsFromTrajectories, pairwiseWins, transitions, type McqaMetrics } from '../../shared/engine/mcqa';
+import { TRAJECTORY_CLASSES, trajectoryColumns, type TrajectoryColumns } from '../../shared/engine/trajectories';
+import { loadRow } from '../../shared/engine/grid-plan';
+import { compareCodePoints } from '../../shared/engine/config';
 import { isoComputeGroups } from '../../shared/engine/iso-compute';
 import { cascade, type CascadePoint } from '../../shared/engine/cascade';
 import { ladder } from '../../shared/engine/config';
@@ -19,6 +34,17 @@ import { matchedGridMetrics, proposeMatchedGrid } from '../../shared/engine/matc
 import { derivedEntry } from './derived-entry';
 
 const toMetrics = (m: McqaMetrics): OverviewMetrics => ({ ...m, configs: [...m.configs] });
+
+/**
+ * At most `max` points of a front, evenly spread over it with both ends kept: what the chart
+ * draws. Every point sent is exact; the operating point and held-out figure are not touched.
+ */
+export function thinFront<T>(front: readonly T[], max: number): T[] {
+  if (front.length <= max) return [...front];
+  const out: T[] = [];
+  for (let i = 0; i < max; i++) out.push(front[Math.round((i * (front.length - 1)) / (max - 1))]!);
+  return out;
+}
 
 const point = (p: CascadePoint): CascadePointDto => ({
   tau: Number.isFinite(p.tau) ? p.tau : null,
@@ -67,7 +93,8 @@ export function cascadeFor(
       signal: r.signal,
       referenceAccuracy: r.referenceAccuracy,
       referenceFrames: r.referenceFrames,
-      pareto: r.pareto.map(point),
+      pareto: thinFront(r.pareto, CASCADE_PARETO_POINTS).map(point),
+      paretoPoints: r.pareto.length,
       operatingPoint: op ? { ...point(op), savingVsReference: op.savingVsReference, unsharedSavingVsReference: op.unsharedSavingVsReference } : null,
       heldOut: { ...r.heldOut },
     },
@@ -75,7 +102,66 @@ export function cascadeFor(
   };
 }
 
-export function gridOverview(m: ResponseMatrix, matchedGrid: readonly string[] | null): OverviewGrid {
+/** The complete rows of a grid (matrix row order) with their pattern keys: one char per config, 1 correct / 0 wrong. */
+function completePatterns(m: ResponseMatrix, t: TrajectoryColumns): { rows: number[]; patterns: string[] } {
+  const G = t.plan.cols.length;
+  const y = new Int8Array(G);
+  const rows: number[] = [];
+  const patterns: string[] = [];
+  // Patterns repeat (at most 2^G distinct): each is made once per code and shared.
+  const byCode = new Map<number, string>();
+  for (let r = 0; r < t.complete.length; r++) {
+    if (t.complete[r] !== 1) continue;
+    loadRow(m, t.plan, r, y);
+    let code = 1;
+    for (let j = 0; j < G; j++) code = code * 2 + y[j]!;
+    let p = G <= 50 ? byCode.get(code) : undefined;
+    if (p === undefined) {
+      p = Array.from(y, (v) => (v === 1 ? '1' : '0')).join('');
+      if (G <= 50) byCode.set(code, p);
+    }
+    rows.push(r);
+    patterns.push(p);
+  }
+  return { rows, patterns };
+}
+
+const clsName = (t: TrajectoryColumns, r: number): string | null => TRAJECTORY_CLASSES[t.trajectoryClass[r]!] ?? null;
+
+/**
+ * The heatmap's rows (docs/architecture.md "The overview at lab scale"): the items themselves
+ * while a grid is small, and always its most frequent patterns (class and flags are functions
+ * of the pattern) with one summary of the rest, so its size never follows the item count.
+ */
+export function heatmapOf(m: ResponseMatrix, t: TrajectoryColumns): OverviewHeatmap {
+  const { rows, patterns } = completePatterns(m, t);
+  const flags = (r: number) => ({ cls: clsName(t, r), confused: t.visuallyConfused[r] === 1, textOverwritten: t.textOverwritten[r] === 1, terminalRegression: t.terminalRegression[r] === 1 });
+  const groups = new Map<string, OverviewPatternRow>();
+  rows.forEach((r, i) => {
+    const p = patterns[i]!;
+    const g = groups.get(p);
+    if (g) g.n++;
+    else groups.set(p, { pattern: p, n: 1, ...flags(r) });
+  });
+  const ranked = [...groups.values()].sort((a, b) => b.n - a.n || compareCodePoints(a.pattern, b.pattern));
+  const shown = ranked.slice(0, HEATMAP_PATTERN_ROWS);
+  const others = ranked.slice(HEATMAP_PATTERN_ROWS);
+  let rest: OverviewHeatmap['rest'] = null;
+  if (others.length > 0) {
+    const correct = new Array<number>(t.plan.cols.length).fill(0);
+    for (const o of others) for (let j = 0; j < correct.length; j++) if (o.pattern[j] === '1') correct[j]! += o.n;
+    rest = { n: others.reduce((s, o) => s + o.n, 0), patterns: others.length, correct };
+  }
+  const items =
+    rows.length > HEATMAP_ITEM_ROWS
+      ? null
+      : rows
+          .map((r, i) => ({ sampleId: m.itemIds[r]!, pattern: patterns[i]!, ...flags(r) }))
+          .sort((a, b) => compareCodePoints(a.sampleId, b.sampleId));
+  return { items, patterns: shown, rest };
+}
+
+export function gridOverview(m: ResponseMatrix): OverviewGrid {
   const base = { model: m.model, split: m.split, kind: m.kind };
   if (m.kind !== 'mcqa') {
     return {
@@ -84,35 +170,90 @@ export function gridOverview(m: ResponseMatrix, matchedGrid: readonly string[] |
       transitions: [],
       wins: { configs: [], n: 0, wins: [] },
       classes: {},
-      rows: [],
+      heatmap: { items: [], patterns: [], rest: null },
       iso: [],
       cascadeBudgets: [],
       cascade: null,
       cascadeNote: 'open-ended grid: see `flipbook metrics` for its oracle gap and regressions',
     };
   }
+  // One pass classifies every row and counts what §2 sums (equal to mcqaMetrics on the grid).
+  const t = trajectoryColumns(m);
   const classes: Record<string, number> = {};
-  const rows: OverviewGrid['rows'] = [];
-  for (const t of trajectories(m, { matchedGrid })) {
-    if (!t.complete) continue;
-    const cls = t.trajectoryClass;
+  for (let r = 0; r < t.complete.length; r++) {
+    const cls = t.complete[r] === 1 ? clsName(t, r) : null;
     if (cls) classes[cls] = (classes[cls] ?? 0) + 1;
-    rows.push({ sampleId: t.sampleId, pattern: t.pattern, cls, confused: t.isVisuallyConfused, textOverwritten: t.isTextOverwritten, terminalRegression: t.terminalRegression });
   }
   const budgets = cascadeBudgetsOf(m);
   const c = cascadeFor(m, budgets, budgets[budgets.length - 1] ?? '');
   return {
     ...base,
-    metrics: toMetrics(mcqaMetrics(m)),
+    metrics: toMetrics(metricsFromTrajectories(t)),
     transitions: transitions(m),
     wins: pairwiseWins(m),
     classes,
-    rows,
+    heatmap: heatmapOf(m, t),
     iso: isoComputeGroups(m).groups.map((g) => ({ ...g, pairs: g.pairs.map((p) => ({ ...p })) })),
     cascadeBudgets: budgets,
     cascade: c.cascade,
     cascadeNote: c.note,
   };
+}
+
+/**
+ * The complete items of a grid behind one overview mark, in matrix row order; the same
+ * definitions as the counts the overview shows (docs/metrics.md §2–3). Throws on a config the
+ * grid does not have.
+ */
+export function markItems(m: ResponseMatrix, mark: OverviewMark): string[] {
+  const t = trajectoryColumns(m);
+  const keys = t.plan.keys;
+  const pos = (k: string) => {
+    const i = keys.indexOf(k);
+    if (i < 0) throw new Error(`${m.model} / ${m.split} has no config "${k}"`);
+    return i;
+  };
+  const G = keys.length;
+  const y = new Int8Array(G);
+  let keep: (r: number) => boolean;
+  switch (mark.kind) {
+    case 'correct': {
+      const i = pos(mark.config);
+      keep = () => y[i] === 1;
+      break;
+    }
+    case 'wins': {
+      const a = pos(mark.a);
+      const b = pos(mark.b);
+      keep = () => y[a] === 1 && y[b] === 0;
+      break;
+    }
+    case 'headroom': {
+      const best = metricsFromTrajectories(t).bestFixed;
+      const i = best === null ? -1 : pos(best);
+      keep = () => i >= 0 && y[i] === 0 && y.includes(1);
+      break;
+    }
+    case 'flag': {
+      const f = { visuallyConfused: t.visuallyConfused, textOverwritten: t.textOverwritten, terminalRegression: t.terminalRegression }[mark.flag];
+      keep = (r) => f[r] === 1;
+      break;
+    }
+    case 'pattern':
+    case 'otherPatterns': {
+      const listed = new Set(mark.kind === 'pattern' ? [mark.pattern] : mark.shown);
+      const inList = mark.kind === 'pattern';
+      keep = () => listed.has(Array.from(y, (v) => (v === 1 ? '1' : '0')).join('')) === inList;
+      break;
+    }
+  }
+  const out: string[] = [];
+  for (let r = 0; r < t.complete.length; r++) {
+    if (t.complete[r] !== 1) continue;
+    loadRow(m, t.plan, r, y);
+    if (keep(r)) out.push(m.itemIds[r]!);
+  }
+  return out;
 }
 
 function matchedGridSetting(project: Project): string[] | null {
@@ -158,7 +299,9 @@ export function overviewOf(project: Project): Overview {
   const stored = derivedEntry(project.db, 'overview');
   const row = stored.read();
   let value: Overview;
-  if (row && row.inputs === inputs && row.json !== null) value = JSON.parse(row.json) as Overview;
+  // Checked against the contract: a copy kept by an older version of the app has another shape.
+  const kept = row && row.inputs === inputs && row.json !== null ? Overview.safeParse(JSON.parse(row.json)) : null;
+  if (kept?.success) value = kept.data;
   else {
     value = computeOverview(project);
     if (!project.readOnly) {
@@ -177,6 +320,5 @@ export function overviewOf(project: Project): Overview {
 
 export function computeOverview(project: Project): Overview {
   const matrices = project.listGrids().map((g) => project.loadMatrix(g.model, g.split));
-  const mg = matchedGridSetting(project);
-  return { grids: matrices.map((m) => gridOverview(m, mg)), matchedGrid: matchedGridTable(project, matrices) };
+  return { grids: matrices.map((m) => gridOverview(m)), matchedGrid: matchedGridTable(project, matrices) };
 }

@@ -7,7 +7,7 @@
 import { useState, type ReactNode } from 'react';
 import type { GridInfo } from '../../shared/api/contract';
 import type { MatchedGridTable, OverviewGrid, OverviewMetrics } from '../../shared/api/overview';
-import { headroomItems } from '../../shared/api/overview-marks';
+import { headroomCount } from '../../shared/api/overview-marks';
 import { useQuery } from '../api/use-query';
 import { FlowsChart, type OpenQueue } from '../components/charts/FlowsChart';
 import { TransitionsTable } from '../components/charts/TransitionsTable';
@@ -15,27 +15,26 @@ import { WinsChart } from '../components/charts/WinsChart';
 import { ClassChart } from '../components/charts/ClassChart';
 import { TrajectoryHeatmap, type OpenItem } from '../components/charts/TrajectoryHeatmap';
 import { CascadeChart } from '../components/charts/CascadeChart';
+import { useOpenMark, type OpenMark } from '../components/charts/open-mark';
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? '—' : (100 * x).toFixed(2));
 
 type Kpi = { name: string; value: string; unit: string; sub: string; note?: string; count: number; countLabel?: string; go?: () => void; tone?: 'bad' | 'warn' | 'info' };
 
 /** The headline item-level rates of one grid as a compact KPI block; each opens its items. */
-function Rates({ grid, onQueue, mixedResolution }: { grid: OverviewGrid; onQueue: OpenQueue; mixedResolution: boolean }) {
+function Rates({ grid, onMark, mixedResolution }: { grid: OverviewGrid; onMark: OpenMark; mixedResolution: boolean }) {
   const m = grid.metrics;
   if (!m) return null;
   const where = `${grid.model} / ${grid.split}`;
-  const open = (label: string, pick: (r: OverviewGrid['rows'][number]) => boolean) =>
-    onQueue({ model: grid.model, split: grid.split, itemSet: { label, ids: grid.rows.filter(pick).map((r) => r.sampleId) } }, `${label} (${where})`);
   const entries: Kpi[] = [
     {
       name: 'oracle headroom',
       value: m.oracleHeadroomPts.toFixed(2),
       unit: 'pts',
       sub: `oracle ${pct(m.oracleAccuracy)}% vs best fixed ${m.bestFixed ?? '—'}`,
-      count: headroomItems(grid).length,
+      count: headroomCount(grid),
       tone: 'info',
-      go: () => onQueue({ model: grid.model, split: grid.split, itemSet: { label: 'oracle headroom', ids: headroomItems(grid) } }, `oracle headroom (${where})`),
+      go: () => onMark({ kind: 'headroom' }),
     },
     {
       name: 'visual confusion',
@@ -48,7 +47,7 @@ function Rates({ grid, onQueue, mixedResolution }: { grid: OverviewGrid; onQueue
         : undefined,
       count: m.counts.visuallyConfused,
       tone: 'warn',
-      go: () => open('visually confused', (r) => r.confused),
+      go: () => onMark({ kind: 'flag', flag: 'visuallyConfused' }),
     },
     {
       name: 'text overwrite',
@@ -57,7 +56,7 @@ function Rates({ grid, onQueue, mixedResolution }: { grid: OverviewGrid; onQueue
       sub: `${pct(m.textOverwriteRateOfTextCorrect)}% of the ${m.counts.textCorrect} text-correct`,
       count: m.counts.textOverwritten,
       tone: 'info',
-      go: () => open('text overwritten', (r) => r.textOverwritten),
+      go: () => onMark({ kind: 'flag', flag: 'textOverwritten' }),
     },
     {
       name: 'terminal regressions',
@@ -66,7 +65,7 @@ function Rates({ grid, onQueue, mixedResolution }: { grid: OverviewGrid; onQueue
       sub: `wrong at ${m.terminalConfig ?? '—'}, right at a smaller budget`,
       count: m.counts.terminalRegressions,
       tone: 'bad',
-      go: () => open('terminal regression', (r) => r.terminalRegression),
+      go: () => onMark({ kind: 'flag', flag: 'terminalRegression' }),
     },
   ];
   return (
@@ -253,6 +252,7 @@ function Panel({ title, caption, wide, children }: { title: string; caption: str
 function GridCard({ g, onQueue, onItem, info }: { g: OverviewGrid; onQueue: OpenQueue; onItem: OpenItem; info: GridInfo | undefined }) {
   const mixedResolution = new Set((info?.configs ?? []).filter((c) => c.frames > 0).map((c) => c.pixelCount)).size > 1;
   const m = g.metrics;
+  const { openMark, error } = useOpenMark(g, onQueue);
   return (
     <section className="overview-grid card" aria-label={`Overview: ${g.model} / ${g.split}`}>
       <header className="card-head">
@@ -266,6 +266,7 @@ function GridCard({ g, onQueue, onItem, info }: { g: OverviewGrid; onQueue: Open
           </span>
         )}
       </header>
+      {error && <p role="alert">{error}</p>}
       {g.kind !== 'mcqa' ? (
         <p className="note">Open-ended grid: flows and cascades are MCQA measures; see `flipbook metrics` for the oracle gap.</p>
       ) : (
@@ -277,16 +278,16 @@ function GridCard({ g, onQueue, onItem, info }: { g: OverviewGrid; onQueue: Open
                 Line: accuracy per config. Bars: items rescued (green, above) and harmed (red, below) between adjacent budgets — hover for McNemar p, click to
                 open the items.
               </p>
-              <FlowsChart grid={g} onQueue={onQueue} height={340} />
+              <FlowsChart grid={g} onQueue={onQueue} onMark={openMark} height={340} />
             </div>
-            <Rates grid={g} onQueue={onQueue} mixedResolution={mixedResolution} />
+            <Rates grid={g} onMark={openMark} mixedResolution={mixedResolution} />
           </div>
           <div className="card-grid">
             <Panel title="Transitions" caption="Every pair of configs: rescued / harmed items (click to open), net change, churn and McNemar p (bold: p < 0.05).">
               <TransitionsTable grid={g} onQueue={onQueue} />
             </Panel>
             <Panel title="Flip matrix" caption="Items correct under the row config and wrong under the column config; click a cell to open them.">
-              <WinsChart grid={g} onQueue={onQueue} />
+              <WinsChart grid={g} onMark={openMark} />
             </Panel>
             <Panel title="Trajectory classes" caption="Items by the shape of their correct/wrong pattern across budgets; click a bar to open a class.">
               <ClassChart grid={g} onQueue={onQueue} />
@@ -294,11 +295,14 @@ function GridCard({ g, onQueue, onItem, info }: { g: OverviewGrid; onQueue: Open
             <Panel title="Iso-compute" caption="Configs with about the same frames × pixels (±5%): which items each one alone gets right.">
               <IsoCompute grid={g} />
             </Panel>
-            <Panel title="Trajectory heatmap" caption="One row per item, one column per config: green correct, red wrong; click a row to open the item.">
-              <TrajectoryHeatmap grid={g} onItem={onItem} />
+            <Panel
+              title="Trajectory heatmap"
+              caption="One column per config, green correct, red wrong; one row per item (small grids) or per correctness pattern with its number of items. Click a row to open its item or items."
+            >
+              <TrajectoryHeatmap grid={g} onItem={onItem} onMark={openMark} />
             </Panel>
             <Panel title="Confidence cascade" caption="Climb the budgets only while confidence is below τ: accuracy vs mean frames, against a fixed reference budget.">
-              <CascadeChart grid={g} onQueue={onQueue} />
+              <CascadeChart grid={g} onQueue={onQueue} onMark={openMark} />
             </Panel>
           </div>
         </>

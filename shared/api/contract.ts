@@ -10,7 +10,7 @@ import { Empty, op } from './op';
 import { ImportOptionValues } from './import-options';
 import { annotationEditSchema } from '../domain/annotations';
 import { EVENT_NAME_LIST, IPC_EVENT_CHANNEL, IPC_PREFIX, OP_NAME_LIST } from './names';
-import { CascadeItemsRequest, CascadeRequest, Overview, OverviewCascade, QueueFilterSchema, QueueSortSchema, SavedViewDto, SavedViewValue, ViewName } from './overview';
+import { CascadeItemsRequest, CascadeRequest, Overview, OverviewCascade, OverviewItemsRequest, QueueFilterSchema, QueueSortSchema, SavedViewDto, SavedViewValue, ViewName } from './overview';
 import { syncOperations } from './sync-contract';
 import { teamOperations } from './team-contract';
 
@@ -361,6 +361,11 @@ export const operations = {
     CascadeItemsRequest,
     z.object({ correct: z.array(z.string()) }),
     'The items the cascade at one τ answers correctly (the items behind one point of the cascade chart).',
+  ),
+  'overview:items': op(
+    OverviewItemsRequest,
+    z.object({ ids: z.array(z.string()) }),
+    'The complete items of a grid behind one overview mark (a flip-matrix cell, an accuracy point, a rate, a heatmap pattern row): what its click opens in the queue.',
   ),
   'views:list': op(Empty, z.array(SavedViewDto), 'Saved queue views of the project, by name.'),
   'views:save': op(z.object({ name: ViewName, value: SavedViewValue }), SavedViewDto, 'Save (or replace) a queue view by name.'),

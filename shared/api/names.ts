@@ -29,6 +29,7 @@ export const OP_NAME_LIST = [
   'overview:get',
   'overview:cascade',
   'overview:cascade-items',
+  'overview:items',
   'views:list',
   'views:save',
   'views:rename',

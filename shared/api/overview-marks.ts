@@ -1,33 +1,37 @@
 /**
- * The items behind an overview mark, from the grid's complete rows (patterns in config order).
- * Pure, so the renderer's click-throughs and the tests share one definition.
+ * What an overview mark stands for, shared by the renderer's click-throughs and the tests: the
+ * label a mark's items get in the queue and the counts drawn from the grid's figures. The items
+ * themselves are the backend's answer to overview:items (electron/services/overview.ts
+ * markItems): the overview's answer does not carry them (docs/architecture.md "The overview at
+ * lab scale").
  */
-import type { OverviewGrid, OverviewTransition } from './overview';
+import type { OverviewGrid, OverviewMark, OverviewTransition } from './overview';
 
-const ids = (g: OverviewGrid, keep: (pattern: string, r: OverviewGrid['rows'][number]) => boolean): string[] =>
-  g.rows.filter((r) => keep(r.pattern, r)).map((r) => r.sampleId);
+const FLAG_LABELS = { visuallyConfused: 'visually confused', textOverwritten: 'text overwritten', terminalRegression: 'terminal regression' } as const;
 
-/** wins[a][b]: correct under a, wrong under b. */
-export function winsItems(g: OverviewGrid, a: string, b: string): string[] {
-  const i = g.wins.configs.indexOf(a);
-  const j = g.wins.configs.indexOf(b);
-  return i < 0 || j < 0 ? [] : ids(g, (p) => p[i] === '1' && p[j] === '0');
+/** How the queue names a mark's items (the unsaved view's label). */
+export function markLabel(mark: OverviewMark): string {
+  switch (mark.kind) {
+    case 'correct':
+      return `correct at ${mark.config}`;
+    case 'wins':
+      return `correct at ${mark.a}, wrong at ${mark.b}`;
+    case 'headroom':
+      return 'oracle headroom';
+    case 'flag':
+      return FLAG_LABELS[mark.flag];
+    case 'pattern':
+      return `pattern ${mark.pattern}`;
+    case 'otherPatterns':
+      return 'other patterns';
+  }
 }
 
-export function correctAtItems(g: OverviewGrid, config: string): string[] {
-  const i = g.wins.configs.indexOf(config);
-  return i < 0 ? [] : ids(g, (p) => p[i] === '1');
-}
-
-/** Oracle headroom: correct under some config, wrong under the best fixed one. */
-export function headroomItems(g: OverviewGrid): string[] {
-  const best = g.metrics?.bestFixed;
-  const i = best ? g.wins.configs.indexOf(best) : -1;
-  return i < 0 ? [] : ids(g, (p) => p.includes('1') && p[i] === '0');
-}
-
-export function transitionItems(g: OverviewGrid, t: Pick<OverviewTransition, 'from' | 'to'>, kind: 'harmed' | 'rescued'): string[] {
-  return kind === 'harmed' ? winsItems(g, t.from, t.to) : winsItems(g, t.to, t.from);
+/** Oracle headroom items (correct under some config, wrong under the best fixed one): oracle − correct at best. */
+export function headroomCount(g: OverviewGrid): number {
+  const m = g.metrics;
+  if (!m || m.bestFixed === null) return 0;
+  return m.counts.oracle - (m.correctCounts[m.bestFixed] ?? 0);
 }
 
 /**

@@ -45,6 +45,18 @@ export const OverviewTransition = z.object({
 });
 export type OverviewTransition = z.infer<typeof OverviewTransition>;
 
+/**
+ * The overview's answer has a size set by the numbers of grids and configs, never by the number
+ * of items (docs/architecture.md "The overview at lab scale"): a grid lists its items one by one
+ * only up to HEATMAP_ITEM_ROWS; beyond, the heatmap shows its most frequent HEATMAP_PATTERN_ROWS
+ * correctness patterns and one row for the rest, and every mark's items are asked for
+ * (overview:items) when it is clicked.
+ */
+export const HEATMAP_ITEM_ROWS = 300;
+export const HEATMAP_PATTERN_ROWS = 40;
+/** Points of a cascade's Pareto front sent for drawing (evenly spread over it, ends kept). */
+export const CASCADE_PARETO_POINTS = 200;
+
 /** One complete item of a grid: its pattern over the grid's configs (config order) and class. */
 export const OverviewRow = z.object({
   sampleId: z.string(),
@@ -55,6 +67,23 @@ export const OverviewRow = z.object({
   terminalRegression: z.boolean(),
 });
 export type OverviewRow = z.infer<typeof OverviewRow>;
+
+/**
+ * One distinct correctness pattern of a grid's complete items and how many items have it. Class
+ * and flags are functions of the pattern (docs/metrics.md §2–3), so they are exact for all n.
+ */
+export const OverviewPatternRow = OverviewRow.omit({ sampleId: true }).extend({ n: z.number().int().positive() });
+export type OverviewPatternRow = z.infer<typeof OverviewPatternRow>;
+
+export const OverviewHeatmap = z.object({
+  /** Every complete item (sample-id order), or null when the grid has more than HEATMAP_ITEM_ROWS. */
+  items: z.array(OverviewRow).max(HEATMAP_ITEM_ROWS).nullable(),
+  /** The most frequent patterns, most items first (ties: pattern order). */
+  patterns: z.array(OverviewPatternRow).max(HEATMAP_PATTERN_ROWS),
+  /** The complete items whose pattern is not listed: how many, in how many patterns, and per config (config order) how many are correct. */
+  rest: z.object({ n: z.number().int().positive(), patterns: z.number().int().positive(), correct: z.array(z.number().int()) }).nullable(),
+});
+export type OverviewHeatmap = z.infer<typeof OverviewHeatmap>;
 
 export const OverviewIsoGroup = z.object({
   configs: z.array(z.string()),
@@ -85,7 +114,10 @@ export const OverviewCascade = z.object({
   signal: z.enum(['margin', 'confidence']),
   referenceAccuracy: z.number(),
   referenceFrames: z.number(),
-  pareto: z.array(CascadePointDto),
+  /** The Pareto front, thinned to CASCADE_PARETO_POINTS evenly spread points when longer (ends kept). */
+  pareto: z.array(CascadePointDto).max(CASCADE_PARETO_POINTS),
+  /** Points on the whole front (the CLI's `flipbook cascade` lists them all). */
+  paretoPoints: z.number().int(),
   operatingPoint: CascadePointDto.extend({ savingVsReference: z.number(), unsharedSavingVsReference: z.number() }).nullable(),
   heldOut: z.object({
     seed: z.number().int(),
@@ -109,7 +141,7 @@ export const OverviewGrid = z.object({
   transitions: z.array(OverviewTransition),
   wins: z.object({ configs: z.array(z.string()), n: z.number().int(), wins: z.array(z.array(z.number().int())) }),
   classes: z.record(z.string(), z.number().int()),
-  rows: z.array(OverviewRow),
+  heatmap: OverviewHeatmap,
   iso: z.array(OverviewIsoGroup),
   /** Visual configs a cascade can climb (the budget ladder without text), cheapest first. */
   cascadeBudgets: z.array(z.string()),
@@ -152,6 +184,28 @@ export const CascadeRequest = z.object({
 /** One point of a cascade: its τ (null = +∞, every item runs to the last budget). */
 export const CascadeItemsRequest = CascadeRequest.omit({ seed: true }).extend({ tau: z.number().nullable() });
 
+export const ITEM_FLAGS = ['visuallyConfused', 'textOverwritten', 'terminalRegression'] as const;
+
+/**
+ * A mark of the overview that stands for a set of a grid's complete items (docs/metrics.md §2–3);
+ * overview:items answers with them. Transitions and classes open the queue by its own filters.
+ */
+export const OverviewMark = z.discriminatedUnion('kind', [
+  /** Correct under `config`. */
+  z.object({ kind: z.literal('correct'), config: z.string().min(1) }),
+  /** wins[a][b]: correct under a, wrong under b. */
+  z.object({ kind: z.literal('wins'), a: z.string().min(1), b: z.string().min(1) }),
+  /** Oracle headroom: correct under some config, wrong under the best fixed one. */
+  z.object({ kind: z.literal('headroom') }),
+  z.object({ kind: z.literal('flag'), flag: z.enum(ITEM_FLAGS) }),
+  /** One heatmap pattern row. */
+  z.object({ kind: z.literal('pattern'), pattern: z.string().min(1) }),
+  /** The heatmap's rest row: every pattern not in `shown`. */
+  z.object({ kind: z.literal('otherPatterns'), shown: z.array(z.string()).max(HEATMAP_PATTERN_ROWS) }),
+]);
+export type OverviewMark = z.infer<typeof OverviewMark>;
+export const OverviewItemsRequest = z.object({ model: z.string().min(1), split: z.string().min(1), mark: OverviewMark });
+
 // ---------------------------------------------------------------- saved views
 
 export const QUEUE_COLUMNS = ['item', 'model', 'split', 'task', 'pattern', 'class', 'flags', 'status'] as const;
@@ -165,7 +219,7 @@ export const SavedViewValue = z.object({
     split: z.string().nullable(),
     taskType: z.string().nullable(),
     trajectoryClass: z.string().nullable(),
-    flags: z.array(z.enum(['visuallyConfused', 'textOverwritten', 'terminalRegression'])),
+    flags: z.array(z.enum(ITEM_FLAGS)),
     transition: z.string().nullable(),
     transitionKind: z.enum(['harmed', 'rescued']).nullable().optional(),
     itemSet: z.object({ label: z.string(), ids: z.array(z.string()) }).nullable().optional(),

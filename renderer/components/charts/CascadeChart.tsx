@@ -6,14 +6,14 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { OverviewCascade, OverviewGrid } from '../../../shared/api/overview';
 import { useClient } from '../../api/use-client';
-import { correctAtItems } from '../../../shared/api/overview-marks';
 import { EChart, html, num, type ChartOption } from './EChart';
 import type { OpenQueue } from './FlowsChart';
+import type { OpenMark } from './open-mark';
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? '—' : `${(100 * x).toFixed(2)}%`);
 const tauText = (t: number | null) => (t === null ? '∞' : t.toFixed(4));
 
-export function CascadeChart({ grid, onQueue }: { grid: OverviewGrid; onQueue: OpenQueue }) {
+export function CascadeChart({ grid, onQueue, onMark }: { grid: OverviewGrid; onQueue: OpenQueue; onMark: OpenMark }) {
   const client = useClient();
   const budgets = grid.cascadeBudgets;
   const [reference, setReference] = useState(grid.cascade?.reference ?? budgets[budgets.length - 1] ?? '');
@@ -108,7 +108,7 @@ export function CascadeChart({ grid, onQueue }: { grid: OverviewGrid; onQueue: O
               if (!c) return;
               const tau = (p.data as { tau?: number | null } | undefined)?.tau;
               if (p.seriesName === 'reference') {
-                onQueue({ model: grid.model, split: grid.split, itemSet: { label: `correct at ${c.reference}`, ids: correctAtItems(grid, c.reference) } }, `correct at ${c.reference} (${grid.model} / ${grid.split})`);
+                onMark({ kind: 'correct', config: c.reference });
               } else if (tau !== undefined) {
                 void openCascadeItems(tau);
               }
@@ -124,6 +124,7 @@ export function CascadeChart({ grid, onQueue }: { grid: OverviewGrid; onQueue: O
             {c.heldOut.tau === null && c.heldOut.accuracy === null
               ? 'no τ reached the reference on the tuning half.'
               : `${pct(c.heldOut.accuracy)} vs reference ${pct(c.heldOut.referenceAccuracy)}, saving ${pct(c.heldOut.savingVsReference)}.`}
+            {c.paretoPoints > c.pareto.length && ` Drawn: ${c.pareto.length} of the front's ${c.paretoPoints} points, evenly spread (\`flipbook cascade\` lists them all).`}
           </p>
         </>
       )}

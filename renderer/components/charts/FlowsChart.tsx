@@ -6,9 +6,10 @@
  */
 import { useCallback, useMemo } from 'react';
 import type { OverviewGrid } from '../../../shared/api/overview';
-import { correctAtItems, ladderTransitions } from '../../../shared/api/overview-marks';
+import { ladderTransitions } from '../../../shared/api/overview-marks';
 import type { QueueFilter } from '../../../shared/api/queue-filter';
 import { EChart, html, type ChartOption } from './EChart';
+import type { OpenMark } from './open-mark';
 
 export type OpenQueue = (patch: Partial<QueueFilter>, label: string) => void;
 
@@ -20,7 +21,7 @@ export function openFlow(grid: OverviewGrid, onQueue: OpenQueue, t: { from: stri
   onQueue({ model: grid.model, split: grid.split, transition: `${t.from}>${t.to}`, transitionKind: kind }, `${kind} ${t.from} → ${t.to} (${grid.model} / ${grid.split})`);
 }
 
-export function FlowsChart({ grid, onQueue, height = 340 }: { grid: OverviewGrid; onQueue: OpenQueue; height?: number }) {
+export function FlowsChart({ grid, onQueue, onMark, height = 340 }: { grid: OverviewGrid; onQueue: OpenQueue; onMark: OpenMark; height?: number }) {
   const m = grid.metrics;
   const configs = useMemo(() => m?.configs ?? [], [m]);
   const ladder = useMemo(() => ladderTransitions(grid.transitions), [grid.transitions]);
@@ -146,7 +147,7 @@ export function FlowsChart({ grid, onQueue, height = 340 }: { grid: OverviewGrid
           else if (p.seriesName === 'rescued' && t) openFlow(grid, onQueue, t, 'rescued');
           else if (p.seriesName === 'accuracy %' || p.seriesName === 'accuracy % (off the ladder)') {
             const c = (p.data as { config?: string } | undefined)?.config;
-            if (c) onQueue({ model: grid.model, split: grid.split, itemSet: { label: `correct at ${c}`, ids: correctAtItems(grid, c) } }, `correct at ${c} (${grid.model} / ${grid.split})`);
+            if (c) onMark({ kind: 'correct', config: c });
           }
         }}
         csv={() => [

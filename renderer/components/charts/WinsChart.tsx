@@ -1,11 +1,10 @@
 /** The flip matrix wins[a][b] (correct under a, wrong under b) of one grid as a heatmap. */
 import { useMemo } from 'react';
 import type { OverviewGrid } from '../../../shared/api/overview';
-import { winsItems } from '../../../shared/api/overview-marks';
 import { EChart, allLabels, html, type ChartOption } from './EChart';
-import type { OpenQueue } from './FlowsChart';
+import type { OpenMark } from './open-mark';
 
-export function WinsChart({ grid, onQueue }: { grid: OverviewGrid; onQueue: OpenQueue }) {
+export function WinsChart({ grid, onMark }: { grid: OverviewGrid; onMark: OpenMark }) {
   const { configs, wins } = grid.wins;
   const label = `Flip matrix: ${grid.model} / ${grid.split}`;
   const max = Math.max(1, ...wins.flat());
@@ -41,7 +40,7 @@ export function WinsChart({ grid, onQueue }: { grid: OverviewGrid; onQueue: Open
         const v = (p.data as number[] | undefined) ?? [];
         const a = configs[v[1] ?? -1];
         const b = configs[v[0] ?? -1];
-        if (a && b && a !== b) onQueue({ model: grid.model, split: grid.split, itemSet: { label: `correct at ${a}, wrong at ${b}`, ids: winsItems(grid, a, b) } }, `wins ${a} over ${b} (${grid.model} / ${grid.split})`);
+        if (a && b && a !== b) onMark({ kind: 'wins', a, b });
       }}
       csv={() => [['correct_under_a \\ wrong_under_b', ...configs], ...configs.map((a, i) => [a, ...(wins[i] ?? [])])]}
     />
