@@ -1,18 +1,23 @@
 /**
- * The audit queue in the backend (docs/architecture.md "The queue at lab scale"): every
- * (model, split, item) row is derived once per import from the audit index into the project's
- * `queue_rows` table (with one index per sort order), and queue:page answers with indexed SQL:
- * a page is an index walk, a filter change one count over the table, statuses a join on the
- * annotation state (so an annotation edit costs nothing here). Nothing here holds every row.
+ * The audit queue in the backend (docs/architecture.md "The queue at lab scale"): the rows are
+ * derived once per import into a compact columnar value (queue-data.ts) stored in the project,
+ * and queue:page answers from it in memory. A filter is one scan over the rows' small integer
+ * codes (the search text is matched once per item and once per model, not per row); each sort
+ * order is a permutation of the rows, computed when first asked and kept until the inputs
+ * change; statuses come from the small annotation state, read again when an annotation event
+ * was written. Only a page's rows ever become objects.
+ *
+ * Strings sort in code-point order (compareCodePoints, which is SQLite's BINARY order of their
+ * UTF-8 bytes); every order ends with (model, split, sample id), so it is total, and a
+ * descending order is the ascending one reversed.
  */
-import type Database from 'better-sqlite3';
 import type { AnnotationStatus, ItemRef, QueueRow } from '../../shared/api/contract';
-import { EMPTY_FILTER, type QueueFilter, type QueueSort, type SortKey } from '../../shared/api/queue-filter';
+import type { QueueFilter, QueueSort, SortKey } from '../../shared/api/queue-filter';
 import { ANNOTATION_STATUSES } from '../../shared/domain/annotations';
+import { compareCodePoints } from '../../shared/engine/config';
 import type { Project } from '../store/project';
-import { computeGridAudit } from './audit-index';
-import { projectVideoResolver } from './item-frames';
 import { derivedEntry } from './derived-entry';
+import { decodeQueueData, deriveQueueData, encodeQueueData, FLAG_TO, FLAG_TR, FLAG_VC, itemTextOf, sampleIdOf, type QueueData } from './queue-data';
 
 export interface QueuePage {
   rows: QueueRow[];
@@ -34,424 +39,422 @@ export interface QueuePageRequest {
 }
 
 export interface QueueTable {
-  /** Rebuilds the rows when an import or a setting changed what they derive from (else a no-op). */
+  /** Derives and stores the rows when an import or a setting changed what they derive from (else a no-op). */
   refresh(): void;
   page(req: QueuePageRequest): QueuePage;
-}
-
-const FLAG_TR = 1;
-const FLAG_VC = 2;
-const FLAG_TO = 4;
-const FLAG_BITS = { terminalRegression: FLAG_TR, visuallyConfused: FLAG_VC, textOverwritten: FLAG_TO } as const;
-
-interface Derived {
-  all: number;
-  /** Rows of the default preset (terminal regressions and confused): the queue as it first opens, counted once. */
-  defaultPreset?: number;
-  taskTypes: string[];
-  transitions: string[];
-}
-
-const COLS = ['id', 'model', 'split', 'sample_id', 'task_type', 'trajectory_class', 'pattern', 'flags', 'priority', 'harmed', 'rescued', 'has_video', 'search_text'] as const;
-const NCOLS = COLS.length;
-
-/** Every queue row's values, row after row in COLS order (one flat array: no array per row). */
-interface Rows {
-  values: unknown[];
-  count: number;
-}
-
-/** harmed/rescued as stored: most rows have none, and a grid's few transitions repeat, so each distinct list is serialised once. */
-function jsonListCache(): (xs: string[]) => string {
-  const memo = new Map<string, string>();
-  return (xs) => {
-    if (xs.length === 0) return '[]';
-    const key = xs.join('\u0000');
-    let s = memo.get(key);
-    if (s === undefined) memo.set(key, (s = JSON.stringify(xs)));
-    return s;
-  };
-}
-
-/** Every queue row of the project, from the engine's per-grid audit (electron/services/audit-index.ts). */
-function deriveRows(project: Project): { rows: Rows; derived: Derived } {
-  const video = projectVideoResolver(project);
-  // Per split, per item: what its rows share, the item's part of search_text lower-cased once
-  // (not once per model row). Lower-casing the space-separated parts one by one gives the same
-  // text as lower-casing their join: a space is no cased or case-ignorable letter, so no
-  // context-dependent mapping (the final sigma) looks across it.
-  const bySplit = new Map<string, Map<string, { taskType: string | null; hasVideo: number; searchTail: string; idLower: string }>>();
-  for (const it of project.listItems()) {
-    let items = bySplit.get(it.split);
-    if (!items) bySplit.set(it.split, (items = new Map()));
-    const taskType = it.taskType ?? null;
-    items.set(it.sampleId, {
-      taskType,
-      hasVideo: video(it.videoFile).file !== null ? 1 : 0,
-      searchTail: `${(taskType ?? '').toLowerCase()} ${(it.question ?? '').toLowerCase()}`,
-      idLower: it.sampleId.toLowerCase(),
-    });
-  }
-  const values: unknown[] = [];
-  let count = 0;
-  let defaultPreset = 0;
-  const taskTypes = new Set<string>();
-  const transitions = new Set<string>();
-  const json = jsonListCache();
-  for (const g of project.listGrids()) {
-    const audit = computeGridAudit(project, g.model, g.split);
-    const items = bySplit.get(g.split);
-    const modelLower = g.model.toLowerCase();
-    for (const [sampleId, a] of audit.items) {
-      const m = items?.get(sampleId);
-      const taskType = m?.taskType ?? null;
-      if (taskType) taskTypes.add(taskType);
-      for (const t of a.harmed) transitions.add(t);
-      for (const t of a.rescued) transitions.add(t);
-      const flags = (a.terminalRegression ? FLAG_TR : 0) | (a.visuallyConfused ? FLAG_VC : 0) | (a.textOverwritten ? FLAG_TO : 0);
-      const priority = a.terminalRegression ? 0 : a.visuallyConfused ? 1 : a.textOverwritten ? 2 : 3;
-      if ((flags & (FLAG_TR | FLAG_VC)) !== 0) defaultPreset++;
-      count++;
-      values.push(
-        count,
-        g.model,
-        g.split,
-        sampleId,
-        taskType,
-        a.trajectoryClass,
-        a.pattern,
-        flags,
-        priority,
-        json(a.harmed),
-        json(a.rescued),
-        m?.hasVideo ?? 0,
-        `${m?.idLower ?? sampleId.toLowerCase()} ${modelLower} ${m?.searchTail ?? ' '}`,
-      );
-    }
-  }
-  return { rows: { values, count }, derived: { all: count, defaultPreset, taskTypes: [...taskTypes].sort(), transitions: [...transitions].sort() } };
-}
-
-/** Rows per INSERT: 13 values each, well under SQLite's 32766 bound variables per statement. */
-const INSERT_BATCH = 1024;
-/** cache_size while the indexes are built: 256 MiB (negative: KiB, as SQLite's pragma takes it). */
-const INDEX_BUILD_CACHE_KIB = -262144;
-
-function writeRows(db: Database.Database, rows: Rows, schema: 'main' | 'temp'): void {
-  const one = `(${COLS.map(() => '?').join(', ')})`;
-  // Bulk load without the indexes, then build each index in one sort: far cheaper than
-  // updating six B-trees per row. The index definitions are the migration's (sqlite_schema).
-  const indexes = db
-    .prepare<[], { name: string; sql: string }>(`SELECT name, sql FROM ${schema}.sqlite_schema WHERE type = 'index' AND tbl_name = 'queue_rows' AND sql IS NOT NULL`)
-    .all();
-  for (const ix of indexes) db.exec(`DROP INDEX ${schema}."${ix.name}"`);
-  db.prepare(`DELETE FROM ${schema}.queue_rows`).run();
-  const insert = (n: number) => db.prepare(`INSERT INTO ${schema}.queue_rows (${COLS.join(', ')}) VALUES ${new Array<string>(n).fill(one).join(', ')}`);
-  const many = insert(INSERT_BATCH);
-  // One parameter array, refilled per batch (no array allocated per batch or per row).
-  const params = new Array<unknown>(INSERT_BATCH * NCOLS);
-  const { values, count } = rows;
-  let i = 0;
-  for (; i + INSERT_BATCH <= count; i += INSERT_BATCH) {
-    const base = i * NCOLS;
-    for (let k = 0; k < params.length; k++) params[k] = values[base + k];
-    many.run(params);
-  }
-  if (i < count) insert(count - i).run(values.slice(i * NCOLS, count * NCOLS));
-  // Each index build sorts every row, in at most cache_size of memory before it spills to
-  // temporary files: at a lab's size (10x bench, 259k rows) the default 16 MiB spills, and a
-  // larger bound for the builds alone cut their CPU by a third. Pages are taken as needed. The
-  // sorter reads main's cache_size, also when the rows are temp's (a read-only project).
-  const cacheSize = db.pragma('main.cache_size', { simple: true }) as number;
-  db.pragma(`main.cache_size = ${INDEX_BUILD_CACHE_KIB}`);
-  try {
-    for (const ix of indexes) db.exec(ix.sql);
-  } finally {
-    db.pragma(`main.cache_size = ${cacheSize}`);
-  }
-}
-
-/**
- * The rows' order per sort key: the key, then model, split and sample id (a total order, the
- * one each index of migrations/0030-derived.sql walks).
- */
-const ORDER: Record<Exclude<SortKey, 'status'>, string[]> = {
-  default: ['q.priority', 'q.model', 'q.split', 'q.sample_id'],
-  sampleId: ['q.sample_id', 'q.model', 'q.split'],
-  model: ['q.model', 'q.split', 'q.sample_id'],
-  split: ['q.split', 'q.model', 'q.sample_id'],
-  taskType: ["coalesce(q.task_type, '')", 'q.model', 'q.split', 'q.sample_id'],
-  class: ["coalesce(q.trajectory_class, '')", 'q.model', 'q.split', 'q.sample_id'],
-};
-const KEY_ORDER = ORDER.model;
-const STATUS_ORDER = [...ANNOTATION_STATUSES].sort();
-
-interface Where {
-  sql: string;
-  args: unknown[];
-  /** The filter names the statuses (needs the `eff` table of effective statuses). */
-  eff: boolean;
-}
-
-/** The filter as SQL over `queue_rows q` (the same rules as shared/api/queue-filter.ts matchesFilter). */
-function whereOf(f: QueueFilter): Where {
-  const c: string[] = [];
-  const args: unknown[] = [];
-  let eff = false;
-  if (f.preset === 'default') c.push(`(q.flags & ${FLAG_TR | FLAG_VC}) != 0`);
-  if (f.model !== null) (c.push('q.model = ?'), args.push(f.model));
-  if (f.split !== null) (c.push('q.split = ?'), args.push(f.split));
-  if (f.taskType !== null) (c.push('q.task_type = ?'), args.push(f.taskType));
-  if (f.trajectoryClass !== null) (c.push('q.trajectory_class = ?'), args.push(f.trajectoryClass));
-  const mask = f.flags.reduce((m, x) => m | FLAG_BITS[x], 0);
-  if (mask !== 0) c.push(`(q.flags & ${mask}) = ${mask}`);
-  if (f.transition !== null) {
-    // harmed/rescued are JSON arrays: the quoted name matches one element exactly.
-    const t = JSON.stringify(f.transition);
-    if (f.transitionKind === 'harmed') (c.push('instr(q.harmed, ?) > 0'), args.push(t));
-    else if (f.transitionKind === 'rescued') (c.push('instr(q.rescued, ?) > 0'), args.push(t));
-    else (c.push('(instr(q.harmed, ?) > 0 OR instr(q.rescued, ?) > 0)'), args.push(t, t));
-  }
-  if (f.itemSet) (c.push('q.sample_id IN (SELECT value FROM json_each(?))'), args.push(JSON.stringify(f.itemSet.ids)));
-  if (f.hasVideo !== null) (c.push('q.has_video = ?'), args.push(f.hasVideo ? 1 : 0));
-  for (const t of f.search.toLowerCase().split(/\s+/).filter((x) => x.length > 0)) (c.push('instr(q.search_text, ?) > 0'), args.push(t));
-  if (f.annotator !== null) {
-    c.push('q.id IN (SELECT r.id FROM annotation_state a JOIN queue_rows r ON r.model = a.model AND r.split = a.split AND r.sample_id = a.sample_id WHERE a.annotator = ?)');
-    args.push(f.annotator);
-  }
-  if (f.status !== null) {
-    eff = true;
-    if (f.status === 'todo') c.push("q.id NOT IN (SELECT qid FROM eff WHERE status != 'todo')");
-    else (c.push('q.id IN (SELECT qid FROM eff WHERE status = ?)'), args.push(f.status));
-  }
-  return { sql: c.length > 0 ? c.join(' AND ') : '1', args, eff };
-}
-
-/**
- * `eff(qid, status)`: the status each annotated row shows — the asked annotator's, or without
- * one the latest written (SQLite takes the bare column from the row of max(updated_at)).
- */
-function effOf(annotator: string | undefined): { sql: string; args: unknown[] } {
-  const join = 'JOIN queue_rows r ON r.model = a.model AND r.split = a.split AND r.sample_id = a.sample_id';
-  if (annotator !== undefined) return { sql: `WITH eff(qid, status) AS (SELECT r.id, a.status FROM annotation_state a ${join} WHERE a.annotator = ?) `, args: [annotator] };
-  return {
-    sql: `WITH eff(qid, status) AS (SELECT r.id, a.status FROM (SELECT model, split, sample_id, status, max(updated_at) FROM annotation_state GROUP BY model, split, sample_id) a ${join}) `,
-    args: [],
-  };
-}
-
-interface Counts {
-  total: number;
-  /** Rows per effective status under the filter ('todo' includes rows nobody annotated). */
-  byStatus: Map<string, number>;
-}
-
-interface RawRow {
-  id: number;
-  model: string;
-  split: string;
-  sample_id: string;
-  task_type: string | null;
-  trajectory_class: string | null;
-  pattern: string;
-  flags: number;
-  harmed: string;
-  rescued: string;
-  has_video: number;
-  search_text: string;
 }
 
 export interface QueueTableOptions {
   /**
    * True while a job's worker thread holds the project's write transaction (an import: it
    * derives the rows itself once committed, background-jobs.ts). Meanwhile the rows as they
-   * were answer: rebuilding them here would stop this thread for seconds and contend with
-   * the worker's writes. The job's end emits data:changed, and views ask again.
+   * were answer: deriving them here would stop this thread and contend with the worker's
+   * writes. The job's end emits data:changed, and views ask again.
    */
   deferRefresh?: () => boolean;
 }
 
+const FLAG_BITS = { terminalRegression: FLAG_TR, visuallyConfused: FLAG_VC, textOverwritten: FLAG_TO } as const;
+/** Statuses in their sort order (ASCII names: code-point order is JS order). */
+const STATUS_ORDER: readonly AnnotationStatus[] = [...ANNOTATION_STATUSES].sort();
+const TODO = STATUS_ORDER.indexOf('todo');
+
+/**
+ * The n rows in the order of a small integer key per row, ties in row (key) order: a stable
+ * counting sort. Row r's key is table[via[r]] (a rank per item, grid or shape), or table[r]
+ * without `via`. One function for every sort key, so it is optimised once.
+ */
+function orderBy(n: number, via: Int32Array | null, table: Int32Array | Uint8Array, size: number): Int32Array {
+  const start = new Int32Array(size + 1);
+  for (let r = 0; r < n; r++) {
+    const k = table[via === null ? r : via[r]!]! + 1;
+    start[k] = start[k]! + 1;
+  }
+  for (let k = 0; k < size; k++) start[k + 1] = start[k + 1]! + start[k]!;
+  const out = new Int32Array(n);
+  for (let r = 0; r < n; r++) out[start[table[via === null ? r : via[r]!]!]!++] = r;
+  return out;
+}
+
+/** Code-point rank of each string of `xs` (equal strings share a rank), and how many ranks. */
+function ranks(xs: readonly string[]): { rank: Int32Array; size: number } {
+  const sorted = [...new Set(xs)].sort(compareCodePoints);
+  const at = new Map(sorted.map((x, i) => [x, i] as const));
+  return { rank: Int32Array.from(xs, (x) => at.get(x)!), size: sorted.length };
+}
+
+/** The annotation state as the queue reads it: who set which status on which row. */
+interface States {
+  seq: number;
+  /** Every annotator with a state, in code-point order. */
+  annotators: string[];
+  /** Per annotated row: its states (annotator order). */
+  byRow: Map<number, { annotator: string; status: number; updatedAt: string }[]>;
+  /** Effective status per row, per asked annotator ('' = the latest written), built when asked. */
+  effective: Map<string, Uint8Array>;
+  /** Rows with a state of an annotator, built when asked. */
+  annotated: Map<string, Uint8Array>;
+}
+
+/** What one inputs version of the queue keeps: the rows and what was computed from them. */
+interface View {
+  inputs: number;
+  d: QueueData;
+  /** Ascending sort permutations by key, kept until the inputs change (the status order is not kept: statuses change). */
+  perms: Map<Exclude<SortKey, 'status'>, Int32Array>;
+  gridOf: Map<string, number>;
+  states: States | null;
+  /** The last filter's rows (mask) and the last (filter, sort)'s rows in order: pages of one list come from these. */
+  match: { key: string; mask: Uint8Array; total: number } | null;
+  list: { key: string; rows: Int32Array } | null;
+}
+
+/** Items whose sample id is one of `ids` (as a mask): a binary search per id, as items are in sample id order. */
+function itemsNamed(d: QueueData, ids: readonly string[]): Uint8Array {
+  const I = d.idRank.length;
+  const out = new Uint8Array(I);
+  for (const id of new Set(ids)) {
+    let lo = 0;
+    let hi = I;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareCodePoints(sampleIdOf(d, mid), id) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    // The same id in several splits: consecutive items.
+    for (let i = lo; i < I && sampleIdOf(d, i) === id; i++) out[i] = 1;
+  }
+  return out;
+}
+
+/**
+ * Sets `bit` in `into[i]` for every item whose search text holds `term`: indexOf over all the
+ * texts at once, skipping to the next item after a hit (a term holds no white space, so it
+ * never spans the newline between two texts).
+ */
+function markItems(d: QueueData, term: string, bit: number, into: Int32Array): void {
+  const { texts, textStart } = d;
+  let i = 0;
+  for (let at = texts.indexOf(term); at >= 0; at = texts.indexOf(term, textStart[i + 1])) {
+    while (textStart[i + 1]! <= at) i++;
+    into[i] = into[i]! | bit;
+  }
+}
+
+/** Marks rows [from, to) whose item, shape and search terms (bits `need` of terms) pass; returns how many. */
+function matchRows(d: QueueData, from: number, to: number, itemOk: Uint8Array, shapeOk: Uint8Array, terms: Int32Array | null, need: number, out: Uint8Array): number {
+  const { rowItem, rowShape } = d;
+  let n = 0;
+  for (let r = from; r < to; r++) {
+    const i = rowItem[r]!;
+    if (itemOk[i] === 0 || shapeOk[rowShape[r]!] === 0) continue;
+    if (terms !== null && (terms[i]! & need) !== need) continue;
+    out[r] = 1;
+    n++;
+  }
+  return n;
+}
+
 export function createQueueTable(project: Project, opts: QueueTableOptions = {}): QueueTable {
   const db = project.db;
-  // A read-only project cannot store rows it finds stale: it builds them once into a TEMP
-  // table (which shadows main's) — its snapshot never changes while open (immutable URI).
-  let tempBuilt = false;
-  let derivedMemo: { inputs: number; value: Derived } | null = null;
-  let countsMemo: { key: string; counts: Counts } | null = null;
   const stored = derivedEntry(db, 'queue');
   const seqStmt = db.prepare<[], number>('SELECT coalesce(max(seq), 0) FROM annotation_events').pluck(true);
-  const statesOf = db.prepare<[string, string, string], { annotator: string; status: string; updated_at: string }>(
-    'SELECT annotator, status, updated_at FROM annotation_state WHERE model = ? AND split = ? AND sample_id = ?',
+  const statesStmt = db.prepare<[], [string, string, string, string, string, string]>(
+    'SELECT model, split, sample_id, annotator, status, updated_at FROM annotation_state ORDER BY annotator',
   );
-  const annotatorsStmt = db.prepare<[], string>('SELECT DISTINCT annotator FROM annotation_state ORDER BY annotator').pluck(true);
+  let view: View | null = null;
 
-  const refresh = (): Derived => {
+  const viewOf = (inputs: number, d: QueueData): View => {
+    const gridOf = new Map<string, number>();
+    d.gridModel.forEach((m, g) => gridOf.set(`${m}\u0000${d.gridSplit[g]}`, g));
+    view = { inputs, d, perms: new Map(), gridOf, states: null, match: null, list: null };
+    return view;
+  };
+  const storedData = (): { inputs: number; d: QueueData } | null => {
+    const s = stored.readData();
+    const d = s ? decodeQueueData(s.data) : null;
+    return s && d ? { inputs: s.inputs, d } : null;
+  };
+
+  /** The rows of the current inputs: kept, stored (by this or another process), or derived now. */
+  const current = (): View => {
     const inputs = project.inputsVersion();
-    if (derivedMemo && derivedMemo.inputs === inputs) return derivedMemo.value;
-    const s = stored.read();
-    if (s && s.inputs === inputs && s.json !== null && !tempBuilt) {
-      derivedMemo = { inputs, value: JSON.parse(s.json) as Derived };
-      return derivedMemo.value;
+    if (view?.inputs === inputs) return view;
+    if (stored.inputs() === inputs) {
+      const s = storedData();
+      if (s) return viewOf(inputs, s.d);
     }
-    if (tempBuilt && derivedMemo) return derivedMemo.value;
     if (opts.deferRefresh?.()) {
-      if (derivedMemo) return derivedMemo.value;
-      if (s && s.json !== null) return JSON.parse(s.json) as Derived;
+      if (view) return view;
+      const s = storedData();
+      if (s) return viewOf(s.inputs, s.d);
     }
-    const { rows, derived } = deriveRows(project);
-    if (project.readOnly) {
-      db.exec('DROP TABLE IF EXISTS temp.queue_rows; CREATE TEMP TABLE queue_rows AS SELECT * FROM main.queue_rows WHERE 0');
-      writeRows(db, rows, 'temp');
-      tempBuilt = true;
+    // The inputs version and the rows from one read transaction, so the stamp is the rows' own.
+    const fresh = db.transaction(() => ({ inputs: project.inputsVersion(), d: deriveQueueData(project) }))();
+    // A read-only project derives in memory only, again whenever it finds the inputs changed.
+    if (!project.readOnly) stored.writeData(fresh.inputs, encodeQueueData(fresh.d));
+    return viewOf(fresh.inputs, fresh.d);
+  };
+
+  /** The row of an item, or −1: a binary search within its grid's rows (sample id order). */
+  const rowOf = (v: View, model: string, split: string, sampleId: string): number => {
+    const g = v.gridOf.get(`${model}\u0000${split}`);
+    if (g === undefined) return -1;
+    const d = v.d;
+    let lo = d.gridStart[g]!;
+    let hi = d.gridStart[g + 1]!;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const c = compareCodePoints(sampleIdOf(d, d.rowItem[mid]!), sampleId);
+      if (c === 0) return mid;
+      if (c < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return -1;
+  };
+
+  const statesOf = (v: View): States => {
+    const seq = seqStmt.get() ?? 0;
+    if (v.states?.seq === seq) return v.states;
+    const byRow = new Map<number, { annotator: string; status: number; updatedAt: string }[]>();
+    const annotators = new Set<string>();
+    for (const [model, split, sampleId, annotator, status, updatedAt] of statesStmt.raw(true).iterate()) {
+      annotators.add(annotator);
+      const r = rowOf(v, model, split, sampleId);
+      if (r < 0) continue;
+      const code = STATUS_ORDER.indexOf(status as AnnotationStatus);
+      const s = { annotator, status: code < 0 ? TODO : code, updatedAt };
+      const list = byRow.get(r);
+      if (list) list.push(s);
+      else byRow.set(r, [s]);
+    }
+    v.states = { seq, annotators: [...annotators].sort(compareCodePoints), byRow, effective: new Map(), annotated: new Map() };
+    v.match = null;
+    v.list = null;
+    return v.states;
+  };
+
+  /**
+   * The status a row shows: the asked annotator's, or without one the latest written (ties:
+   * the first annotator in code-point order); 'todo' when there is none.
+   */
+  const shownState = (list: { annotator: string; status: number; updatedAt: string }[] | undefined, annotator: string | undefined) => {
+    if (!list) return undefined;
+    if (annotator !== undefined) return list.find((x) => x.annotator === annotator);
+    let best = list[0];
+    for (const x of list) if (best && x.updatedAt > best.updatedAt) best = x;
+    return best;
+  };
+  const effectiveOf = (v: View, st: States, annotator: string | undefined): Uint8Array => {
+    const k = annotator ?? '\u0000latest';
+    let e = st.effective.get(k);
+    if (!e) {
+      e = new Uint8Array(v.d.n).fill(TODO);
+      for (const [r, list] of st.byRow) e[r] = shownState(list, annotator)?.status ?? TODO;
+      st.effective.set(k, e);
+    }
+    return e;
+  };
+  const annotatedBy = (v: View, st: States, annotator: string): Uint8Array => {
+    let a = st.annotated.get(annotator);
+    if (!a) {
+      a = new Uint8Array(v.d.n);
+      for (const [r, list] of st.byRow) if (list.some((x) => x.annotator === annotator)) a[r] = 1;
+      st.annotated.set(annotator, a);
+    }
+    return a;
+  };
+
+  /** The rows passing `f` (the rules of shared/api/queue-filter.ts matchesFilter), as a mask. */
+  const matchOf = (v: View, st: States, f: QueueFilter, annotator: string | undefined): { mask: Uint8Array; total: number } => {
+    const key = JSON.stringify([f, annotator ?? null]);
+    if (v.match?.key === key) return v.match;
+    const d = v.d;
+    const G = d.gridModel.length;
+    const I = d.idRank.length;
+    const S = d.shapePattern.length;
+    // Per grid, item and shape: does it pass the parts of the filter it decides?
+    const gridOk = new Uint8Array(G);
+    for (let g = 0; g < G; g++) gridOk[g] = (f.model === null || d.gridModel[g] === f.model) && (f.split === null || d.gridSplit[g] === f.split) ? 1 : 0;
+    const shapeOk = new Uint8Array(S);
+    const mask = f.flags.reduce((m, x) => m | FLAG_BITS[x], 0) | 0;
+    const cls = f.trajectoryClass === null ? -2 : d.classes.indexOf(f.trajectoryClass);
+    for (let s = 0; s < S; s++) {
+      const flags = d.shapeFlags[s]!;
+      let ok = f.preset !== 'default' || (flags & (FLAG_TR | FLAG_VC)) !== 0;
+      ok &&= cls === -2 || (cls >= 0 && d.shapeClass[s] === cls);
+      ok &&= (flags & mask) === mask;
+      if (ok && f.transition !== null) {
+        const harmed = d.lists[d.shapeHarmed[s]!]!.includes(f.transition);
+        const rescued = d.lists[d.shapeRescued[s]!]!.includes(f.transition);
+        ok = f.transitionKind === 'harmed' ? harmed : f.transitionKind === 'rescued' ? rescued : harmed || rescued;
+      }
+      shapeOk[s] = ok ? 1 : 0;
+    }
+    const itemOk = new Uint8Array(I);
+    // −2: any task type; a task type no item has matches nothing (−3, never an item's code).
+    const task = f.taskType === null ? -2 : d.taskTypes.includes(f.taskType) ? d.taskTypes.indexOf(f.taskType) : -3;
+    const video = f.hasVideo === null ? -1 : f.hasVideo ? 1 : 0;
+    const inSet = f.itemSet ? itemsNamed(d, f.itemSet.ids) : null;
+    for (let i = 0; i < I; i++) {
+      itemOk[i] = (task === -2 || d.itemTask[i] === task) && (inSet === null || inSet[i] === 1) && (video < 0 || d.hasVideo[i] === video) ? 1 : 0;
+    }
+    // Search: every term in the row's text `<id> <model> <task type> <question>`. A term holds
+    // no white space, so it lies within one part: in the item's text or in the model's name;
+    // each is matched once, as bits per term (30 terms a round), not once per row.
+    const terms = [...new Set(f.search.toLowerCase().split(/\s+/).filter((t) => t.length > 0))];
+    const rounds: { all: number; items: Int32Array; grids: Int32Array }[] = [];
+    for (let from = 0; from < terms.length; from += 30) {
+      const chunk = terms.slice(from, from + 30);
+      const grids = new Int32Array(G);
+      for (let g = 0; g < G; g++) {
+        const name = d.gridModel[g]!.toLowerCase();
+        for (let k = 0; k < chunk.length; k++) if (name.includes(chunk[k]!)) grids[g] = grids[g]! | (1 << k);
+      }
+      const items = new Int32Array(I);
+      for (let k = 0; k < chunk.length; k++) markItems(d, chunk[k]!, 1 << k, items);
+      rounds.push({ all: (1 << chunk.length) - 1, items, grids });
+    }
+    const status = f.status === null ? -1 : STATUS_ORDER.indexOf(f.status);
+    const eff = f.status !== null ? effectiveOf(v, st, annotator) : null;
+    const by = f.annotator !== null ? annotatedBy(v, st, f.annotator) : null;
+    const out = new Uint8Array(d.n);
+    let total = 0;
+    // Grid by grid (rows of a grid are contiguous): a grid the filter excludes costs nothing,
+    // and the search terms its model name holds need not be in its items' text.
+    for (let g = 0; g < G; g++) {
+      if (gridOk[g] === 0) continue;
+      const first = rounds[0];
+      const terms0 = first?.items ?? null;
+      const need0 = first ? first.all & ~first.grids[g]! : 0;
+      total += matchRows(d, d.gridStart[g]!, d.gridStart[g + 1]!, itemOk, shapeOk, terms0, need0, out);
+      if (eff === null && by === null && rounds.length <= 1) continue;
+      // The rarer conditions, on the rows that passed: statuses, annotator, more than 30 terms.
+      for (let r = d.gridStart[g]!; r < d.gridStart[g + 1]!; r++) {
+        if (out[r] === 0) continue;
+        let ok = (eff === null || eff[r] === status) && (by === null || by[r] === 1);
+        for (let k = 1; ok && k < rounds.length; k++) {
+          const x = rounds[k]!;
+          ok = (x.items[d.rowItem[r]!]! | x.grids[g]!) === x.all;
+        }
+        if (!ok) ((out[r] = 0), total--);
+      }
+    }
+    v.match = { key, mask: out, total };
+    v.list = null;
+    return v.match;
+  };
+
+  /** The ascending order of a sort key: the key's rank per row, ties in (model, split, sample id) order. */
+  const permOf = (v: View, st: States, key: SortKey, annotator: string | undefined): Int32Array | null => {
+    const d = v.d;
+    if (key === 'model') return null; // the rows' own order
+    if (key === 'status') return orderBy(d.n, null, effectiveOf(v, st, annotator), STATUS_ORDER.length);
+    let p = v.perms.get(key);
+    if (p) return p;
+    if (key === 'default') {
+      // Terminal regressions first, then other confused items: the audit's priority order.
+      const prio = Int32Array.from(d.shapeFlags, (f) => (f & FLAG_TR ? 0 : f & FLAG_VC ? 1 : f & FLAG_TO ? 2 : 3));
+      p = orderBy(d.n, d.rowShape, prio, 4);
+    } else if (key === 'sampleId') {
+      // Items are in sample id order: the last has the largest rank.
+      p = orderBy(d.n, d.rowItem, d.idRank, d.idRank.length === 0 ? 0 : d.idRank[d.idRank.length - 1]! + 1);
+    } else if (key === 'split') {
+      const s = ranks(d.gridSplit);
+      p = orderBy(d.n, d.rowGrid, s.rank, s.size);
+    } else if (key === 'taskType') {
+      // A missing task type sorts as '' (as before: coalesce(task_type, '')).
+      const s = ranks(['', ...d.taskTypes]);
+      p = orderBy(d.n, d.rowItem, Int32Array.from(d.itemTask, (t) => s.rank[t + 1]!), s.size);
     } else {
-      db.transaction(() => {
-        writeRows(db, rows, 'main');
-        stored.write(inputs, derived);
-      })();
+      const s = ranks(['', ...d.classes]);
+      p = orderBy(d.n, d.rowShape, Int32Array.from(d.shapeClass, (c) => s.rank[c + 1]!), s.size);
     }
-    derivedMemo = { inputs, value: derived };
-    countsMemo = null;
-    return derived;
+    v.perms.set(key, p);
+    return p;
   };
 
-  const countsOf = (f: QueueFilter, annotator: string | undefined, inputs: number, derived: Derived): Counts => {
-    // Scrolling asks many pages of one filter: its counts are kept until the data or a status changes.
-    const key = JSON.stringify([f, annotator ?? null, inputs, seqStmt.get()]);
-    if (countsMemo?.key === key) return countsMemo.counts;
-    const w = whereOf(f);
-    const e = effOf(annotator);
-    // A preset alone (how the queue first opens) is counted at derivation, not by a scan per opening.
-    const w0 = whereOf({ ...EMPTY_FILTER, preset: f.preset });
-    const presetOnly = w.sql === w0.sql && JSON.stringify(w.args) === JSON.stringify(w0.args);
-    const stored = f.preset === 'all' ? derived.all : derived.defaultPreset;
-    const total =
-      presetOnly && stored !== undefined
-        ? stored
-        : ((db.prepare(`${w.eff ? e.sql : ''}SELECT count(*) FROM queue_rows q WHERE ${w.sql}`).pluck(true).get(...(w.eff ? e.args : []), ...w.args) as number | undefined) ?? 0);
-    const byStatus = new Map<string, number>();
-    // Driven from the (few) annotated rows, never a join over every row.
-    const grouped = db
-      .prepare(`${e.sql}SELECT e.status AS status, count(*) AS n FROM eff e CROSS JOIN queue_rows q ON q.id = e.qid WHERE ${w.sql} GROUP BY e.status`)
-      .all(...e.args, ...w.args) as { status: string; n: number }[];
-    let annotated = 0;
-    for (const g of grouped) {
-      if (g.status === 'todo') continue;
-      byStatus.set(g.status, g.n);
-      annotated += g.n;
-    }
-    byStatus.set('todo', total - annotated);
-    const counts = { total, byStatus };
-    countsMemo = { key, counts };
-    return counts;
+  /** The filter's rows in the sort key's ascending order (kept while pages of it are asked). */
+  const listOf = (v: View, st: States, f: QueueFilter, key: SortKey, annotator: string | undefined): Int32Array => {
+    const k = JSON.stringify([f, annotator ?? null, key]);
+    if (v.list?.key === k) return v.list.rows;
+    const { mask, total } = matchOf(v, st, f, annotator);
+    const perm = permOf(v, st, key, annotator);
+    const rows = new Int32Array(total);
+    let at = 0;
+    if (perm === null) for (let r = 0; r < mask.length; r++) (mask[r] === 1 && (rows[at++] = r));
+    else for (let j = 0; j < perm.length; j++) (mask[perm[j]!] === 1 && (rows[at++] = perm[j]!));
+    v.list = { key: k, rows };
+    return rows;
   };
 
-  const toRow = (r: RawRow, annotator: string | undefined): QueueRow => {
-    const states = statesOf.all(r.model, r.split, r.sample_id);
-    const mine = annotator !== undefined ? states.find((x) => x.annotator === annotator) : [...states].sort((x, y) => (x.updated_at < y.updated_at ? 1 : -1))[0];
+  const toRow = (v: View, st: States, r: number, annotator: string | undefined): QueueRow => {
+    const d = v.d;
+    const g = d.rowGrid[r]!;
+    const i = d.rowItem[r]!;
+    const s = d.rowShape[r]!;
+    const sampleId = sampleIdOf(d, i);
+    const model = d.gridModel[g]!;
+    const states = st.byRow.get(r);
+    const flags = d.shapeFlags[s]!;
+    const task = d.itemTask[i]!;
+    const cls = d.shapeClass[s]!;
+    const idLower = sampleId.toLowerCase();
     return {
-      model: r.model,
-      split: r.split,
-      sampleId: r.sample_id,
-      taskType: r.task_type,
-      trajectoryClass: r.trajectory_class,
-      pattern: r.pattern,
-      flags: { terminalRegression: (r.flags & FLAG_TR) !== 0, visuallyConfused: (r.flags & FLAG_VC) !== 0, textOverwritten: (r.flags & FLAG_TO) !== 0 },
-      harmed: JSON.parse(r.harmed) as string[],
-      rescued: JSON.parse(r.rescued) as string[],
-      status: (mine?.status ?? 'todo') as AnnotationStatus,
-      annotators: states.map((x) => x.annotator).sort(),
-      hasVideo: r.has_video === 1,
-      searchText: r.search_text,
+      model,
+      split: d.gridSplit[g]!,
+      sampleId,
+      taskType: task < 0 ? null : d.taskTypes[task]!,
+      trajectoryClass: cls < 0 ? null : d.classes[cls]!,
+      pattern: d.patterns[d.shapePattern[s]!]!,
+      flags: { terminalRegression: (flags & FLAG_TR) !== 0, visuallyConfused: (flags & FLAG_VC) !== 0, textOverwritten: (flags & FLAG_TO) !== 0 },
+      harmed: [...d.lists[d.shapeHarmed[s]!]!],
+      rescued: [...d.lists[d.shapeRescued[s]!]!],
+      status: STATUS_ORDER[shownState(states, annotator)?.status ?? TODO]!,
+      annotators: (states ?? []).map((x) => x.annotator).sort(),
+      hasVideo: d.hasVideo[i] === 1,
+      // The item's text is `<id> <task type> <question>`: the row's puts its model after the id.
+      searchText: `${idLower} ${model.toLowerCase()}${itemTextOf(d, i).slice(idLower.length)}`,
     };
   };
 
-  /** Rows [offset, offset+limit) of one order, by an index walk. */
-  const slice = (cols: string[], desc: boolean, where: Where, extra: { sql: string; args: unknown[] } | null, annotator: string | undefined, offset: number, limit: number): RawRow[] => {
-    if (limit <= 0) return [];
-    const e = effOf(annotator);
-    const needEff = where.eff || (extra?.sql.includes('eff') ?? false);
-    const order = cols.map((c) => `${c}${desc ? ' DESC' : ''}`).join(', ');
-    const sql = `${needEff ? e.sql : ''}SELECT q.* FROM queue_rows q WHERE ${where.sql}${extra ? ` AND ${extra.sql}` : ''} ORDER BY ${order} LIMIT ? OFFSET ?`;
-    return db.prepare(sql).all(...(needEff ? e.args : []), ...where.args, ...(extra?.args ?? []), limit, offset) as RawRow[];
-  };
-
-  /** The status sort: one segment per status (in status order), each in key order. */
-  const statusSegments = (counts: Counts, desc: boolean): { status: string; start: number; n: number }[] => {
-    const order = desc ? [...STATUS_ORDER].reverse() : STATUS_ORDER;
-    let start = 0;
-    return order.map((status) => {
-      const n = counts.byStatus.get(status) ?? 0;
-      const seg = { status, start, n };
-      start += n;
-      return seg;
-    });
-  };
-  const statusCond = (status: string) =>
-    status === 'todo' ? { sql: "q.id NOT IN (SELECT qid FROM eff WHERE status != 'todo')", args: [] } : { sql: 'q.id IN (SELECT qid FROM eff WHERE status = ?)', args: [status] };
-
   return {
-    refresh: () => void refresh(),
+    refresh: () => void current(),
     page(req) {
-      const derived = refresh();
-      const inputs = derivedMemo?.inputs ?? 0;
+      const v = current();
+      const st = statesOf(v);
       const { filter, sort, annotator } = req;
-      const counts = countsOf(filter, annotator, inputs, derived);
-      const where = whereOf(filter);
-      const e = effOf(annotator);
+      const rows = listOf(v, st, filter, sort.key, annotator);
+      const total = rows.length;
+      // Position p of the order asked: ascending p, or descending the reverse.
+      const rowAt = (p: number) => rows[sort.desc ? total - 1 - p : p]!;
       let position = -1;
       let offset = req.offset;
       if (req.at) {
-        const at = req.at;
-        const key = { sql: 'q.model = ? AND q.split = ? AND q.sample_id = ?', args: [at.model, at.split, at.sampleId] };
-        if (sort.key === 'status') {
-          const hit = db
-            .prepare(`${e.sql}SELECT coalesce((SELECT status FROM eff WHERE qid = q.id), 'todo') AS status FROM queue_rows q WHERE ${where.sql} AND ${key.sql}`)
-            .get(...e.args, ...where.args, ...key.args) as { status: string } | undefined;
-          if (hit) {
-            const seg = statusSegments(counts, sort.desc).find((s) => s.status === hit.status);
-            const cond = statusCond(hit.status);
-            const before = db
-              .prepare(`${e.sql}SELECT count(*) FROM queue_rows q WHERE ${where.sql} AND ${cond.sql} AND (${KEY_ORDER.join(', ')}) ${sort.desc ? '>' : '<'} (?, ?, ?)`)
-              .pluck(true)
-              .get(...e.args, ...where.args, ...cond.args, ...key.args) as number;
-            position = (seg?.start ?? 0) + before;
-          }
-        } else {
-          const cols = ORDER[sort.key];
-          const needEff = where.eff;
-          const hit = db
-            .prepare(`${needEff ? e.sql : ''}SELECT ${cols.map((c, i) => `${c} AS k${i}`).join(', ')} FROM queue_rows q WHERE ${where.sql} AND ${key.sql}`)
-            .raw(true)
-            .get(...(needEff ? e.args : []), ...where.args, ...key.args) as unknown[] | undefined;
-          if (hit) {
-            position = db
-              .prepare(`${needEff ? e.sql : ''}SELECT count(*) FROM queue_rows q WHERE ${where.sql} AND (${cols.join(', ')}) ${sort.desc ? '>' : '<'} (${cols.map(() => '?').join(', ')})`)
-              .pluck(true)
-              .get(...(needEff ? e.args : []), ...where.args, ...hit) as number;
-          }
-        }
+        const r = rowOf(v, req.at.model, req.at.split, req.at.sampleId);
+        const j = r < 0 ? -1 : rows.indexOf(r);
+        position = j < 0 ? -1 : sort.desc ? total - 1 - j : j;
         offset = Math.max(0, position - 1);
       }
-      offset = Math.min(offset, counts.total);
-      let raw: RawRow[];
-      if (sort.key !== 'status') raw = slice(ORDER[sort.key], sort.desc, where, null, annotator, offset, req.limit);
-      else {
-        raw = [];
-        const end = Math.min(counts.total, offset + req.limit);
-        for (const seg of statusSegments(counts, sort.desc)) {
-          const from = Math.max(offset, seg.start);
-          const to = Math.min(end, seg.start + seg.n);
-          if (to > from) raw.push(...slice(KEY_ORDER, sort.desc, where, statusCond(seg.status), annotator, from - seg.start, to - from));
-        }
-      }
+      offset = Math.min(offset, total);
+      const end = Math.min(total, offset + Math.max(0, req.limit));
+      const out: QueueRow[] = [];
+      for (let p = offset; p < end; p++) out.push(toRow(v, st, rowAt(p), annotator));
+      // Progress under the filter: done or skipped, from the (few) annotated rows.
+      const { mask } = matchOf(v, st, filter, annotator);
+      const eff = effectiveOf(v, st, annotator);
+      const DONE = STATUS_ORDER.indexOf('done');
+      const SKIPPED = STATUS_ORDER.indexOf('skipped');
+      let done = 0;
+      for (const r of st.byRow.keys()) if (mask[r] === 1 && (eff[r] === DONE || eff[r] === SKIPPED)) done++;
       return {
-        rows: raw.map((r) => toRow(r, annotator)),
+        rows: out,
         offset,
-        total: counts.total,
-        done: (counts.byStatus.get('done') ?? 0) + (counts.byStatus.get('skipped') ?? 0),
-        all: derived.all,
+        total,
+        done,
+        all: v.d.n,
         position,
-        facets: { taskTypes: derived.taskTypes, transitions: derived.transitions, annotators: annotatorsStmt.all() },
+        facets: { taskTypes: v.d.facets.taskTypes, transitions: v.d.facets.transitions, annotators: st.annotators },
       };
     },
   };

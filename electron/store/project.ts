@@ -14,6 +14,7 @@ import type { ConfigSpec, ImportBatch, ItemMeta, ResponseMatrix, ResponseRow, Ta
 import { configOrder } from '../../shared/engine/config';
 import { createAnnotationStore, type AnnotationStore } from './annotations';
 import { scanColumns, type ScannedGrid } from './column-scan';
+import { scanOutcomes, type OutcomeScan } from './outcome-scan';
 import { checkDerivedIds } from './derived-ids';
 import { ProjectLockedError, ProjectNotWritableError, ProjectOpenError, ProjectReadOnlyError } from './errors';
 import { createImportApplier, type ImportOverrides, type ImportSummary } from './import-apply';
@@ -129,6 +130,11 @@ export interface Project {
    * order (column-scan.ts): what the release export and the team-sync identity walk.
    */
   scanColumns(): ScannedGrid[];
+  /**
+   * Every item (id, split, task type, video file, question) and every grid's outcomes, in
+   * one read transaction (outcome-scan.ts): what the audit queue derives its rows from.
+   */
+  scanOutcomes(): OutcomeScan;
   /** Every config key known to the project, with its project-wide provenance (code-point order). */
   listConfigs(): ConfigSpec[];
   /** The configs of one (model, split) with per-grid provenance, in config order. */
@@ -529,6 +535,7 @@ function createProject(
     },
     loadMatrix,
     scanColumns: () => scanColumns(db),
+    scanOutcomes: () => scanOutcomes(db),
     listConfigs() {
       return (db.prepare('SELECT * FROM configs ORDER BY key').all() as GridConfigRow[]).map(specFromRow);
     },

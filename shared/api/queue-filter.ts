@@ -1,8 +1,10 @@
 /**
- * The queue's filter and sort: their types, and the rules in plain TypeScript. The backend
- * answers queue:page with the same rules as SQL (electron/services/queue-table.ts,
- * docs/architecture.md "The queue at lab scale"); the tests hold that SQL to filterQueue here.
+ * The queue's filter and sort: their types, and the rules in plain TypeScript over whole rows.
+ * The backend answers queue:page with the same rules over its columnar rows
+ * (electron/services/queue-table.ts, docs/architecture.md "The queue at lab scale"); the
+ * tests hold it to filterQueue here.
  */
+import { compareCodePoints } from '../engine/config';
 import type { AnnotationStatus, QueueRow } from './contract';
 
 export type FlagName = 'visuallyConfused' | 'textOverwritten' | 'terminalRegression';
@@ -85,10 +87,9 @@ function priority(r: QueueRow): number {
   return r.flags.terminalRegression ? 0 : r.flags.visuallyConfused ? 1 : r.flags.textOverwritten ? 2 : 3;
 }
 
+// Code-point order (SQLite's BINARY order of UTF-8), the order the backend sorts by; null sorts as ''.
 function cmpStr(a: string | null, b: string | null): number {
-  const x = a ?? '';
-  const y = b ?? '';
-  return x < y ? -1 : x > y ? 1 : 0;
+  return compareCodePoints(a ?? '', b ?? '');
 }
 
 function keyCompare(key: SortKey): (a: QueueRow, b: QueueRow) => number {

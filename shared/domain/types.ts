@@ -66,6 +66,9 @@ export interface ResponseMatrix {
   frameIndices: (Int32Array | null | undefined)[];
 }
 
+/** What the outcome-only engines (grid plans, trajectories) read of a matrix. */
+export type OutcomeMatrix = Pick<ResponseMatrix, 'model' | 'split' | 'kind' | 'itemIds' | 'configs' | 'correct'>;
+
 /** Benchmark metadata of one item, keyed by (split, sampleId). */
 export interface ItemMeta {
   split: string;

@@ -3,7 +3,7 @@
  * its configs, the text column, the terminal config and the configs below it. Every MCQA flag of
  * docs/metrics.md §2/§3 is evaluated from these index lists, so the hot loops touch typed arrays only.
  */
-import type { ConfigSpec, ResponseMatrix } from '../domain/types';
+import type { ConfigSpec, OutcomeMatrix } from '../domain/types';
 import { isLowerBudget, terminalConfig } from './config';
 import { gridColumns } from './matrix';
 
@@ -26,7 +26,7 @@ export interface GridPlan {
   belowTerminal: Int32Array;
 }
 
-export function planGrid(m: ResponseMatrix, grid?: readonly string[] | null): GridPlan {
+export function planGrid(m: OutcomeMatrix, grid?: readonly string[] | null): GridPlan {
   const cols = gridColumns(m, grid);
   const specs = Array.from(cols, (c) => m.configs[c]!);
   const G = specs.length;
@@ -58,7 +58,7 @@ export function planGrid(m: ResponseMatrix, grid?: readonly string[] | null): Gr
 }
 
 /** Loads row `row`'s outcomes on the grid into `y` (1/0/-1). */
-export function loadRow(m: ResponseMatrix, plan: GridPlan, row: number, y: Int8Array): void {
+export function loadRow(m: OutcomeMatrix, plan: GridPlan, row: number, y: Int8Array): void {
   const base = row * m.configs.length;
   const cols = plan.cols;
   for (let j = 0; j < cols.length; j++) y[j] = m.correct[base + cols[j]!]!;
@@ -88,7 +88,7 @@ export function isTerminalRegression(y: Int8Array, plan: GridPlan): boolean {
   return false;
 }
 
-export function assertKind(m: ResponseMatrix, kind: 'mcqa' | 'open', what: string): void {
+export function assertKind(m: Pick<OutcomeMatrix, 'model' | 'split' | 'kind'>, kind: 'mcqa' | 'open', what: string): void {
   if (m.kind !== kind) {
     throw new Error(`${what} needs a ${kind === 'mcqa' ? 'multiple-choice' : 'open-ended'} matrix; ${m.model} / ${m.split} is ${m.kind}`);
   }

@@ -3,7 +3,7 @@
  * configs in config order. Grids are chosen by config key and resolved to column indices once,
  * so metric loops never allocate per cell.
  */
-import type { ConfigSpec, ResponseMatrix, TaskKind } from '../domain/types';
+import type { ConfigSpec, OutcomeMatrix, ResponseMatrix, TaskKind } from '../domain/types';
 import { compareCodePoints, configOrder } from './config';
 
 export interface MatrixInit {
@@ -44,7 +44,7 @@ export function createMatrix(init: MatrixInit): ResponseMatrix {
 }
 
 /** Column of a config key; throws naming the matrix when the key is not one of its configs. */
-export function configIndex(m: ResponseMatrix, key: string): number {
+export function configIndex(m: Pick<OutcomeMatrix, 'model' | 'split' | 'configs'>, key: string): number {
   for (let c = 0; c < m.configs.length; c++) if (m.configs[c]!.key === key) return c;
   throw new Error(
     `config "${key}" is not in ${m.model} / ${m.split} (it has ${m.configs.map((c) => c.key).join(', ') || 'no configs'})`,
@@ -64,7 +64,7 @@ export function cellIndex(m: ResponseMatrix, row: number, col: number): number {
  * The grid's columns in the grid's own config order (the config order of the chosen configs,
  * which is what a release of that grid would list). Default grid: all configs of the matrix.
  */
-export function gridColumns(m: ResponseMatrix, grid?: readonly string[] | null): Int32Array {
+export function gridColumns(m: Pick<OutcomeMatrix, 'model' | 'split' | 'configs'>, grid?: readonly string[] | null): Int32Array {
   if (!grid) return Int32Array.from(m.configs.keys());
   const uniq = new Set(grid);
   if (uniq.size !== grid.length) throw new Error(`grid lists a config twice: ${grid.join(', ')}`);

@@ -6,7 +6,7 @@
  * they do have (a missing cell never makes or breaks a flag) so the UI can show them, but only
  * `complete` rows count in the metrics and in derived.csv.
  */
-import type { ResponseMatrix } from '../domain/types';
+import type { OutcomeMatrix, ResponseMatrix } from '../domain/types';
 import { anyHarm, assertKind, type GridPlan, isTerminalRegression, isTextOverwritten, loadRow, planGrid } from './grid-plan';
 
 export type TrajectoryClass =
@@ -101,7 +101,7 @@ export const TALLY = {
   terminalRegressions: 5,
 } as const;
 
-export function trajectoryColumns(m: ResponseMatrix, opts: TrajectoryOptions = {}): TrajectoryColumns {
+export function trajectoryColumns(m: OutcomeMatrix, opts: TrajectoryOptions = {}): TrajectoryColumns {
   assertKind(m, 'mcqa', 'trajectories');
   const plan = planGrid(m, opts.grid);
   const G = plan.cols.length;
@@ -253,7 +253,7 @@ function tally(p: number, y: Int8Array, count: number, out: TrajectoryColumns): 
  * returning right after the loop (no deopt there when cold); the unpacking is written inline
  * (a call per row is what this loop avoids).
  */
-function rowsByPattern(m: ResponseMatrix, ext: Int32Array, rule: RowRule, table: Int32Array, counts: Int32Array, out: TrajectoryColumns): number[] {
+function rowsByPattern(m: OutcomeMatrix, ext: Int32Array, rule: RowRule, table: Int32Array, counts: Int32Array, out: TrajectoryColumns): number[] {
   const seen: number[] = [];
   const correct = m.correct;
   const C = m.configs.length;
@@ -285,7 +285,7 @@ function rowsByPattern(m: ResponseMatrix, ext: Int32Array, rule: RowRule, table:
 }
 
 /** Wide grids (too many patterns for a table): each row evaluated on its own. */
-function rowsOneByOne(m: ResponseMatrix, ext: Int32Array, rule: RowRule, out: TrajectoryColumns): void {
+function rowsOneByOne(m: OutcomeMatrix, ext: Int32Array, rule: RowRule, out: TrajectoryColumns): void {
   const C = m.configs.length;
   const y = new Int8Array(ext.length);
   for (let i = 0; i < m.itemIds.length; i++) {

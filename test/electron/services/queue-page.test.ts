@@ -2,16 +2,20 @@
  * queue:page on a real SQLite project through the real dispatcher: every page equals the slice
  * of the full queue (every page of the key order) filtered and sorted by the shared filter code, for several
  * filters and sorts; statuses follow annotation edits; an import rebuilds the cached rows; a
- * page never carries more than QUEUE_PAGE_MAX rows; `at` finds an item's neighbours.
+ * page never carries more than QUEUE_PAGE_MAX rows; `at` finds an item's neighbours. The rows
+ * are stored as one value (migration 40 drops the old table): a stale or unreadable value is
+ * derived again, and strings sort in code-point order (SQLite's BINARY order).
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE_PAGE_MAX, type QueueRow, type Res } from '../../../shared/api/contract';
 import { EMPTY_FILTER, filterQueue, rowKey, type QueueFilter, type QueueSort } from '../../../shared/api/queue-filter';
 import { createBackend, type Backend } from '../../../electron/services/create-backend';
 import { dispatch } from '../../../electron/services/dispatch';
 import { openProject } from '../../../electron/store/project';
+import { loadMigrations, migrate } from '../../../electron/store/migrate';
 import { createQueueTable } from '../../../electron/services/queue-table';
 import { allQueueRows } from './queue-rows';
 import { config, response, tempDir } from '../store/helpers';
@@ -183,6 +187,103 @@ describe('queue:page (real project)', () => {
     } finally {
       ro.close();
       backend.open(file);
+    }
+  });
+  it('rows of an import that did not derive them (another process, an older Flipbook) are derived when asked, and stored', async () => {
+    backend.close();
+    const p = openProject(file);
+    try {
+      const run = { sourcePath: 'y', sha256: '2'.repeat(64), format: 'test', toolkit: null, modelArgs: null };
+      const items = [{ split: 'S', sampleId: 'q900', question: 'late item', options: ['a', 'b'], answer: 'A', taskType: 'colour' }];
+      const responses = CONFIGS.map((c, j) => response({ model: 'D', split: 'S', sampleId: 'q900', config: c.key, line: j + 1, pred: 'A', correct: true, groundTruth: 'A' }));
+      p.applyImports([{ run, items, responses, configs: CONFIGS, warnings: [] }]);
+      expect(p.db.prepare("SELECT inputs FROM derived WHERE name = 'queue'").pluck().get()).not.toBe(p.inputsVersion());
+    } finally {
+      p.close();
+      backend.open(file);
+    }
+    const page = await call<Page>('queue:page', { filter: { ...EMPTY_FILTER, preset: 'all', model: 'D' }, sort: { key: 'model', desc: false }, offset: 0, limit: 10 });
+    expect(page.rows.map((r) => [r.sampleId, r.pattern, r.trajectoryClass, r.searchText])).toEqual([['q900', '1111', 'always_correct', 'q900 d colour late item']]);
+    const q = backend.project()!;
+    expect(q.db.prepare("SELECT inputs FROM derived WHERE name = 'queue' AND data IS NOT NULL").pluck().get()).toBe(q.inputsVersion());
+  });
+
+  it('an unreadable stored value is derived again, not misread', async () => {
+    const filter: QueueFilter = { ...EMPTY_FILTER, preset: 'all', search: 'ball' };
+    const sort: QueueSort = { key: 'class', desc: false };
+    const want = (await call<Page>('queue:page', { filter, sort, offset: 0, limit: QUEUE_PAGE_MAX })).rows.map(rowKey);
+    expect(want.length).toBeGreaterThan(5);
+    backend.close();
+    const p = openProject(file);
+    try {
+      const good = p.db.prepare<[], Buffer>("SELECT data FROM derived WHERE name = 'queue'").pluck(true).get()!;
+      // Same inputs version, bytes cut short.
+      p.db.prepare("UPDATE derived SET data = ? WHERE name = 'queue'").run(good.subarray(0, good.length - 8));
+      const table = createQueueTable(p);
+      expect(table.page({ filter, sort, offset: 0, limit: QUEUE_PAGE_MAX }).rows.map(rowKey)).toEqual(want);
+      expect(p.db.prepare<[], Buffer>("SELECT data FROM derived WHERE name = 'queue'").pluck(true).get()!.length).toBe(good.length);
+    } finally {
+      p.close();
+      backend.open(file);
+    }
+  });
+});
+
+describe('queue:page string order', () => {
+  it('sorts sample ids in code-point order (SQLite BINARY), also above U+FFFF, like the shared filter code', () => {
+    const dir = tempDir('fb-queue-order-');
+    const file = path.join(dir, 'p.flipbook');
+    // U+1F600 is a surrogate pair (0xD83D 0xDE00) in UTF-16: below U+E000 by code units, above it by code points.
+    const ids = ['\u{1F600}c', '\uE000b', 'a1', 'Z', '\uFFFDd', 'a\u{10000}', 'a\uFFFF'];
+    const items = ids.map((sampleId) => ({ split: 'S', sampleId, question: `Q ${sampleId}`, options: ['a', 'b'], answer: 'A', taskType: null }));
+    const p = openProject(file, { create: true });
+    try {
+      const run = { sourcePath: 'x', sha256: '0'.repeat(64), format: 'test', toolkit: null, modelArgs: null };
+      let line = 1;
+      const responses = ['M', 'N'].flatMap((model) =>
+        ids.flatMap((sampleId, i) => CONFIGS.map((c, j) => response({ model, split: 'S', sampleId, config: c.key, line: line++, pred: (i + j) % 2 === 0 ? 'A' : 'B', correct: (i + j) % 2 === 0, groundTruth: 'A' }))),
+      );
+      p.applyImports([{ run, items, responses, configs: CONFIGS, warnings: [] }]);
+      const table = createQueueTable(p);
+      const all: QueueFilter = { ...EMPTY_FILTER, preset: 'all' };
+      const rows = table.page({ filter: all, sort: { key: 'model', desc: false }, offset: 0, limit: QUEUE_PAGE_MAX }).rows;
+      const byId = table.page({ filter: all, sort: { key: 'sampleId', desc: false }, offset: 0, limit: QUEUE_PAGE_MAX }).rows;
+      const order = ['Z', 'a1', 'a\uFFFF', 'a\u{10000}', '\uE000b', '\uFFFDd', '\u{1F600}c'];
+      expect(byId.map((r) => r.sampleId)).toEqual(order.flatMap((id) => [id, id]));
+      expect(p.db.prepare('SELECT sample_id FROM items ORDER BY sample_id').pluck().all()).toEqual(order);
+      expect(byId.map(rowKey)).toEqual(expected(rows, all, { key: 'sampleId', desc: false }).map(rowKey));
+      const desc = table.page({ filter: all, sort: { key: 'sampleId', desc: true }, offset: 0, limit: 3, at: { model: 'M', split: 'S', sampleId: '\uE000b' } });
+      expect(desc.position).toBe(5);
+      expect(desc.rows.map((r) => `${r.model}:${r.sampleId}`)).toEqual(['N:\uE000b', 'M:\uE000b', 'N:a\u{10000}']);
+      const found = table.page({ filter: { ...all, search: '\u{1F600}' }, sort: { key: 'model', desc: false }, offset: 0, limit: 10 });
+      expect(found.rows.map((r) => `${r.model}:${r.sampleId}`)).toEqual(['M:\u{1F600}c', 'N:\u{1F600}c']);
+      expect(table.page({ filter: { ...all, itemSet: { label: 'x', ids: ['a\u{10000}', 'Z', 'nope'] } }, sort: { key: 'sampleId', desc: false }, offset: 0, limit: 10 }).rows.map((r) => r.sampleId)).toEqual(['Z', 'Z', 'a\u{10000}', 'a\u{10000}']);
+    } finally {
+      p.close();
+    }
+  });
+
+  const expected = (rows: QueueRow[], f: QueueFilter, s: QueueSort) => filterQueue(rows, f, s).map((i) => rows[i]!);
+});
+
+describe('migration 40', () => {
+  it('drops queue_rows and its indexes from an existing project and keeps the queue as one value', () => {
+    const dir = tempDir('fb-queue-migrate-');
+    const file = path.join(dir, 'old.flipbook');
+    const db = new Database(file);
+    migrate(db, file, loadMigrations().filter((m) => m.version <= 30));
+    db.prepare("INSERT INTO queue_rows (model, split, sample_id, pattern, flags, priority, harmed, rescued, has_video, search_text) VALUES ('A', 'S', 'x', '1', 0, 3, '[]', '[]', 0, 'x a')").run();
+    db.prepare("INSERT INTO derived (name, inputs, json) VALUES ('queue', 1, '{}')").run();
+    db.close();
+    const p = openProject(file);
+    try {
+      expect(p.migration?.from).toBe(30);
+      expect(p.db.prepare("SELECT name FROM sqlite_schema WHERE name LIKE 'queue_rows%'").pluck().all()).toEqual([]);
+      expect(p.db.prepare("SELECT count(*) FROM derived WHERE name = 'queue'").pluck().get()).toBe(0);
+      expect(createQueueTable(p).page({ filter: EMPTY_FILTER, sort: { key: 'default', desc: false }, offset: 0, limit: 10 }).all).toBe(0);
+      expect(p.db.prepare("SELECT inputs FROM derived WHERE name = 'queue' AND data IS NOT NULL").pluck().get()).toBe(p.inputsVersion());
+    } finally {
+      p.close();
     }
   });
 });

@@ -1,0 +1,397 @@
+/**
+ * The audit queue's rows as a compact columnar value (docs/architecture.md "The queue at lab
+ * scale"): derived once per import from the store's outcome scan and kept in the project as
+ * ONE BLOB of the `derived` table, so neither deriving nor storing nor loading it costs
+ * anything per row beyond a few typed-array slots.
+ *
+ * A row is three small integers — its grid (model, split), its item and its shape — and rows
+ * are in (model, split, sample id) code-point order, the queue's key order. What a row shows
+ * besides its item is a function of its outcome pattern within its grid (docs/metrics.md §3),
+ * so rows with the same pattern, class, flags and harmed/rescued lists share one shape entry;
+ * a grid has at most a few hundred of them. Items carry their sample id, code-point rank,
+ * task type, video presence and lower-cased search text once, not once per model.
+ */
+import { z } from 'zod';
+import { transitionPairs } from '../../shared/engine/mcqa';
+import { trajectoryColumns, TRAJECTORY_CLASSES } from '../../shared/engine/trajectories';
+import type { Project } from '../store/project';
+import { projectVideoResolver } from './item-frames';
+
+export const FLAG_TR = 1;
+export const FLAG_VC = 2;
+export const FLAG_TO = 4;
+
+export interface QueueData {
+  /** Rows, in (model, split, sample id) code-point order. */
+  n: number;
+  rowGrid: Int32Array;
+  rowItem: Int32Array;
+  rowShape: Int32Array;
+  /** Per grid, in (model, split) code-point order: rows of grid g are [gridStart[g], gridStart[g+1]). */
+  gridModel: string[];
+  gridSplit: string[];
+  gridStart: Int32Array;
+  /** Per item, in sample id code-point order: its sample id is ids.slice(idStart[i], idStart[i + 1]) (sampleIdOf). */
+  ids: string;
+  idStart: Int32Array;
+  /** Dense rank of the sample id in code-point order (equal ids in two splits share a rank). */
+  idRank: Int32Array;
+  /** Index into taskTypes, −1 = none. */
+  itemTask: Int32Array;
+  hasVideo: Uint8Array;
+  /**
+   * Per item `<id> <task type> <question>`, lower-cased, each followed by a newline: item i's is
+   * texts.slice(textStart[i], textStart[i + 1] − 1) (itemTextOf). A row's search text adds its
+   * model after the id. One string, so a search term is looked for by indexOf over all items.
+   */
+  texts: string;
+  textStart: Int32Array;
+  taskTypes: string[];
+  /** Per shape. */
+  shapePattern: Int32Array;
+  /** Index into classes, −1 = none (an incomplete row or a grid without MCQA outcomes). */
+  shapeClass: Int32Array;
+  /** FLAG_TR | FLAG_VC | FLAG_TO. */
+  shapeFlags: Int32Array;
+  /** Indexes into lists. */
+  shapeHarmed: Int32Array;
+  shapeRescued: Int32Array;
+  patterns: string[];
+  classes: string[];
+  /** Distinct harmed/rescued lists; lists[0] is the empty one. */
+  lists: string[][];
+  /** What the filter controls offer, over every row. */
+  facets: { taskTypes: string[]; transitions: string[] };
+}
+
+export const sampleIdOf = (d: QueueData, i: number): string => d.ids.slice(d.idStart[i], d.idStart[i + 1]);
+export const itemTextOf = (d: QueueData, i: number): string => d.texts.slice(d.textStart[i], d.textStart[i + 1]! - 1);
+
+/** Start offsets of `parts` laid end to end, each followed by `gap` characters, and their total: n + 1 entries. */
+function starts(parts: readonly string[], gap: number): Int32Array {
+  const out = new Int32Array(parts.length + 1);
+  for (let i = 0; i < parts.length; i++) out[i + 1] = out[i]! + parts[i]!.length + gap;
+  return out;
+}
+
+const PATTERN_CHAR = ['.', '0', '1'] as const;
+/** Patterns of grids up to this many configs are keyed by a base-3 number (exact below 2^53). */
+const MAX_NUMERIC_PATTERN = 33;
+
+/** Every queue row of the project, derived from the store's outcome scan (no object or string per row). */
+export function deriveQueueData(project: Project): QueueData {
+  const { items, grids } = project.scanOutcomes();
+  const I = items.sampleId.length;
+  const n = grids.reduce((s, g) => s + g.rows.length, 0);
+  const rowGrid = new Int32Array(n);
+  const rowItem = new Int32Array(n);
+  const rowShape = new Int32Array(n);
+  const gridStart = new Int32Array(grids.length + 1);
+
+  const patterns: string[] = [];
+  const patternIds = new Map<string, number>();
+  const lists: string[][] = [[]];
+  const listIds = new Map<string, number>([['', 0]]);
+  const shapes: number[] = [];
+  const shapeIds = new Map<string, number>();
+  const intern = <T>(ids: Map<string, number>, key: string, into: T[], value: T): number => {
+    let id = ids.get(key);
+    if (id === undefined) ids.set(key, (id = into.push(value) - 1));
+    return id;
+  };
+  const shapeOf = (pattern: string, cls: number, flags: number, harmed: string[], rescued: string[]): number => {
+    const p = intern(patternIds, pattern, patterns, pattern);
+    const h = intern(listIds, harmed.join('\u0000'), lists, harmed);
+    const r = intern(listIds, rescued.join('\u0000'), lists, rescued);
+    const key = `${p},${cls},${flags},${h},${r}`;
+    let id = shapeIds.get(key);
+    if (id === undefined) {
+      id = shapes.length / 5;
+      shapeIds.set(key, id);
+      shapes.push(p, cls, flags, h, r);
+    }
+    return id;
+  };
+
+  let row = 0;
+  grids.forEach((g, gi) => {
+    gridStart[gi] = row;
+    const count = g.rows.length;
+    rowGrid.fill(gi, row, row + count);
+    rowItem.set(g.rows, row);
+    if (g.kind !== 'mcqa' || g.configs.length === 0) {
+      // No MCQA outcomes: no pattern, class, flags or transitions (as the item view shows it).
+      rowShape.fill(shapeOf('', -1, 0, [], []), row, row + count);
+      row += count;
+      return;
+    }
+    const t = trajectoryColumns(g);
+    const plan = t.plan;
+    const pairs = transitionPairs(plan);
+    const C = g.configs.length;
+    const G = plan.cols.length;
+    const cols = plan.cols;
+    const numeric = G <= MAX_NUMERIC_PATTERN;
+    const local = new Map<number | string, number>();
+    const y = new Int8Array(G);
+    for (let i = 0; i < count; i++, row++) {
+      const base = i * C;
+      let code: number | string;
+      if (numeric) {
+        let c = 0;
+        for (let j = 0; j < G; j++) c = c * 3 + g.correct[base + cols[j]!]! + 1;
+        code = c;
+      } else {
+        let s = '';
+        for (let j = 0; j < G; j++) s += PATTERN_CHAR[g.correct[base + cols[j]!]! + 1];
+        code = s;
+      }
+      let shape = local.get(code);
+      if (shape === undefined) {
+        // First row of this pattern in the grid: everything shown follows from its cells.
+        let pattern = '';
+        for (let j = 0; j < G; j++) pattern += PATTERN_CHAR[(y[j] = g.correct[base + cols[j]!]!) + 1];
+        const harmed: string[] = [];
+        const rescued: string[] = [];
+        for (const [a, b] of pairs) {
+          const name = `${plan.keys[a]}>${plan.keys[b]}`;
+          if (y[a] === 1 && y[b] === 0) harmed.push(name);
+          else if (y[a] === 0 && y[b] === 1) rescued.push(name);
+        }
+        const flags = (t.terminalRegression[i] ? FLAG_TR : 0) | (t.visuallyConfused[i] ? FLAG_VC : 0) | (t.textOverwritten[i] ? FLAG_TO : 0);
+        shape = shapeOf(pattern, t.trajectoryClass[i]!, flags, harmed, rescued);
+        local.set(code, shape);
+      }
+      rowShape[row] = shape;
+    }
+  });
+  gridStart[grids.length] = row;
+
+  // Items: rank, task type, video and search text, for the items that have rows.
+  const used = new Uint8Array(I);
+  for (let r = 0; r < n; r++) used[rowItem[r]!] = 1;
+  const idRank = new Int32Array(I);
+  for (let i = 1; i < I; i++) idRank[i] = idRank[i - 1]! + (items.sampleId[i] === items.sampleId[i - 1] ? 0 : 1);
+  const taskTypes: string[] = [];
+  const taskIds = new Map<string, number>();
+  const itemTask = new Int32Array(I).fill(-1);
+  const hasVideo = new Uint8Array(I);
+  const itemText = new Array<string>(I).fill('');
+  const video = projectVideoResolver(project);
+  for (let i = 0; i < I; i++) {
+    if (used[i] === 0) continue;
+    const task = items.taskType[i] ?? null;
+    if (task !== null) itemTask[i] = intern(taskIds, task, taskTypes, task);
+    hasVideo[i] = video(items.videoFile[i]).file !== null ? 1 : 0;
+    // Lower-casing the space-separated parts one by one gives the same text as lower-casing
+    // their join: a space is no cased or case-ignorable letter, so no context-dependent
+    // mapping (the final sigma) looks across it.
+    itemText[i] = `${items.sampleId[i]!.toLowerCase()} ${(task ?? '').toLowerCase()} ${(items.question[i] ?? '').toLowerCase()}`;
+  }
+
+  const S = shapes.length / 5;
+  const shapeCol = (k: number) => Int32Array.from({ length: S }, (_, s) => shapes[s * 5 + k]!);
+  const transitions = new Set<string>();
+  for (const l of lists) for (const x of l) transitions.add(x);
+  return {
+    n,
+    rowGrid,
+    rowItem,
+    rowShape,
+    gridModel: grids.map((g) => g.model),
+    gridSplit: grids.map((g) => g.split),
+    gridStart,
+    ids: items.sampleId.join(''),
+    idStart: starts(items.sampleId, 0),
+    idRank,
+    itemTask,
+    hasVideo,
+    texts: itemText.length === 0 ? '' : `${itemText.join('\n')}\n`,
+    textStart: starts(itemText, 1),
+    taskTypes,
+    shapePattern: shapeCol(0),
+    shapeClass: shapeCol(1),
+    shapeFlags: shapeCol(2),
+    shapeHarmed: shapeCol(3),
+    shapeRescued: shapeCol(4),
+    patterns,
+    classes: [...TRAJECTORY_CLASSES],
+    lists,
+    facets: {
+      // Task types of items with rows; '' offers nothing to pick.
+      taskTypes: taskTypes.filter((x) => x !== '').sort(),
+      transitions: [...transitions].sort(),
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The stored form: a little-endian u32 header length, the header as JSON, then one int32 body
+// holding the typed arrays in BODY order (lengths from the header's counts). The items' ids and
+// texts are two long strings (one JSON string each parses far faster than an array of a lab's
+// 50k strings). A row's grid is not stored: rows are grouped by grid (gridStart).
+
+/** Bumped whenever the layout changes: a stored value of another format is rebuilt, never misread. */
+const FORMAT = 1;
+
+const Header = z.object({
+  format: z.literal(FORMAT),
+  n: z.number().int().nonnegative(),
+  items: z.number().int().nonnegative(),
+  shapes: z.number().int().nonnegative(),
+  gridModel: z.array(z.string()),
+  gridSplit: z.array(z.string()),
+  taskTypes: z.array(z.string()),
+  patterns: z.array(z.string()),
+  classes: z.array(z.string()),
+  lists: z.array(z.array(z.string())),
+  facets: z.object({ taskTypes: z.array(z.string()), transitions: z.array(z.string()) }),
+  ids: z.string(),
+  texts: z.string(),
+});
+
+const BODY = ['rowItem', 'rowShape', 'gridStart', 'idRank', 'idStart', 'textStart', 'itemTask', 'hasVideo', 'shapePattern', 'shapeClass', 'shapeFlags', 'shapeHarmed', 'shapeRescued'] as const;
+type BodyKey = (typeof BODY)[number];
+
+function bodyLengths(n: number, grids: number, items: number, shapes: number): Record<BodyKey, number> {
+  return {
+    rowItem: n,
+    rowShape: n,
+    gridStart: grids + 1,
+    idRank: items,
+    idStart: items + 1,
+    textStart: items + 1,
+    itemTask: items,
+    hasVideo: items,
+    shapePattern: shapes,
+    shapeClass: shapes,
+    shapeFlags: shapes,
+    shapeHarmed: shapes,
+    shapeRescued: shapes,
+  };
+}
+
+export function encodeQueueData(d: QueueData): Buffer {
+  const header: z.infer<typeof Header> = {
+    format: FORMAT,
+    n: d.n,
+    items: d.idRank.length,
+    shapes: d.shapePattern.length,
+    gridModel: d.gridModel,
+    gridSplit: d.gridSplit,
+    taskTypes: d.taskTypes,
+    patterns: d.patterns,
+    classes: d.classes,
+    lists: d.lists,
+    facets: d.facets,
+    ids: d.ids,
+    texts: d.texts,
+  };
+  const json = Buffer.from(JSON.stringify(header), 'utf8');
+  const lengths = bodyLengths(d.n, d.gridModel.length, d.idRank.length, d.shapePattern.length);
+  const headBytes = (4 + json.length + 3) & ~3;
+  const total = BODY.reduce((s, k) => s + lengths[k], 0);
+  const out = Buffer.alloc(headBytes + total * 4);
+  out.writeUInt32LE(json.length, 0);
+  json.copy(out, 4);
+  const body = new Int32Array(out.buffer, out.byteOffset + headBytes, total);
+  let at = 0;
+  for (const k of BODY) {
+    body.set(d[k], at);
+    at += lengths[k];
+  }
+  return out;
+}
+
+/** Every value of `xs` lies in [lo, hi). */
+function inRange(xs: Int32Array, lo: number, hi: number): boolean {
+  for (let i = 0; i < xs.length; i++) {
+    const x = xs[i]!;
+    if (x < lo || x >= hi) return false;
+  }
+  return true;
+}
+
+/** Start offsets into a string of `length`: from 0, never decreasing, ending at `length` (each piece at least `gap` long). */
+function validStarts(xs: Int32Array, length: number, gap: number): boolean {
+  if (xs[0] !== 0 || xs[xs.length - 1] !== length) return false;
+  for (let i = 1; i < xs.length; i++) if (xs[i]! - xs[i - 1]! < gap) return false;
+  return true;
+}
+
+/** The stored value, or null when it is not one this code wrote (another format, truncated, out of range): then it is rebuilt. */
+export function decodeQueueData(blob: Uint8Array): QueueData | null {
+  if (blob.byteLength < 4) return null;
+  const len = new DataView(blob.buffer, blob.byteOffset, blob.byteLength).getUint32(0, true);
+  if (4 + len > blob.byteLength) return null;
+  let header: z.infer<typeof Header>;
+  try {
+    const parsed = Header.safeParse(JSON.parse(Buffer.from(blob.buffer, blob.byteOffset + 4, len).toString('utf8')));
+    if (!parsed.success) return null;
+    header = parsed.data;
+  } catch {
+    return null;
+  }
+  const { n, items: I, shapes: S } = header;
+  const G = header.gridModel.length;
+  if (header.gridSplit.length !== G) return null;
+  const lengths = bodyLengths(n, G, I, S);
+  const headBytes = (4 + len + 3) & ~3;
+  const total = BODY.reduce((s, k) => s + lengths[k], 0);
+  if (blob.byteLength !== headBytes + total * 4) return null;
+  // One aligned copy of the body; every column is a view into it.
+  const body = new Int32Array(total);
+  new Uint8Array(body.buffer).set(blob.subarray(headBytes));
+  const cols = {} as Record<BodyKey, Int32Array>;
+  let at = 0;
+  for (const k of BODY) {
+    cols[k] = body.subarray(at, at + lengths[k]);
+    at += lengths[k];
+  }
+  const ok =
+    inRange(cols.rowItem, 0, I) &&
+    inRange(cols.rowShape, 0, S) &&
+    inRange(cols.idRank, 0, Math.max(I, 1)) &&
+    inRange(cols.itemTask, -1, header.taskTypes.length) &&
+    inRange(cols.hasVideo, 0, 2) &&
+    inRange(cols.shapePattern, 0, header.patterns.length) &&
+    inRange(cols.shapeClass, -1, header.classes.length) &&
+    inRange(cols.shapeFlags, 0, 8) &&
+    inRange(cols.shapeHarmed, 0, header.lists.length) &&
+    inRange(cols.shapeRescued, 0, header.lists.length);
+  if (!ok || !validStarts(cols.idStart, header.ids.length, 0) || !validStarts(cols.textStart, header.texts.length, 1)) return null;
+  // Grids' rows: consecutive ranges covering every row.
+  const { gridStart } = cols;
+  if (gridStart[0] !== 0 || gridStart[G] !== n) return null;
+  const rowGrid = new Int32Array(n);
+  for (let g = 0; g < G; g++) {
+    if (gridStart[g + 1]! < gridStart[g]!) return null;
+    rowGrid.fill(g, gridStart[g], gridStart[g + 1]);
+  }
+  return {
+    n,
+    rowGrid,
+    rowItem: cols.rowItem,
+    rowShape: cols.rowShape,
+    gridModel: header.gridModel,
+    gridSplit: header.gridSplit,
+    gridStart,
+    ids: header.ids,
+    idStart: cols.idStart,
+    idRank: cols.idRank,
+    itemTask: cols.itemTask,
+    hasVideo: Uint8Array.from(cols.hasVideo),
+    texts: header.texts,
+    textStart: cols.textStart,
+    taskTypes: header.taskTypes,
+    shapePattern: cols.shapePattern,
+    shapeClass: cols.shapeClass,
+    shapeFlags: cols.shapeFlags,
+    shapeHarmed: cols.shapeHarmed,
+    shapeRescued: cols.shapeRescued,
+    patterns: header.patterns,
+    classes: header.classes,
+    lists: header.lists,
+    facets: header.facets,
+  };
+}
