@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { packRuns, planDecodeRuns, selectExpression } from '../../../electron/fr
 import type { JobEvent } from '../../../electron/jobs/job-runner';
 import { MediaError } from '../../../electron/media/media-error';
 import { probeVideo } from '../../../electron/media/probe';
+import { processAlive } from '../../../electron/store/process-alive';
 import { barcodeVideo, readBarcodes } from './barcode-video';
 
 const video = (): string => barcodeVideo({ name: 'bars-b3-offset.mkv', frames: 300, gop: 50, bframes: 3, startOffsetS: 2.5 });
@@ -77,14 +78,30 @@ async function until(cond: () => boolean, ms = 20_000): Promise<void> {
   }
 }
 
-/** Whether process `pid` still exists (signal 0 only checks). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+/**
+ * The pid a wrapper script recorded with `echo $$ >> file`, once it is there and running. The
+ * shell creates the file before it writes the line, so a poll can find the file empty (seen
+ * under load) — and Number('') is 0, for which process.kill(0, 0) asks about the whole
+ * process group: "alive" for ever, so a wait for the decoder's death timed out after 20 s.
+ * Only a complete first line counts. Deaths are checked with processAlive, which also counts
+ * a killed decoder that Node has not reaped yet (a zombie, which answers signal 0) as dead.
+ */
+async function recordedPid(file: string): Promise<number> {
+  let pid = 0;
+  await until(() => {
+    let text = '';
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      return false; // not created yet
+    }
+    const line = /^(\d+)\n/.exec(text);
+    pid = Number(line?.[1] ?? 0);
+    return line !== null;
+  });
+  expect(pid).toBeGreaterThan(0);
+  expect(processAlive(pid)).toBe(true);
+  return pid;
 }
 
 describe('frame service scheduling', () => {
@@ -218,14 +235,11 @@ describe('the keyframe (approximate) pass is scheduled work', () => {
     // the view's exact tiles came before any tile of the prefetch (whose keyframe pass hangs)
     expect(order.slice(0, 2)).toEqual(['view-exact', 'view-exact']);
     // now the prefetch's keyframe pass runs (and hangs); leaving the item must kill it
-    const pidFile = join(dir, 'kf.pids');
-    await until(() => existsSync(pidFile));
-    const pid = Number(readFileSync(pidFile, 'utf8').trim());
-    expect(() => process.kill(pid, 0)).not.toThrow();
+    const pid = await recordedPid(join(dir, 'kf.pids'));
     leave.abort();
     const err = await prefetch.then(() => null, (e: unknown) => e);
     expect((err as MediaError).code).toBe('cancelled');
-    await until(() => !alive(pid));
+    await until(() => !processAlive(pid));
     await until(() => svc.stats().running + svc.stats().queued === 0);
     expect(order.some((o) => o.startsWith('prefetch'))).toBe(false);
   });
@@ -256,15 +270,13 @@ describe('extraction as a job', () => {
     chmodSync(wrapper, 0o755);
     const svc = createFrameService({ cacheDir: join(dir, 'cache'), ffmpeg: wrapper, parallelism: 1 });
     const job = svc.startExtraction({ video: video(), indices: [3, 77], approximate: false });
-    const pidFile = join(dir, 'dec.pids');
-    await until(() => existsSync(pidFile));
-    const pid = Number(readFileSync(pidFile, 'utf8').trim().split('\n')[0]);
+    const pid = await recordedPid(join(dir, 'dec.pids'));
     expect(svc.jobs.get(job.id)?.state).toBe('running');
     expect(svc.jobs.cancel(job.id)).toBe(true);
     const r = await job.result;
     expect(r).toEqual({ ok: false, error: { code: 'cancelled', message: 'cancelled' } });
     expect(svc.jobs.get(job.id)?.state).toBe('cancelled');
-    await until(() => !alive(pid));
+    await until(() => !processAlive(pid));
     await until(() => svc.stats().running + svc.stats().queued === 0);
   });
 });
