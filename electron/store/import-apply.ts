@@ -175,8 +175,8 @@ class PendingCells {
     this.correct[j] = correct ?? -1;
   }
 
-  /** Appends the queued cells to `col` (with `runId`), recording their lines in `fresh`. */
-  flush(col: Column, runId: number, fresh: FreshLines): void {
+  /** Appends the queued cells to `col` (with `runId`); FreshLines knows them as appended. */
+  flush(col: Column, runId: number): void {
     const n = this.n;
     if (n === 0) return;
     this.n = 0;
@@ -197,15 +197,18 @@ class PendingCells {
     copy(col.latencyMs, c.latencyMs);
     copy(col.line, c.line);
     const frames = c.frameIndices;
+    const out = col.frames;
     for (let j = 0; j < n; j++) {
       const k = ks[j] as number;
       col.pred.index[k0 + j] = b.pred.at(k);
       col.groundTruth.index[k0 + j] = b.groundTruth.at(k);
       col.sourceTag.index[k0 + j] = b.sourceTag.at(k);
       col.protocolNote.index[k0 + j] = b.protocolNote.at(k);
-      col.frames[k0 + j] = frames[k] ?? null;
-      fresh.set(k0 + j, c.line[k] as number);
     }
+    // Column.frames holds one entry per cell, so the new cells' entries are pushed (a store
+    // past the end of a JS array is slower than a push).
+    if (out.length === k0) for (let j = 0; j < n; j++) out.push(frames[ks[j] as number] ?? null);
+    else for (let j = 0; j < n; j++) out[k0 + j] = frames[ks[j] as number] ?? null;
   }
 }
 
@@ -230,24 +233,29 @@ function fillMergeFields(r: ResponseRow, c: ResponseColumnBatch, k: number): voi
 }
 
 /**
- * Cell position → the line of this import that wrote it (undefined = not written by it).
- * A growable Int32Array rather than a Map: it is read and written once per imported cell.
+ * Cell position of a column → the line of this import that last wrote it (undefined = not
+ * written by it). A cell this call appended (position ≥ the column's length when the call
+ * first met it) was written by its own line, which the column holds: nothing is recorded per
+ * appended cell (a 1.45M-row per_item.csv appends every cell). Only a stored cell this call
+ * changed, or an appended one a later line merged with, is kept in `moved`.
  */
 class FreshLines {
-  private lines = new Int32Array(1024).fill(-1);
+  private readonly base: number;
+  private readonly moved = new Map<number, number>();
+
+  constructor(private readonly col: Column) {
+    this.base = col.length;
+  }
 
   get(k: number): number | undefined {
-    const v = k < this.lines.length ? (this.lines[k] as number) : -1;
-    return v < 0 ? undefined : v;
+    const v = this.moved.get(k);
+    if (v !== undefined) return v;
+    return k >= this.base && k < this.col.length ? (this.col.line[k] as number) : undefined;
   }
 
   set(k: number, line: number): void {
-    if (k >= this.lines.length) {
-      const next = new Int32Array(Math.max(k + 1, this.lines.length * 2)).fill(-1);
-      next.set(this.lines);
-      this.lines = next;
-    }
-    this.lines[k] = line;
+    if (k >= this.base && k < this.col.length && this.col.line[k] === line) this.moved.delete(k);
+    else this.moved.set(k, line);
   }
 }
 
@@ -428,7 +436,7 @@ export function createImportApplier(db: Database.Database) {
     };
     const freshOf = (c: Column): FreshLines => {
       let m = freshLines.get(c);
-      if (!m) freshLines.set(c, (m = new FreshLines()));
+      if (!m) freshLines.set(c, (m = new FreshLines(c)));
       return m;
     };
     const updatedItems = new Set<number>();
@@ -617,7 +625,7 @@ export function createImportApplier(db: Database.Database) {
        */
       let pendingCells: PendingCells | null = null;
       const flush = (): void => {
-        if (pendingCells !== null) pendingCells.flush(col, runId, fresh);
+        if (pendingCells !== null) pendingCells.flush(col, runId);
       };
       const merge = (r: ResponseRow, found?: StoredItem, fromK = 0): StoredItem => {
         let item = found ?? known.get(r.sampleId);
@@ -653,8 +661,7 @@ export function createImportApplier(db: Database.Database) {
             pendingCells.add(fromK, item.id, correct);
             return item;
           }
-          writeCell(col, col.push(item.id), r, correct, runId);
-          fresh.set(col.length - 1, r.line);
+          writeCell(col, col.push(item.id), r, correct, runId); // appended: fresh with its own line
           return item;
         }
         if (pendingCells !== null) fillMergeFields(r, pendingCells.b.c, fromK);

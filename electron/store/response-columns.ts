@@ -343,31 +343,33 @@ export class Column {
   }
 
   private place(itemId: number, k: number): void {
-    if (this.sparse !== null) {
-      this.sparse.set(itemId, k);
+    if (this.dense !== null) this.room(itemId);
+    if (this.dense !== null) this.dense[itemId - this.lo] = k + 1;
+    else this.sparse!.set(itemId, k);
+  }
+
+  /**
+   * Makes the dense index cover `itemId` (growing it), or turns it into a Map when the ids
+   * spread too far apart for a mostly empty array.
+   */
+  private room(itemId: number): void {
+    const dense = this.dense!;
+    if (dense.length === 0) this.lo = itemId; // an empty index starts at its first id
+    const i = itemId - this.lo;
+    if (i >= 0 && i < dense.length) return;
+    const lo = Math.min(this.lo, itemId);
+    const hi = Math.max(this.lo + dense.length, itemId + 1);
+    if (hi - lo > 4 * (this.length + 1024)) {
+      this.sparse = new Map();
+      for (let j = 0; j < dense.length; j++) if (dense[j] !== 0) this.sparse.set(this.lo + j, (dense[j] as number) - 1);
+      this.dense = null;
       return;
     }
-    let dense = this.dense!;
-    let i = itemId - this.lo;
-    if (i < 0 || i >= dense.length) {
-      const lo = Math.min(this.lo, itemId);
-      const hi = Math.max(this.lo + dense.length, itemId + 1);
-      if (hi - lo > 4 * (this.length + 1024)) {
-        // Ids spread far apart: a Map instead of a mostly empty array.
-        this.sparse = new Map();
-        for (let j = 0; j < dense.length; j++) if (dense[j] !== 0) this.sparse.set(this.lo + j, (dense[j] as number) - 1);
-        this.dense = null;
-        this.sparse.set(itemId, k);
-        return;
-      }
-      const size = Math.max(hi - lo, Math.min(2 * dense.length, 4 * (this.length + 1024)));
-      const grown = new Int32Array(size);
-      grown.set(dense, this.lo - lo);
-      this.dense = dense = grown;
-      this.lo = lo;
-      i = itemId - lo;
-    }
-    dense[i] = k + 1;
+    const size = Math.max(hi - lo, Math.min(2 * dense.length, 4 * (this.length + 1024)));
+    const grown = new Int32Array(size);
+    grown.set(dense, this.lo - lo);
+    this.dense = grown;
+    this.lo = lo;
   }
 
   /**
@@ -381,7 +383,23 @@ export class Column {
     if (this.dense === null && this.sparse === null) this.index();
     this.itemIds.set(ids.subarray(0, count), k0);
     this.length = k0 + count;
-    for (let j = 0; j < count; j++) this.place(ids[j] as number, k0 + j);
+    if (count > 0 && this.dense !== null) {
+      // The index made to cover the block's smallest and largest id once, then filled.
+      let min = ids[0] as number;
+      let max = min;
+      for (let j = 1; j < count; j++) {
+        const v = ids[j] as number;
+        if (v < min) min = v;
+        else if (v > max) max = v;
+      }
+      this.room(min);
+      if (this.dense !== null) this.room(max);
+    }
+    const dense = this.dense;
+    if (dense !== null) {
+      const lo = this.lo;
+      for (let j = 0; j < count; j++) dense[(ids[j] as number) - lo] = k0 + j + 1;
+    } else for (let j = 0; j < count; j++) this.place(ids[j] as number, k0 + j);
     this.dirty = true;
     return k0;
   }

@@ -102,6 +102,45 @@ describe('column-wise import batches', () => {
     }
   });
 
+  it('names the line of the same import that wrote a cell, when a later file of that import conflicts with it', async () => {
+    // Stored by an earlier import: cell (M, 001-1, textonly) without a confidence.
+    const earlier = await read('earlier', ['001-1,M,V1_short,textonly,0,0,C,C,1,official:M,,,,,']);
+    // One import of three files: a.csv adds (M, 001-2, 16f_151k) at its line 3 and fills the
+    // stored cell's confidence at its line 2; b.csv agrees with both (exact repeats of this
+    // import: nothing to do); c.csv contradicts each.
+    const a = await read('a', ['001-1,M,V1_short,textonly,0,0,C,C,1,official:M,,0.5,,,', '001-2,M,V1_short,16f_151k,16,150528,A,,1,official:M,,,,,']);
+    const b = await read('b', ['001-2,M,V1_short,16f_151k,16,150528,A,,1,official:M,,,,,', '001-1,M,V1_short,textonly,0,0,C,C,1,official:M,,0.5,,,']);
+    const added = await read('c-added', ['001-2,M,V1_short,16f_151k,16,150528,B,,0,official:M,,,,,']);
+    const filled = await read('c-filled', ['001-1,M,V1_short,textonly,0,0,C,C,1,official:M,,0.25,,,']);
+    const [cols, rows] = both();
+    try {
+      cols.applyImport(earlier);
+      rows.applyImport(asRows(earlier));
+      const message = (p: Project, batches: ImportBatch[]): string => {
+        try {
+          p.applyImports(batches);
+        } catch (e) {
+          return e instanceof ImportError ? e.message : String(e);
+        }
+        return 'accepted';
+      };
+      for (const [c, line, field] of [
+        [added, 3, 'pred'],
+        [filled, 2, 'confidence'],
+      ] as const) {
+        const viaColumns = message(cols, [a, b, c]);
+        expect(viaColumns).toMatch(new RegExp(`already recorded with a different ${field} \\(line ${line} of the same import\\)`));
+        expect(message(rows, [a, b, c].map(asRows))).toBe(viaColumns);
+      }
+      // The import was rejected: the stored cell is as the earlier import left it.
+      expect(cols.responsesForItem('M', 'V1_short', '001-1')[0]).toMatchObject({ confidence: null, line: 2 });
+      expect(stored(cols)).toEqual(stored(rows));
+    } finally {
+      cols.close();
+      rows.close();
+    }
+  });
+
   it('rejects a conflicting file with the same error and changes nothing', async () => {
     const b = await read('base', ROWS);
     const conflict = await read('conflict', ['001-1,M,V1_short,textonly,0,0,D,C,0,official:M,,,,,']);
