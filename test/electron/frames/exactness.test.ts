@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sampleFrames } from '../../../shared/samplers/index';
 import { createFrameService, type FrameService, type TileEvent } from '../../../electron/frames/frame-service';
 import { cacheFrameCount, nativeIndexForCacheFrame } from '../../../electron/frames/frame-selection';
 import { probeVideo } from '../../../electron/media/probe';
+import { tempDir } from '../store/helpers';
 import { barcodeVideo, readBarcode, readBarcodes } from './barcode-video';
 
 // Each video: B-frames, and (mkv) a stream that starts at 2.5 s, (mp4) an edit list and an odd GOP,
@@ -18,7 +18,7 @@ const videos = {
 };
 
 function newService(): FrameService {
-  return createFrameService({ cacheDir: mkdtempSync(join(tmpdir(), 'flipbook-fcache-')) });
+  return createFrameService({ cacheDir: tempDir('flipbook-fcache-') });
 }
 
 async function expectExact(svc: FrameService, video: string, indices: number[]): Promise<void> {
@@ -102,7 +102,7 @@ describe('exact frames from index-encoded videos', () => {
     for (const file of [videos.mkvOffset(), videos.vfr()]) {
       const m = await probeVideo(file);
       for (const r of [1, 2]) {
-        const out = mkdtempSync(join(tmpdir(), 'flipbook-fps-'));
+        const out = tempDir('flipbook-fps-');
         execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-vf', `fps=${r},format=yuvj420p`, join(out, '%05d.jpg')]);
         const emitted = readBarcodes(readdirSync(out).sort().map((f) => join(out, f)));
         expect(cacheFrameCount(m, r)).toBe(emitted.length);

@@ -1,14 +1,27 @@
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { createFrameService } from '../../../electron/frames/frame-service';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFrameService, type FrameService, type FrameServiceOptions } from '../../../electron/frames/frame-service';
 import { packRuns, planDecodeRuns, selectExpression } from '../../../electron/frames/extraction-plan';
 import type { JobEvent } from '../../../electron/jobs/job-runner';
 import { MediaError } from '../../../electron/media/media-error';
 import { probeVideo } from '../../../electron/media/probe';
 import { processAlive } from '../../../electron/store/process-alive';
+import { tempDir } from '../store/helpers';
 import { barcodeVideo, readBarcodes } from './barcode-video';
+
+const services: FrameService[] = [];
+
+/** A frame service closed after its test, so a failing test leaves no decoder (or hung wrapper) running. */
+function frameService(options: FrameServiceOptions): FrameService {
+  const svc = createFrameService(options);
+  services.push(svc);
+  return svc;
+}
+
+afterEach(() => {
+  for (const svc of services.splice(0)) svc.close();
+});
 
 const video = (): string => barcodeVideo({ name: 'bars-b3-offset.mkv', frames: 300, gop: 50, bframes: 3, startOffsetS: 2.5 });
 
@@ -62,10 +75,10 @@ function gatedFfmpeg(dir: string): { path: string; open: () => void } {
 }
 
 /** A one-slot frame service whose first ffmpeg run waits for the gate (see gatedFfmpeg). */
-function gatedService(prefix: string, maxRunsPerProcess: number): { svc: ReturnType<typeof createFrameService>; gate: { open: () => void } } {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
+function gatedService(prefix: string, maxRunsPerProcess: number): { svc: FrameService; gate: { open: () => void } } {
+  const dir = tempDir(prefix);
   const gate = gatedFfmpeg(dir);
-  const svc = createFrameService({ cacheDir: join(dir, 'cache'), ffmpeg: gate.path, parallelism: 1, plan: { mergeGapFrames: 0, maxRunsPerProcess } });
+  const svc = frameService({ cacheDir: join(dir, 'cache'), ffmpeg: gate.path, parallelism: 1, plan: { mergeGapFrames: 0, maxRunsPerProcess } });
   return { svc, gate };
 }
 
@@ -106,8 +119,8 @@ async function recordedPid(file: string): Promise<number> {
 
 describe('frame service scheduling', () => {
   it('shares frames between concurrent requests and decodes each once', async () => {
-    const cacheDir = mkdtempSync(join(tmpdir(), 'flipbook-share-'));
-    const svc = createFrameService({ cacheDir, parallelism: 1 });
+    const cacheDir = tempDir('flipbook-share-');
+    const svc = frameService({ cacheDir, parallelism: 1 });
     const [a, b] = await Promise.all([
       svc.requestFrames({ video: video(), indices: [10, 20, 30], approximate: false }),
       svc.requestFrames({ video: video(), indices: [20, 30, 40], approximate: false }),
@@ -181,7 +194,7 @@ describe('frame service scheduling', () => {
   });
 
   it('cancelling a request drops its queued work and rejects with cancelled; shared work survives', async () => {
-    const svc = createFrameService({ cacheDir: mkdtempSync(join(tmpdir(), 'flipbook-cancel-')), parallelism: 1, plan: { mergeGapFrames: 0, maxRunsPerProcess: 1 } });
+    const svc = frameService({ cacheDir: tempDir('flipbook-cancel-'), parallelism: 1, plan: { mergeGapFrames: 0, maxRunsPerProcess: 1 } });
     const meta = await svc.probe(video());
     const leave = new AbortController();
     const left = svc.requestFrames({ video: meta, indices: [10, 60, 110, 160, 210], signal: leave.signal, approximate: false });
@@ -201,7 +214,7 @@ describe('frame service scheduling', () => {
 
 describe('the keyframe (approximate) pass is scheduled work', () => {
   it('a prefetch pass waits behind the current view, and cancelling it kills its ffmpeg', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'flipbook-kfsched-'));
+    const dir = tempDir('flipbook-kfsched-');
     // An ffmpeg wrapper that records the pid of every keyframe pass (the only command with
     // -skip_frame nokey) and then hangs in it, so the pass is surely running when it is cancelled.
     const wrapper = join(dir, 'ffmpeg.sh');
@@ -213,7 +226,7 @@ describe('the keyframe (approximate) pass is scheduled work', () => {
         `if [ ! -e "${dir}/first" ]; then : > "${dir}/first"; n=0; while [ ! -e "${dir}/go" ] && [ $n -lt 3000 ]; do sleep 0.02; n=$((n+1)); done; fi\nexec ffmpeg "$@"\n`,
     );
     chmodSync(wrapper, 0o755);
-    const svc = createFrameService({ cacheDir: join(dir, 'cache'), ffmpeg: wrapper, parallelism: 1, plan: { maxRunsPerProcess: 1 } });
+    const svc = frameService({ cacheDir: join(dir, 'cache'), ffmpeg: wrapper, parallelism: 1, plan: { maxRunsPerProcess: 1 } });
     const viewVideo = video();
     const prefetchVideo = barcodeVideo({ name: 'bars-prefetch.mp4', frames: 120, gop: 30, bframes: 2 });
     const [viewMeta, prefetchMeta] = await Promise.all([svc.probe(viewVideo), svc.probe(prefetchVideo)]);
@@ -247,7 +260,7 @@ describe('the keyframe (approximate) pass is scheduled work', () => {
 
 describe('extraction as a job', () => {
   it('reports progress and the result under a job id', async () => {
-    const svc = createFrameService({ cacheDir: mkdtempSync(join(tmpdir(), 'flipbook-job-')) });
+    const svc = frameService({ cacheDir: tempDir('flipbook-job-') });
     const events: JobEvent[] = [];
     svc.jobs.subscribe((e) => events.push(e));
     const job = svc.startExtraction({ video: video(), indices: [3, 77, 150, 299], approximate: false }, { label: 'item a' });
@@ -263,12 +276,12 @@ describe('extraction as a job', () => {
   });
 
   it('cancelling the job by id stops its ffmpeg and finishes it as cancelled', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'flipbook-jobcancel-'));
+    const dir = tempDir('flipbook-jobcancel-');
     // every exact decode hangs (pid recorded), so the job is surely mid-decode when cancelled
     const wrapper = join(dir, 'ffmpeg.sh');
     writeFileSync(wrapper, `#!/bin/sh\ncase "$*" in *select*) echo $$ >> "${dir}/dec.pids"; exec sleep 600;; esac\nexec ffmpeg "$@"\n`);
     chmodSync(wrapper, 0o755);
-    const svc = createFrameService({ cacheDir: join(dir, 'cache'), ffmpeg: wrapper, parallelism: 1 });
+    const svc = frameService({ cacheDir: join(dir, 'cache'), ffmpeg: wrapper, parallelism: 1 });
     const job = svc.startExtraction({ video: video(), indices: [3, 77], approximate: false });
     const pid = await recordedPid(join(dir, 'dec.pids'));
     expect(svc.jobs.get(job.id)?.state).toBe('running');
