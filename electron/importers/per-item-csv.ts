@@ -792,7 +792,8 @@ class Rows {
     // The (model, split, config) column: rows usually keep (model, split) and cycle configs.
     let cols = this.cols;
     if (m !== this.colsM || s !== this.colsS) cols = this.colsOf(m, s);
-    const col = cols[c] ?? this.newColumn(cols, m, s, c);
+    // Bounds checked first: a read past the end of `cols` (a new config) deoptimised this method.
+    const col = (c < cols.length ? cols[c] : undefined) ?? this.newColumn(cols, m, s, c);
     // A column's source tag (and note) usually repeats from its previous cell.
     const to = base + this.iTag;
     let tag: number;
@@ -1058,16 +1059,18 @@ function materialize(f: InternedStrings): (string | null)[] {
 
 /**
  * A column as the batch carries it: typed arrays and interned tables; its string arrays are
- * built only if a consumer reads them (the store reads the tables).
+ * built only if a consumer reads them (the store reads the tables). The typed arrays are views
+ * of the column's own arrays (which no longer grow), not copies: at 1.45M rows a copy of each
+ * was ~40 MB more memory to allocate and fill.
  */
 function batchColumn(c: Col, sampleIds: readonly string[], tags: readonly string[], notes: readonly string[], nan: Float64Array): ResponseColumnBatch {
   const len = c.length;
   const tables: ColumnTables = {
-    sampleIds: { table: sampleIds, index: c.item.slice(0, len) },
-    pred: { table: LETTERS, index: c.pred.slice(0, len) },
-    groundTruth: { table: LETTERS, index: c.gt.slice(0, len) },
-    sourceTag: { table: tags, index: c.tag.slice(0, len) },
-    protocolNote: { table: notes, index: c.note.slice(0, len) },
+    sampleIds: { table: sampleIds, index: c.item.subarray(0, len) },
+    pred: { table: LETTERS, index: c.pred.subarray(0, len) },
+    groundTruth: { table: LETTERS, index: c.gt.subarray(0, len) },
+    sourceTag: { table: tags, index: c.tag.subarray(0, len) },
+    protocolNote: { table: notes, index: c.note.subarray(0, len) },
   };
   const cache: Partial<Record<keyof ColumnTables, (string | null)[]>> = {};
   const lazy = (k: keyof ColumnTables): (string | null)[] => (cache[k] ??= materialize(tables[k]));
@@ -1084,14 +1087,14 @@ function batchColumn(c: Col, sampleIds: readonly string[], tags: readonly string
     get pred() {
       return lazy('pred');
     },
-    correct: c.correct.slice(0, len),
-    score: c.score ? c.score.slice(0, len) : nan,
+    correct: c.correct.subarray(0, len),
+    score: c.score ? c.score.subarray(0, len) : nan,
     get groundTruth() {
       return lazy('groundTruth');
     },
-    confidence: c.confidence ? c.confidence.slice(0, len) : nan,
-    margin: c.margin ? c.margin.slice(0, len) : nan,
-    latencyMs: c.latencyMs ? c.latencyMs.slice(0, len) : nan,
+    confidence: c.confidence ? c.confidence.subarray(0, len) : nan,
+    margin: c.margin ? c.margin.subarray(0, len) : nan,
+    latencyMs: c.latencyMs ? c.latencyMs.subarray(0, len) : nan,
     get frameIndices() {
       return frames ?? (noFrames ??= new Array<null>(len).fill(null));
     },
@@ -1101,7 +1104,7 @@ function batchColumn(c: Col, sampleIds: readonly string[], tags: readonly string
     get protocolNote() {
       return lazy('protocolNote');
     },
-    line: c.line.slice(0, len),
+    line: c.line.subarray(0, len),
     tables,
   };
 }
