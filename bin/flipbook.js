@@ -15,8 +15,12 @@ function currentBuild() {
   let manifest;
   try {
     manifest = JSON.parse(fs.readFileSync(path.join(root, 'dist/cli.json'), 'utf8'));
+    // Every CLI call runs this for ~180 inputs, before V8 has optimised anything: a plain
+    // concatenation (the inputs are relative paths with '/', which every platform's fs takes)
+    // instead of path.join, whose normalisation took ~15 ms of a call's start.
+    const base = `${root}/`;
     for (const [file, mtime] of Object.entries(manifest.inputs)) {
-      if (fs.statSync(path.join(root, file)).mtimeMs > mtime) return null;
+      if (fs.statSync(base + file).mtimeMs > mtime) return null;
     }
   } catch {
     return null;
