@@ -118,6 +118,31 @@ describe.skipIf(skipReason !== null)('overview of a grid with many items in Chro
     await tip.first().waitFor();
   });
 
+  it('does not ask the backend again for a cascade the answer already settles (none: no confidence recorded)', async () => {
+    const asked: string[] = [];
+    const onRequest = (r: import('playwright-core').Request) => {
+      if (r.url().includes('/api/op/overview%3Acascade') || r.url().includes('/api/op/overview:cascade')) asked.push(r.postData() ?? '');
+    };
+    page.on('request', onRequest);
+    try {
+      await page.goto(`${server.url}#/overview`);
+      await page.locator('.overview-view[data-ready=true]').waitFor();
+      const cascade = page.getByRole('group', { name: 'Confidence cascade: M / S' });
+      await cascade.scrollIntoViewIfNeeded();
+      await expect.poll(() => cascade.getByRole('note').textContent()).toContain('no confidence or margin is recorded');
+      await expect.poll(() => page.getByTestId('heatmap-M-S').getAttribute('data-ready')).toBe('true');
+      // Each grid's reading of its whole matrix per view is what the stored answer is for.
+      expect(asked).toEqual([]);
+      // Another reference is the user's question: that one is asked.
+      await page.getByLabel('Reference budget: M / S').selectOption('64f');
+      await expect.poll(() => asked.length).toBe(1);
+      expect(JSON.parse(asked[0]!)).toMatchObject({ model: 'M', split: 'S', reference: '64f' });
+      await expect.poll(() => cascade.getByRole('note').textContent()).toContain('no confidence or margin is recorded');
+    } finally {
+      page.off('request', onRequest);
+    }
+  });
+
   it('a pattern row opens exactly the items with that pattern', async () => {
     const g = (await api<Overview>(server, 'overview:get', {})).grids[0]!;
     const row = g.heatmap.patterns[3]!;

@@ -16,10 +16,13 @@ const tauText = (t: number | null) => (t === null ? '∞' : t.toFixed(4));
 export function CascadeChart({ grid, onQueue, onMark }: { grid: OverviewGrid; onQueue: OpenQueue; onMark: OpenMark }) {
   const client = useClient();
   const budgets = grid.cascadeBudgets;
-  const [reference, setReference] = useState(grid.cascade?.reference ?? budgets[budgets.length - 1] ?? '');
+  // The overview's answer holds the cascade (or why there is none) against this reference; only
+  // another choice is asked of the backend, which reads the whole grid to answer.
+  const defaultReference = grid.cascade?.reference ?? budgets[budgets.length - 1] ?? '';
+  const [reference, setReference] = useState(defaultReference);
   const [state, setState] = useState<{ cascade: OverviewCascade | null; note: string | null }>({ cascade: grid.cascade, note: grid.cascadeNote });
   useEffect(() => {
-    if (reference === '' || reference === grid.cascade?.reference || budgets.length < 2) {
+    if (reference === '' || reference === defaultReference || budgets.length < 2) {
       setState({ cascade: grid.cascade, note: grid.cascadeNote });
       return;
     }
@@ -30,7 +33,7 @@ export function CascadeChart({ grid, onQueue, onMark }: { grid: OverviewGrid; on
     return () => {
       live = false;
     };
-  }, [client, grid, budgets, reference]);
+  }, [client, grid, budgets, reference, defaultReference]);
   const c = state.cascade;
   // A point's items: those the cascade at its τ answers correctly (the point's accuracy counts them).
   const openCascadeItems = async (tau: number | null) => {
