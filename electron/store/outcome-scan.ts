@@ -91,6 +91,7 @@ export function scanOutcomes(db: Database.Database): OutcomeScan {
     }
     const configsOf = db.prepare<[number, number], GridConfigRow>(GRID_CONFIGS_SQL);
     const seen = new Uint8Array(n);
+    const rowOf = new Int32Array(n);
     const grids: OutcomeGrid[] = [];
     for (const cols of byGrid.values()) {
       const [modelId, splitId] = cols[0] as ColumnRow;
@@ -99,18 +100,30 @@ export function scanOutcomes(db: Database.Database): OutcomeScan {
       for (const r of configsOf.all(modelId, splitId)) specsById.set(r.id, specFromRow(r));
       const configs = configOrder([...specsById.values()]);
       const colByKey = new Map(configs.map((c, i) => [c.key, i] as const));
-      const lists = cols.map((c) => decodeInt32(c[5]));
+      // A grid's columns mostly hold the same items: each distinct item list is decoded and
+      // mapped to rows once (a BLOB comparison finds the repeats).
+      const distinct: { blob: Buffer; items: Int32Array; rows: Int32Array | null }[] = [];
+      const listOf = cols.map((c) => {
+        let d = distinct.find((x) => x.blob.equals(c[5]));
+        if (!d) {
+          // Store item ids → item indexes.
+          const items = decodeInt32(c[5]);
+          for (let k = 0; k < items.length; k++) items[k] = indexOfId[items[k]!]!;
+          distinct.push((d = { blob: c[5], items, rows: null }));
+        }
+        return d;
+      });
       let count = 0;
-      for (const list of lists) {
+      for (const { items: list } of distinct) {
         for (let k = 0; k < list.length; k++) {
-          const i = indexOfId[list[k]!]!;
+          const i = list[k]!;
           if (seen[i] === 0) ((seen[i] = 1), count++);
         }
       }
       // Rows in item-index order, which is sample_id order within one split.
       const gridRows = new Int32Array(count);
-      const rowOf = new Int32Array(n);
       for (let i = 0, r = 0; r < count; i++) if (seen[i] === 1) ((seen[i] = 0), (rowOf[i] = r), (gridRows[r++] = i));
+      for (const d of distinct) d.rows = d.items.map((i) => rowOf[i]!);
       const C = configs.length;
       const correct = new Int8Array(count * C).fill(-1);
       let nCorrect = 0;
@@ -119,9 +132,9 @@ export function scanOutcomes(db: Database.Database): OutcomeScan {
         nCorrect += c[3];
         nScore += c[4];
         const col = colByKey.get(specsById.get(c[2])!.key)!;
-        const list = lists[j]!;
+        const rows = listOf[j]!.rows!;
         const cor = decodeInt8(c[6]);
-        for (let k = 0; k < list.length; k++) correct[rowOf[indexOfId[list[k]!]!]! * C + col] = cor[k]!;
+        for (let k = 0; k < rows.length; k++) correct[rows[k]! * C + col] = cor[k]!;
       });
       // Open-ended: scores and no MCQA outcomes (docs/metrics.md §4), as loadMatrix decides.
       const kind: TaskKind = nScore > 0 && nCorrect === 0 ? 'open' : 'mcqa';
