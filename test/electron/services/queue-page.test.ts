@@ -194,8 +194,11 @@ describe('queue:page (real project)', () => {
     const p = openProject(file);
     try {
       const run = { sourcePath: 'y', sha256: '2'.repeat(64), format: 'test', toolkit: null, modelArgs: null };
-      const items = [{ split: 'S', sampleId: 'q900', question: 'late item', options: ['a', 'b'], answer: 'A', taskType: 'colour' }];
-      const responses = CONFIGS.map((c, j) => response({ model: 'D', split: 'S', sampleId: 'q900', config: c.key, line: j + 1, pred: 'A', correct: true, groundTruth: 'A' }));
+      const items = ['q900', 'q901'].map((sampleId) => ({ split: 'S', sampleId, question: 'late item', options: ['a', 'b'], answer: 'A', taskType: 'colour' }));
+      // q901 has no 16f cell: its grid's columns hold different items.
+      const responses = items.flatMap((it, i) =>
+        CONFIGS.flatMap((c, j) => (i === 1 && c.key === '16f' ? [] : [response({ model: 'D', split: 'S', sampleId: it.sampleId, config: c.key, line: i * 4 + j + 1, pred: j === 0 ? 'B' : 'A', correct: j !== 0, groundTruth: 'A' })])),
+      );
       p.applyImports([{ run, items, responses, configs: CONFIGS, warnings: [] }]);
       expect(p.db.prepare("SELECT inputs FROM derived WHERE name = 'queue'").pluck().get()).not.toBe(p.inputsVersion());
     } finally {
@@ -203,7 +206,11 @@ describe('queue:page (real project)', () => {
       backend.open(file);
     }
     const page = await call<Page>('queue:page', { filter: { ...EMPTY_FILTER, preset: 'all', model: 'D' }, sort: { key: 'model', desc: false }, offset: 0, limit: 10 });
-    expect(page.rows.map((r) => [r.sampleId, r.pattern, r.trajectoryClass, r.searchText])).toEqual([['q900', '1111', 'always_correct', 'q900 d colour late item']]);
+    expect(page.rows.map((r) => [r.sampleId, r.pattern, r.trajectoryClass, r.rescued, r.searchText])).toEqual([
+      // Rescued: each transition pair (docs/metrics.md "Transitions") wrong at a, right at b.
+      ['q900', '0111', 'monotonic_increasing', ['textonly>8f', 'textonly>16f', 'textonly>32f'], 'q900 d colour late item'],
+      ['q901', '01.1', null, ['textonly>8f', 'textonly>32f'], 'q901 d colour late item'],
+    ]);
     const q = backend.project()!;
     expect(q.db.prepare("SELECT inputs FROM derived WHERE name = 'queue' AND data IS NOT NULL").pluck().get()).toBe(q.inputsVersion());
   });
