@@ -84,6 +84,14 @@ describe('queue:page (real project)', () => {
       { ...EMPTY_FILTER, preset: 'all', flags: ['terminalRegression'] },
       { ...EMPTY_FILTER, preset: 'all', transition: '8f>16f', transitionKind: 'harmed' },
       { ...EMPTY_FILTER, preset: 'all', itemSet: { label: 'mark', ids: ['q001', 'q010', 'q033'] } },
+      // A term in the model's name and one in the item's text; terms in no row.
+      { ...EMPTY_FILTER, preset: 'all', search: 'b Q01' },
+      { ...EMPTY_FILTER, preset: 'all', search: 'ball zebra' },
+      { ...EMPTY_FILTER, preset: 'all', trajectoryClass: 'oscillating', hasVideo: false },
+      { ...EMPTY_FILTER, preset: 'all', taskType: 'no such type' },
+      { ...EMPTY_FILTER, transition: '16f>32f', transitionKind: 'rescued' },
+      { ...EMPTY_FILTER, preset: 'all', transition: 'textonly>8f' },
+      { ...EMPTY_FILTER, preset: 'all', flags: ['visuallyConfused', 'textOverwritten'] },
     ];
     const sorts: QueueSort[] = (['default', 'sampleId', 'model', 'split', 'taskType', 'status', 'class'] as const).flatMap((key) => [
       { key, desc: false },
@@ -130,6 +138,21 @@ describe('queue:page (real project)', () => {
     const byStatus: QueueSort = { key: 'status', desc: false };
     const full = await call<Page>('queue:page', { filter: { ...EMPTY_FILTER, preset: 'all' }, sort: byStatus, offset: 0, limit: QUEUE_PAGE_MAX, annotator: 'bo' });
     expect(full.rows.map(rowKey)).toEqual(expected(await all('bo'), { ...EMPTY_FILTER, preset: 'all' }, byStatus).map(rowKey));
+    // Status and annotator filters, with and without an asked annotator, against the shared code.
+    await call('annotation:apply', { annotator: 'bo', edit: { op: 'setStatus', model: 'A', split: 'S', sampleId: 'q005', status: 'skipped' } });
+    for (const annotator of [undefined, 'ana', 'bo']) {
+      const rows = await all(annotator);
+      for (const f of [{ status: 'todo' }, { status: 'done' }, { status: 'skipped' }, { annotator: 'ana' }, { annotator: 'bo', status: 'done' }] as const) {
+        const filter: QueueFilter = { ...EMPTY_FILTER, preset: 'all', ...f };
+        for (const sort of [byStatus, { key: 'status', desc: true }, { key: 'sampleId', desc: false }] as const) {
+          const page = await call<Page>('queue:page', { filter, sort, offset: 0, limit: QUEUE_PAGE_MAX, ...(annotator !== undefined && { annotator }) });
+          const want = expected(rows, filter, sort);
+          expect(page.rows.map(rowKey)).toEqual(want.map(rowKey));
+          expect(page.rows.map((r) => r.status)).toEqual(want.map((r) => r.status));
+          expect(page.done).toBe(want.filter((r) => r.status === 'done' || r.status === 'skipped').length);
+        }
+      }
+    }
   });
 
   it('`at` pages from the row before an item; a hidden item has position -1', async () => {
