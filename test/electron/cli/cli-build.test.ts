@@ -5,17 +5,16 @@
 // same time, and a build of theirs must not replace the one this test looks at.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../temp-dir';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const root = fs.mkdtempSync(path.join(os.tmpdir(), 'flipbook-cli-build-'));
+const root = tempDir('flipbook-cli-build-');
 for (const dir of ['bin', 'scripts', 'electron', 'shared', 'assets']) fs.cpSync(path.join(repo, dir), path.join(root, dir), { recursive: true });
 fs.copyFileSync(path.join(repo, 'package.json'), path.join(root, 'package.json'));
 fs.symlinkSync(path.join(repo, 'node_modules'), path.join(root, 'node_modules'), 'dir');
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const bin = path.join(root, 'bin/flipbook.js');
 const manifestPath = path.join(root, 'dist/cli.json');

@@ -1,9 +1,9 @@
 /** Runs the real CLI (`node bin/flipbook.js`) and writes small release-format inputs. */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from '../../temp-dir';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -41,9 +41,9 @@ export const TWO_MODEL_CELLS = {
   q4: { textonly: ['A', 0.5], '16f_151k': ['B', 0.3], '32f_151k': ['A', 0.9] },
 } as Record<string, Record<string, [string, number]>>;
 
-/** Imports TWO_MODEL_CELLS (m1) and a one-item m2 into a new project in a temp dir; returns its path. */
+/** Imports TWO_MODEL_CELLS (m1) and a one-item m2 into a new project in a temp dir (removed after the file); returns its path. */
 export function makeTwoModelProject(prefix: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = tempDir(prefix);
   const csv = path.join(dir, 'per_item.csv');
   writePerItem(csv, 'm1', 'S', TWO_MODEL_CELLS);
   const csv2 = path.join(dir, 'per_item_m2.csv');

@@ -2,14 +2,14 @@
  * The frame engine's CLI commands (probe, extract-frames, frames) run as a user runs them:
  * `node bin/flipbook.js …`, on real index-encoded videos, with a real project file for `frames`.
  */
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openProject } from '../../../electron/store/index';
 import { sampleFrames } from '../../../shared/samplers/index';
 import { barcodeVideo, readBarcodes } from '../frames/barcode-video';
 import { batch, config, response } from '../store/helpers';
+import { tempDir } from '../../temp-dir';
 import { flipbook } from './cli-helpers';
 
 const video = (): string => barcodeVideo({ name: 'bars-b3-offset.mkv', frames: 300, gop: 50, bframes: 3, startOffsetS: 2.5 });
@@ -26,7 +26,7 @@ describe('flipbook probe', () => {
   });
 
   it('missing and non-video files: exit 1 with the reason; no --video: exit 2', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'flipbook-cli-probe-'));
+    const dir = tempDir('flipbook-cli-probe-');
     writeFileSync(join(dir, 'a.mp4'), 'not a video');
     const missing = flipbook('probe', '--video', join(dir, 'none.mp4'));
     expect(missing.code).toBe(1);
@@ -40,7 +40,7 @@ describe('flipbook probe', () => {
 
 describe('flipbook extract-frames', () => {
   it('--indices writes DIR/<index>.jpg showing exactly that frame, and a JSON summary last; the second run hits the cache', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'flipbook-cli-x-'));
+    const dir = tempDir('flipbook-cli-x-');
     const out = join(dir, 'out');
     const args = ['extract-frames', '--video', video(), '--indices', '0,1,49,50,173,299', '--out', out, '--cache-dir', join(dir, 'cache')];
     const r = flipbook(...args);
@@ -55,7 +55,7 @@ describe('flipbook extract-frames', () => {
   });
 
   it('--policy/--n, WebP, and --cache-fps (files named by cache index, showing the native frame fps=r emits)', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'flipbook-cli-p-'));
+    const dir = tempDir('flipbook-cli-p-');
     const out = join(dir, 'out');
     const r = flipbook('extract-frames', '--video', video(), '--policy', 'uniform-center', '--n', '5', '--format', 'webp', '--width', '160', '--out', out, '--cache-dir', join(dir, 'c'));
     expect(r.code, r.stderr).toBe(0);
@@ -71,7 +71,7 @@ describe('flipbook extract-frames', () => {
   });
 
   it('bad usage exits 2; an index past the end exits 1 naming the range', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'flipbook-cli-u-'));
+    const dir = tempDir('flipbook-cli-u-');
     expect(flipbook('extract-frames', '--video', video(), '--out', dir).code).toBe(2);
     expect(flipbook('extract-frames', '--video', video(), '--indices', '1', '--policy', 'random', '--n', '3', '--out', dir).code).toBe(2);
     expect(flipbook('extract-frames', '--video', video(), '--policy', 'nope', '--n', '3', '--out', dir).code).toBe(2);
@@ -83,7 +83,7 @@ describe('flipbook extract-frames', () => {
 
 describe('flipbook frames', () => {
   it('extracts the union of an item’s configs (recorded indices win, overrides apply) and lists files per config', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'flipbook-cli-f-'));
+    const dir = tempDir('flipbook-cli-f-');
     const projectFile = join(dir, 'audit.flipbook');
     const p = openProject(projectFile, { create: true });
     const configs = [

@@ -1,16 +1,16 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openProject } from '../../../electron/store/index';
+import { tempDir } from '../../temp-dir';
 import { flipbook, writePerItem } from './cli-helpers';
 
 const hash = (f: string): string => crypto.createHash('sha256').update(fs.readFileSync(f)).digest('hex');
 
 describe('flipbook import', () => {
   it('creates the project, reports what it added, and is idempotent', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flipbook-cli-import-'));
+    const dir = tempDir('flipbook-cli-import-');
     const csv = path.join(dir, 'per_item.csv');
     writePerItem(csv, 'm1', 'S', { q1: { textonly: ['B', 0.3], '16f_151k': ['A', 0.9] }, q2: { textonly: ['A', 0.6], '16f_151k': ['C', 0.4] } });
     const project = path.join(dir, 'p.flipbook');
@@ -27,7 +27,7 @@ describe('flipbook import', () => {
   });
 
   it('rejects a bad file with file:line and leaves the project untouched (all paths or none)', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flipbook-cli-import-'));
+    const dir = tempDir('flipbook-cli-import-');
     const good = path.join(dir, 'good.csv');
     writePerItem(good, 'm1', 'S', { q1: { textonly: ['B', 0.3] } });
     const project = path.join(dir, 'p.flipbook');
@@ -48,7 +48,7 @@ describe('flipbook import', () => {
   });
 
   it('does not leave a new project behind when the import is rejected', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flipbook-cli-import-'));
+    const dir = tempDir('flipbook-cli-import-');
     const bad = path.join(dir, 'bad.csv');
     fs.writeFileSync(bad, 'sample_id,model,split,config,frame_count\nq1,m,S,16f_151k,notanumber\n');
     const project = path.join(dir, 'new.flipbook');

@@ -2,13 +2,12 @@
 // huge input (docs/security.md): exit quietly, and messages of bounded length.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { flipbook, repoRoot } from './cli-helpers';
+import { tempDir } from '../../temp-dir';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fb-cli-out-'));
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('fb-cli-out-');
 
 /** Runs the CLI, reads `keep` bytes of stdout, then closes the pipe as `head -c` does. */
 function headOf(args: string[], keep: number): Promise<{ code: number | null; signal: string | null; stderr: string; got: string }> {

@@ -1,17 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolveFfmpeg } from '../../../electron/media/ffmpeg-path';
 import { openProject } from '../../../electron/store/project';
 import { mcqaMetrics } from '../../../shared/engine/mcqa';
 import { sampleFrames } from '../../../shared/samplers/index';
+import { tempDir } from '../../temp-dir';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'flipbook-sample-project-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempDir('flipbook-sample-project-');
 const env = { ...process.env, FLIPBOOK_SAMPLE_CACHE: path.join(tmp, 'cache') };
 
 const missing = spawnSync(resolveFfmpeg(), ['-version']).error;

@@ -1,24 +1,10 @@
-/** Shared builders for the store tests: real SQLite files in a fresh temp dir. */
+/** Shared builders for the store tests: real SQLite files in a fresh temp dir (tempDir). */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll } from 'vitest';
 import type { ConfigSpec, ImportBatch, ItemMeta, ResponseRow } from '../../../shared/domain/types';
 
-const created: string[] = [];
-
-// Every folder tempDir() made for a test file is removed when the file's tests are done (they
-// were left behind: thousands of flipbook-store-* folders in /tmp after a few runs).
-afterAll(() => {
-  for (const d of created.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
-
-export function tempDir(prefix = 'flipbook-store-'): string {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  created.push(d);
-  return d;
-}
+// The store tests' temp folders come from the suite-wide helper (removed after each file).
+export { tempDir } from '../../temp-dir';
 
 export function config(key: string, frames: number, pixelCount: number | null = frames === 0 ? 0 : 150528, extra: Partial<ConfigSpec> = {}): ConfigSpec {
   return {

@@ -1,0 +1,23 @@
+/**
+ * The one way a test makes a scratch folder: `tempDir()` makes it under os.tmpdir() and it is
+ * removed when the calling test file's tests are done, whether they passed or failed (vitest
+ * runs afterAll hooks either way). Importing this module registers that hook on the importing
+ * file, so a helper that makes folders for its callers (cli-helpers, harness) uses it too.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll } from 'vitest';
+
+const created: string[] = [];
+
+afterAll(() => {
+  // maxRetries: a child process that was just killed may still be closing files in it.
+  for (const d of created.splice(0)) fs.rmSync(d, { recursive: true, force: true, maxRetries: 5 });
+});
+
+export function tempDir(prefix = 'flipbook-test-'): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  created.push(d);
+  return d;
+}
