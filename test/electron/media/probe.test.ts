@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createFrameService } from '../../../electron/frames/frame-service';
@@ -10,8 +9,9 @@ import { createJsonFileMetadataCache, createMemoryMetadataCache, type MetadataCa
 import { probeVideo } from '../../../electron/media/probe';
 import { ensurePlayable } from '../../../electron/media/proxy';
 import { barcodeVideo, readBarcode } from '../frames/barcode-video';
+import { tempDir } from '../../temp-dir';
 
-const dir = mkdtempSync(join(tmpdir(), 'flipbook-probe-'));
+const dir = tempDir('flipbook-probe-');
 
 function ffmpeg(...args: string[]): void {
   execFileSync('ffmpeg', ['-y', '-v', 'error', ...args]);

@@ -1,5 +1,4 @@
-import { copyFileSync, mkdtempSync, utimesSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileIdentity } from '../../../electron/media/file-identity';
@@ -7,10 +6,11 @@ import { createProjectMetadataCache } from '../../../electron/media/project-meta
 import { probeVideo } from '../../../electron/media/probe';
 import { openProject } from '../../../electron/store/index';
 import { barcodeVideo } from '../frames/barcode-video';
+import { tempDir } from '../../temp-dir';
 
 describe('metadata cache in the project store (media table)', () => {
   it('stores the probe, serves it back while the file is unchanged, and survives reopening', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'flipbook-pmc-'));
+    const dir = tempDir('flipbook-pmc-');
     const video = join(dir, 'v.mp4');
     copyFileSync(barcodeVideo({ name: 'bars-small.mp4', frames: 60, gop: 20, bframes: 2 }), video);
     const projectFile = join(dir, 'p.flipbook');

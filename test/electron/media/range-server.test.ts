@@ -1,7 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -11,10 +10,11 @@ import {
   mediaIdFromPath,
   parseRange,
 } from '../../../electron/media/range-server';
+import { tempDir } from '../../temp-dir';
 
 // A real HTTP server in front of the module, as the web mode uses it; raw http.request so
 // paths like /media/../x reach the server unnormalised.
-const dir = mkdtempSync(join(tmpdir(), 'flipbook-range-'));
+const dir = tempDir('flipbook-range-');
 const bytes = Buffer.from(Array.from({ length: 10_000 }, (_, i) => (i * 7 + 3) % 256));
 const videoPath = join(dir, 'clip.mp4');
 const secretPath = join(dir, 'secret.txt');

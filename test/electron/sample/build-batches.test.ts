@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mcqaMetrics } from '../../../shared/engine/mcqa';
@@ -9,6 +8,7 @@ import { deriveItems } from '../../../electron/sample/questions';
 import { loadSchedule, type Schedule } from '../../../electron/sample/schedule';
 import { SIM_MODELS, simulateAnswer } from '../../../electron/sample/simulated-models';
 import { matrixFromBatch, totals } from './sample-metrics';
+import { tempDir } from '../../temp-dir';
 
 const { schedule, text } = loadSchedule();
 
@@ -49,7 +49,7 @@ describe('sample items', () => {
   });
 
   it('rejects a schedule with a bad field, naming the file and the path', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flipbook-sched-'));
+    const dir = tempDir('flipbook-sched-');
     const bad = JSON.parse(text) as { videos: { events: { end: number }[] }[] };
     bad.videos[1]!.events[0]!.end = 999;
     const file = path.join(dir, 'schedule.json');
