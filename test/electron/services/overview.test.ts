@@ -105,7 +105,7 @@ describe('overview and saved views (real project)', () => {
     const p = backend.project()!;
     const stored = () => p.db.prepare("SELECT inputs, json FROM derived WHERE name = 'overview'").get() as { inputs: number; json: string } | undefined;
     expect(stored()?.inputs).toBe(p.inputsVersion());
-    expect(JSON.parse(stored()!.json)).toEqual(first);
+    expect(JSON.parse(stored()!.json)).toEqual({ format: 2, overview: first });
     // The matched grid setting changes the figures: the stored copy is stale and recomputed.
     await call('settings:set', { key: 'matchedGrid', value: 'textonly,8f,16f' });
     const narrower = await call<Overview>('overview:get', {});
@@ -169,12 +169,16 @@ describe('overview and saved views (real project)', () => {
   it('recomputes a kept overview of an older shape instead of serving it', async () => {
     const p = backend.project()!;
     const fresh = await call<Overview>('overview:get', {});
-    // What an older version kept: one row per item instead of the heatmap's summary.
+    // What an older version kept (same inputs version): the overview itself, one row per item
+    // instead of the heatmap's summary.
     const old = { ...fresh, grids: fresh.grids.map(({ heatmap, ...g }) => ({ ...g, rows: heatmap.items })) };
     p.db.prepare("UPDATE derived SET json = ? WHERE name = 'overview'").run(JSON.stringify(old));
     backend.close();
     backend.open(file);
+    // checkedHandlers parses the answer with the contract: the old shape would fail it.
     expect(await call<Overview>('overview:get', {})).toEqual(fresh);
+    const q = backend.project()!;
+    expect(JSON.parse((q.db.prepare("SELECT json FROM derived WHERE name = 'overview'").get() as { json: string }).json)).toEqual({ format: 2, overview: fresh });
   });
 
   it('recomputes the cascade for a chosen reference and refuses an unknown or text-only one', async () => {
