@@ -2,7 +2,8 @@
  * The one way a test makes a scratch folder: `tempDir()` makes it under os.tmpdir() and it is
  * removed when the calling test file's tests are done, whether they passed or failed (vitest
  * runs afterAll hooks either way). Importing this module registers that hook on the importing
- * file, so a helper that makes folders for its callers (cli-helpers, harness) uses it too.
+ * file, so a helper that makes folders for its callers (cli-helpers) uses it too.
+ * KEEP_TMP=1 keeps them (each printed) to look at what a test wrote.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +13,10 @@ import { afterAll } from 'vitest';
 const created: string[] = [];
 
 afterAll(() => {
+  if (process.env.KEEP_TMP) {
+    for (const d of created.splice(0)) console.log(`kept ${d}`);
+    return;
+  }
   // maxRetries: a child process that was just killed may still be closing files in it.
   for (const d of created.splice(0)) fs.rmSync(d, { recursive: true, force: true, maxRetries: 5 });
 });

@@ -7,7 +7,6 @@
  */
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
 import type { App, IpcMainInvokeEvent, Session, WebContents } from 'electron';
@@ -18,10 +17,10 @@ import { registerIpcHandlers, type IpcRegistry } from '../../../electron/ipc/reg
 import { hardenApp, hardenSession, hardenWebContents, isAppUrl } from '../../../electron/security/harden';
 import { createBackend } from '../../../electron/services/create-backend';
 import { webPreferences } from '../../../electron/window/web-preferences';
+import { tempDir } from '../../temp-dir';
 
 const root = path.resolve(import.meta.dirname, '../../..');
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'flipbook-shell-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempDir('flipbook-shell-');
 
 describe('the window', () => {
   it('is isolated, sandboxed, without Node in the page, its workers and frames, and without <webview>', () => {

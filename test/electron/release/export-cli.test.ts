@@ -4,14 +4,14 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ConfigSpec, ImportBatch, ResponseRow } from '../../../shared/domain/types';
 import { openProject } from '../../../electron/store/project';
+import { tempDir } from '../../temp-dir';
 
 const repoRoot = path.resolve(__dirname, '../../..');
 const QUESTION = 'How many red circles appear, and in which order — "first", then?';
@@ -68,7 +68,7 @@ describe('flipbook export (CLI)', () => {
   let tmp = '';
   let project = '';
   beforeAll(() => {
-    tmp = mkdtempSync(path.join(tmpdir(), 'flipbook-export-cli-'));
+    tmp = tempDir('flipbook-export-cli-');
     project = path.join(tmp, 'p.flipbook');
     const p = openProject(project, { create: true });
     try {
@@ -77,10 +77,6 @@ describe('flipbook export (CLI)', () => {
       p.close();
     }
   });
-  afterAll(() => {
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
-  });
-
   it('exports a folder and prints a JSON summary', () => {
     const out = path.join(tmp, 'rel');
     const r = cli(['export', '--project', project, '--out', out, '--matched-grid', 'textonly,16f_151k', '--json']);

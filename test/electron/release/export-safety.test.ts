@@ -7,23 +7,20 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { strFromU8, unzipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { unsafeNameReason } from '../../../shared/domain/names';
 import { readImport } from '../../../electron/importers/index';
 import { exportRelease } from '../../../electron/release/export';
 import { openProject } from '../../../electron/store/project';
 import { flipbook, writePerItem } from '../cli/cli-helpers';
+import { tempDir } from '../../temp-dir';
 
 let tmp = '';
 beforeAll(() => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'flipbook-export-safety-'));
-});
-afterAll(() => {
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  tmp = tempDir('flipbook-export-safety-');
 });
 
 /** A fresh folder with a project of model M on split S (two items, two configs). */

@@ -4,8 +4,7 @@
  * SQLite project with missing cells, optional columns, frames, unicode ids and an
  * open-ended split.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigSpec, ResponseMatrix, ResponseRow } from '../../../shared/domain/types';
@@ -13,6 +12,7 @@ import { makeConfigSpec } from '../../../shared/engine/config';
 import { gridMatrices } from '../../../electron/release/grid-matrices';
 import { openProject, type Project } from '../../../electron/store/project';
 import { batch, response } from '../store/helpers';
+import { tempDir } from '../../temp-dir';
 
 const CONFIGS: ConfigSpec[] = ['textonly', '16f_151k', '32f_151k', '64f_151k', '32f_302k'].map((k) => makeConfigSpec(k));
 
@@ -79,13 +79,12 @@ describe('gridMatrices', () => {
   let dir: string;
   let project: Project;
   beforeAll(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'fb-grid-matrices-'));
+    dir = tempDir('fb-grid-matrices-');
     project = openProject(path.join(dir, 'p.flipbook'), { create: true });
     project.applyImport(batch('synthetic', { responses: rows(), configs: CONFIGS }));
   });
   afterAll(() => {
     project?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("equals the store's loadMatrix for every grid, every array", () => {

@@ -5,16 +5,16 @@
  * ones (1e-4 on the rounded numbers), except the documented Qwen2.5-VL-7B V1_short visual
  * confusion figure (dominance vs the release's mixed-resolution ordering).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { exportRelease } from '../../../electron/release/export';
 import { readImport } from '../../../electron/importers/index';
 import { openProject } from '../../../electron/store/project';
 import { realFixturesPresent } from '../../real-fixtures';
+import { tempDir } from '../../temp-dir';
 
 const repoRoot = path.resolve(__dirname, '../../..');
 const fixtures = path.resolve(repoRoot, '../shared/fixtures');
@@ -51,7 +51,7 @@ describe.skipIf(!present)('real-data release export (scalegrid V1 + lmms-eval gr
   const pairs: { model: string; split: string }[] = [];
 
   beforeAll(async () => {
-    tmp = mkdtempSync(path.join(tmpdir(), 'flipbook-real-'));
+    tmp = tempDir('flipbook-real-');
     const project = openProject(path.join(tmp, 'real.flipbook'), { create: true });
     try {
       for (const f of readdirSync(aggDir).sort()) {
@@ -66,10 +66,6 @@ describe.skipIf(!present)('real-data release export (scalegrid V1 + lmms-eval gr
     } finally {
       project.close();
     }
-  });
-
-  afterAll(() => {
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
   it('imported every V1 (model, split) of the release', () => {

@@ -4,17 +4,17 @@
  * mixed resolutions, missing cells, optional columns, an open-ended split, annotations with
  * awkward notes, evidence spans and unicode ids; and the same through a zip.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigSpec, ImportBatch, ResponseRow } from '../../../shared/domain/types';
 import { exportRelease } from '../../../electron/release/export';
 import { README_DATE_PREFIX } from '../../../electron/release/readme';
 import { readImport } from '../../../electron/importers/index';
 import { openProject, type Project } from '../../../electron/store/project';
 import { applyImportsWithAnnotations, bundleForImport } from '../../../electron/team/import-with-annotations';
+import { tempDir } from '../../temp-dir';
 
 const MATCHED = ['textonly', '16f_151k', '32f_151k'];
 
@@ -179,7 +179,7 @@ describe('release export round trip', () => {
   let tmp = '';
   let first = '';
   beforeAll(() => {
-    tmp = mkdtempSync(path.join(tmpdir(), 'flipbook-rt-'));
+    tmp = tempDir('flipbook-rt-');
     const p = openProject(path.join(tmp, 'a.flipbook'), { create: true });
     try {
       p.applyImport(syntheticBatch());
@@ -191,11 +191,6 @@ describe('release export round trip', () => {
       p.close();
     }
   });
-  afterAll(() => {
-    if (tmp && !process.env.KEEP_TMP) rmSync(tmp, { recursive: true, force: true });
-    else if (tmp) console.log(`kept ${tmp}`);
-  });
-
   it('writes the layout of docs/release-format.md', () => {
     const files = [...readTree(first).keys()];
     for (const f of [

@@ -1,19 +1,18 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolveFfmpeg, resolveFfprobe } from '../../../electron/media/ffmpeg-path';
 import { ensureSampleMedia, sampleMediaHash } from '../../../electron/sample/render-videos';
 import { loadSchedule, type Schedule } from '../../../electron/sample/schedule';
+import { tempDir } from '../../temp-dir';
 
 const ffmpeg = resolveFfmpeg();
 const ffprobe = resolveFfprobe();
 const missing = spawnSync(ffmpeg, ['-version']).error ?? spawnSync(ffprobe, ['-version']).error;
 if (missing) console.log(`skipped sample video rendering tests: ffmpeg/ffprobe not runnable (${missing.message})`);
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'flipbook-sample-render-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempDir('flipbook-sample-render-');
 
 const { schedule: full } = loadSchedule();
 // Two 4-second videos: enough to check every property the full sample relies on.

@@ -2,10 +2,8 @@
 // not use up the server's file descriptors and starve the page's real requests. Traffic goes
 // to 127.0.0.1 only, bounded in count and time.
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startWebServer } from '../../../electron/server/http-server';
@@ -13,14 +11,13 @@ import { createMediaResponder } from '../../../electron/server/media-route';
 import { createMediaRegistry } from '../../../electron/services/media-registry';
 import type { Handlers } from '../../../electron/services/dispatch';
 import { repoRoot } from '../cli/cli-helpers';
+import { tempDir } from '../../temp-dir';
 
 const children: ChildProcess[] = [];
 const sockets: net.Socket[] = [];
-const dirs: string[] = [];
 afterAll(() => {
   for (const s of sockets) s.destroy();
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
 /** Opens `n` TCP connections that never send a byte; resolves once each connected or failed. */
@@ -61,8 +58,7 @@ function projectInfo(port: number, token: string, ms: number): Promise<number> {
 
 describe('web mode connection limits', () => {
   it('600 idle sockets against a server with 256 file descriptors: a real request is still answered at once', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fb-conn-'));
-    dirs.push(dir);
+    const dir = tempDir('fb-conn-');
     const project = path.join(dir, 'p.flipbook');
     // The server runs with a small descriptor limit, so the flood reaches it with few sockets.
     const child = spawn(

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebServer, resolveStatic, type WebServer } from '../../../electron/server/http-server';
 import { createMediaResponder } from '../../../electron/server/media-route';
 import { createMediaRegistry } from '../../../electron/services/media-registry';
 import { ServiceError, type Handlers } from '../../../electron/services/dispatch';
+import { tempDir } from '../../temp-dir';
 
 function raw(port: number, p: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
@@ -28,7 +28,7 @@ describe('web mode HTTP bridge', () => {
   const registry = createMediaRegistry();
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fb-http-'));
+    dir = tempDir('fb-http-');
     fs.mkdirSync(path.join(dir, 'static'));
     fs.writeFileSync(path.join(dir, 'static/index.html'), '<!doctype html><title>app</title>');
     fs.writeFileSync(path.join(dir, 'secret.txt'), 'top secret');
@@ -47,7 +47,6 @@ describe('web mode HTTP bridge', () => {
   });
   afterAll(async () => {
     await server.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   const auth = () => ({ 'x-flipbook-token': server.token });

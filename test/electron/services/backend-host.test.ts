@@ -5,7 +5,6 @@
  * worker thread nested inside. There is no Electron binary here; main.ts only adds the window.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import { dispatch } from '../../../electron/services/dispatch';
 import { applyImportFiles, readImportFiles } from '../../../electron/services/import-files';
 import { createProjectWith } from '../../../electron/store/project';
 import { generatePerItemCsv } from '../../bench/generate-per-item';
+import { tempDir } from '../../temp-dir';
 
 const HEADER = 'sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note';
 
@@ -27,7 +27,7 @@ describe('the backend in its own thread (Electron main drives it)', () => {
   const picked: string[] = [];
 
   beforeAll(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fb-host-'));
+    dir = tempDir('fb-host-');
     client = startBackendHost(
       { recent: [], annotator: 'earlier' },
       {
@@ -40,7 +40,6 @@ describe('the backend in its own thread (Electron main drives it)', () => {
   });
   afterAll(async () => {
     await client.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   const call = async <T>(op: string, req: unknown): Promise<T> => {

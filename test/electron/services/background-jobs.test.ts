@@ -7,7 +7,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +19,7 @@ import { createProjectWith, openProject } from '../../../electron/store/project'
 import { generatePerItemCsv } from '../../bench/generate-per-item';
 import { repoRoot } from '../cli/cli-helpers';
 import { checkedHandlers } from './checked-handlers';
+import { tempDir } from '../../temp-dir';
 
 const HEADER = 'sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note';
 
@@ -28,13 +28,12 @@ let bigCsv: string;
 const children: ChildProcess[] = [];
 
 beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fb-jobs-'));
+  dir = tempDir('fb-jobs-');
   bigCsv = path.join(dir, 'per_item.csv');
   generatePerItemCsv(bigCsv);
 });
 afterAll(() => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 /** A small project (one grid of 3 items) to import the big file into. */

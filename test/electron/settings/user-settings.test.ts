@@ -1,11 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createUserSettings, defaultUserDataDir, SETTINGS_FILE } from '../../../electron/settings/user-settings';
+import { tempDir } from '../../temp-dir';
 
-const root = fs.mkdtempSync(path.join(os.tmpdir(), 'flipbook-settings-'));
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+const root = tempDir('flipbook-settings-');
 
 describe("Flipbook's per-machine settings", () => {
   it('two processes (the app and a serve) do not undo each other’s changes', () => {

@@ -8,13 +8,12 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { betterSqliteLoadsInNode, electronBinary, nodeAddon, repoRoot, sha256 } from './shipping-helpers';
+import { tempDir } from '../../temp-dir';
 
-const emptyHome = fs.mkdtempSync(path.join(os.tmpdir(), 'flipbook-dist-home-'));
-afterAll(() => fs.rmSync(emptyHome, { recursive: true, force: true }));
+const emptyHome = tempDir('flipbook-dist-home-');
 
 // A loopback port that was free a moment ago: connections to it are refused at once, with no
 // DNS and no internet involved.

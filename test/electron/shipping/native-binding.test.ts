@@ -4,10 +4,10 @@
  * byte for byte, an interrupted swap is recovered, and a missing Electron build changes nothing.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { nodeAddon, repoRoot, requireFromRepo, sha256 } from './shipping-helpers';
+import { tempDir } from '../../temp-dir';
 
 interface Target {
   electronVersion: string;
@@ -28,7 +28,7 @@ let nodeBuild = '';
 let electronBuild = '';
 
 beforeEach(() => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'flipbook-native-'));
+  root = tempDir('flipbook-native-');
   nodeBuild = nb.nodeBindingPath(root);
   electronBuild = nb.electronBindingPath(target, root);
   fs.mkdirSync(path.dirname(nodeBuild), { recursive: true });
@@ -36,7 +36,6 @@ beforeEach(() => {
   fs.mkdirSync(path.dirname(electronBuild), { recursive: true });
   fs.writeFileSync(electronBuild, Buffer.concat([Buffer.from('stand-in Electron-ABI addon\n'), fs.readFileSync(nodeAddon).subarray(0, 4096)]));
 });
-afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe('native binding swap', () => {
   it('puts the Electron build in place and the Node build back, byte for byte', () => {

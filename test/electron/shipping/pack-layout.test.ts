@@ -9,20 +9,19 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { nodeAddon, repoRoot, requireFromRepo, sha256 } from './shipping-helpers';
+import { tempDir } from '../../temp-dir';
 
 const asar = requireFromRepo('@electron/asar') as { listPackage(file: string, opts?: object): string[]; statFile(file: string, p: string): { unpacked?: boolean } };
 const runtimeModules = requireFromRepo(path.join(repoRoot, 'build/runtime-modules.cjs')) as string[];
 const electronVersion = (requireFromRepo('electron/package.json') as { version: string }).version;
 
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'flipbook-pack-'));
+const work = tempDir('flipbook-pack-');
 const project = path.join(work, 'project');
 const output = path.join(work, 'out');
 const standInElectron = path.join(work, 'electron-dist');
-afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
 function copy(rel: string, to = rel) {
   fs.cpSync(path.join(repoRoot, rel), path.join(project, to), { recursive: true });

@@ -6,14 +6,13 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { betterSqliteLoadsInNode, electronBinary, nodeAddon, repoRoot, sha256 } from './shipping-helpers';
+import { tempDir } from '../../temp-dir';
 
 const startScript = path.join(repoRoot, 'scripts/start.js');
-const sampleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'flipbook-start-'));
-afterAll(() => fs.rmSync(sampleDir, { recursive: true, force: true }));
+const sampleDir = tempDir('flipbook-start-');
 
 describe('npm start and the Node build of better-sqlite3', () => {
   it('scripts/start.js runs no native rebuild', () => {

@@ -6,12 +6,12 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openProject } from '../../../electron/store/index';
 import { flipbook, repoRoot, writePerItem } from '../cli/cli-helpers';
+import { tempDir } from '../../temp-dir';
 
 const asRoot = process.getuid?.() === 0;
 const NOBODY = 65534;
@@ -38,7 +38,7 @@ let project = '';
 let outDir = '';
 beforeAll(() => {
   if (!supported) return;
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'flipbook-readonly-'));
+  tmp = tempDir('flipbook-readonly-');
   fs.chmodSync(tmp, 0o755);
   dir = path.join(tmp, 'ro');
   fs.mkdirSync(dir);
@@ -53,10 +53,9 @@ beforeAll(() => {
   fs.chmodSync(outDir, 0o777);
   if (!asRoot) fs.chmodSync(dir, 0o555);
 });
+// Writable again, so that tempDir's removal (after this hook) can empty it.
 afterAll(() => {
-  if (!tmp) return;
-  fs.chmodSync(dir, 0o755);
-  fs.rmSync(tmp, { recursive: true, force: true });
+  if (tmp) fs.chmodSync(dir, 0o755);
 });
 
 /** The CLI as a user who cannot write `dir`. */
@@ -123,37 +122,29 @@ describe.skipIf(!supported)('a project in a read-only folder', () => {
 
 describe('creating a project', () => {
   it('a rejected import into a new project leaves no file; a killed creation leaves only a temp the next run removes', () => {
-    const d = fs.mkdtempSync(path.join(os.tmpdir(), 'flipbook-create-'));
-    try {
-      const file = path.join(d, 'new.flipbook');
-      const bad = path.join(d, 'bad.csv');
-      fs.writeFileSync(bad, 'sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note\nq1,M,S,textonly,0,0,A,B,1,t,\n');
-      const r = flipbook('import', bad, '--project', file);
-      expect(r.code).toBe(1);
-      expect(fs.readdirSync(d).sort()).toEqual(['bad.csv']);
-      // What a creation killed mid-way leaves: a temp of a dead process (and its side files).
-      const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
-      for (const s of ['', '-wal', '.lock.db']) fs.writeFileSync(path.join(d, `.new.flipbook.tmp-${dead}${s}`), '');
-      const p = openProject(file, { create: true });
-      p.close();
-      expect(fs.readdirSync(d).sort()).toEqual(['bad.csv', 'new.flipbook', 'new.flipbook.lock.db']);
-    } finally {
-      fs.rmSync(d, { recursive: true, force: true });
-    }
+    const d = tempDir('flipbook-create-');
+    const file = path.join(d, 'new.flipbook');
+    const bad = path.join(d, 'bad.csv');
+    fs.writeFileSync(bad, 'sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note\nq1,M,S,textonly,0,0,A,B,1,t,\n');
+    const r = flipbook('import', bad, '--project', file);
+    expect(r.code).toBe(1);
+    expect(fs.readdirSync(d).sort()).toEqual(['bad.csv']);
+    // What a creation killed mid-way leaves: a temp of a dead process (and its side files).
+    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+    for (const s of ['', '-wal', '.lock.db']) fs.writeFileSync(path.join(d, `.new.flipbook.tmp-${dead}${s}`), '');
+    const p = openProject(file, { create: true });
+    p.close();
+    expect(fs.readdirSync(d).sort()).toEqual(['bad.csv', 'new.flipbook', 'new.flipbook.lock.db']);
   });
 
   it('an empty project file (an older Flipbook killed while creating it) is named as such, and opening it read-write initialises it', () => {
-    const d = fs.mkdtempSync(path.join(os.tmpdir(), 'flipbook-create-'));
-    try {
-      const file = path.join(d, 'empty.flipbook');
-      fs.writeFileSync(file, '');
-      expect(() => openProject(file, { readOnly: true })).toThrow(`${file}: an empty project file (schema 0: its creation was interrupted)`);
-      openProject(file).close();
-      const p = openProject(file, { readOnly: true });
-      expect(p.listModels()).toEqual([]);
-      p.close();
-    } finally {
-      fs.rmSync(d, { recursive: true, force: true });
-    }
+    const d = tempDir('flipbook-create-');
+    const file = path.join(d, 'empty.flipbook');
+    fs.writeFileSync(file, '');
+    expect(() => openProject(file, { readOnly: true })).toThrow(`${file}: an empty project file (schema 0: its creation was interrupted)`);
+    openProject(file).close();
+    const p = openProject(file, { readOnly: true });
+    expect(p.listModels()).toEqual([]);
+    p.close();
   });
 });
