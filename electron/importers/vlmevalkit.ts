@@ -90,6 +90,26 @@ async function checkXlsxComplete(path: string, file: string): Promise<void> {
   }
 }
 
+/**
+ * Runs ExcelJS's streaming reader to its end, reading no more rows. It copies a worksheet stored
+ * before the shared strings (its own writer stores them so) into a temp file in os.tmpdir() and
+ * deletes it only when asked for the next sheet: a reader left after the first sheet or at a
+ * refused row left that copy behind until the process exited (every xlsx import, in the app).
+ * What ExcelJS fails on past the first sheet (it cannot read some entry orders) is no concern of
+ * the import, which has its rows.
+ */
+async function finishReading(sheets: AsyncIterator<AsyncIterable<unknown>>): Promise<void> {
+  try {
+    for (let s = await sheets.next(); !s.done; s = await sheets.next()) {
+      for await (const _row of s.value) {
+        // consumed unread: a spooled sheet's file stream is closed only once read to its end
+      }
+    }
+  } catch {
+    // see above
+  }
+}
+
 /** JSON keeps types: a prediction must be text (or null), never a number or an object. */
 function checkJsonPrediction(rec: Rec, file: string, line: number): void {
   const p = rec.prediction;
@@ -106,23 +126,33 @@ async function forEachRow(path: string, file: string, onRow: (rec: Rec, line: nu
     // and import would pay (docs/architecture.md, "CLI start-up").
     const { default: ExcelJS } = await import('exceljs');
     const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, { sharedStrings: 'cache', worksheets: 'emit' });
+    const sheets = reader[Symbol.asyncIterator]();
+    const unreadable = (e: unknown): ImportError => (e instanceof ImportError ? e : new ImportError(file, 0, '', `unreadable xlsx: ${(e as Error).message}`));
     let header: Header | null = null;
+    let refused: unknown = null;
     try {
-      for await (const sheet of reader) {
-        for await (const row of sheet) {
-          const values = (row.values as unknown[]).slice(1);
-          if (!header) {
-            header = new Header(values.map((v) => text(v) ?? ''), file);
-            continue;
+      const first = await sheets.next(); // predictions live on the first sheet
+      // A refused row does not end the loop: the sheet is read to its end (see finishReading).
+      if (!first.done) {
+        for await (const row of first.value) {
+          if (refused !== null) continue;
+          try {
+            const values = (row.values as unknown[]).slice(1);
+            if (!header) {
+              header = new Header(values.map((v) => text(v) ?? ''), file);
+              continue;
+            }
+            onRow(header.record(values, row.number), row.number);
+          } catch (e) {
+            refused = e;
           }
-          onRow(header.record(values, row.number), row.number);
         }
-        break; // predictions live on the first sheet
       }
     } catch (e) {
-      if (e instanceof ImportError) throw e;
-      throw new ImportError(file, 0, '', `unreadable xlsx: ${(e as Error).message}`);
+      throw unreadable(e);
     }
+    await finishReading(sheets);
+    if (refused !== null) throw unreadable(refused);
     return;
   }
   if (ext === '.tsv') {

@@ -1,0 +1,92 @@
+/**
+ * Reading a VLMEvalKit xlsx leaves nothing in os.tmpdir(), whether the import is taken or
+ * refused. ExcelJS's streaming reader copies a worksheet stored before the shared strings (as
+ * its own writer stores them) into a temp file and deletes it only when asked for the next
+ * sheet; the importer used to stop at the end of the first sheet or at a refused row, and the
+ * copy stayed until the process exited (in the app: every import, for the whole session).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readImport } from '../../../electron/importers/index';
+import { tempDir } from '../../temp-dir';
+import { expectImportError } from './helpers';
+
+const dir = tempDir('flipbook-xlsx-tmp-');
+
+const COLUMNS = ['index', 'video', 'duration', 'question_id', 'task_type', 'question', 'options', 'answer', 'prediction'];
+const ROWS: (string | number)[][] = [
+  [0, 'vidA', 'short', '001-1', 'Counting', 'How many?', "['A. 1', 'B. 2', 'C. 3', 'D. 4']", 'C', 'C. 3'],
+  [1, 'vidA', 'short', '001-2', 'OCR', "What's written?", "['A. x', 'B. y']", 'A', 'B'],
+  [2, 'vidA', 'short', '001-3', 'OCR', 'Which?', "['A. x', 'B. y']", 'B', 'B'],
+];
+
+// ExcelJS's temp files go to os.tmpdir(), which follows TMPDIR: a fresh folder per test, watched.
+let watched = '';
+let savedTmp: string | undefined;
+let n = 0;
+beforeEach(() => {
+  savedTmp = process.env.TMPDIR;
+  watched = path.join(dir, `tmp-${++n}`);
+  fs.mkdirSync(watched);
+  process.env.TMPDIR = watched;
+});
+afterEach(() => {
+  if (savedTmp === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = savedTmp;
+});
+
+/**
+ * The names left in the watched folder once ExcelJS's removal settled: it deletes its temp file
+ * asynchronously (tmp's cleanup callback, not awaited), so wait up to 10 s for the folder to empty.
+ */
+async function leftInTmp(): Promise<string[]> {
+  const deadline = Date.now() + 10_000;
+  let left = fs.readdirSync(watched);
+  while (left.length > 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 20));
+    left = fs.readdirSync(watched);
+  }
+  return left;
+}
+
+/** An xlsx written by ExcelJS (worksheets before the shared strings in the zip) with these sheets. */
+async function xlsx(name: string, sheets: (string | number)[][][]): Promise<string> {
+  const wb = new ExcelJS.Workbook();
+  sheets.forEach((rows, i) => {
+    const ws = wb.addWorksheet(`Sheet${i + 1}`);
+    for (const r of rows) ws.addRow(r);
+  });
+  const p = path.join(dir, `${n}`, name);
+  fs.mkdirSync(path.dirname(p), { recursive: true });
+  await wb.xlsx.writeFile(p);
+  return p;
+}
+
+describe('xlsx import temp files', () => {
+  it('an imported xlsx leaves no temp file', async () => {
+    const p = await xlsx('M_Video-MME_8frame.xlsx', [[COLUMNS, ...ROWS]]);
+    const [b] = await readImport(p);
+    expect(b!.responses.map((r) => [r.sampleId, r.pred, r.line])).toEqual([
+      ['001-1', 'C', 2],
+      ['001-2', 'B', 3],
+      ['001-3', 'B', 4],
+    ]);
+    expect(await leftInTmp()).toEqual([]);
+  });
+
+  it('an xlsx refused at a row in the middle leaves no temp file', async () => {
+    const bad = ROWS.map((r) => [...r]);
+    bad[1]![7] = 'Z-option';
+    const p = await xlsx('M_Video-MME_8frame.xlsx', [[COLUMNS, ...bad]]);
+    await expectImportError(readImport(p), { file: 'M_Video-MME_8frame.xlsx', line: 3, field: 'answer' });
+    expect(await leftInTmp()).toEqual([]);
+  });
+
+  it('an xlsx refused at its header (a column twice, with different values) leaves no temp file', async () => {
+    const p = await xlsx('M_Video-MME_8frame.xlsx', [[[...COLUMNS, 'prediction'], ...ROWS.map((r) => [...r, 'D'])]]);
+    await expectImportError(readImport(p), { file: 'M_Video-MME_8frame.xlsx', line: 2, field: 'prediction' });
+    expect(await leftInTmp()).toEqual([]);
+  });
+});
