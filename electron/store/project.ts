@@ -279,6 +279,16 @@ function linkIntoPlace(tmp: string, abs: string): boolean {
   }
 }
 
+/** Waits until the file's written pages are on disk. */
+function syncFile(file: string): void {
+  const fd = fs.openSync(file, 'r+');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /**
  * A new project at `file`, filled by `fill` (an import), appears whole or not at all
  * (docs/security.md "The project file"): it is built under a private temp name and linked
@@ -295,10 +305,21 @@ export function createProjectWith<T>(file: string, fill: (project: Project) => T
     initProjectFile(tmp);
     const project = openProject(tmp);
     try {
+      // Under its temp name the project is no one else's yet, and a crash leaves only a temp
+      // that the next creation removes. So it is filled with a rollback journal, which writes
+      // each page once (the WAL wrote every page twice — to the log, then to the file at the
+      // checkpoint on close — and read it back in between), and without an fsync per commit;
+      // an import is still one transaction that a rejected file rolls back. The file is in WAL
+      // mode again, and synced once, before it is linked into place.
+      project.db.pragma('synchronous = OFF');
+      project.db.pragma('journal_mode = DELETE');
       result = fill(project);
+      project.db.pragma('journal_mode = WAL');
+      project.db.pragma('synchronous = FULL');
     } finally {
       project.close();
     }
+    syncFile(tmp);
   } catch (err) {
     for (const f of projectFiles(tmp)) fs.rmSync(f, { force: true });
     throw err;

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openProject } from '../../../electron/store/index';
 import { tempDir } from '../../temp-dir';
@@ -18,6 +19,16 @@ describe('flipbook import', () => {
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(JSON.parse(first.stdout)).toMatchObject({ created: true, itemsAdded: 2, responsesAdded: 4, models: ['m1'], splits: ['S'], configs: ['16f_151k', 'textonly'] });
+    // The new project was filled under a temp name with a rollback journal: what is in place
+    // is one whole file in WAL mode, with no temp, journal or log beside it.
+    expect(fs.readdirSync(dir).sort()).toEqual(['p.flipbook', 'per_item.csv']);
+    const db = new Database(project, { readonly: true });
+    try {
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    } finally {
+      db.close();
+    }
     const text = flipbook('import', csv, '--project', project);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('responses: 0 added, 0 updated');
