@@ -11,6 +11,7 @@
  * a grid has at most a few hundred of them. Items carry their sample id, code-point rank,
  * task type, video presence and lower-cased search text once, not once per model.
  */
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { transitionPairs } from '../../shared/engine/mcqa';
 import { trajectoryColumns, TRAJECTORY_CLASSES } from '../../shared/engine/trajectories';
@@ -226,13 +227,20 @@ export function deriveQueueData(project: Project): QueueData {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The stored form: a little-endian u32 header length, the header as JSON, then one int32 body
-// holding the typed arrays in BODY order (lengths from the header's counts). The items' ids and
-// texts are two long strings (one JSON string each parses far faster than an array of a lab's
-// 50k strings). A row's grid is not stored: rows are grouped by grid (gridStart).
+// The stored form: the SHA-256 of everything after it (32 bytes), a little-endian u32 header
+// length, the header as JSON, then one int32 body holding the typed arrays in BODY order
+// (lengths from the header's counts). The items' ids and texts are two long strings (one JSON
+// string each parses far faster than an array of a lab's 50k strings). A row's grid is not
+// stored: rows are grouped by grid (gridStart).
+//
+// Loading is on the path of the queue's first page, so it checks the bytes as a whole — the
+// digest (native code, milliseconds for a lab's rows) and the header's schema — and the indexes
+// of the small per-grid, per-item and per-shape arrays, not every row's: bytes that match their
+// digest are the ones this format's encoder wrote.
 
 /** Bumped whenever the layout changes: a stored value of another format is rebuilt, never misread. */
-const FORMAT = 1;
+const FORMAT = 2;
+const DIGEST_BYTES = 32;
 
 const Header = z.object({
   format: z.literal(FORMAT),
@@ -271,6 +279,8 @@ function bodyLengths(n: number, grids: number, items: number, shapes: number): R
   };
 }
 
+const digestOf = (bytes: Uint8Array): Buffer => createHash('sha256').update(bytes).digest();
+
 export function encodeQueueData(d: QueueData): Buffer {
   const header: z.infer<typeof Header> = {
     format: FORMAT,
@@ -289,17 +299,18 @@ export function encodeQueueData(d: QueueData): Buffer {
   };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const lengths = bodyLengths(d.n, d.gridModel.length, d.idRank.length, d.shapePattern.length);
-  const headBytes = (4 + json.length + 3) & ~3;
+  const headBytes = (DIGEST_BYTES + 4 + json.length + 3) & ~3;
   const total = BODY.reduce((s, k) => s + lengths[k], 0);
   const out = Buffer.alloc(headBytes + total * 4);
-  out.writeUInt32LE(json.length, 0);
-  json.copy(out, 4);
+  out.writeUInt32LE(json.length, DIGEST_BYTES);
+  json.copy(out, DIGEST_BYTES + 4);
   const body = new Int32Array(out.buffer, out.byteOffset + headBytes, total);
   let at = 0;
   for (const k of BODY) {
     body.set(d[k], at);
     at += lengths[k];
   }
+  digestOf(out.subarray(DIGEST_BYTES)).copy(out, 0);
   return out;
 }
 
@@ -319,14 +330,15 @@ function validStarts(xs: Int32Array, length: number, gap: number): boolean {
   return true;
 }
 
-/** The stored value, or null when it is not one this code wrote (another format, truncated, out of range): then it is rebuilt. */
+/** The stored value, or null when it is not one this code wrote (another format, altered, cut short): then it is rebuilt. */
 export function decodeQueueData(blob: Uint8Array): QueueData | null {
-  if (blob.byteLength < 4) return null;
-  const len = new DataView(blob.buffer, blob.byteOffset, blob.byteLength).getUint32(0, true);
-  if (4 + len > blob.byteLength) return null;
+  if (blob.byteLength < DIGEST_BYTES + 4) return null;
+  if (!digestOf(blob.subarray(DIGEST_BYTES)).equals(blob.subarray(0, DIGEST_BYTES))) return null;
+  const len = new DataView(blob.buffer, blob.byteOffset, blob.byteLength).getUint32(DIGEST_BYTES, true);
+  if (DIGEST_BYTES + 4 + len > blob.byteLength) return null;
   let header: z.infer<typeof Header>;
   try {
-    const parsed = Header.safeParse(JSON.parse(Buffer.from(blob.buffer, blob.byteOffset + 4, len).toString('utf8')));
+    const parsed = Header.safeParse(JSON.parse(Buffer.from(blob.buffer, blob.byteOffset + DIGEST_BYTES + 4, len).toString('utf8')));
     if (!parsed.success) return null;
     header = parsed.data;
   } catch {
@@ -336,12 +348,12 @@ export function decodeQueueData(blob: Uint8Array): QueueData | null {
   const G = header.gridModel.length;
   if (header.gridSplit.length !== G) return null;
   const lengths = bodyLengths(n, G, I, S);
-  const headBytes = (4 + len + 3) & ~3;
+  const headBytes = (DIGEST_BYTES + 4 + len + 3) & ~3;
   const total = BODY.reduce((s, k) => s + lengths[k], 0);
   if (blob.byteLength !== headBytes + total * 4) return null;
-  // One aligned copy of the body; every column is a view into it.
-  const body = new Int32Array(total);
-  new Uint8Array(body.buffer).set(blob.subarray(headBytes));
+  // The body in place when aligned (a BLOB usually has its own buffer), else one aligned copy.
+  const from = blob.byteOffset + headBytes;
+  const body = from % 4 === 0 ? new Int32Array(blob.buffer, from, total) : new Int32Array(blob.slice(headBytes).buffer);
   const cols = {} as Record<BodyKey, Int32Array>;
   let at = 0;
   for (const k of BODY) {
@@ -349,8 +361,6 @@ export function decodeQueueData(blob: Uint8Array): QueueData | null {
     at += lengths[k];
   }
   const ok =
-    inRange(cols.rowItem, 0, I) &&
-    inRange(cols.rowShape, 0, S) &&
     inRange(cols.idRank, 0, Math.max(I, 1)) &&
     inRange(cols.itemTask, -1, header.taskTypes.length) &&
     inRange(cols.hasVideo, 0, 2) &&
@@ -358,16 +368,13 @@ export function decodeQueueData(blob: Uint8Array): QueueData | null {
     inRange(cols.shapeClass, -1, header.classes.length) &&
     inRange(cols.shapeFlags, 0, 8) &&
     inRange(cols.shapeHarmed, 0, header.lists.length) &&
-    inRange(cols.shapeRescued, 0, header.lists.length);
-  if (!ok || !validStarts(cols.idStart, header.ids.length, 0) || !validStarts(cols.textStart, header.texts.length, 1)) return null;
-  // Grids' rows: consecutive ranges covering every row.
-  const { gridStart } = cols;
-  if (gridStart[0] !== 0 || gridStart[G] !== n) return null;
+    inRange(cols.shapeRescued, 0, header.lists.length) &&
+    validStarts(cols.idStart, header.ids.length, 0) &&
+    validStarts(cols.textStart, header.texts.length, 1) &&
+    validStarts(cols.gridStart, n, 0);
+  if (!ok) return null;
   const rowGrid = new Int32Array(n);
-  for (let g = 0; g < G; g++) {
-    if (gridStart[g + 1]! < gridStart[g]!) return null;
-    rowGrid.fill(g, gridStart[g], gridStart[g + 1]);
-  }
+  for (let g = 0; g < G; g++) rowGrid.fill(g, cols.gridStart[g], cols.gridStart[g + 1]);
   return {
     n,
     rowGrid,
@@ -375,7 +382,7 @@ export function decodeQueueData(blob: Uint8Array): QueueData | null {
     rowShape: cols.rowShape,
     gridModel: header.gridModel,
     gridSplit: header.gridSplit,
-    gridStart,
+    gridStart: cols.gridStart,
     ids: header.ids,
     idStart: cols.idStart,
     idRank: cols.idRank,

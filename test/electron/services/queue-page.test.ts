@@ -247,11 +247,15 @@ describe('queue:page (real project)', () => {
     const p = openProject(file);
     try {
       const good = p.db.prepare<[], Buffer>("SELECT data FROM derived WHERE name = 'queue'").pluck(true).get()!;
-      // Same inputs version, bytes cut short.
-      p.db.prepare("UPDATE derived SET data = ? WHERE name = 'queue'").run(good.subarray(0, good.length - 8));
-      const table = createQueueTable(p);
-      expect(table.page({ filter, sort, offset: 0, limit: QUEUE_PAGE_MAX }).rows.map(rowKey)).toEqual(want);
-      expect(p.db.prepare<[], Buffer>("SELECT data FROM derived WHERE name = 'queue'").pluck(true).get()!.length).toBe(good.length);
+      // Same inputs version, bytes cut short or one row's item changed.
+      const altered = Buffer.from(good);
+      altered[altered.length - 1000] = altered[altered.length - 1000]! ^ 1;
+      for (const bad of [good.subarray(0, good.length - 8), altered]) {
+        p.db.prepare("UPDATE derived SET data = ? WHERE name = 'queue'").run(bad);
+        const table = createQueueTable(p);
+        expect(table.page({ filter, sort, offset: 0, limit: QUEUE_PAGE_MAX }).rows.map(rowKey)).toEqual(want);
+        expect(p.db.prepare<[], Buffer>("SELECT data FROM derived WHERE name = 'queue'").pluck(true).get()).toEqual(good);
+      }
     } finally {
       p.close();
       backend.open(file);
