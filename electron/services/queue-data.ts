@@ -22,41 +22,47 @@ export const FLAG_TR = 1;
 export const FLAG_VC = 2;
 export const FLAG_TO = 4;
 
+/**
+ * A column of small integers: int32 when derived, as stored (the narrowest type its values fit)
+ * when loaded. Readers only index it.
+ */
+export type Codes = Int32Array | Int16Array | Uint16Array | Int8Array | Uint8Array;
+
 export interface QueueData {
   /** Rows, in (model, split, sample id) code-point order. */
   n: number;
   rowGrid: Int32Array;
-  rowItem: Int32Array;
-  rowShape: Int32Array;
+  rowItem: Codes;
+  rowShape: Codes;
   /** Per grid, in (model, split) code-point order: rows of grid g are [gridStart[g], gridStart[g+1]). */
   gridModel: string[];
   gridSplit: string[];
-  gridStart: Int32Array;
+  gridStart: Codes;
   /** Per item, in sample id code-point order: its sample id is ids.slice(idStart[i], idStart[i + 1]) (sampleIdOf). */
   ids: string;
-  idStart: Int32Array;
+  idStart: Codes;
   /** Dense rank of the sample id in code-point order (equal ids in two splits share a rank). */
-  idRank: Int32Array;
+  idRank: Codes;
   /** Index into taskTypes, −1 = none. */
-  itemTask: Int32Array;
-  hasVideo: Uint8Array;
+  itemTask: Codes;
+  hasVideo: Codes;
   /**
    * Per item `<id> <task type> <question>`, lower-cased, each followed by a newline: item i's is
    * texts.slice(textStart[i], textStart[i + 1] − 1) (itemTextOf). A row's search text adds its
    * model after the id. One string, so a search term is looked for by indexOf over all items.
    */
   texts: string;
-  textStart: Int32Array;
+  textStart: Codes;
   taskTypes: string[];
   /** Per shape. */
-  shapePattern: Int32Array;
+  shapePattern: Codes;
   /** Index into classes, −1 = none (an incomplete row or a grid without MCQA outcomes). */
-  shapeClass: Int32Array;
+  shapeClass: Codes;
   /** FLAG_TR | FLAG_VC | FLAG_TO. */
-  shapeFlags: Int32Array;
+  shapeFlags: Codes;
   /** Indexes into lists. */
-  shapeHarmed: Int32Array;
-  shapeRescued: Int32Array;
+  shapeHarmed: Codes;
+  shapeRescued: Codes;
   patterns: string[];
   classes: string[];
   /** Distinct harmed/rescued lists; lists[0] is the empty one. */
@@ -228,10 +234,11 @@ export function deriveQueueData(project: Project): QueueData {
 
 // ---------------------------------------------------------------------------------------------
 // The stored form: the SHA-256 of everything after it (32 bytes), a little-endian u32 header
-// length, the header as JSON, then one int32 body holding the typed arrays in BODY order
-// (lengths from the header's counts). The items' ids and texts are two long strings (one JSON
-// string each parses far faster than an array of a lab's 50k strings). A row's grid is not
-// stored: rows are grouped by grid (gridStart).
+// length, the header as JSON, then the body: the typed arrays in BODY order, each at a 4-byte
+// boundary in the narrowest integer type its values fit (header `widths`; lengths from the
+// header's counts), so a lab's rows (item and shape codes below 65536) take 2 bytes each. The
+// items' ids and texts are two long strings (one JSON string each parses far faster than an
+// array of a lab's 50k strings). A row's grid is not stored: rows are grouped by grid (gridStart).
 //
 // Loading is on the path of the queue's first page, so it checks the bytes as a whole — the
 // digest (native code, milliseconds for a lab's rows) and the header's schema — and the indexes
@@ -239,8 +246,42 @@ export function deriveQueueData(project: Project): QueueData {
 // digest are the ones this format's encoder wrote.
 
 /** Bumped whenever the layout changes: a stored value of another format is rebuilt, never misread. */
-const FORMAT = 2;
+const FORMAT = 3;
 const DIGEST_BYTES = 32;
+
+/** Integer types a column is stored in, and the range each holds. */
+const WIDTHS = {
+  u8: { bytes: 1, min: 0, max: 0xff, view: Uint8Array },
+  i8: { bytes: 1, min: -0x80, max: 0x7f, view: Int8Array },
+  u16: { bytes: 2, min: 0, max: 0xffff, view: Uint16Array },
+  i16: { bytes: 2, min: -0x8000, max: 0x7fff, view: Int16Array },
+  i32: { bytes: 4, min: -0x80000000, max: 0x7fffffff, view: Int32Array },
+} as const;
+type Width = keyof typeof WIDTHS;
+
+/** The narrowest type that holds every value of `xs`. */
+function widthOf(xs: ArrayLike<number>): Width {
+  let min = 0;
+  let max = 0;
+  for (let i = 0; i < xs.length; i++) {
+    const x = xs[i]!;
+    if (x < min) min = x;
+    if (x > max) max = x;
+  }
+  const fit = (['u8', 'i8', 'u16', 'i16'] as const).find((w) => min >= WIDTHS[w].min && max <= WIDTHS[w].max);
+  return fit ?? 'i32';
+}
+
+/** Byte offset of each column in the body (4-byte aligned), and the body's length. */
+function layout(lengths: Record<BodyKey, number>, widths: readonly Width[]): { at: number[]; bytes: number } {
+  const at: number[] = [];
+  let bytes = 0;
+  BODY.forEach((k, c) => {
+    at.push(bytes);
+    bytes += (lengths[k] * WIDTHS[widths[c]!].bytes + 3) & ~3;
+  });
+  return { at, bytes };
+}
 
 const Header = z.object({
   format: z.literal(FORMAT),
@@ -256,6 +297,7 @@ const Header = z.object({
   facets: z.object({ taskTypes: z.array(z.string()), transitions: z.array(z.string()) }),
   ids: z.string(),
   texts: z.string(),
+  widths: z.array(z.enum(['u8', 'i8', 'u16', 'i16', 'i32'])),
 });
 
 const BODY = ['rowItem', 'rowShape', 'gridStart', 'idRank', 'idStart', 'textStart', 'itemTask', 'hasVideo', 'shapePattern', 'shapeClass', 'shapeFlags', 'shapeHarmed', 'shapeRescued'] as const;
@@ -296,26 +338,22 @@ export function encodeQueueData(d: QueueData): Buffer {
     facets: d.facets,
     ids: d.ids,
     texts: d.texts,
+    widths: BODY.map((k) => widthOf(d[k])),
   };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const lengths = bodyLengths(d.n, d.gridModel.length, d.idRank.length, d.shapePattern.length);
   const headBytes = (DIGEST_BYTES + 4 + json.length + 3) & ~3;
-  const total = BODY.reduce((s, k) => s + lengths[k], 0);
-  const out = Buffer.alloc(headBytes + total * 4);
+  const { at, bytes } = layout(lengths, header.widths);
+  const out = Buffer.alloc(headBytes + bytes);
   out.writeUInt32LE(json.length, DIGEST_BYTES);
   json.copy(out, DIGEST_BYTES + 4);
-  const body = new Int32Array(out.buffer, out.byteOffset + headBytes, total);
-  let at = 0;
-  for (const k of BODY) {
-    body.set(d[k], at);
-    at += lengths[k];
-  }
+  BODY.forEach((k, c) => new WIDTHS[header.widths[c]!].view(out.buffer, out.byteOffset + headBytes + at[c]!, lengths[k]).set(d[k]));
   digestOf(out.subarray(DIGEST_BYTES)).copy(out, 0);
   return out;
 }
 
 /** Every value of `xs` lies in [lo, hi). */
-function inRange(xs: Int32Array, lo: number, hi: number): boolean {
+function inRange(xs: Codes, lo: number, hi: number): boolean {
   for (let i = 0; i < xs.length; i++) {
     const x = xs[i]!;
     if (x < lo || x >= hi) return false;
@@ -324,7 +362,7 @@ function inRange(xs: Int32Array, lo: number, hi: number): boolean {
 }
 
 /** Start offsets into a string of `length`: from 0, never decreasing, ending at `length` (each piece at least `gap` long). */
-function validStarts(xs: Int32Array, length: number, gap: number): boolean {
+function validStarts(xs: Codes, length: number, gap: number): boolean {
   if (xs[0] !== 0 || xs[xs.length - 1] !== length) return false;
   for (let i = 1; i < xs.length; i++) if (xs[i]! - xs[i - 1]! < gap) return false;
   return true;
@@ -344,22 +382,20 @@ export function decodeQueueData(blob: Uint8Array): QueueData | null {
   } catch {
     return null;
   }
-  const { n, items: I, shapes: S } = header;
+  const { n, items: I, shapes: S, widths } = header;
   const G = header.gridModel.length;
-  if (header.gridSplit.length !== G) return null;
+  if (header.gridSplit.length !== G || widths.length !== BODY.length) return null;
   const lengths = bodyLengths(n, G, I, S);
   const headBytes = (DIGEST_BYTES + 4 + len + 3) & ~3;
-  const total = BODY.reduce((s, k) => s + lengths[k], 0);
-  if (blob.byteLength !== headBytes + total * 4) return null;
-  // The body in place when aligned (a BLOB usually has its own buffer), else one aligned copy.
-  const from = blob.byteOffset + headBytes;
-  const body = from % 4 === 0 ? new Int32Array(blob.buffer, from, total) : new Int32Array(blob.slice(headBytes).buffer);
-  const cols = {} as Record<BodyKey, Int32Array>;
-  let at = 0;
-  for (const k of BODY) {
-    cols[k] = body.subarray(at, at + lengths[k]);
-    at += lengths[k];
-  }
+  const { at, bytes } = layout(lengths, widths);
+  if (blob.byteLength !== headBytes + bytes) return null;
+  // The body in place when aligned (a BLOB usually has its own buffer), else one aligned copy;
+  // each column is a view of its stored type.
+  const aligned = (blob.byteOffset + headBytes) % 4 === 0;
+  const body = (aligned ? blob.buffer : blob.slice(headBytes).buffer) as ArrayBuffer; // a BLOB's bytes are never shared memory
+  const base = aligned ? blob.byteOffset + headBytes : 0;
+  const cols = {} as Record<BodyKey, Codes>;
+  BODY.forEach((k, c) => (cols[k] = new WIDTHS[widths[c]!].view(body, base + at[c]!, lengths[k])));
   const ok =
     inRange(cols.idRank, 0, Math.max(I, 1)) &&
     inRange(cols.itemTask, -1, header.taskTypes.length) &&
@@ -387,7 +423,7 @@ export function decodeQueueData(blob: Uint8Array): QueueData | null {
     idStart: cols.idStart,
     idRank: cols.idRank,
     itemTask: cols.itemTask,
-    hasVideo: Uint8Array.from(cols.hasVideo),
+    hasVideo: cols.hasVideo,
     texts: header.texts,
     textStart: cols.textStart,
     taskTypes: header.taskTypes,

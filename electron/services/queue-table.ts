@@ -17,7 +17,7 @@ import { ANNOTATION_STATUSES } from '../../shared/domain/annotations';
 import { compareCodePoints } from '../../shared/engine/config';
 import type { Project } from '../store/project';
 import { derivedEntry } from './derived-entry';
-import { decodeQueueData, deriveQueueData, encodeQueueData, FLAG_TO, FLAG_TR, FLAG_VC, itemTextOf, sampleIdOf, type QueueData } from './queue-data';
+import { type Codes, decodeQueueData, deriveQueueData, encodeQueueData, FLAG_TO, FLAG_TR, FLAG_VC, itemTextOf, sampleIdOf, type QueueData } from './queue-data';
 
 export interface QueuePage {
   rows: QueueRow[];
@@ -64,7 +64,7 @@ const TODO = STATUS_ORDER.indexOf('todo');
  * counting sort. Row r's key is table[via[r]] (a rank per item, grid or shape), or table[r]
  * without `via`. One function for every sort key, so it is optimised once.
  */
-function orderBy(n: number, via: Int32Array | null, table: Int32Array | Uint8Array, size: number): Int32Array {
+function orderBy(n: number, via: Codes | null, table: Codes, size: number): Int32Array {
   const start = new Int32Array(size + 1);
   for (let r = 0; r < n; r++) {
     const k = table[via === null ? r : via[r]!]! + 1;
