@@ -6,10 +6,10 @@
  * (`node bin/flipbook.js serve`, a separate process) is asked over HTTP what the renderer asks:
  * the queue's first page right after the server opened the project (queue shown), the
  * overview (cold: its first computation after the import; then from a restarted server, as
- * every later opening sees it), filter and sort changes, a page deep in the list and typing a
- * search term. Goals (docs/architecture.md "The queue at lab scale"): from 1× to 10× the
- * queue-shown and overview-ready times grow at most 2×, and a filter change at 10× answers in
- * ≤ 100 ms.
+ * every later opening sees it: the median of five restarts), filter and sort changes, a page
+ * deep in the list and typing a search term. Goals (docs/architecture.md "The queue at lab
+ * scale"): from 1× to 10× the queue-shown and overview-ready times grow at most 2×, and a
+ * filter change at 10× answers in ≤ 100 ms.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -24,6 +24,12 @@ import { generatePerItemCsv } from './generate-per-item';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const round = (x: number) => Math.round(x * 10) / 10;
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+/** Restarted servers whose first overview:get is timed (overviewReadyMs is their median). */
+const READY_SAMPLES = 5;
 const SORT: QueueSort = { key: 'default', desc: false };
 
 interface Server {
@@ -132,13 +138,20 @@ async function atScale(work: string, scale: number): Promise<Record<string, numb
     await stop(a);
   }
   // A later opening (restarted server): the overview and the queue as stored in the project.
-  const b = await serve(file, userData);
-  try {
-    out.overviewReadyMs = round((await call(b, 'overview:get', {})).ms);
-    out.queueShownAfterRestartMs = round((await page(b, EMPTY_FILTER)).ms);
-  } finally {
-    await stop(b);
+  // The overview's first answer is a ~50 ms call, so one sample on a busy machine says more
+  // about the machine than about the data: it is the median of READY_SAMPLES restarts.
+  const ready: number[] = [];
+  for (let i = 0; i < READY_SAMPLES; i++) {
+    const b = await serve(file, userData);
+    try {
+      ready.push((await call(b, 'overview:get', {})).ms);
+      if (i === 0) out.queueShownAfterRestartMs = round((await page(b, EMPTY_FILTER)).ms);
+    } finally {
+      await stop(b);
+    }
   }
+  out.overviewReadyMs = round(median(ready));
+  out.overviewReadyMaxMs = round(Math.max(...ready));
   return out;
 }
 
