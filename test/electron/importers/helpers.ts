@@ -1,17 +1,17 @@
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { ImportError } from '../../../electron/importers/errors';
+import { tempDir } from '../../temp-dir';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const sharedFixtures = resolve(repoRoot, '../shared/fixtures');
 export const fixtures = resolve(repoRoot, 'test/fixtures/importers');
 
-/** A scratch folder per test file; files are written into it by name. */
+/** A scratch folder per test file (tempDir: removed after the file); files are written into it by name. */
 export class Scratch {
-  readonly dir = mkdtempSync(join(tmpdir(), 'flipbook-importers-'));
+  readonly dir = tempDir('flipbook-importers-');
   write(name: string, content: string | Uint8Array): string {
     const p = join(this.dir, name);
     mkdirSync(dirname(p), { recursive: true });
