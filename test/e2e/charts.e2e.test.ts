@@ -6,13 +6,13 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { Overview, OverviewCascade } from '../../shared/api/overview';
 import { ladderTransitions } from '../../shared/api/overview-marks';
 import { api, chromiumMissingReason, launchBrowser, repoRoot, serve, signIn, stop, type Served } from './harness';
+import { tempDir } from '../temp-dir';
 
 const skipReason = chromiumMissingReason();
 if (skipReason) console.log(`[e2e] skipped: ${skipReason}`);
@@ -72,7 +72,7 @@ describe.skipIf(skipReason !== null)('overview charts in Chromium', () => {
   let page: Page;
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flipbook-charts-'));
+    dir = tempDir('flipbook-charts-');
     project = path.join(dir, 'charts.flipbook');
     fs.writeFileSync(path.join(dir, 'a.csv'), perItemCsv('ModelA'));
     fs.writeFileSync(path.join(dir, 'b.csv'), perItemCsv('ModelB'));
@@ -87,7 +87,6 @@ describe.skipIf(skipReason !== null)('overview charts in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     if (server) await stop(server);
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('opens exactly the items behind a cascade point', async () => {

@@ -10,12 +10,12 @@ import { QUEUE_PAGE_MAX, type QueueRow } from '../../shared/api/contract';
 import { EMPTY_FILTER } from '../../shared/api/queue-filter';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 import { openProject } from '../../electron/store/project';
+import { tempDir } from '../temp-dir';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const resultsDir = path.join(repoRoot, 'test-results');
@@ -28,20 +28,13 @@ export function buildRenderer(): void {
   if (r.status !== 0) throw new Error(`vite build failed:\n${r.stdout}\n${r.stderr}`);
 }
 
-const madeSamples: string[] = [];
-
-/** Removes the sample projects this test file made (test/e2e/setup.ts, after the file's own afterAll). */
-export function removeSampleProjects(): void {
-  for (const dir of madeSamples.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-}
-
 /**
  * A fresh sample project of the caller's own: a copy of the one global-setup.ts made for
- * this run (project file and media), its media root pointed at the copy's media folder.
+ * this run (project file and media), its media root pointed at the copy's media folder. In a
+ * tempDir folder: removed after the test file, once the file's own afterAll stopped its servers.
  */
 export function makeSampleProject(): { dir: string; project: string } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flipbook-e2e-'));
-  madeSamples.push(dir);
+  const dir = tempDir('flipbook-e2e-');
   fs.cpSync(inject('sampleTemplate'), dir, { recursive: true });
   const project = path.join(dir, 'sample.flipbook');
   const p = openProject(project);
