@@ -12,6 +12,10 @@ export default defineConfig({
     // The renderer build and the sample project, made once per run and shared by every file.
     globalSetup: ['test/e2e/global-setup.ts'],
     testTimeout: 180_000,
+    // expect.poll waits for a condition the page reaches by itself (a save answered, a list
+    // scrolled); its default of 1 s is shorter than one answer takes on a loaded 2-core CI
+    // machine. A condition never met still fails, after this long.
+    expect: { poll: { timeout: 15_000 } },
     hookTimeout: 240_000,
     // One browser and one server at a time: the flows share the sample project.
     fileParallelism: false,
