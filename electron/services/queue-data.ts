@@ -29,9 +29,8 @@ export const FLAG_TO = 4;
 export type Codes = Int32Array | Int16Array | Uint16Array | Int8Array | Uint8Array;
 
 export interface QueueData {
-  /** Rows, in (model, split, sample id) code-point order. */
+  /** Rows, in (model, split, sample id) code-point order; a row's grid is the one whose range holds it (gridOfRow). */
   n: number;
-  rowGrid: Int32Array;
   rowItem: Codes;
   rowShape: Codes;
   /** Per grid, in (model, split) code-point order: rows of grid g are [gridStart[g], gridStart[g+1]). */
@@ -63,12 +62,31 @@ export interface QueueData {
   /** Indexes into lists. */
   shapeHarmed: Codes;
   shapeRescued: Codes;
+  /**
+   * How many rows have each shape, counted when derived and stored: the opening page's total
+   * (the default preset's rows) and where its rows lie follow from these without a pass over
+   * every row (queue-table.ts).
+   */
+  shapeRows: number[];
   patterns: string[];
   classes: string[];
   /** Distinct harmed/rescued lists; lists[0] is the empty one. */
   lists: string[][];
   /** What the filter controls offer, over every row. */
   facets: { taskTypes: string[]; transitions: string[] };
+}
+
+/** The grid of row r: a binary search of gridStart (a few hundred grids at most). */
+export function gridOfRow(d: QueueData, r: number): number {
+  let lo = 0;
+  let hi = d.gridModel.length - 1;
+  // The last grid starting at or before r (empty grids share their start with the next).
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (d.gridStart[mid]! <= r) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 export const sampleIdOf = (d: QueueData, i: number): string => d.ids.slice(d.idStart[i], d.idStart[i + 1]);
@@ -90,7 +108,6 @@ export function deriveQueueData(project: Project): QueueData {
   const { items, grids } = project.scanOutcomes();
   const I = items.sampleId.length;
   const n = grids.reduce((s, g) => s + g.rows.length, 0);
-  const rowGrid = new Int32Array(n);
   const rowItem = new Int32Array(n);
   const rowShape = new Int32Array(n);
   const gridStart = new Int32Array(grids.length + 1);
@@ -124,7 +141,6 @@ export function deriveQueueData(project: Project): QueueData {
   grids.forEach((g, gi) => {
     gridStart[gi] = row;
     const count = g.rows.length;
-    rowGrid.fill(gi, row, row + count);
     rowItem.set(g.rows, row);
     if (g.kind !== 'mcqa' || g.configs.length === 0) {
       // No MCQA outcomes: no pattern, class, flags or transitions (as the item view shows it).
@@ -197,12 +213,13 @@ export function deriveQueueData(project: Project): QueueData {
   }
 
   const S = shapes.length / 5;
+  const shapeRows = new Array<number>(S).fill(0);
+  for (let r = 0; r < n; r++) shapeRows[rowShape[r]!]!++;
   const shapeCol = (k: number) => Int32Array.from({ length: S }, (_, s) => shapes[s * 5 + k]!);
   const transitions = new Set<string>();
   for (const l of lists) for (const x of l) transitions.add(x);
   return {
     n,
-    rowGrid,
     rowItem,
     rowShape,
     gridModel: grids.map((g) => g.model),
@@ -221,6 +238,7 @@ export function deriveQueueData(project: Project): QueueData {
     shapeFlags: shapeCol(2),
     shapeHarmed: shapeCol(3),
     shapeRescued: shapeCol(4),
+    shapeRows,
     patterns,
     classes: [...TRAJECTORY_CLASSES],
     lists,
@@ -246,7 +264,7 @@ export function deriveQueueData(project: Project): QueueData {
 // digest are the ones this format's encoder wrote.
 
 /** Bumped whenever the layout changes: a stored value of another format is rebuilt, never misread. */
-const FORMAT = 3;
+const FORMAT = 4;
 const DIGEST_BYTES = 32;
 
 /** Integer types a column is stored in, and the range each holds. */
@@ -294,6 +312,7 @@ const Header = z.object({
   patterns: z.array(z.string()),
   classes: z.array(z.string()),
   lists: z.array(z.array(z.string())),
+  shapeRows: z.array(z.number().int().nonnegative()),
   facets: z.object({ taskTypes: z.array(z.string()), transitions: z.array(z.string()) }),
   ids: z.string(),
   texts: z.string(),
@@ -335,6 +354,7 @@ export function encodeQueueData(d: QueueData): Buffer {
     patterns: d.patterns,
     classes: d.classes,
     lists: d.lists,
+    shapeRows: d.shapeRows,
     facets: d.facets,
     ids: d.ids,
     texts: d.texts,
@@ -385,6 +405,7 @@ export function decodeQueueData(blob: Uint8Array): QueueData | null {
   const { n, items: I, shapes: S, widths } = header;
   const G = header.gridModel.length;
   if (header.gridSplit.length !== G || widths.length !== BODY.length) return null;
+  if (header.shapeRows.length !== S || header.shapeRows.reduce((a, b) => a + b, 0) !== n) return null;
   const lengths = bodyLengths(n, G, I, S);
   const headBytes = (DIGEST_BYTES + 4 + len + 3) & ~3;
   const { at, bytes } = layout(lengths, widths);
@@ -409,11 +430,8 @@ export function decodeQueueData(blob: Uint8Array): QueueData | null {
     validStarts(cols.textStart, header.texts.length, 1) &&
     validStarts(cols.gridStart, n, 0);
   if (!ok) return null;
-  const rowGrid = new Int32Array(n);
-  for (let g = 0; g < G; g++) rowGrid.fill(g, cols.gridStart[g], cols.gridStart[g + 1]);
   return {
     n,
-    rowGrid,
     rowItem: cols.rowItem,
     rowShape: cols.rowShape,
     gridModel: header.gridModel,
@@ -432,6 +450,7 @@ export function decodeQueueData(blob: Uint8Array): QueueData | null {
     shapeFlags: cols.shapeFlags,
     shapeHarmed: cols.shapeHarmed,
     shapeRescued: cols.shapeRescued,
+    shapeRows: header.shapeRows,
     patterns: header.patterns,
     classes: header.classes,
     lists: header.lists,

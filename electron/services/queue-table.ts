@@ -17,7 +17,7 @@ import { ANNOTATION_STATUSES } from '../../shared/domain/annotations';
 import { compareCodePoints } from '../../shared/engine/config';
 import type { Project } from '../store/project';
 import { derivedEntry } from './derived-entry';
-import { type Codes, decodeQueueData, deriveQueueData, encodeQueueData, FLAG_TO, FLAG_TR, FLAG_VC, itemTextOf, sampleIdOf, type QueueData } from './queue-data';
+import { type Codes, decodeQueueData, deriveQueueData, encodeQueueData, FLAG_TO, FLAG_TR, FLAG_VC, gridOfRow, itemTextOf, sampleIdOf, type QueueData } from './queue-data';
 
 export interface QueuePage {
   rows: QueueRow[];
@@ -155,6 +155,71 @@ function matchRows(d: QueueData, from: number, to: number, itemOk: Uint8Array, s
   return n;
 }
 
+/** Per shape: does it pass the parts of the filter a shape decides (preset, class, flags, transition)? */
+function shapeOkOf(d: QueueData, f: QueueFilter): Uint8Array {
+  const S = d.shapePattern.length;
+  const shapeOk = new Uint8Array(S);
+  const mask = f.flags.reduce((m, x) => m | FLAG_BITS[x], 0) | 0;
+  const cls = f.trajectoryClass === null ? -2 : d.classes.indexOf(f.trajectoryClass);
+  for (let s = 0; s < S; s++) {
+    const flags = d.shapeFlags[s]!;
+    let ok = f.preset !== 'default' || (flags & (FLAG_TR | FLAG_VC)) !== 0;
+    ok &&= cls === -2 || (cls >= 0 && d.shapeClass[s] === cls);
+    ok &&= (flags & mask) === mask;
+    if (ok && f.transition !== null) {
+      const harmed = d.lists[d.shapeHarmed[s]!]!.includes(f.transition);
+      const rescued = d.lists[d.shapeRescued[s]!]!.includes(f.transition);
+      ok = f.transitionKind === 'harmed' ? harmed : f.transitionKind === 'rescued' ? rescued : harmed || rescued;
+    }
+    shapeOk[s] = ok ? 1 : 0;
+  }
+  return shapeOk;
+}
+
+/** The default sort's rank per shape: terminal regressions first, then other confused items (the audit's priority order). */
+const PRIORITIES = 4;
+const priorityOf = (d: QueueData): Int32Array => Int32Array.from(d.shapeFlags, (f) => (f & FLAG_TR ? 0 : f & FLAG_VC ? 1 : f & FLAG_TO ? 2 : 3));
+
+/** A filter only shapes decide: its rows' count is a sum of stored per-shape row counts. */
+const decidedByShapes = (f: QueueFilter): boolean =>
+  f.model === null && f.split === null && f.taskType === null && (f.itemSet ?? null) === null && f.status === null && f.annotator === null && f.hasVideo === null && f.search.trim() === '';
+
+/**
+ * Pages this near the top of the default order, under a filter only shapes decide, are found
+ * by walking the rows of the leading priorities (the queue as it opens: six pages around what
+ * the renderer shows, docs/architecture.md "The queue at lab scale"); deeper ones from the
+ * whole ordered list, built once and kept.
+ */
+const OPENING_ROWS = 1000;
+
+/**
+ * Rows [offset, end) of the default order among the rows whose shape passes (`shapeOk`), and
+ * how many pass: counts from the stored per-shape row counts, rows by a walk in key order
+ * through the priorities the page reaches only, stopping at the page's last row.
+ */
+function openingRows(d: QueueData, shapeOk: Uint8Array, offset: number, limit: number): { rows: number[]; offset: number; total: number } {
+  const prio = priorityOf(d);
+  const count = new Array<number>(PRIORITIES).fill(0);
+  for (let s = 0; s < shapeOk.length; s++) if (shapeOk[s] === 1) count[prio[s]!]! += d.shapeRows[s]!;
+  const total = count.reduce((a, b) => a + b, 0);
+  const from = Math.min(offset, total);
+  const end = Math.min(total, from + Math.max(0, limit));
+  const rows: number[] = [];
+  const { rowShape } = d;
+  let before = 0;
+  for (let p = 0; p < PRIORITIES && before < end; before += count[p]!, p++) {
+    if (before + count[p]! <= from) continue;
+    let pos = before;
+    for (let r = 0; r < d.n && pos < end; r++) {
+      const s = rowShape[r]!;
+      if (prio[s] !== p || shapeOk[s] === 0) continue;
+      if (pos >= from) rows.push(r);
+      pos++;
+    }
+  }
+  return { rows, offset: from, total };
+}
+
 export function createQueueTable(project: Project, opts: QueueTableOptions = {}): QueueTable {
   const db = project.db;
   const stored = derivedEntry(db, 'queue');
@@ -272,25 +337,10 @@ export function createQueueTable(project: Project, opts: QueueTableOptions = {})
     const d = v.d;
     const G = d.gridModel.length;
     const I = d.idRank.length;
-    const S = d.shapePattern.length;
     // Per grid, item and shape: does it pass the parts of the filter it decides?
     const gridOk = new Uint8Array(G);
     for (let g = 0; g < G; g++) gridOk[g] = (f.model === null || d.gridModel[g] === f.model) && (f.split === null || d.gridSplit[g] === f.split) ? 1 : 0;
-    const shapeOk = new Uint8Array(S);
-    const mask = f.flags.reduce((m, x) => m | FLAG_BITS[x], 0) | 0;
-    const cls = f.trajectoryClass === null ? -2 : d.classes.indexOf(f.trajectoryClass);
-    for (let s = 0; s < S; s++) {
-      const flags = d.shapeFlags[s]!;
-      let ok = f.preset !== 'default' || (flags & (FLAG_TR | FLAG_VC)) !== 0;
-      ok &&= cls === -2 || (cls >= 0 && d.shapeClass[s] === cls);
-      ok &&= (flags & mask) === mask;
-      if (ok && f.transition !== null) {
-        const harmed = d.lists[d.shapeHarmed[s]!]!.includes(f.transition);
-        const rescued = d.lists[d.shapeRescued[s]!]!.includes(f.transition);
-        ok = f.transitionKind === 'harmed' ? harmed : f.transitionKind === 'rescued' ? rescued : harmed || rescued;
-      }
-      shapeOk[s] = ok ? 1 : 0;
-    }
+    const shapeOk = shapeOkOf(d, f);
     const itemOk = new Uint8Array(I);
     // −2: any task type; a task type no item has matches nothing (−3, never an item's code).
     const task = f.taskType === null ? -2 : d.taskTypes.includes(f.taskType) ? d.taskTypes.indexOf(f.taskType) : -3;
@@ -353,15 +403,15 @@ export function createQueueTable(project: Project, opts: QueueTableOptions = {})
     let p = v.perms.get(key);
     if (p) return p;
     if (key === 'default') {
-      // Terminal regressions first, then other confused items: the audit's priority order.
-      const prio = Int32Array.from(d.shapeFlags, (f) => (f & FLAG_TR ? 0 : f & FLAG_VC ? 1 : f & FLAG_TO ? 2 : 3));
-      p = orderBy(d.n, d.rowShape, prio, 4);
+      p = orderBy(d.n, d.rowShape, priorityOf(d), PRIORITIES);
     } else if (key === 'sampleId') {
       // Items are in sample id order: the last has the largest rank.
       p = orderBy(d.n, d.rowItem, d.idRank, d.idRank.length === 0 ? 0 : d.idRank[d.idRank.length - 1]! + 1);
     } else if (key === 'split') {
       const s = ranks(d.gridSplit);
-      p = orderBy(d.n, d.rowGrid, s.rank, s.size);
+      const rowGrid = new Int32Array(d.n);
+      for (let g = 0; g < d.gridModel.length; g++) rowGrid.fill(g, d.gridStart[g], d.gridStart[g + 1]);
+      p = orderBy(d.n, rowGrid, s.rank, s.size);
     } else if (key === 'taskType') {
       // A missing task type sorts as '' (as before: coalesce(task_type, '')).
       const s = ranks(['', ...d.taskTypes]);
@@ -390,7 +440,7 @@ export function createQueueTable(project: Project, opts: QueueTableOptions = {})
 
   const toRow = (v: View, st: States, r: number, annotator: string | undefined): QueueRow => {
     const d = v.d;
-    const g = d.rowGrid[r]!;
+    const g = gridOfRow(d, r);
     const i = d.rowItem[r]!;
     const s = d.rowShape[r]!;
     const sampleId = sampleIdOf(d, i);
@@ -424,29 +474,44 @@ export function createQueueTable(project: Project, opts: QueueTableOptions = {})
       const v = current();
       const st = statesOf(v);
       const { filter, sort, annotator } = req;
-      const rows = listOf(v, st, filter, sort.key, annotator);
-      const total = rows.length;
-      // Position p of the order asked: ascending p, or descending the reverse.
-      const rowAt = (p: number) => rows[sort.desc ? total - 1 - p : p]!;
-      let position = -1;
-      let offset = req.offset;
-      if (req.at) {
-        const r = rowOf(v, req.at.model, req.at.split, req.at.sampleId);
-        const j = r < 0 ? -1 : rows.indexOf(r);
-        position = j < 0 ? -1 : sort.desc ? total - 1 - j : j;
-        offset = Math.max(0, position - 1);
-      }
-      offset = Math.min(offset, total);
-      const end = Math.min(total, offset + Math.max(0, req.limit));
-      const out: QueueRow[] = [];
-      for (let p = offset; p < end; p++) out.push(toRow(v, st, rowAt(p), annotator));
-      // Progress under the filter: done or skipped, from the (few) annotated rows.
-      const { mask } = matchOf(v, st, filter, annotator);
-      const eff = effectiveOf(v, st, annotator);
       const DONE = STATUS_ORDER.indexOf('done');
       const SKIPPED = STATUS_ORDER.indexOf('skipped');
+      const listKey = JSON.stringify([filter, annotator ?? null, sort.key]);
+      let out: QueueRow[];
+      let offset = req.offset;
+      let total: number;
+      let position = -1;
       let done = 0;
-      for (const r of st.byRow.keys()) if (mask[r] === 1 && (eff[r] === DONE || eff[r] === SKIPPED)) done++;
+      if (!req.at && sort.key === 'default' && !sort.desc && decidedByShapes(filter) && offset + req.limit <= OPENING_ROWS && v.list?.key !== listKey) {
+        // The queue as it opens: no pass over every row (openingRows).
+        const shapeOk = shapeOkOf(v.d, filter);
+        const o = openingRows(v.d, shapeOk, offset, req.limit);
+        ({ offset, total } = o);
+        out = o.rows.map((r) => toRow(v, st, r, annotator));
+        for (const [r, list] of st.byRow) {
+          const status = shownState(list, annotator)?.status ?? TODO;
+          if (shapeOk[v.d.rowShape[r]!] === 1 && (status === DONE || status === SKIPPED)) done++;
+        }
+      } else {
+        const rows = listOf(v, st, filter, sort.key, annotator);
+        total = rows.length;
+        // Position p of the order asked: ascending p, or descending the reverse.
+        const rowAt = (p: number) => rows[sort.desc ? total - 1 - p : p]!;
+        if (req.at) {
+          const r = rowOf(v, req.at.model, req.at.split, req.at.sampleId);
+          const j = r < 0 ? -1 : rows.indexOf(r);
+          position = j < 0 ? -1 : sort.desc ? total - 1 - j : j;
+          offset = Math.max(0, position - 1);
+        }
+        offset = Math.min(offset, total);
+        const end = Math.min(total, offset + Math.max(0, req.limit));
+        out = [];
+        for (let p = offset; p < end; p++) out.push(toRow(v, st, rowAt(p), annotator));
+        // Progress under the filter: done or skipped, from the (few) annotated rows.
+        const { mask } = matchOf(v, st, filter, annotator);
+        const eff = effectiveOf(v, st, annotator);
+        for (const r of st.byRow.keys()) if (mask[r] === 1 && (eff[r] === DONE || eff[r] === SKIPPED)) done++;
+      }
       return {
         rows: out,
         offset,

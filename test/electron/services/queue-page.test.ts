@@ -17,6 +17,7 @@ import { dispatch } from '../../../electron/services/dispatch';
 import { openProject } from '../../../electron/store/project';
 import { loadMigrations, migrate } from '../../../electron/store/migrate';
 import { createQueueTable } from '../../../electron/services/queue-table';
+import { decodeQueueData } from '../../../electron/services/queue-data';
 import { allQueueRows } from './queue-rows';
 import { config, response, tempDir } from '../store/helpers';
 
@@ -153,6 +154,46 @@ describe('queue:page (real project)', () => {
         }
       }
     }
+  });
+
+  it('the opening page after a restart equals the shared filter, its counts from the stored per-shape row counts', async () => {
+    const opening = (await all()).filter((r) => r.flags.terminalRegression || r.flags.visuallyConfused);
+    expect(opening.length).toBeGreaterThan(10);
+    // Statuses on rows of the default preset, so the opening page's progress counts some.
+    await call('annotation:apply', { annotator: 'cy', edit: { op: 'setStatus', model: opening[0]!.model, split: 'S', sampleId: opening[0]!.sampleId, status: 'done' } });
+    await call('annotation:apply', { annotator: 'cy', edit: { op: 'setStatus', model: opening[3]!.model, split: 'S', sampleId: opening[3]!.sampleId, status: 'skipped' } });
+    const sort: QueueSort = { key: 'default', desc: false };
+    const filters: QueueFilter[] = [
+      EMPTY_FILTER,
+      { ...EMPTY_FILTER, flags: ['terminalRegression'] },
+      { ...EMPTY_FILTER, preset: 'all' },
+      { ...EMPTY_FILTER, preset: 'all', trajectoryClass: 'oscillating' },
+      { ...EMPTY_FILTER, transition: '16f>32f', transitionKind: 'rescued' },
+    ];
+    for (const annotator of [undefined, 'cy', 'ana']) {
+      const rows = await all(annotator);
+      for (const filter of filters) {
+        const want = expected(rows, filter, sort);
+        for (const [offset, limit] of [[0, 10], [3, 7], [want.length - 2, 10], [want.length + 5, 10]] as const) {
+          // A restarted backend: the first page answered from the stored value.
+          backend.close();
+          backend.open(file);
+          const page = await call<Page>('queue:page', { filter, sort, offset, limit, ...(annotator !== undefined && { annotator }) });
+          const from = Math.min(Math.max(0, offset), want.length);
+          expect(page.total).toBe(want.length);
+          expect(page.offset).toBe(from);
+          expect(page.rows).toEqual(want.slice(from, from + limit));
+          expect(page.done).toBe(want.filter((r) => r.status === 'done' || r.status === 'skipped').length);
+          expect(page.all).toBe(rows.length);
+        }
+      }
+    }
+    // The stored per-shape row counts are those of a full count over the stored rows.
+    const d = decodeQueueData(backend.project()!.db.prepare<[], Buffer>("SELECT data FROM derived WHERE name = 'queue'").pluck(true).get()!)!;
+    const counted = new Array<number>(d.shapeRows.length).fill(0);
+    for (let r = 0; r < d.n; r++) counted[d.rowShape[r]!]!++;
+    expect(d.shapeRows).toEqual(counted);
+    expect(counted.filter((c) => c > 0).length).toBeGreaterThan(3);
   });
 
   it('`at` pages from the row before an item; a hidden item has position -1', async () => {
