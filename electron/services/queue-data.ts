@@ -254,9 +254,10 @@ export function deriveQueueData(project: Project): QueueData {
 // The stored form: the SHA-256 of everything after it (32 bytes), a little-endian u32 header
 // length, the header as JSON, then the body: the typed arrays in BODY order, each at a 4-byte
 // boundary in the narrowest integer type its values fit (header `widths`; lengths from the
-// header's counts), so a lab's rows (item and shape codes below 65536) take 2 bytes each. The
-// items' ids and texts are two long strings (one JSON string each parses far faster than an
-// array of a lab's 50k strings). A row's grid is not stored: rows are grouped by grid (gridStart).
+// header's counts), so a lab's rows (item and shape codes below 65536) take 2 bytes each; then
+// the items' ids and texts, two long strings as UTF-8 (header `idsBytes`, `textsBytes`): decoding
+// them is a native copy, where parsing them as JSON strings costs several times more (and far
+// more in a freshly started process). A row's grid is not stored: rows are grouped by grid (gridStart).
 //
 // Loading is on the path of the queue's first page, so it checks the bytes as a whole — the
 // digest (native code, milliseconds for a lab's rows) and the header's schema — and the indexes
@@ -264,7 +265,7 @@ export function deriveQueueData(project: Project): QueueData {
 // digest are the ones this format's encoder wrote.
 
 /** Bumped whenever the layout changes: a stored value of another format is rebuilt, never misread. */
-const FORMAT = 4;
+const FORMAT = 5;
 const DIGEST_BYTES = 32;
 
 /** Integer types a column is stored in, and the range each holds. */
@@ -314,8 +315,8 @@ const Header = z.object({
   lists: z.array(z.array(z.string())),
   shapeRows: z.array(z.number().int().nonnegative()),
   facets: z.object({ taskTypes: z.array(z.string()), transitions: z.array(z.string()) }),
-  ids: z.string(),
-  texts: z.string(),
+  idsBytes: z.number().int().nonnegative(),
+  textsBytes: z.number().int().nonnegative(),
   widths: z.array(z.enum(['u8', 'i8', 'u16', 'i16', 'i32'])),
 });
 
@@ -356,18 +357,20 @@ export function encodeQueueData(d: QueueData): Buffer {
     lists: d.lists,
     shapeRows: d.shapeRows,
     facets: d.facets,
-    ids: d.ids,
-    texts: d.texts,
+    idsBytes: Buffer.byteLength(d.ids, 'utf8'),
+    textsBytes: Buffer.byteLength(d.texts, 'utf8'),
     widths: BODY.map((k) => widthOf(d[k])),
   };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const lengths = bodyLengths(d.n, d.gridModel.length, d.idRank.length, d.shapePattern.length);
   const headBytes = (DIGEST_BYTES + 4 + json.length + 3) & ~3;
   const { at, bytes } = layout(lengths, header.widths);
-  const out = Buffer.alloc(headBytes + bytes);
+  const out = Buffer.alloc(headBytes + bytes + header.idsBytes + header.textsBytes);
   out.writeUInt32LE(json.length, DIGEST_BYTES);
   json.copy(out, DIGEST_BYTES + 4);
   BODY.forEach((k, c) => new WIDTHS[header.widths[c]!].view(out.buffer, out.byteOffset + headBytes + at[c]!, lengths[k]).set(d[k]));
+  out.write(d.ids, headBytes + bytes, 'utf8');
+  out.write(d.texts, headBytes + bytes + header.idsBytes, 'utf8');
   digestOf(out.subarray(DIGEST_BYTES)).copy(out, 0);
   return out;
 }
@@ -409,7 +412,11 @@ export function decodeQueueData(blob: Uint8Array): QueueData | null {
   const lengths = bodyLengths(n, G, I, S);
   const headBytes = (DIGEST_BYTES + 4 + len + 3) & ~3;
   const { at, bytes } = layout(lengths, widths);
-  if (blob.byteLength !== headBytes + bytes) return null;
+  const stringsAt = headBytes + bytes;
+  if (blob.byteLength !== stringsAt + header.idsBytes + header.textsBytes) return null;
+  const strings = Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength);
+  const ids = strings.toString('utf8', stringsAt, stringsAt + header.idsBytes);
+  const texts = strings.toString('utf8', stringsAt + header.idsBytes, blob.byteLength);
   // The body in place when aligned (a BLOB usually has its own buffer), else one aligned copy;
   // each column is a view of its stored type.
   const aligned = (blob.byteOffset + headBytes) % 4 === 0;
@@ -426,8 +433,8 @@ export function decodeQueueData(blob: Uint8Array): QueueData | null {
     inRange(cols.shapeFlags, 0, 8) &&
     inRange(cols.shapeHarmed, 0, header.lists.length) &&
     inRange(cols.shapeRescued, 0, header.lists.length) &&
-    validStarts(cols.idStart, header.ids.length, 0) &&
-    validStarts(cols.textStart, header.texts.length, 1) &&
+    validStarts(cols.idStart, ids.length, 0) &&
+    validStarts(cols.textStart, texts.length, 1) &&
     validStarts(cols.gridStart, n, 0);
   if (!ok) return null;
   return {
@@ -437,12 +444,12 @@ export function decodeQueueData(blob: Uint8Array): QueueData | null {
     gridModel: header.gridModel,
     gridSplit: header.gridSplit,
     gridStart: cols.gridStart,
-    ids: header.ids,
+    ids,
     idStart: cols.idStart,
     idRank: cols.idRank,
     itemTask: cols.itemTask,
     hasVideo: cols.hasVideo,
-    texts: header.texts,
+    texts,
     textStart: cols.textStart,
     taskTypes: header.taskTypes,
     shapePattern: cols.shapePattern,

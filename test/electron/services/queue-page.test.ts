@@ -333,6 +333,11 @@ describe('queue:page string order', () => {
       const found = table.page({ filter: { ...all, search: '\u{1F600}' }, sort: { key: 'model', desc: false }, offset: 0, limit: 10 });
       expect(found.rows.map((r) => `${r.model}:${r.sampleId}`)).toEqual(['M:\u{1F600}c', 'N:\u{1F600}c']);
       expect(table.page({ filter: { ...all, itemSet: { label: 'x', ids: ['a\u{10000}', 'Z', 'nope'] } }, sort: { key: 'sampleId', desc: false }, offset: 0, limit: 10 }).rows.map((r) => r.sampleId)).toEqual(['Z', 'Z', 'a\u{10000}', 'a\u{10000}']);
+      // The stored value holds the same strings (UTF-8 outside the JSON header), and a new table answers from it alike.
+      const stored = decodeQueueData(p.db.prepare<[], Buffer>("SELECT data FROM derived WHERE name = 'queue'").pluck(true).get()!);
+      expect(stored?.ids).toBe(order.join(''));
+      expect(stored?.texts).toContain('\u{1f600}c  q \u{1f600}c\n');
+      expect(createQueueTable(p).page({ filter: all, sort: { key: 'sampleId', desc: false }, offset: 0, limit: QUEUE_PAGE_MAX }).rows).toEqual(byId);
     } finally {
       p.close();
     }
