@@ -174,14 +174,26 @@ export function encodeFrames(values: readonly (ArrayLike<number> | null)[], orde
   return out;
 }
 
+/**
+ * An empty array for Column.frames, already of the element kind it will hold (objects and
+ * null, no holes): every Column's frames array then has one V8 map, so the code appending to
+ * it (import-apply.ts `flush`) stays optimised. A `[]` starts as small-integer elements and
+ * `new Array(n)` as holey ones; the first store into either changed the map and deoptimised it.
+ */
+export function framesArray<T extends ArrayLike<number>>(): (T | null)[] {
+  const a: (T | null)[] = [null];
+  a.pop(); // the kind stays: V8 never narrows an array's element kind
+  return a;
+}
+
 export function decodeFrames(b: Uint8Array): (Int32Array | null)[] {
   const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
   const n = buf.readUInt32LE(0);
   const pres = (n + 3) & ~3;
   const offsets = new Int32Array(own(buf, 4 + pres, 4 + pres + 4 * (n + 1)));
   const vals = new Int32Array(own(buf, 4 + pres + 4 * (n + 1)));
-  const out = new Array<Int32Array | null>(n);
-  for (let k = 0; k < n; k++) out[k] = buf[4 + k] ? vals.slice(offsets[k] as number, offsets[k + 1] as number) : null;
+  const out = framesArray<Int32Array>();
+  for (let k = 0; k < n; k++) out.push(buf[4 + k] ? vals.slice(offsets[k] as number, offsets[k + 1] as number) : null);
   return out;
 }
 
@@ -294,7 +306,7 @@ export class Column {
   groundTruth: StringCells;
   sourceTag: StringCells;
   protocolNote: StringCells;
-  frames: (ArrayLike<number> | null)[] = [];
+  frames: (ArrayLike<number> | null)[] = framesArray();
   /**
    * item id → cell position + 1, built on first lookup: dense over [lo, lo + length) of item
    * ids (a split's items mostly have neighbouring ids) — one array read per lookup instead of
@@ -488,7 +500,12 @@ export function decodeColumn(r: ColumnRow): Column {
   c.confidence = floats(r.confidence, n);
   c.margin = floats(r.margin, n);
   c.latencyMs = floats(r.latency_ms, n);
-  c.frames = r.frame_indices ? decodeFrames(r.frame_indices) : new Array<null>(n).fill(null);
+  if (r.frame_indices) c.frames = decodeFrames(r.frame_indices);
+  else {
+    const none = framesArray();
+    for (let k = 0; k < n; k++) none.push(null);
+    c.frames = none;
+  }
   c.sourceTag = decodeStringCells(r.source_tag);
   c.protocolNote = decodeStringCells(r.protocol_note);
   c.runId = decodeInt32(r.run_ids);
