@@ -78,14 +78,26 @@ function same(dv: DataView, a: number, b: number, n: number): boolean {
 /**
  * The first comma in bytes [e, end) of `dv`, or `end`. Four bytes per step: a word with a
  * comma byte has a zero byte after XOR with 0x2c2c2c2c, which the classic has-zero-byte test
- * finds; its lowest flagged byte is the first comma (little-endian reads).
+ * finds; its lowest flagged byte is the first comma (little-endian reads). The last word may
+ * reach past `end` (into the line break and the next row): a comma found there is not this
+ * row's. Only the file's last 3 bytes take the byte loop. (A byte loop for every field's last
+ * 1–3 bytes ran first, in some files, after V8 had optimised this, deoptimising it and tokenize.)
  */
 function nextComma(dv: DataView, e: number, end: number): number {
-  for (; e + 4 <= end; e += 4) {
+  const n = dv.byteLength;
+  for (; e < end; e += 4) {
+    if (e + 4 > n) return lastBytesComma(dv, e, end);
     const w = dv.getUint32(e, true) ^ 0x2c2c2c2c;
     const t = (w - 0x01010101) & ~w & 0x80808080;
-    if (t !== 0) return e + ((31 - Math.clz32(t & -t)) >> 3);
+    if (t !== 0) {
+      const at = e + ((31 - Math.clz32(t & -t)) >> 3);
+      return at < end ? at : end;
+    }
   }
+  return end;
+}
+
+function lastBytesComma(dv: DataView, e: number, end: number): number {
   while (e < end && dv.getUint8(e) !== COMMA) e++;
   return e;
 }
@@ -150,8 +162,11 @@ class Table {
         }
       }
     } else if (this.lastId >= 0) {
+      // No `g >= 0` test: an unknown successor is 0, a guess checked like any other. A branch
+      // first taken when a second model repeats the first one's items (after V8 had optimised
+      // this) deoptimised it.
       const g = this.next[this.lastId]!;
-      if (g >= 0 && this.vLen[g] === n && same(this.dv, s, this.vStart[g]!, n)) id = g;
+      if (this.vLen[g] === n && same(this.dv, s, this.vStart[g]!, n)) id = g;
     }
     if (id < 0) {
       const key = buf.toString('latin1', s, e);
@@ -195,7 +210,7 @@ class Table {
     if (id >= this.next.length) {
       this.vStart = grow32(this.vStart, id);
       this.vLen = grow32(this.vLen, id, -1);
-      this.next = grow32(this.next, id, -1);
+      this.next = grow32(this.next, id);
     }
     this.strings.push(value);
     this.ids.set(value, id);
@@ -212,6 +227,13 @@ interface Split {
   line: Int32Array<ArrayBuffer>;
 }
 
+/**
+ * A column's first capacity in cells. Small on purpose: its arrays then grow (Col.reserve)
+ * within a file's first few hundred rows, while V8 is still collecting type feedback for `row`;
+ * a first growth after V8 had optimised `row` deoptimised it (~40 ms of recompiling).
+ */
+const FIRST_CELLS = 16;
+
 /** The cells of one (model, split, config), on growable typed arrays. */
 class Col {
   length = 0;
@@ -221,13 +243,13 @@ class Col {
   tagId = -1;
   /** Item number → cell position + 1; 0 = no cell yet. */
   pos = new Int32Array(256);
-  item = new Int32Array(256);
-  pred = new Int32Array(256);
-  gt = new Int32Array(256);
-  tag = new Int32Array(256);
-  note = new Int32Array(256);
-  correct = new Int8Array(256);
-  line = new Int32Array(256);
+  item = new Int32Array(FIRST_CELLS);
+  pred = new Int32Array(FIRST_CELLS);
+  gt = new Int32Array(FIRST_CELLS);
+  tag = new Int32Array(FIRST_CELLS);
+  note = new Int32Array(FIRST_CELLS);
+  correct = new Int8Array(FIRST_CELLS);
+  line = new Int32Array(FIRST_CELLS);
   score: Float64Array<ArrayBuffer> | null;
   confidence: Float64Array<ArrayBuffer> | null;
   margin: Float64Array<ArrayBuffer> | null;
@@ -243,10 +265,10 @@ class Col {
     readonly c: number,
     idx: Record<Column, number>,
   ) {
-    this.score = idx.score >= 0 ? new Float64Array(256) : null;
-    this.confidence = idx.confidence >= 0 ? new Float64Array(256) : null;
-    this.margin = idx.margin >= 0 ? new Float64Array(256) : null;
-    this.latencyMs = idx.latency_s >= 0 ? new Float64Array(256) : null;
+    this.score = idx.score >= 0 ? new Float64Array(FIRST_CELLS) : null;
+    this.confidence = idx.confidence >= 0 ? new Float64Array(FIRST_CELLS) : null;
+    this.margin = idx.margin >= 0 ? new Float64Array(FIRST_CELLS) : null;
+    this.latencyMs = idx.latency_s >= 0 ? new Float64Array(FIRST_CELLS) : null;
     this.frames = idx.frame_indices >= 0 ? [] : null;
   }
 
@@ -637,11 +659,16 @@ class Rows {
   private prevM = -1;
   private prevS = -1;
   private prevC = -1;
-  /** The columns of the current (model, split), by config number. */
-  private cols: (Col | undefined)[] = [];
+  /**
+   * The columns of the current (model, split): per config number, its index in `columns` + 1
+   * (0 = none yet). Typed, not an array of Cols per (model, split): those arrays took
+   * different element kinds (holey when a config first came out of order), and the read in
+   * `row` deoptimised on each new kind.
+   */
+  private cols: Int32Array<ArrayBuffer> = new Int32Array(0);
   private colsM = -1;
   private colsS = -1;
-  private readonly grid = new Map<number, (Col | undefined)[]>();
+  private readonly grid = new Map<number, Int32Array<ArrayBuffer>>();
   private readonly iSample: number;
   private readonly iModel: number;
   private readonly iSplit: number;
@@ -676,6 +703,10 @@ class Rows {
     this.configNames = new Table(buf, true);
     this.tags = new Table(buf, false);
     this.notes = new Table(buf, false);
+    // The empty note is value 0 (a cell's note is its value − 1): every row then interns its
+    // note, empty or not, instead of a branch first taken at a file's first note — often
+    // thousands of rows in, after V8 had optimised `row`, which that branch deoptimised.
+    this.notes.bytes(0, 0);
     // Field f's start is at base + 2 + 2f: each column's offset within a row record.
     const at = (i: number): number => 2 + 2 * i;
     const x = layout.idx;
@@ -789,11 +820,12 @@ class Rows {
       throw new ImportError(file, line, 'frame_indices', `config ${this.configNames.strings[c]} sees no frames (frame_count 0) but the row lists ${frames.length} frame indices`);
     }
 
-    // The (model, split, config) column: rows usually keep (model, split) and cycle configs.
-    let cols = this.cols;
-    if (m !== this.colsM || s !== this.colsS) cols = this.colsOf(m, s);
+    // The (model, split, config) column: rows usually keep (model, split) and cycle configs;
+    // `cols` follows (model, split) in modelSplit, the path names() takes when they change.
+    const cols = this.cols;
     // Bounds checked first: a read past the end of `cols` (a new config) deoptimised this method.
-    const col = (c < cols.length ? cols[c] : undefined) ?? this.newColumn(cols, m, s, c);
+    const ci = c < cols.length ? cols[c]! - 1 : -1;
+    const col = ci >= 0 ? this.columns[ci]! : this.newColumn(m, s, c);
     // A column's source tag (and note) usually repeats from its previous cell.
     const to = base + this.iTag;
     let tag: number;
@@ -802,16 +834,19 @@ class Rows {
     else if (this.empty(to)) tag = -1;
     else {
       tag = this.intern(this.tags, to);
-      if (this.tags.added) checkText(this.tags.strings[tag], file, line, 'source_tag');
+      this.checkAdded(this.tags, tag, line, 'source_tag');
       if (ts >= 0) {
         col.tagStart = ts;
         col.tagLen = offs[to + 1]! - ts;
         col.tagId = tag;
       }
     }
-    const note = this.empty(base + this.iNote) ? -1 : this.intern(this.notes, base + this.iNote);
-    if (note >= 0 && this.notes.added) checkText(this.notes.strings[note], file, line, 'protocol_note');
-    if (item >= col.pos.length) col.pos = grow32(col.pos, item);
+    const noteId = this.intern(this.notes, base + this.iNote);
+    this.checkAdded(this.notes, noteId, line, 'protocol_note');
+    const note = noteId - 1;
+    // Unconditional: grow32 returns `pos` itself while it has room. A branch taken only when a
+    // column first outgrows it ran first after V8 had optimised this method, deoptimising it.
+    col.pos = grow32(col.pos, item);
     const prev = col.pos[item]! - 1;
     if (prev >= 0) {
       // The same (model, split, sample, config) again: an exact repeat is ignored (a warning);
@@ -837,6 +872,15 @@ class Rows {
       if (col.latencyMs) col.latencyMs[k] = latencyMs;
       if (col.frames) col.frames[k] = frames;
     }
+  }
+
+  /**
+   * Checks the text of a value `t` has just added. One method for tags and notes on purpose:
+   * V8 keeps type feedback per function, so the check a file's first new tag runs also
+   * prepares the (inlined) one for its first note, which may come long after `row` is optimised.
+   */
+  private checkAdded(t: Table, id: number, line: number, field: string): void {
+    if (t.added) checkText(t.strings[id]!, this.file, line, field);
   }
 
   private checkCopies(base: number, line: number): void {
@@ -894,6 +938,7 @@ class Rows {
     }
     this.prevM = m;
     this.prevS = s;
+    if (m !== this.colsM || s !== this.colsS) this.colsOf(m, s);
   }
 
   private config(base: number, line: number): number {
@@ -941,20 +986,19 @@ class Rows {
     );
   }
 
-  private colsOf(m: number, s: number): (Col | undefined)[] {
-    const key = m * 65536 + s;
-    let cols = this.grid.get(key);
-    if (cols === undefined) this.grid.set(key, (cols = []));
-    this.cols = cols;
+  private colsOf(m: number, s: number): void {
+    this.cols = this.grid.get(m * 65536 + s) ?? new Int32Array(0);
     this.colsM = m;
     this.colsS = s;
-    return cols;
   }
 
-  private newColumn(cols: (Col | undefined)[], m: number, s: number, c: number): Col {
+  /** A new column of the current (model, split) (`cols` is theirs: modelSplit keeps it so). */
+  private newColumn(m: number, s: number, c: number): Col {
     const col = new Col(this.models.strings[m]!, this.splitNames.strings[s]!, this.configNames.strings[c]!, m, s, c, this.layout.idx);
-    cols[c] = col;
-    this.columns.push(col);
+    const cols = grow32(this.cols, c);
+    cols[c] = this.columns.push(col);
+    this.cols = cols;
+    this.grid.set(m * 65536 + s, cols);
     return col;
   }
 }
@@ -987,8 +1031,9 @@ function parse(buf: Buffer, file: string, opts: ImportOptions): Parsed {
   for (const c of rows.columns) cells += c.length;
   const nan = new Float64Array(cells).fill(NaN);
   let off = 0;
+  const notes = rows.notes.strings.slice(1); // without the empty note (see Rows)
   const built = rows.columns.map((c) => {
-    const b = batchColumn(c, rows.splits[c.s]!.ids.strings, rows.tags.strings, rows.notes.strings, nan.subarray(off, off + c.length));
+    const b = batchColumn(c, rows.splits[c.s]!.ids.strings, rows.tags.strings, notes, nan.subarray(off, off + c.length));
     off += c.length;
     return b;
   });
