@@ -541,7 +541,11 @@ function tokenize(buf: Buffer, at: Cursor, file: string, width: number, offs: In
     q = buf.indexOf(QUOTE, p);
     if (q < 0) q = n;
   }
+  at.quote = q;
   quoted.length = 0;
+  // `at` is updated per row, not once after the loop: V8 compiles this loop (OSR) during the
+  // first call, before any code after the loop has run, and code after it then deoptimised
+  // that compiled loop at the end of every call until the whole function was optimised.
   while (p < n && rows < CHUNK_ROWS) {
     let le = buf.indexOf(LF, p);
     if (le < 0) le = n;
@@ -549,6 +553,8 @@ function tokenize(buf: Buffer, at: Cursor, file: string, width: number, offs: In
     if (end === p) {
       p = le + 1;
       line++;
+      at.p = p;
+      at.line = line;
       continue; // an empty line
     }
     const base = rows * stride;
@@ -561,6 +567,7 @@ function tokenize(buf: Buffer, at: Cursor, file: string, width: number, offs: In
       line = at.line;
       q = buf.indexOf(QUOTE, p);
       if (q < 0) q = n;
+      at.quote = q;
     } else {
       // Commas by a byte loop: fields are short, and V8 optimises this small loop early.
       let s = p;
@@ -581,10 +588,9 @@ function tokenize(buf: Buffer, at: Cursor, file: string, width: number, offs: In
     offs[base] = line - 1;
     offs[base + 1] = fields;
     rows++;
+    at.p = p;
+    at.line = line;
   }
-  at.p = p;
-  at.line = line;
-  at.quote = q;
   return rows;
 }
 
