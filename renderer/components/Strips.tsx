@@ -268,7 +268,7 @@ export function Strips({
               ))}
               {s.tiles.length > 0 &&
                 spans.map((sp, i) => {
-                  // Coverage is the backend's (the frames issue's function), not recomputed from pixels here.
+                  // Coverage is the backend's (covered_by in docs/release-format.md "annotations/"), not recomputed from pixels here.
                   const covered = sp.coveredBy.includes(s.config);
                   return (
                     <div

@@ -24,7 +24,7 @@ const ref = (r: Ref): Ref => ({ model: r.model, split: r.split, sampleId: r.samp
 const itemHash = (r: Ref) => `#/item/${[r.model, r.split, r.sampleId].map(encodeURIComponent).join('/')}`;
 const heading = (r: Ref) => `${r.sampleId} · ${r.model} · ${r.split}`;
 
-/** Configs whose frames (item:get timesS) fall inside [startS, endS] — the coverage rule of the frames issue. */
+/** Configs whose frames (item:get timesS) fall inside [startS, endS] — the covered_by rule of docs/release-format.md "annotations/". */
 function expectedCoverage(d: ItemDetail, startS: number, endS: number): string[] {
   return d.frames.filter((f) => f.timesS.some((t) => t >= startS - 1e-9 && t <= endS + 1e-9)).map((f) => f.config).sort();
 }
