@@ -7,9 +7,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../temp-dir';
 import type { Browser, Page } from 'playwright-core';
 import { HEATMAP_PATTERN_ROWS, type Overview } from '../../shared/api/overview';
 import { mulberry32 } from '../../shared/engine/prng';
@@ -55,7 +55,7 @@ describe.skipIf(skipReason !== null)('overview of a grid with many items in Chro
   const idsWhere = (keep: (p: string) => boolean) => new Set([...ps].filter(([, p]) => keep(p)).map(([id]) => id));
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flipbook-overview-scale-'));
+    dir = tempDir('flipbook-overview-scale-');
     const project = path.join(dir, 'many.flipbook');
     fs.writeFileSync(path.join(dir, 'many.csv'), perItemCsv(ps));
     const r = spawnSync(process.execPath, [path.join(repoRoot, 'bin/flipbook.js'), 'import', path.join(dir, 'many.csv'), '--project', project], { cwd: repoRoot, encoding: 'utf8' });
@@ -68,7 +68,6 @@ describe.skipIf(skipReason !== null)('overview of a grid with many items in Chro
   afterAll(async () => {
     await browser?.close();
     if (server) await stop(server);
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   /** Clicks heatmap mark `key` and checks the queue shows exactly `want` (count, and every row it draws). */

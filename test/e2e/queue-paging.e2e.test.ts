@@ -6,10 +6,9 @@
  * own count, the DOM's options and every answer the page received), and never asks for the
  * whole queue (docs/architecture.md "The queue at lab scale").
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../temp-dir';
 import type { Browser, Page } from 'playwright-core';
 import type { QueueRow } from '../../shared/api/contract';
 import { EMPTY_FILTER, type QueueFilter, type QueueSort } from '../../shared/api/queue-filter';
@@ -49,7 +48,7 @@ describe.skipIf(skipReason !== null)('queue paging at lab scale in Chromium', ()
   };
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fb-e2e-paging-'));
+    dir = tempDir('fb-e2e-paging-');
     const csv = path.join(dir, 'per_item.csv');
     generatePerItemCsv(csv);
     const project = path.join(dir, 'lab.flipbook');
@@ -78,7 +77,6 @@ describe.skipIf(skipReason !== null)('queue paging at lab scale in Chromium', ()
   afterAll(async () => {
     await browser?.close();
     if (server) await stop(server);
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('scrolls to the end of 25,900 rows showing the backend’s rows, holding at most a few pages', async () => {
