@@ -109,20 +109,27 @@ interface View {
   list: { key: string; rows: Int32Array } | null;
 }
 
-/** Items whose sample id is one of `ids` (as a mask): a binary search per id, as items are in sample id order. */
+/**
+ * The first position p in [lo, hi) whose sample id, `idAt(p)`, is not below `id` (hi when
+ * none): positions in sample id order, as items are and as a grid's rows are.
+ */
+function firstAtOrAfter(lo: number, hi: number, id: string, idAt: (p: number) => string): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareCodePoints(idAt(mid), id) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Items whose sample id is one of `ids` (as a mask). */
 function itemsNamed(d: QueueData, ids: readonly string[]): Uint8Array {
   const I = d.idRank.length;
   const out = new Uint8Array(I);
+  const idAt = (i: number) => sampleIdOf(d, i);
   for (const id of new Set(ids)) {
-    let lo = 0;
-    let hi = I;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (compareCodePoints(sampleIdOf(d, mid), id) < 0) lo = mid + 1;
-      else hi = mid;
-    }
     // The same id in several splits: consecutive items.
-    for (let i = lo; i < I && sampleIdOf(d, i) === id; i++) out[i] = 1;
+    for (let i = firstAtOrAfter(0, I, id, idAt); i < I && sampleIdOf(d, i) === id; i++) out[i] = 1;
   }
   return out;
 }
@@ -266,16 +273,10 @@ export function createQueueTable(project: Project, opts: QueueTableOptions = {})
     const g = v.gridOf.get(`${model}\u0000${split}`);
     if (g === undefined) return -1;
     const d = v.d;
-    let lo = d.gridStart[g]!;
-    let hi = d.gridStart[g + 1]!;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const c = compareCodePoints(sampleIdOf(d, d.rowItem[mid]!), sampleId);
-      if (c === 0) return mid;
-      if (c < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return -1;
+    const idAt = (r: number) => sampleIdOf(d, d.rowItem[r]!);
+    const end = d.gridStart[g + 1]!;
+    const r = firstAtOrAfter(d.gridStart[g]!, end, sampleId, idAt);
+    return r < end && idAt(r) === sampleId ? r : -1;
   };
 
   const statesOf = (v: View): States => {
