@@ -4,14 +4,13 @@
  * while it is open (data:changed). A small per_item.csv written here, the real CLI import,
  * `flipbook serve` and Chromium; expected counts come from the backend's own answers.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { Overview, OverviewCascade } from '../../shared/api/overview';
 import { ladderTransitions } from '../../shared/api/overview-marks';
-import { api, chromiumMissingReason, launchBrowser, repoRoot, serve, signIn, stop, type Served } from './harness';
+import { api, chromiumMissingReason, flipbookCli, launchBrowser, serve, signIn, stop, type Served } from './harness';
 import { tempDir } from '../temp-dir';
 
 const skipReason = chromiumMissingReason();
@@ -77,7 +76,7 @@ describe.skipIf(skipReason !== null)('overview charts in Chromium', () => {
     fs.writeFileSync(path.join(dir, 'a.csv'), perItemCsv('ModelA'));
     fs.writeFileSync(path.join(dir, 'b.csv'), perItemCsv('ModelB'));
     fs.writeFileSync(path.join(dir, 'c.csv'), wideCsv());
-    const r = spawnSync(process.execPath, [path.join(repoRoot, 'bin/flipbook.js'), 'import', path.join(dir, 'a.csv'), path.join(dir, 'c.csv'), '--project', project], { cwd: repoRoot, encoding: 'utf8' });
+    const r = flipbookCli('import', path.join(dir, 'a.csv'), path.join(dir, 'c.csv'), '--project', project);
     if (r.status !== 0) throw new Error(`import failed:\n${r.stdout}\n${r.stderr}`);
     server = await serve(project);
     browser = await launchBrowser();

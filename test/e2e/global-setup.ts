@@ -4,12 +4,11 @@
  * project from harness.makeSampleProject() (tests write annotations into theirs), so sharing
  * the build changes no test's starting state.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { buildRenderer, repoRoot } from './harness';
+import { buildRenderer, flipbookCli } from './harness';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,7 +21,7 @@ export default function setup(project: TestProject): () => void {
   const t0 = performance.now();
   buildRenderer();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flipbook-e2e-template-'));
-  const r = spawnSync(process.execPath, [path.join(repoRoot, 'bin/flipbook.js'), 'sample-project', '--out', dir], { cwd: repoRoot, encoding: 'utf8' });
+  const r = flipbookCli('sample-project', '--out', dir);
   if (r.status !== 0) throw new Error(`sample-project failed:\n${r.stdout}\n${r.stderr}`);
   project.provide('sampleTemplate', dir);
   console.log(`[e2e] renderer built and sample project made once in ${((performance.now() - t0) / 1000).toFixed(1)} s`);

@@ -8,7 +8,7 @@
  */
 import { QUEUE_PAGE_MAX, type QueueRow } from '../../shared/api/contract';
 import { EMPTY_FILTER } from '../../shared/api/queue-filter';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,11 @@ import { tempDir } from '../temp-dir';
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const resultsDir = path.join(repoRoot, 'test-results');
 export const CHROMIUM = process.env.FLIPBOOK_CHROMIUM ?? '/usr/bin/chromium';
+
+/** Runs the CLI as a user does (`node bin/flipbook.js …` from the checkout), waiting for it to end. */
+export function flipbookCli(...args: string[]): SpawnSyncReturns<string> {
+  return spawnSync(process.execPath, [path.join(repoRoot, 'bin/flipbook.js'), ...args], { cwd: repoRoot, encoding: 'utf8' });
+}
 
 /** Builds dist/renderer. The e2e run does it once (global-setup.ts); test files do not. */
 export function buildRenderer(): void {

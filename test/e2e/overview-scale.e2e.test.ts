@@ -5,7 +5,6 @@
  * queue on exactly those items. The per_item.csv is written here with each item's pattern
  * chosen by a seeded generator, so the expected items come from the generator, not the app.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +12,7 @@ import { tempDir } from '../temp-dir';
 import type { Browser, Page } from 'playwright-core';
 import { HEATMAP_PATTERN_ROWS, type Overview } from '../../shared/api/overview';
 import { mulberry32 } from '../../shared/engine/prng';
-import { api, chromiumMissingReason, launchBrowser, repoRoot, serve, signIn, stop, type Served } from './harness';
+import { api, chromiumMissingReason, flipbookCli, launchBrowser, serve, signIn, stop, type Served } from './harness';
 
 const skipReason = chromiumMissingReason();
 if (skipReason) console.log(`[e2e] skipped: ${skipReason}`);
@@ -58,7 +57,7 @@ describe.skipIf(skipReason !== null)('overview of a grid with many items in Chro
     dir = tempDir('flipbook-overview-scale-');
     const project = path.join(dir, 'many.flipbook');
     fs.writeFileSync(path.join(dir, 'many.csv'), perItemCsv(ps));
-    const r = spawnSync(process.execPath, [path.join(repoRoot, 'bin/flipbook.js'), 'import', path.join(dir, 'many.csv'), '--project', project], { cwd: repoRoot, encoding: 'utf8' });
+    const r = flipbookCli('import', path.join(dir, 'many.csv'), '--project', project);
     if (r.status !== 0) throw new Error(`import failed:\n${r.stdout}\n${r.stderr}`);
     server = await serve(project);
     browser = await launchBrowser();

@@ -13,14 +13,13 @@
  *   the CLI from the same files; an import of a good and a bad file commits nothing.
  * Expectations come from the backend's API and the shared queue filter, never hard-coded.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { EMPTY_FILTER, filterQueue } from '../../shared/api/queue-filter';
 import type { ItemDetail, QueueRow } from '../../shared/api/contract';
-import { allowProblems, api, chromiumMissingReason, launchBrowser, makeSampleProject, repoRoot, serve, signIn, stop, type Served, queueRows } from './harness';
+import { allowProblems, api, chromiumMissingReason, flipbookCli, launchBrowser, makeSampleProject, serve, signIn, stop, type Served, queueRows } from './harness';
 
 const skipReason = chromiumMissingReason();
 if (skipReason) console.log(`[e2e] skipped: ${skipReason}`);
@@ -154,7 +153,7 @@ describe.skipIf(skipReason !== null)('workspace state and identity in Chromium',
     }
     fs.writeFileSync(csv, lines.join('\n') + '\n');
     const projectB = path.join(sample.dir, 'b.flipbook');
-    const r = spawnSync(process.execPath, [path.join(repoRoot, 'bin/flipbook.js'), 'import', csv, '--project', projectB], { cwd: repoRoot, encoding: 'utf8' });
+    const r = flipbookCli('import', csv, '--project', projectB);
     expect(r.status, r.stderr).toBe(0);
 
     const s = await start(sample.project, { args: ['--port', '0'], env: { FLIPBOOK_USER_DATA: userData('filters') } });
@@ -274,7 +273,7 @@ describe.skipIf(skipReason !== null)('workspace state and identity in Chromium',
       videomme_perception_score: { question_id: qid, duration, category: 'Knowledge', sub_category: 'Humanity', task_category: 'Counting Problem', pred_answer: pred, answer },
       input: "Select the best answer.\nHow many lamps are lit?\nA. one\nB. two\nC. three\nD. four\nAnswer with the option's letter from the given choices directly.",
     });
-  const cli = (...args: string[]) => spawnSync(process.execPath, [path.join(repoRoot, 'bin/flipbook.js'), ...args], { cwd: repoRoot, encoding: 'utf8' });
+  const cli = flipbookCli;
 
   /** What a project holds, as the release export writes it (per_item.csv and the aggregated files) plus the matched grid. */
   const contents = (project: string, out: string) => {
