@@ -7,7 +7,7 @@ import type { Project } from '../store/project';
 import type { ConfigSpec } from '../../shared/domain/types';
 import { trajectories, type Trajectory } from '../../shared/engine/trajectories';
 import { planGrid } from '../../shared/engine/grid-plan';
-import { transitionPairs } from '../../shared/engine/mcqa';
+import { itemTransitions, transitionPairs } from '../../shared/engine/mcqa';
 
 export interface ItemAudit {
   pattern: string;
@@ -52,16 +52,10 @@ export function computeGridAudit(project: Project, model: string, split: string)
   const C = m.configs.length;
   const terminal = plan.terminalPos >= 0 ? (plan.keys[plan.terminalPos] ?? null) : null;
   const trs: Trajectory[] = trajectories(m, { matchedGrid: matchedGridOf(project) });
+  const y = new Int8Array(plan.cols.length);
   for (const t of trs) {
-    const harmed: string[] = [];
-    const rescued: string[] = [];
-    for (const [a, b] of pairs) {
-      const ya = m.correct[t.row * C + (plan.cols[a] as number)];
-      const yb = m.correct[t.row * C + (plan.cols[b] as number)];
-      const name = `${plan.keys[a]}>${plan.keys[b]}`;
-      if (ya === 1 && yb === 0) harmed.push(name);
-      else if (ya === 0 && yb === 1) rescued.push(name);
-    }
+    for (let j = 0; j < y.length; j++) y[j] = m.correct[t.row * C + plan.cols[j]!]!;
+    const { harmed, rescued } = itemTransitions(plan, pairs, y);
     items.set(t.sampleId, {
       pattern: t.pattern,
       trajectoryClass: t.trajectoryClass,

@@ -13,8 +13,8 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { transitionPairs } from '../../shared/engine/mcqa';
-import { trajectoryColumns, TRAJECTORY_CLASSES } from '../../shared/engine/trajectories';
+import { itemTransitions, transitionPairs } from '../../shared/engine/mcqa';
+import { patternOf, trajectoryColumns, TRAJECTORY_CLASSES } from '../../shared/engine/trajectories';
 import type { Project } from '../store/project';
 import { projectVideoResolver } from './item-frames';
 
@@ -99,7 +99,6 @@ function starts(parts: readonly string[], gap: number): Int32Array {
   return out;
 }
 
-const PATTERN_CHAR = ['.', '0', '1'] as const;
 /** Patterns of grids up to this many configs are keyed by a base-3 number (exact below 2^53). */
 const MAX_NUMERIC_PATTERN = 33;
 
@@ -165,22 +164,15 @@ export function deriveQueueData(project: Project): QueueData {
         for (let j = 0; j < G; j++) c = c * 3 + g.correct[base + cols[j]!]! + 1;
         code = c;
       } else {
-        let s = '';
-        for (let j = 0; j < G; j++) s += PATTERN_CHAR[g.correct[base + cols[j]!]! + 1];
-        code = s;
+        for (let j = 0; j < G; j++) y[j] = g.correct[base + cols[j]!]!;
+        code = patternOf(y);
       }
       let shape = local.get(code);
       if (shape === undefined) {
         // First row of this pattern in the grid: everything shown follows from its cells.
-        let pattern = '';
-        for (let j = 0; j < G; j++) pattern += PATTERN_CHAR[(y[j] = g.correct[base + cols[j]!]!) + 1];
-        const harmed: string[] = [];
-        const rescued: string[] = [];
-        for (const [a, b] of pairs) {
-          const name = `${plan.keys[a]}>${plan.keys[b]}`;
-          if (y[a] === 1 && y[b] === 0) harmed.push(name);
-          else if (y[a] === 0 && y[b] === 1) rescued.push(name);
-        }
+        for (let j = 0; j < G; j++) y[j] = g.correct[base + cols[j]!]!;
+        const pattern = patternOf(y);
+        const { harmed, rescued } = itemTransitions(plan, pairs, y);
         const flags = (t.terminalRegression[i] ? FLAG_TR : 0) | (t.visuallyConfused[i] ? FLAG_VC : 0) | (t.textOverwritten[i] ? FLAG_TO : 0);
         shape = shapeOf(pattern, t.trajectoryClass[i]!, flags, harmed, rescued);
         local.set(code, shape);

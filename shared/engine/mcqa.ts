@@ -267,6 +267,21 @@ export function transitionPairs(plan: GridPlan): [number, number][] {
   return out;
 }
 
+/**
+ * One item's harmed (right at a, wrong at b) and rescued (wrong at a, right at b) transitions
+ * among `pairs` (transitionPairs), named `a>b`; `y` holds its outcomes in the plan's config
+ * order (1 right, 0 wrong, −1 missing).
+ */
+export function itemTransitions(plan: GridPlan, pairs: readonly [number, number][], y: ArrayLike<number>): { harmed: string[]; rescued: string[] } {
+  const harmed: string[] = [];
+  const rescued: string[] = [];
+  for (const [a, b] of pairs) {
+    if (y[a] === 1 && y[b] === 0) harmed.push(`${plan.keys[a]}>${plan.keys[b]}`);
+    else if (y[a] === 0 && y[b] === 1) rescued.push(`${plan.keys[a]}>${plan.keys[b]}`);
+  }
+  return { harmed, rescued };
+}
+
 export function transitions(m: ResponseMatrix, grid?: readonly string[] | null): Transition[] {
   assertKind(m, 'mcqa', 'transitions');
   const plan = planGrid(m, grid);

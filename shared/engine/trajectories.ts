@@ -298,6 +298,13 @@ function rowsOneByOne(m: OutcomeMatrix, ext: Int32Array, rule: RowRule, out: Tra
 
 const PATTERN_CHAR = ['.', '0', '1'] as const;
 
+/** A row's outcomes (1 right, 0 wrong, −1 missing; in the plan's config order) as the pattern the UI shows: `1`, `0`, `.`. */
+export function patternOf(y: ArrayLike<number>, length = y.length): string {
+  let pattern = '';
+  for (let j = 0; j < length; j++) pattern += PATTERN_CHAR[y[j]! + 1];
+  return pattern;
+}
+
 export function trajectories(m: ResponseMatrix, opts: TrajectoryOptions = {}): Trajectory[] {
   const t = trajectoryColumns(m, opts);
   // The pattern is the one per-row field the columns do not carry (only the UI shows it).
@@ -307,8 +314,7 @@ export function trajectories(m: ResponseMatrix, opts: TrajectoryOptions = {}): T
   const out: Trajectory[] = new Array(m.itemIds.length);
   for (let i = 0; i < m.itemIds.length; i++) {
     loadRow(m, plan, i, y);
-    let pattern = '';
-    for (let j = 0; j < G; j++) pattern += PATTERN_CHAR[y[j]! + 1];
+    const pattern = patternOf(y, G);
     const cls = t.trajectoryClass[i]!;
     const mb = t.matchedBest[i]!;
     out[i] = {
