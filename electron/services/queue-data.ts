@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { itemTransitions, transitionPairs } from '../../shared/engine/mcqa';
 import { patternOf, trajectoryColumns, TRAJECTORY_CLASSES } from '../../shared/engine/trajectories';
+import type { OutcomeGrid, ScannedItems } from '../store/outcome-scan';
 import type { Project } from '../store/project';
 import { projectVideoResolver } from './item-frames';
 
@@ -102,6 +103,49 @@ function starts(parts: readonly string[], gap: number): Int32Array {
 /** Patterns of grids up to this many configs are keyed by a base-3 number (exact below 2^53). */
 const MAX_NUMERIC_PATTERN = 33;
 
+function markAll(marks: Uint8Array, at: Int32Array): void {
+  for (let r = 0; r < at.length; r++) marks[at[r]!] = 1;
+}
+
+/** How many times each of 0 … n − 1 occurs in `xs`. */
+function countEach(xs: Int32Array, n: number): number[] {
+  const out = new Array<number>(n).fill(0);
+  for (let r = 0; r < xs.length; r++) out[xs[r]!]!++;
+  return out;
+}
+
+/** Interns values by a string key, numbering them in order of first appearance. */
+function intern<T>(ids: Map<string, number>, key: string, into: T[], value: T): number {
+  let id = ids.get(key);
+  if (id === undefined) ids.set(key, (id = into.push(value) - 1));
+  return id;
+}
+
+/** The distinct shapes of the queue's rows, with their patterns and harmed/rescued lists. */
+class Shapes {
+  readonly patterns: string[] = [];
+  private readonly patternIds = new Map<string, number>();
+  readonly lists: string[][] = [[]];
+  private readonly listIds = new Map<string, number>([['', 0]]);
+  /** Five numbers per shape: pattern, class, flags, harmed list, rescued list. */
+  readonly shapes: number[] = [];
+  private readonly shapeIds = new Map<string, number>();
+
+  of(pattern: string, cls: number, flags: number, harmed: string[], rescued: string[]): number {
+    const p = intern(this.patternIds, pattern, this.patterns, pattern);
+    const h = intern(this.listIds, harmed.join('\u0000'), this.lists, harmed);
+    const r = intern(this.listIds, rescued.join('\u0000'), this.lists, rescued);
+    const key = `${p},${cls},${flags},${h},${r}`;
+    let id = this.shapeIds.get(key);
+    if (id === undefined) {
+      id = this.shapes.length / 5;
+      this.shapeIds.set(key, id);
+      this.shapes.push(p, cls, flags, h, r);
+    }
+    return id;
+  }
+}
+
 /** Every queue row of the project, derived from the store's outcome scan (no object or string per row). */
 export function deriveQueueData(project: Project): QueueData {
   const { items, grids } = project.scanOutcomes();
@@ -110,104 +154,27 @@ export function deriveQueueData(project: Project): QueueData {
   const rowItem = new Int32Array(n);
   const rowShape = new Int32Array(n);
   const gridStart = new Int32Array(grids.length + 1);
-
-  const patterns: string[] = [];
-  const patternIds = new Map<string, number>();
-  const lists: string[][] = [[]];
-  const listIds = new Map<string, number>([['', 0]]);
-  const shapes: number[] = [];
-  const shapeIds = new Map<string, number>();
-  const intern = <T>(ids: Map<string, number>, key: string, into: T[], value: T): number => {
-    let id = ids.get(key);
-    if (id === undefined) ids.set(key, (id = into.push(value) - 1));
-    return id;
-  };
-  const shapeOf = (pattern: string, cls: number, flags: number, harmed: string[], rescued: string[]): number => {
-    const p = intern(patternIds, pattern, patterns, pattern);
-    const h = intern(listIds, harmed.join('\u0000'), lists, harmed);
-    const r = intern(listIds, rescued.join('\u0000'), lists, rescued);
-    const key = `${p},${cls},${flags},${h},${r}`;
-    let id = shapeIds.get(key);
-    if (id === undefined) {
-      id = shapes.length / 5;
-      shapeIds.set(key, id);
-      shapes.push(p, cls, flags, h, r);
-    }
-    return id;
-  };
+  const shapes = new Shapes();
+  const { patterns, lists } = shapes;
 
   let row = 0;
-  grids.forEach((g, gi) => {
+  for (let gi = 0; gi < grids.length; gi++) {
+    const g = grids[gi]!;
     gridStart[gi] = row;
-    const count = g.rows.length;
     rowItem.set(g.rows, row);
-    if (g.kind !== 'mcqa' || g.configs.length === 0) {
-      // No MCQA outcomes: no pattern, class, flags or transitions (as the item view shows it).
-      rowShape.fill(shapeOf('', -1, 0, [], []), row, row + count);
-      row += count;
-      return;
-    }
-    const t = trajectoryColumns(g);
-    const plan = t.plan;
-    const pairs = transitionPairs(plan);
-    const C = g.configs.length;
-    const G = plan.cols.length;
-    const cols = plan.cols;
-    const numeric = G <= MAX_NUMERIC_PATTERN;
-    const local = new Map<number | string, number>();
-    const y = new Int8Array(G);
-    for (let i = 0; i < count; i++, row++) {
-      const base = i * C;
-      let code: number | string;
-      if (numeric) {
-        let c = 0;
-        for (let j = 0; j < G; j++) c = c * 3 + g.correct[base + cols[j]!]! + 1;
-        code = c;
-      } else {
-        for (let j = 0; j < G; j++) y[j] = g.correct[base + cols[j]!]!;
-        code = patternOf(y);
-      }
-      let shape = local.get(code);
-      if (shape === undefined) {
-        // First row of this pattern in the grid: everything shown follows from its cells.
-        for (let j = 0; j < G; j++) y[j] = g.correct[base + cols[j]!]!;
-        const pattern = patternOf(y);
-        const { harmed, rescued } = itemTransitions(plan, pairs, y);
-        const flags = (t.terminalRegression[i] ? FLAG_TR : 0) | (t.visuallyConfused[i] ? FLAG_VC : 0) | (t.textOverwritten[i] ? FLAG_TO : 0);
-        shape = shapeOf(pattern, t.trajectoryClass[i]!, flags, harmed, rescued);
-        local.set(code, shape);
-      }
-      rowShape[row] = shape;
-    }
-  });
+    gridShapes(g, shapes, rowShape.subarray(row, row + g.rows.length));
+    row += g.rows.length;
+  }
   gridStart[grids.length] = row;
 
   // Items: rank, task type, video and search text, for the items that have rows.
   const used = new Uint8Array(I);
-  for (let r = 0; r < n; r++) used[rowItem[r]!] = 1;
-  const idRank = new Int32Array(I);
-  for (let i = 1; i < I; i++) idRank[i] = idRank[i - 1]! + (items.sampleId[i] === items.sampleId[i - 1] ? 0 : 1);
-  const taskTypes: string[] = [];
-  const taskIds = new Map<string, number>();
-  const itemTask = new Int32Array(I).fill(-1);
-  const hasVideo = new Uint8Array(I);
-  const itemText = new Array<string>(I).fill('');
-  const video = projectVideoResolver(project);
-  for (let i = 0; i < I; i++) {
-    if (used[i] === 0) continue;
-    const task = items.taskType[i] ?? null;
-    if (task !== null) itemTask[i] = intern(taskIds, task, taskTypes, task);
-    hasVideo[i] = video(items.videoFile[i]).file !== null ? 1 : 0;
-    // Lower-casing the space-separated parts one by one gives the same text as lower-casing
-    // their join: a space is no cased or case-ignorable letter, so no context-dependent
-    // mapping (the final sigma) looks across it.
-    itemText[i] = `${items.sampleId[i]!.toLowerCase()} ${(task ?? '').toLowerCase()} ${(items.question[i] ?? '').toLowerCase()}`;
-  }
+  markAll(used, rowItem);
+  const { idRank, itemTask, hasVideo, itemText, taskTypes } = itemFacts(items, used, projectVideoResolver(project));
 
-  const S = shapes.length / 5;
-  const shapeRows = new Array<number>(S).fill(0);
-  for (let r = 0; r < n; r++) shapeRows[rowShape[r]!]!++;
-  const shapeCol = (k: number) => Int32Array.from({ length: S }, (_, s) => shapes[s * 5 + k]!);
+  const S = shapes.shapes.length / 5;
+  const shapeRows = countEach(rowShape, S);
+  const shapeCol = (k: number) => Int32Array.from({ length: S }, (_, s) => shapes.shapes[s * 5 + k]!);
   const transitions = new Set<string>();
   for (const l of lists) for (const x of l) transitions.add(x);
   return {
@@ -240,6 +207,101 @@ export function deriveQueueData(project: Project): QueueData {
       transitions: [...transitions].sort(),
     },
   };
+}
+
+/** Per item with rows (`used`): its id's rank, task type, video presence and search text. */
+function itemFacts(items: ScannedItems, used: Uint8Array, video: ReturnType<typeof projectVideoResolver>) {
+  const I = items.sampleId.length;
+  const idRank = new Int32Array(I);
+  for (let i = 1; i < I; i++) idRank[i] = idRank[i - 1]! + (items.sampleId[i] === items.sampleId[i - 1] ? 0 : 1);
+  const taskTypes: string[] = [];
+  const taskIds = new Map<string, number>();
+  const itemTask = new Int32Array(I).fill(-1);
+  const hasVideo = new Uint8Array(I);
+  const itemText = new Array<string>(I).fill('');
+  for (let i = 0; i < I; i++) {
+    if (used[i] === 0) continue;
+    const task = items.taskType[i] ?? null;
+    if (task !== null) itemTask[i] = intern(taskIds, task, taskTypes, task);
+    hasVideo[i] = video(items.videoFile[i]).file !== null ? 1 : 0;
+    // Lower-casing the space-separated parts one by one gives the same text as lower-casing
+    // their join: a space is no cased or case-ignorable letter, so no context-dependent
+    // mapping (the final sigma) looks across it.
+    itemText[i] = `${items.sampleId[i]!.toLowerCase()} ${(task ?? '').toLowerCase()} ${(items.question[i] ?? '').toLowerCase()}`;
+  }
+  return { idRank, itemTask, hasVideo, itemText, taskTypes };
+}
+
+/**
+ * The shape of each of a grid's rows, into `out`. What a row shows follows from its outcome
+ * pattern, so each distinct pattern is evaluated once, from its first row. The per-row loops
+ * are small functions of their own: this runs in a fresh CLI process once per import, where
+ * V8 compiles small hot functions quickly, but a hot loop inside a large function made it
+ * compile the whole function, with everything it calls inlined, at several times the cost.
+ */
+function gridShapes(g: OutcomeGrid, shapes: Shapes, out: Int32Array): void {
+  if (g.kind !== 'mcqa' || g.configs.length === 0) {
+    // No MCQA outcomes: no pattern, class, flags or transitions (as the item view shows it).
+    out.fill(shapes.of('', -1, 0, [], []));
+    return;
+  }
+  const t = trajectoryColumns(g);
+  const plan = t.plan;
+  const pairs = transitionPairs(plan);
+  const C = g.configs.length;
+  const cols = plan.cols;
+  const { first, index } =
+    cols.length <= MAX_NUMERIC_PATTERN
+      ? firstOfEach(numericPatterns(g.correct, C, cols, g.rows.length))
+      : firstOfEach(stringPatterns(g.correct, C, cols, g.rows.length));
+  const y = new Int8Array(cols.length);
+  const shapeOfPattern = first.map((i) => {
+    for (let j = 0; j < cols.length; j++) y[j] = g.correct[i * C + cols[j]!]!;
+    const { harmed, rescued } = itemTransitions(plan, pairs, y);
+    const flags = (t.terminalRegression[i] ? FLAG_TR : 0) | (t.visuallyConfused[i] ? FLAG_VC : 0) | (t.textOverwritten[i] ? FLAG_TO : 0);
+    return shapes.of(patternOf(y), t.trajectoryClass[i]!, flags, harmed, rescued);
+  });
+  for (let i = 0; i < index.length; i++) out[i] = shapeOfPattern[index[i]!]!;
+}
+
+/** Each row's outcome pattern over `cols` as a base-3 number (exact for up to MAX_NUMERIC_PATTERN columns). */
+function numericPatterns(correct: Int8Array, C: number, cols: ArrayLike<number>, count: number): number[] {
+  const out = new Array<number>(count);
+  const G = cols.length;
+  for (let i = 0; i < count; i++) {
+    const base = i * C;
+    let c = 0;
+    for (let j = 0; j < G; j++) c = c * 3 + correct[base + cols[j]!]! + 1;
+    out[i] = c;
+  }
+  return out;
+}
+
+/** Each row's outcome pattern over `cols` as its pattern string (grids too wide for numericPatterns). */
+function stringPatterns(correct: Int8Array, C: number, cols: ArrayLike<number>, count: number): string[] {
+  const out = new Array<string>(count);
+  const y = new Int8Array(cols.length);
+  for (let i = 0; i < count; i++) {
+    for (let j = 0; j < cols.length; j++) y[j] = correct[i * C + cols[j]!]!;
+    out[i] = patternOf(y);
+  }
+  return out;
+}
+
+/** The first row of each distinct code, and per row the number of its code in that list. */
+function firstOfEach<K>(codes: readonly K[]): { first: number[]; index: Int32Array } {
+  const first: number[] = [];
+  const number = new Map<K, number>();
+  const index = new Int32Array(codes.length);
+  for (let i = 0; i < codes.length; i++) {
+    let k = number.get(codes[i]!);
+    if (k === undefined) {
+      k = first.push(i) - 1;
+      number.set(codes[i]!, k);
+    }
+    index[i] = k;
+  }
+  return { first, index };
 }
 
 // ---------------------------------------------------------------------------------------------
