@@ -50,9 +50,14 @@ export async function buildCli() {
   const outdir = path.join(dist, id);
   const result = await build({
     absWorkingDir: root,
-    // The job worker (import/export/merge off the UI thread: electron/jobs/worker-thread.ts)
-    // sits beside the chunks, where the code that starts it looks for it.
-    entryPoints: { main: 'electron/cli/main.ts', 'job-worker': 'electron/services/job-worker.ts' },
+    // The worker threads' entries — the job worker (import/export/merge off the UI thread) and
+    // a large per_item.csv's scan thread (electron/jobs/worker-thread.ts) — sit beside the
+    // chunks, where the code that starts them looks for them.
+    entryPoints: {
+      main: 'electron/cli/main.ts',
+      'job-worker': 'electron/services/job-worker.ts',
+      'per-item-scan-worker': 'electron/importers/per-item-scan-worker.ts',
+    },
     bundle: true,
     splitting: true,
     format: 'esm',

@@ -19,12 +19,14 @@ await build({
   // ESM bundles of CJS dependencies need require/__dirname.
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
 });
-// The backend runs in a worker thread (electron/services/backend-host.ts) and import, export
-// and merge in worker threads of their own (electron/jobs/worker-thread.ts): their entries
-// must sit beside main.js, where the bundled code looks for them.
+// The backend runs in a worker thread (electron/services/backend-host.ts), import, export and
+// merge in worker threads of their own, and a large per_item.csv's scan in one more
+// (electron/jobs/worker-thread.ts): their entries must sit beside main.js, where the bundled
+// code looks for them.
 for (const [name, entry] of [
   ['backend-host', 'electron/services/backend-host.ts'],
   ['job-worker', 'electron/services/job-worker.ts'],
+  ['per-item-scan-worker', 'electron/importers/per-item-scan-worker.ts'],
 ]) {
   await build({
     ...common,

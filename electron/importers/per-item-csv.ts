@@ -19,7 +19,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { ColumnTables, ImportBatch, InternedStrings, ItemMeta, ResponseColumnBatch, ResponseRow } from '../../shared/domain/types';
 import { PER_ITEM_COLUMNS, PER_ITEM_OPTIONAL_COLUMNS } from '../../shared/release/per-item-columns';
@@ -28,6 +28,8 @@ import { parseKey, specFor } from './config-keys';
 import { ImportError } from './errors';
 import { Header } from './header';
 import { checkId, checkText, decodeText } from './text-input';
+import { CHUNK_ROWS, LF, recordStrings, tokenize, type Cursor } from './per-item-tokenize';
+import { SCAN_THREAD_MIN_BYTES, startScan, type Scan } from './per-item-scan';
 
 /** docs/release-format.md: the eleven columns of labels/per_item.csv. */
 export const PER_ITEM_REQUIRED = PER_ITEM_COLUMNS;
@@ -39,10 +41,6 @@ type Column = (typeof PER_ITEM_REQUIRED)[number] | (typeof PER_ITEM_OPTIONAL)[nu
 
 const KNOWN = new Set<string>([...PER_ITEM_REQUIRED, ...PER_ITEM_OPTIONAL]);
 
-const COMMA = 44;
-const LF = 10;
-const CR = 13;
-const QUOTE = 34;
 
 /** Option letters A–H: a letter cell is stored as its index into this table. */
 const LETTERS: readonly string[] = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'];
@@ -73,33 +71,6 @@ function same(dv: DataView, a: number, b: number, n: number): boolean {
   for (; i + 4 <= n; i += 4) if (dv.getUint32(a + i, true) !== dv.getUint32(b + i, true)) return false;
   for (; i < n; i++) if (dv.getUint8(a + i) !== dv.getUint8(b + i)) return false;
   return true;
-}
-
-/**
- * The first comma in bytes [e, end) of `dv`, or `end`. Four bytes per step: a word with a
- * comma byte has a zero byte after XOR with 0x2c2c2c2c, which the classic has-zero-byte test
- * finds; its lowest flagged byte is the first comma (little-endian reads). The last word may
- * reach past `end` (into the line break and the next row): a comma found there is not this
- * row's. Only the file's last 3 bytes take the byte loop. (A byte loop for every field's last
- * 1–3 bytes ran first, in some files, after V8 had optimised this, deoptimising it and tokenize.)
- */
-function nextComma(dv: DataView, e: number, end: number): number {
-  const n = dv.byteLength;
-  for (; e < end; e += 4) {
-    if (e + 4 > n) return lastBytesComma(dv, e, end);
-    const w = dv.getUint32(e, true) ^ 0x2c2c2c2c;
-    const t = (w - 0x01010101) & ~w & 0x80808080;
-    if (t !== 0) {
-      const at = e + ((31 - Math.clz32(t & -t)) >> 3);
-      return at < end ? at : end;
-    }
-  }
-  return end;
-}
-
-function lastBytesComma(dv: DataView, e: number, end: number): number {
-  while (e < end && dv.getUint8(e) !== COMMA) e++;
-  return e;
 }
 
 /** Distinct values a Table compares byte by byte before its Map (names and configs are few). */
@@ -339,13 +310,38 @@ function parseFrameIndices(file: string, line: number, s: string): number[] | nu
  * `release.zip!labels/per_item.csv`). The file is held in memory whole (147 MB for 1.45M
  * rows, the lab-scale bench): its cells end up in memory anyway, as the batch's columns.
  */
-export async function readPerItemCsv(path: string, opts: ImportOptions = {}, display = path): Promise<ImportBatch> {
-  const buf = readFileSync(path);
+export async function readPerItemCsv(path: string, opts: ImportOptions = {}, display = path, scanThreadMinBytes = SCAN_THREAD_MIN_BYTES): Promise<ImportBatch> {
+  const size = statSync(path).size;
+  if (size < scanThreadMinBytes) {
+    const buf = readFileSync(path);
+    refuseDamaged(buf, display);
+    const sha256 = createHash('sha256').update(buf).digest('hex');
+    return batchOf(path, display, await parse(inlineRows(buf, display), display, opts), sha256);
+  }
+  // A large file: read, hashed and tokenized on a thread of its own while this one takes its
+  // rows (per-item-scan.ts). The whole file is checked at the end, and a truncated or
+  // non-UTF-8 file is refused as such, as above, before any error of a row.
+  const scan = startScan(path, display, size);
+  let parsed: Parsed;
+  try {
+    parsed = await parse(scannedRows(scan), display, opts);
+  } catch (e) {
+    refuseDamaged((await scan.end()).buf, display);
+    throw e;
+  }
+  const { buf, sha256 } = await scan.end();
+  refuseDamaged(buf, display);
+  return batchOf(path, display, parsed, sha256);
+}
+
+/**
+ * Refuses a truncated file, then one that is not UTF-8, naming the line and field of its
+ * first invalid byte (text-input.ts).
+ */
+function refuseDamaged(buf: Buffer, display: string): void {
   refuseTruncated(buf, display);
-  // Strict UTF-8: an invalid byte is refused at its line and field (text-input.ts).
-  if (!isUtf8(buf)) decodeText(buf, display, { delimiter: ',' });
-  const sha256 = createHash('sha256').update(buf).digest('hex');
-  return batchOf(path, display, parse(buf, display, opts), sha256);
+  // (A copy: the text decoder that finds the byte does not take shared memory.)
+  if (!isUtf8(buf)) decodeText(new Uint8Array(buf), display, { delimiter: ',' });
 }
 
 /**
@@ -443,196 +439,6 @@ function configError(file: string, line: number, seen: ConfigSeen | undefined, c
   return seen ?? { key: config, frames, pixelCount: pc, line };
 }
 
-/** Where the tokenizer stands: byte offset and 1-based line. */
-interface Cursor {
-  p: number;
-  line: number;
-  /** The next quote at or after `p` (the text's length when none): found once, not per chunk. */
-  quote: number;
-}
-
-/** Reads the quoted field at `at.p` (its opening quote), leaves `at.p` after the closing quote. */
-function readQuoted(buf: Buffer, at: Cursor, file: string): string {
-  const n = buf.length;
-  const parts: string[] = [];
-  let p = at.p + 1;
-  let s = p;
-  for (;;) {
-    if (p >= n) throw new ImportError(file, at.line, '', 'malformed CSV: a quoted field is not closed before the end of the file');
-    const c = buf[p]!;
-    if (c === QUOTE) {
-      parts.push(buf.toString('utf8', s, p));
-      if (buf[p + 1] === QUOTE) {
-        parts.push('"');
-        p += 2;
-        s = p;
-        continue;
-      }
-      p++;
-      const after = p < n ? buf[p]! : LF;
-      if (after !== COMMA && after !== LF && !(after === CR && (p + 1 >= n || buf[p + 1] === LF))) {
-        throw new ImportError(file, at.line, '', 'malformed CSV: unexpected character after a closing quote');
-      }
-      at.p = p;
-      return parts.join('');
-    }
-    if (c === LF) at.line++;
-    p++;
-  }
-}
-
-/**
- * One record at `at.p`, every field as a string (the header row); `at` moves past its line
- * break. An empty line gives [].
- */
-function recordStrings(buf: Buffer, at: Cursor, file: string): string[] {
-  const n = buf.length;
-  const out: string[] = [];
-  if (buf[at.p] === LF || (buf[at.p] === CR && buf[at.p + 1] === LF)) {
-    at.p += buf[at.p] === CR ? 2 : 1;
-    at.line++;
-    return out;
-  }
-  for (;;) {
-    let c = at.p < n ? buf[at.p]! : LF;
-    if (c === QUOTE) {
-      out.push(readQuoted(buf, at, file));
-      c = at.p < n ? buf[at.p]! : LF;
-    } else {
-      const s = at.p;
-      let p = s;
-      c = LF;
-      while (p < n && buf[p] !== COMMA && buf[p] !== LF) p++;
-      if (p < n) c = buf[p]!;
-      out.push(buf.toString('utf8', s, c === LF && p > s && buf[p - 1] === CR ? p - 1 : p));
-      at.p = p;
-    }
-    at.p += c === CR ? 2 : 1;
-    if (c !== COMMA) {
-      at.line++;
-      return out;
-    }
-  }
-}
-
-/** Rows tokenized per chunk (the field offsets of 4096 rows: ~0.4 MB for eleven columns). */
-const CHUNK_ROWS = 4096;
-
-/**
- * Tokenizes up to CHUNK_ROWS records from `at` into `offs`: per row its line (the line it
- * ends on), its field count, then [start, end) byte offsets of each of its first `width`
- * fields — or −1 and an index into `quoted` for a quoted field. Empty lines are skipped.
- * Returns the number of rows.
- *
- * `text` is the file as latin1 (one character per byte, so its offsets are byte offsets):
- * line breaks and commas are found with String.prototype.indexOf, which V8 runs as machine
- * code from the first call — a per-byte loop in JavaScript ran interpreted for most of a cold
- * import before V8 optimised it. A record holding a quote takes the byte loop (quotedRecord).
- */
-function tokenize(buf: Buffer, at: Cursor, file: string, width: number, offs: Int32Array, quoted: string[]): number {
-  const n = buf.length;
-  const dv = new DataView(buf.buffer, buf.byteOffset, n);
-  const stride = 2 + 2 * width;
-  let p = at.p;
-  let line = at.line;
-  let rows = 0;
-  let q = at.quote;
-  if (q < p) {
-    q = buf.indexOf(QUOTE, p);
-    if (q < 0) q = n;
-  }
-  at.quote = q;
-  quoted.length = 0;
-  // `at` is updated per row, not once after the loop: V8 compiles this loop (OSR) during the
-  // first call, before any code after the loop has run, and code after it then deoptimised
-  // that compiled loop at the end of every call until the whole function was optimised.
-  while (p < n && rows < CHUNK_ROWS) {
-    let le = buf.indexOf(LF, p);
-    if (le < 0) le = n;
-    const end = le > p && buf[le - 1] === CR ? le - 1 : le;
-    if (end === p) {
-      p = le + 1;
-      line++;
-      at.p = p;
-      at.line = line;
-      continue; // an empty line
-    }
-    const base = rows * stride;
-    let fields = 0;
-    if (q < le) {
-      at.p = p;
-      at.line = line;
-      fields = quotedRecord(buf, at, file, width, offs, base, quoted);
-      p = at.p;
-      line = at.line;
-      q = buf.indexOf(QUOTE, p);
-      if (q < 0) q = n;
-      at.quote = q;
-    } else {
-      // Commas by a byte loop: fields are short, and V8 optimises this small loop early.
-      let s = p;
-      let e = p;
-      for (;;) {
-        e = nextComma(dv, e, end);
-        if (fields < width) {
-          offs[base + 2 + 2 * fields] = s;
-          offs[base + 3 + 2 * fields] = e;
-        }
-        fields++;
-        if (e >= end) break;
-        s = ++e;
-      }
-      p = le + 1;
-      line++;
-    }
-    offs[base] = line - 1;
-    offs[base + 1] = fields;
-    rows++;
-    at.p = p;
-    at.line = line;
-  }
-  return rows;
-}
-
-/** One record holding a quote, byte by byte (RFC 4180); returns its field count and moves `at` past it. */
-function quotedRecord(buf: Buffer, at: Cursor, file: string, width: number, offs: Int32Array, base: number, quoted: string[]): number {
-  const n = buf.length;
-  let p = at.p;
-  let fields = 0;
-  for (;;) {
-    let ch = p < n ? buf[p]! : LF;
-    let s: number;
-    let e: number;
-    if (ch === QUOTE) {
-      at.p = p;
-      quoted.push(readQuoted(buf, at, file));
-      p = at.p;
-      s = -1;
-      e = quoted.length - 1;
-      ch = p < n ? buf[p]! : LF;
-    } else {
-      s = p;
-      while (p < n) {
-        ch = buf[p]!;
-        if (ch === COMMA || ch === LF) break;
-        if (ch === QUOTE) throw new ImportError(file, at.line, '', 'malformed CSV: a quote inside an unquoted field');
-        p++;
-      }
-      if (p >= n) ch = LF;
-      e = ch === LF && p > s && buf[p - 1] === CR ? p - 1 : p;
-    }
-    if (fields < width) {
-      offs[base + 2 + 2 * fields] = s;
-      offs[base + 3 + 2 * fields] = e;
-    }
-    fields++;
-    p += ch === CR ? 2 : 1;
-    if (ch !== COMMA) break;
-  }
-  at.p = p;
-  at.line++;
-  return fields;
-}
 
 /** Column positions of one file, after its header. */
 interface Layout {
@@ -648,7 +454,7 @@ interface Layout {
  * paths (a new value, an error) are separate methods, so the per-row code stays small.
  */
 class Rows {
-  offs = new Int32Array(0);
+  offs: Int32Array = new Int32Array(0);
   private readonly dv: DataView;
   quoted: string[] = [];
   readonly models: Table;
@@ -1009,12 +815,59 @@ class Rows {
   }
 }
 
-/** The parse proper: the header, then the rows chunk by chunk. */
-function parse(buf: Buffer, file: string, opts: ImportOptions): Parsed {
+/** Where the rows' field offsets come from (per-item-tokenize.ts): this thread, or the scan thread. */
+interface RowSource {
+  /** The file's bytes (those of every row given so far, at least). */
+  buf: Buffer;
+  /** The header's fields as read ([] = none). */
+  header(): Promise<string[]>;
+  /** Sets `rows.offs` and `rows.quoted` to the next chunk's rows and returns their count; 0 at the end. */
+  next(rows: Rows): Promise<number>;
+}
+
+/** A file tokenized on this thread, one chunk at a time into one array. */
+function inlineRows(buf: Buffer, file: string): RowSource {
   const n = buf.length;
   const at: Cursor = { p: n >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0, line: 1, quote: -1 };
-  let names: string[] = [];
-  while (at.p < n && names.length === 0) names = recordStrings(buf, at, file);
+  let width = 0;
+  return {
+    buf,
+    header() {
+      let names: string[] = [];
+      while (at.p < n && names.length === 0) names = recordStrings(buf, at, file);
+      width = names.length;
+      return Promise.resolve(names);
+    },
+    next(rows) {
+      if (at.p >= n) return Promise.resolve(0);
+      if (rows.offs.length === 0) rows.offs = new Int32Array(CHUNK_ROWS * (2 + 2 * width));
+      return Promise.resolve(tokenize(buf, at, file, width, rows.offs, rows.quoted));
+    },
+  };
+}
+
+/** A file the scan thread reads and tokenizes: each chunk's slot is given back when the next is asked for. */
+function scannedRows(scan: Scan): RowSource {
+  let held = false;
+  return {
+    buf: scan.buf,
+    header: () => scan.header(),
+    async next(rows) {
+      if (held) scan.release();
+      held = false;
+      const c = await scan.next();
+      if (c === null) return 0;
+      held = true;
+      rows.offs = c.offs;
+      rows.quoted = c.quoted;
+      return c.rows;
+    },
+  };
+}
+
+/** The parse proper: the header, then the rows chunk by chunk. */
+async function parse(source: RowSource, file: string, opts: ImportOptions): Promise<Parsed> {
+  let names = await source.header();
   if (names.length === 0) throw new ImportError(file, 1, '', 'empty file: no header row');
   names = names.map((h) => h.trim());
   const header = new Header(names, file);
@@ -1025,11 +878,9 @@ function parse(buf: Buffer, file: string, opts: ImportOptions): Parsed {
     header,
     copies: header.width > header.names.length,
   };
-  const rows = new Rows(buf, file, layout, opts.model ?? null, opts.split ?? null);
+  const rows = new Rows(source.buf, file, layout, opts.model ?? null, opts.split ?? null);
   const stride = 2 + 2 * layout.width;
-  rows.offs = new Int32Array(CHUNK_ROWS * stride);
-  while (at.p < n) {
-    const got = tokenize(buf, at, file, layout.width, rows.offs, rows.quoted);
+  for (let got = await source.next(rows); got > 0; got = await source.next(rows)) {
     for (let r = 0; r < got; r++) rows.row(r * stride);
   }
 

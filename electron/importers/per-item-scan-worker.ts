@@ -1,0 +1,144 @@
+/**
+ * The scan thread of a large per_item.csv (per-item-scan.ts starts it): reads the file block by
+ * block into shared memory, hashes it, and tokenizes every complete record it holds into the
+ * ring's slots (per-item-tokenize.ts), posting one message per chunk. The reader's thread
+ * interns those rows meanwhile, so reading, hashing and tokenizing cost it no time.
+ *
+ * A record is tokenized only once its line break has been read: the bytes read so far are cut
+ * at their last line break outside quotes (an even number of quote characters before it —
+ * a doubled quote inside a quoted field counts twice, so the parity holds).
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import { ImportError } from './errors';
+import { CHUNK_ROWS, LF, QUOTE, recordStrings, tokenize, type Cursor } from './per-item-tokenize';
+import { CTRL_RELEASED, CTRL_STOP, RING_SLOTS, type ScanInput, type ScanMessage } from './per-item-scan-protocol';
+
+/** Bytes per read: large enough that a read costs little per byte, small enough to start early. */
+const BLOCK = 4 << 20;
+
+function post(m: ScanMessage): void {
+  parentPort?.postMessage(m);
+}
+
+function scan(input: ScanInput): void {
+  const { path, display } = input;
+  const bytes = new Uint8Array(input.data);
+  const all = Buffer.from(input.data);
+  const ctrl = new Int32Array(input.ctrl);
+  const size = bytes.length;
+  const hash = createHash('sha256');
+  const fd = openSync(path, 'r');
+  let loaded = 0;
+  let eof = false;
+  /** Bytes [0, complete) hold whole records only. */
+  let complete = 0;
+  const at: Cursor = { p: 0, line: 1, quote: -1 };
+  let names: string[] | null = null;
+  let width = 0;
+  let offs: Int32Array | null = null;
+  let stride = 0;
+  let produced = 0;
+  let tokenizing = true;
+  try {
+    while (!eof) {
+      const n = loaded < size ? readSync(fd, bytes, loaded, Math.min(BLOCK, size - loaded), loaded) : 0;
+      if (n > 0) {
+        hash.update(bytes.subarray(loaded, loaded + n));
+        if (loaded === 0 && n >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) at.p = 3;
+        loaded += n;
+      }
+      // The file may have shrunk since its size was taken: what was read is the file.
+      eof = n === 0 || loaded >= size;
+      if (!tokenizing) continue;
+      complete = eof ? loaded : completeUpTo(all, complete, loaded);
+      if (at.p >= complete && !eof) continue;
+      // A view that ends where the whole records end: the tokenizer never looks past it.
+      const view = all.subarray(0, complete);
+      at.quote = -1;
+      try {
+        if (names === null) {
+          let got: string[] = [];
+          while (at.p < complete && got.length === 0) got = recordStrings(view, at, display);
+          if (got.length === 0 && !eof) continue;
+          names = got;
+          width = names.length;
+          stride = 2 + 2 * width;
+          const ring = new SharedArrayBuffer(RING_SLOTS * CHUNK_ROWS * stride * 4);
+          offs = new Int32Array(ring);
+          post({ t: 'header', names, ring, stride });
+          if (width === 0) {
+            tokenizing = false;
+            continue;
+          }
+        }
+        while (at.p < complete) {
+          // Wait for a free slot: the reader's thread has released all but RING_SLOTS − 1 chunks.
+          for (;;) {
+            if (Atomics.load(ctrl, CTRL_STOP) !== 0) break;
+            const released = Atomics.load(ctrl, CTRL_RELEASED);
+            if (produced - released < RING_SLOTS) break;
+            Atomics.wait(ctrl, CTRL_RELEASED, released);
+          }
+          if (Atomics.load(ctrl, CTRL_STOP) !== 0) {
+            tokenizing = false;
+            break;
+          }
+          const slot = produced % RING_SLOTS;
+          const quoted: string[] = [];
+          const rows = tokenize(view, at, display, width, offs!.subarray(slot * CHUNK_ROWS * stride, (slot + 1) * CHUNK_ROWS * stride), quoted);
+          if (rows === 0) continue; // only empty lines
+          produced++;
+          post({ t: 'chunk', slot, rows, quoted });
+        }
+      } catch (e) {
+        if (!(e instanceof ImportError)) throw e;
+        // The reader's thread still wants the whole file (a truncated or non-UTF-8 file is
+        // refused as such before any row's error), so the read goes on.
+        post({ t: 'refused', error: { file: e.file, line: e.line, field: e.field, reason: e.reason } });
+        tokenizing = false;
+      }
+    }
+    post({ t: 'end', length: loaded, sha256: hash.digest('hex') });
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Where the whole records among bytes [0, loaded) end: after the last line break past
+ * `complete` with an even number of quotes between `complete` and it, else `complete`.
+ */
+function completeUpTo(all: Buffer, complete: number, loaded: number): number {
+  const lf = all.lastIndexOf(LF, loaded - 1);
+  if (lf < complete) return complete;
+  const end = lf + 1;
+  const part = all.subarray(complete, end);
+  let odd = false;
+  for (let q = part.indexOf(QUOTE); q >= 0; q = part.indexOf(QUOTE, q + 1)) odd = !odd;
+  return odd ? complete : end;
+}
+
+/** The thread's input, checked field by field (per-item-scan-protocol.ts says why not with zod). */
+function inputOf(workerData: unknown): ScanInput {
+  const data = (workerData as { data?: unknown } | null)?.data as Partial<Record<keyof ScanInput, unknown>> | undefined;
+  if (
+    !data ||
+    typeof data.path !== 'string' ||
+    typeof data.display !== 'string' ||
+    !(data.data instanceof SharedArrayBuffer) ||
+    !(data.ctrl instanceof SharedArrayBuffer)
+  ) {
+    throw new Error('the per_item.csv scan thread was started without its input');
+  }
+  return { path: data.path, display: data.display, data: data.data, ctrl: data.ctrl };
+}
+
+try {
+  scan(inputOf(workerData));
+} catch (e) {
+  const err = e instanceof Error ? e : new Error(String(e));
+  const code = (err as { code?: unknown }).code;
+  post({ t: 'failed', name: err.name, message: err.message, code: typeof code === 'string' ? code : null });
+}

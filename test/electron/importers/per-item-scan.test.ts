@@ -1,0 +1,136 @@
+// A large per_item.csv is read, hashed and tokenized on a scan thread while the reader's thread
+// takes its rows (electron/importers/per-item-scan.ts). These tests force that path on small and
+// multi-block files (the last argument of readPerItemCsv: the size from which the thread is
+// used) and check it gives the batch and the refusals the reader gives on its own thread —
+// including the cases that only a second thread can get wrong: a record cut by a read block, a
+// quoted line break across blocks, and a damaged file whose first row error comes before the
+// thread has read the damage.
+import { createHash } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readPerItemCsv } from '../../../electron/importers/per-item-csv';
+import type { ImportBatch } from '../../../shared/domain/types';
+import { Scratch, expectImportError } from './helpers';
+
+const scratch = new Scratch();
+afterAll(() => scratch.cleanup());
+
+const HEADER = 'sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note';
+const ON_THREAD = 0;
+const INLINE = Number.POSITIVE_INFINITY;
+/** The scan thread reads 4 MiB at a time (per-item-scan-worker.ts). */
+const BLOCK = 4 << 20;
+
+const CONFIGS: [string, number, number][] = [
+  ['textonly', 0, 0],
+  ['16f_151k', 16, 150528],
+  ['32f_151k', 32, 150528],
+];
+
+/** Rows of `items` items × 2 models × 3 configs; item i answers letter i % 4, model M2 is wrong on every 3rd. */
+function rows(items: number, from = 0): string[] {
+  const out: string[] = [];
+  for (const model of ['M1', 'M2']) {
+    for (let i = from; i < from + items; i++) {
+      const gt = 'ABCD'[i % 4]!;
+      for (const [key, frames, pixels] of CONFIGS) {
+        const wrong = model === 'M2' && i % 3 === 0 && key !== 'textonly';
+        const pred = wrong ? 'ABCD'[(i + 1) % 4]! : gt;
+        out.push(`item-${String(i).padStart(6, '0')},${model},V1_short,${key},${frames},${pixels},${pred},${gt},${wrong ? 0 : 1},official:${model}:V1_short:${key},`);
+      }
+    }
+  }
+  return out;
+}
+
+/** A batch as plain data, for comparing two reads of one file. */
+function plain(b: ImportBatch): unknown {
+  return { run: b.run, items: b.items, configs: b.configs, warnings: b.warnings, responses: b.responses };
+}
+
+async function bothWays(path: string): Promise<ImportBatch> {
+  const inline = await readPerItemCsv(path, {}, path, INLINE);
+  const scanned = await readPerItemCsv(path, {}, path, ON_THREAD);
+  expect(plain(scanned)).toEqual(plain(inline));
+  return scanned;
+}
+
+describe('per_item.csv on the scan thread', () => {
+  it('reads a small file as the reader does on its own thread, digest included', async () => {
+    const text = `${HEADER}\n${rows(5).join('\n')}\n`;
+    const p = scratch.write('small/per_item.csv', text);
+    const b = await bothWays(p);
+    expect(b.run.sha256).toBe(createHash('sha256').update(text).digest('hex'));
+    expect(b.responses).toHaveLength(30);
+    expect(b.responses[0]).toMatchObject({ sampleId: 'item-000000', model: 'M1', config: 'textonly', pred: 'A', correct: true, line: 2 });
+  });
+
+  it('reads a file of several read blocks, with a quoted line break across a block boundary', async () => {
+    // About 9 MiB: three blocks. A filler row's note is sized so that the quoted note's line
+    // break is the last line break the first block holds, and its closing quote is in the
+    // second: the first block's records end before that row, not at that line break.
+    const head = `${HEADER}\n${rows(8000).join('\n')}\n`;
+    const quotedRow = `quoted-1,M1,V1_short,16f_151k,16,150528,A,A,1,official:M1:V1_short:16f_151k,"a note ""with"" a comma, and a line\nbreak past the block"`;
+    const filler = (note: number): string => `filler-1,M1,V1_short,16f_151k,16,150528,A,A,1,t,${'x'.repeat(note)}\n`;
+    const fill = BLOCK - 5 - head.length - quotedRow.indexOf('\n') - filler(0).length;
+    expect(fill).toBeGreaterThan(0);
+    const text = `${head}${filler(fill)}${quotedRow}\n${rows(10000, 40000).join('\n')}\n`;
+    expect(text.indexOf('\nbreak past')).toBe(BLOCK - 5);
+    expect(text.indexOf('block"', BLOCK - 5)).toBeGreaterThan(BLOCK);
+    expect(text.length).toBeGreaterThan(2 * BLOCK);
+    const p = scratch.write('blocks/per_item.csv', text);
+    const b = await bothWays(p);
+    expect(b.responses.find((r) => r.sampleId === 'quoted-1')?.protocolNote).toBe('a note "with" a comma, and a line\nbreak past the block');
+    expect(b.responses.length).toBe(48000 + 1 + 1 + 60000);
+  });
+
+  it('refuses a bad row at the line the reader names', async () => {
+    const lines = rows(3000);
+    lines[5000] = 'item-x,M1,V1_short,16f_151k,16,150528,A,A,yes,t,';
+    const p = scratch.write('bad-row/per_item.csv', `${HEADER}\n${lines.join('\n')}\n`);
+    await expectImportError(readPerItemCsv(p, {}, p, INLINE), { file: 'per_item.csv', line: 5002, field: 'correct' });
+    await expectImportError(readPerItemCsv(p, {}, p, ON_THREAD), { file: 'per_item.csv', line: 5002, field: 'correct' });
+  });
+
+  it('refuses malformed quoting found by the scan thread, at its line', async () => {
+    const lines = rows(3000);
+    lines[9000] = 'item-q,M1,V1_short,16f_151k,16,150528,A,A,1,t,ab"c';
+    const p = scratch.write('bad-quote/per_item.csv', `${HEADER}\n${lines.join('\n')}\n`);
+    const inline = await expectImportError(readPerItemCsv(p, {}, p, INLINE), { file: 'per_item.csv', line: 9002, field: '', reason: /a quote inside an unquoted field/ });
+    const scanned = await expectImportError(readPerItemCsv(p, {}, p, ON_THREAD), { file: 'per_item.csv', line: 9002, field: '' });
+    expect(scanned.message).toBe(inline.message);
+    // A quoted field never closed: the thread holds back the rest of the file, then refuses it at the end.
+    lines[9000] = 'item-q,M1,V1_short,16f_151k,16,150528,A,A,1,t,"open';
+    const q = scratch.write('open-quote/per_item.csv', `${HEADER}\n${lines.join('\n')}\n`);
+    const inline2 = await expectImportError(readPerItemCsv(q, {}, q, INLINE), { file: 'per_item.csv', line: 18002, field: '', reason: /not closed/ });
+    const scanned2 = await expectImportError(readPerItemCsv(q, {}, q, ON_THREAD), { file: 'per_item.csv', line: 18002, field: '' });
+    expect(scanned2.message).toBe(inline2.message);
+  });
+
+  it('a truncated copy is refused as truncated, not by the first bad row the reader met before the end', async () => {
+    const lines = rows(20000);
+    lines[10] = 'item-x,M1,V1_short,16f_151k,16,150528,A,A,yes,t,';
+    const text = `${HEADER}\n${lines.join('\n')}\nitem-cut,M1,V1_short,16f_15`;
+    const p = scratch.write('cut/per_item.csv', text);
+    const inline = await expectImportError(readPerItemCsv(p, {}, p, INLINE), { file: 'per_item.csv', line: 120002, field: 'config' });
+    const scanned = await expectImportError(readPerItemCsv(p, {}, p, ON_THREAD), { file: 'per_item.csv', line: 120002, field: 'config' });
+    expect(scanned.reason).toMatch(/truncated/);
+    expect(scanned.message).toBe(inline.message);
+  });
+
+  it('invalid UTF-8 late in the file is refused before an earlier bad row', async () => {
+    const lines = rows(20000);
+    lines[10] = 'item-x,M1,V1_short,16f_151k,16,150528,A,A,yes,t,';
+    const bytes = Buffer.from(`${HEADER}\n${lines.join('\n')}\nitem-\xff,M1,V1_short,16f_151k,16,150528,A,A,1,t,\n`, 'latin1');
+    const p = scratch.write('utf8/per_item.csv', bytes);
+    const inline = await expectImportError(readPerItemCsv(p, {}, p, INLINE), { file: 'per_item.csv', line: 120002, field: 'sample_id', reason: /invalid UTF-8/ });
+    const scanned = await expectImportError(readPerItemCsv(p, {}, p, ON_THREAD), { file: 'per_item.csv', line: 120002, field: 'sample_id', reason: /invalid UTF-8/ });
+    expect(scanned.message).toBe(inline.message);
+  });
+
+  it('an empty file and a header without rows', async () => {
+    const empty = scratch.write('empty/per_item.csv', '\n\n');
+    await expectImportError(readPerItemCsv(empty, {}, empty, ON_THREAD), { file: 'per_item.csv', line: 1, field: '', reason: /empty file/ });
+    const headerOnly = scratch.write('header-only/per_item.csv', `${HEADER}\n`);
+    expect((await bothWays(headerOnly)).responses).toEqual([]);
+  });
+});
