@@ -1,22 +1,19 @@
 /**
  * The scan thread of a large per_item.csv (per-item-scan.ts starts it): reads the file block by
- * block into shared memory, hashes it, and tokenizes every complete record it holds into the
- * ring's slots (per-item-tokenize.ts), posting one message per chunk. The reader's thread
- * interns those rows meanwhile, so reading, hashing and tokenizing cost it no time.
+ * block into shared memory and tokenizes every complete record it holds into the ring's slots
+ * (per-item-tokenize.ts), posting one message per chunk. The reader's thread interns those rows
+ * meanwhile, and hashes the bytes each chunk ends (it has time to spare: this thread, reading and
+ * tokenizing, is the slower of the two).
  *
  * A record is tokenized only once its line break has been read: the bytes read so far are cut
  * at their last line break outside quotes (an even number of quote characters before it —
  * a doubled quote inside a quoted field counts twice, so the parity holds).
  */
-import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { ImportError } from './errors';
 import { CHUNK_ROWS, LF, QUOTE, recordStrings, tokenize, type Cursor } from './per-item-tokenize';
-import { CTRL_RELEASED, CTRL_STOP, RING_SLOTS, type ScanInput, type ScanMessage } from './per-item-scan-protocol';
-
-/** Bytes per read: large enough that a read costs little per byte, small enough to start early. */
-const BLOCK = 4 << 20;
+import { BLOCK, CTRL_RELEASED, CTRL_STOP, RING_SLOTS, type ScanInput, type ScanMessage } from './per-item-scan-protocol';
 
 function post(m: ScanMessage): void {
   parentPort?.postMessage(m);
@@ -28,7 +25,6 @@ function scan(input: ScanInput): void {
   const all = Buffer.from(input.data);
   const ctrl = new Int32Array(input.ctrl);
   const size = bytes.length;
-  const hash = createHash('sha256');
   const fd = openSync(path, 'r');
   let loaded = 0;
   let eof = false;
@@ -45,7 +41,6 @@ function scan(input: ScanInput): void {
     while (!eof) {
       const n = loaded < size ? readSync(fd, bytes, loaded, Math.min(BLOCK, size - loaded), loaded) : 0;
       if (n > 0) {
-        hash.update(bytes.subarray(loaded, loaded + n));
         if (loaded === 0 && n >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) at.p = 3;
         loaded += n;
       }
@@ -90,7 +85,7 @@ function scan(input: ScanInput): void {
           const rows = tokenize(view, at, display, width, offs!.subarray(slot * CHUNK_ROWS * stride, (slot + 1) * CHUNK_ROWS * stride), quoted);
           if (rows === 0) continue; // only empty lines
           produced++;
-          post({ t: 'chunk', slot, rows, quoted });
+          post({ t: 'chunk', slot, rows, quoted, end: at.p });
         }
       } catch (e) {
         if (!(e instanceof ImportError)) throw e;
@@ -100,7 +95,7 @@ function scan(input: ScanInput): void {
         tokenizing = false;
       }
     }
-    post({ t: 'end', length: loaded, sha256: hash.digest('hex') });
+    post({ t: 'end', length: loaded });
   } finally {
     closeSync(fd);
   }

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readPerItemCsv } from '../../../electron/importers/per-item-csv';
+import { BLOCK } from '../../../electron/importers/per-item-scan-protocol';
 import type { ImportBatch } from '../../../shared/domain/types';
 import { Scratch, expectImportError } from './helpers';
 
@@ -17,8 +18,6 @@ afterAll(() => scratch.cleanup());
 const HEADER = 'sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note';
 const ON_THREAD = 0;
 const INLINE = Number.POSITIVE_INFINITY;
-/** The scan thread reads 4 MiB at a time (per-item-scan-worker.ts). */
-const BLOCK = 4 << 20;
 
 const CONFIGS: [string, number, number][] = [
   ['textonly', 0, 0],
@@ -65,10 +64,10 @@ describe('per_item.csv on the scan thread', () => {
   });
 
   it('reads a file of several read blocks, with a quoted line break across a block boundary', async () => {
-    // About 9 MiB: three blocks. A filler row's note is sized so that the quoted note's line
+    // Over two read blocks. A filler row's note is sized so that the quoted note's line
     // break is the last line break the first block holds, and its closing quote is in the
     // second: the first block's records end before that row, not at that line break.
-    const head = `${HEADER}\n${rows(8000).join('\n')}\n`;
+    const head = `${HEADER}\n${rows(1500).join('\n')}\n`;
     const quotedRow = `quoted-1,M1,V1_short,16f_151k,16,150528,A,A,1,official:M1:V1_short:16f_151k,"a note ""with"" a comma, and a line\nbreak past the block"`;
     const filler = (note: number): string => `filler-1,M1,V1_short,16f_151k,16,150528,A,A,1,t,${'x'.repeat(note)}\n`;
     const fill = BLOCK - 5 - head.length - quotedRow.indexOf('\n') - filler(0).length;
@@ -80,7 +79,7 @@ describe('per_item.csv on the scan thread', () => {
     const p = scratch.write('blocks/per_item.csv', text);
     const b = await bothWays(p);
     expect(b.responses.find((r) => r.sampleId === 'quoted-1')?.protocolNote).toBe('a note "with" a comma, and a line\nbreak past the block');
-    expect(b.responses.length).toBe(48000 + 1 + 1 + 60000);
+    expect(b.responses.length).toBe(9000 + 1 + 1 + 60000);
   });
 
   it('refuses a bad row at the line the reader names', async () => {
