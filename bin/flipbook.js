@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The current build's manifest, or null when it is missing or older than a source. */
+/** The current build's manifest, or null when it is missing (or its folder is), or older than a source. */
 function currentBuild() {
   let manifest;
   try {
@@ -22,6 +22,7 @@ function currentBuild() {
     for (const [file, mtime] of Object.entries(manifest.inputs)) {
       if (fs.statSync(base + file).mtimeMs > mtime) return null;
     }
+    if (!fs.existsSync(`${base}dist/${manifest.dir}/main.js`)) return null;
   } catch {
     return null;
   }

@@ -87,6 +87,8 @@ export async function buildCli() {
     const rel = `electron/store/migrations/${f}`;
     inputs[rel] = fs.statSync(path.join(root, rel)).mtimeMs;
   }
+  // This script too: a changed entry list or option makes another build from the same sources.
+  inputs['scripts/build-cli.js'] = fs.statSync(fileURLToPath(import.meta.url)).mtimeMs;
   const manifest = { dir: id, inputs };
   const tmp = `${MANIFEST}.tmp-${process.pid}`;
   fs.writeFileSync(tmp, JSON.stringify(manifest));

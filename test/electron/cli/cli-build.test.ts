@@ -58,4 +58,23 @@ describe('the built CLI', () => {
     cli('--help');
     expect(manifest().dir).toBe(after.dir);
   });
+
+  it('is built again when the build script changed or the build folder is gone', () => {
+    cli('--help');
+    const first = manifest();
+    expect(first.inputs['scripts/build-cli.js']).toBeDefined();
+    // Another entry or option in the build script makes another build from the same sources.
+    const script = path.join(root, 'scripts/build-cli.js');
+    const later = new Date(Date.now() + 10_000);
+    fs.utimesSync(script, later, later);
+    expect(cli('--help').status).toBe(0);
+    const second = manifest();
+    expect(second.dir).not.toBe(first.dir);
+    // The manifest names a build whose folder was deleted: built again rather than failing.
+    fs.rmSync(path.join(root, 'dist', second.dir), { recursive: true, force: true });
+    const r = cli('--help');
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^Usage: flipbook <command>/);
+    expect(manifest().dir).not.toBe(second.dir);
+  });
 });
