@@ -3,14 +3,14 @@
  * thread (per-item-scan-worker.ts) reads the file into shared memory and tokenizes it chunk by
  * chunk, while this thread interns each chunk's rows as it arrives and hashes the bytes they
  * end — the same tokenizer and the same row code as a small file, which this thread tokenizes
- * itself. At 1.45M rows that takes reading and tokenizing (about half of the reader's time) off
+ * itself. At 1.45M rows that takes reading and tokenizing (~0.6 s of the reader's ~1.5 s) off
  * the thread the user waits on.
  */
-import { ImportError } from './errors';
-import { startWorkerThread, workerEntry } from '../jobs/worker-thread';
-import { CHUNK_ROWS } from './per-item-tokenize';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { startWorkerThread, workerEntry } from '../jobs/worker-thread';
+import { ImportError } from './errors';
+import { CHUNK_ROWS } from './per-item-tokenize';
 import { CTRL_RELEASED, CTRL_STOP, CTRL_WORDS, type ScanInput, type ScanMessage } from './per-item-scan-protocol';
 
 /** Below this size a file is tokenized on the reader's thread: starting a thread costs more than it saves. */
