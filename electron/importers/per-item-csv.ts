@@ -1,7 +1,8 @@
 /**
  * The per_item.csv reader (docs/release-format.md "labels/per_item.csv"; docs/formats.md
  * "Damaged input", "Duplicated columns"). One reader for every per_item.csv: the whole file
- * is read as one Buffer and tokenized byte by byte (RFC 4180 quoting included), and each cell
+ * is read into memory and tokenized byte by byte (RFC 4180 quoting included; per-item-tokenize.ts
+ * — from 32 MB up on a scan thread of its own, per-item-scan.ts), and each cell
  * goes straight into the typed arrays of its (model, split, config) column — the store's own
  * layout — with every string field interned per table: a value becomes a string only the
  * first time its bytes are seen (≈ 5k sample ids, ≈ 120 source tags and a few names in the
