@@ -334,6 +334,13 @@ type Width = keyof typeof WIDTHS;
 
 /** The narrowest type that holds every value of `xs`. */
 function widthOf(xs: ArrayLike<number>): Width {
+  const [min, max] = rangeOf(xs);
+  const fit = (['u8', 'i8', 'u16', 'i16'] as const).find((w) => min >= WIDTHS[w].min && max <= WIDTHS[w].max);
+  return fit ?? 'i32';
+}
+
+/** [min(0, xs), max(0, xs)]; the loop alone in its function (gridShapes says why). */
+function rangeOf(xs: ArrayLike<number>): [number, number] {
   let min = 0;
   let max = 0;
   for (let i = 0; i < xs.length; i++) {
@@ -341,8 +348,7 @@ function widthOf(xs: ArrayLike<number>): Width {
     if (x < min) min = x;
     if (x > max) max = x;
   }
-  const fit = (['u8', 'i8', 'u16', 'i16'] as const).find((w) => min >= WIDTHS[w].min && max <= WIDTHS[w].max);
-  return fit ?? 'i32';
+  return [min, max];
 }
 
 /** Byte offset of each column in the body (4-byte aligned), and the body's length. */
