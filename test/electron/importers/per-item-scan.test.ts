@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readPerItemCsv } from '../../../electron/importers/per-item-csv';
-import { BLOCK } from '../../../electron/importers/per-item-scan-protocol';
+import { BLOCK, RING_SLOTS } from '../../../electron/importers/per-item-scan-protocol';
+import { CHUNK_ROWS } from '../../../electron/importers/per-item-tokenize';
 import type { ImportBatch } from '../../../shared/domain/types';
 import { Scratch, expectImportError } from './helpers';
 
@@ -88,6 +89,20 @@ describe('per_item.csv on the scan thread', () => {
     const p = scratch.write('bad-row/per_item.csv', `${HEADER}\n${lines.join('\n')}\n`);
     await expectImportError(readPerItemCsv(p, {}, p, INLINE), { file: 'per_item.csv', line: 5002, field: 'correct' });
     await expectImportError(readPerItemCsv(p, {}, p, ON_THREAD), { file: 'per_item.csv', line: 5002, field: 'correct' });
+  });
+
+  it('an early bad row stops a scan thread that is waiting for ring slots, and the file is still checked to its end', async () => {
+    // 180k rows: more than the ring holds (RING_SLOTS chunks of CHUNK_ROWS), so the thread is
+    // blocked on a full ring when the reader refuses row 12; it must stop tokenizing, read
+    // on to the end (a truncated or non-UTF-8 file would be refused as such) and finish.
+    expect(180_000).toBeGreaterThan(RING_SLOTS * CHUNK_ROWS);
+    const lines = rows(30_000);
+    lines[10] = 'item-x,M1,V1_short,16f_151k,16,150528,A,A,yes,t,';
+    const p = scratch.write('early-stop/per_item.csv', `${HEADER}\n${lines.join('\n')}\n`);
+    await expectImportError(readPerItemCsv(p, {}, p, ON_THREAD), { file: 'per_item.csv', line: 12, field: 'correct' });
+    const cut = scratch.write('early-stop-cut/per_item.csv', `${HEADER}\n${lines.join('\n')}\nitem-cut,M1,V1_sh`);
+    const err = await expectImportError(readPerItemCsv(cut, {}, cut, ON_THREAD), { file: 'per_item.csv', line: 180_002, field: 'split' });
+    expect(err.reason).toMatch(/truncated/);
   });
 
   it('refuses malformed quoting found by the scan thread, at its line', async () => {
