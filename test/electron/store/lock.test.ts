@@ -31,8 +31,14 @@ function startChild(): Child {
       const l = lines.shift();
       if (l !== undefined) return Promise.resolve(l);
       return new Promise((resolve, reject) => {
-        waiting.push(resolve);
-        proc.once('exit', (code) => reject(new Error(`lock child exited (${code})`)));
+        // One exit listener per wait, removed when the line comes: a child asked for many
+        // lines otherwise collects them (Node warns past ten).
+        const exited = (code: number | null): void => reject(new Error(`lock child exited (${code})`));
+        proc.once('exit', exited);
+        waiting.push((l) => {
+          proc.off('exit', exited);
+          resolve(l);
+        });
       });
     },
   };
