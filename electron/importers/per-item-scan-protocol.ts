@@ -8,6 +8,7 @@
  * in a fresh thread than the thread saves on a mid-sized file. The reader's thread parses every
  * message with the schema in per-item-scan.ts; the scan thread checks its input by hand.
  */
+import type { ErrorData } from '../jobs/error-data';
 
 /**
  * Bytes per read of the scan thread: large enough that a read costs little per byte, small
@@ -32,21 +33,14 @@ export interface ScanInput {
   ctrl: SharedArrayBuffer;
 }
 
-export interface ImportErrorData {
-  file: string;
-  line: number;
-  field: string;
-  reason: string;
-}
-
 export type ScanMessage =
   /** The header's fields as read ([] = no header row); chunks of `stride` int32 per row follow in `ring`. */
   | { t: 'header'; names: string[]; ring: SharedArrayBuffer; stride: number }
   /** `rows` tokenized rows in ring slot `slot`; `quoted` holds their quoted fields; the file's bytes before `end` are final. */
   | { t: 'chunk'; slot: number; rows: number; quoted: string[]; end: number }
-  /** The file could not be tokenized from here on; the read goes on to the end ('end' follows). */
-  | { t: 'refused'; error: ImportErrorData }
+  /** The file could not be tokenized from here on (an ImportError); the read goes on to the end ('end' follows). */
+  | { t: 'refused'; error: ErrorData }
   /** The whole file is in `data`: its length. */
   | { t: 'end'; length: number }
   /** Anything else went wrong (the file cannot be read, …); nothing follows. */
-  | { t: 'failed'; name: string; message: string; code: string | null };
+  | { t: 'failed'; error: ErrorData };

@@ -11,6 +11,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
+import { errorData } from '../jobs/error-data';
 import { ImportError } from './errors';
 import { CHUNK_ROWS, LF, QUOTE, recordStrings, tokenize, type Cursor } from './per-item-tokenize';
 import { BLOCK, CTRL_RELEASED, CTRL_STOP, RING_SLOTS, type ScanInput, type ScanMessage } from './per-item-scan-protocol';
@@ -91,7 +92,7 @@ function scan(input: ScanInput): void {
         if (!(e instanceof ImportError)) throw e;
         // The reader's thread still wants the whole file (a truncated or non-UTF-8 file is
         // refused as such before any row's error), so the read goes on.
-        post({ t: 'refused', error: { file: e.file, line: e.line, field: e.field, reason: e.reason } });
+        post({ t: 'refused', error: errorData(e) });
         tokenizing = false;
       }
     }
@@ -133,7 +134,5 @@ function inputOf(workerData: unknown): ScanInput {
 try {
   scan(inputOf(workerData));
 } catch (e) {
-  const err = e instanceof Error ? e : new Error(String(e));
-  const code = (err as { code?: unknown }).code;
-  post({ t: 'failed', name: err.name, message: err.message, code: typeof code === 'string' ? code : null });
+  post({ t: 'failed', error: errorData(e) });
 }

@@ -8,8 +8,8 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { startWorkerThread, workerEntry } from '../jobs/worker-thread';
-import { ImportError } from './errors';
+import { errorFromData } from '../jobs/error-data';
+import { startWorkerThread, WorkerError, workerEntry } from '../jobs/worker-thread';
 import { CHUNK_ROWS } from './per-item-tokenize';
 import { CTRL_RELEASED, CTRL_STOP, CTRL_WORDS, type ScanInput, type ScanMessage } from './per-item-scan-protocol';
 
@@ -39,15 +39,13 @@ export interface Scan {
   end(): Promise<{ buf: Buffer; sha256: string }>;
 }
 
-const ImportErrorData = z.object({ file: z.string(), line: z.number().int(), field: z.string(), reason: z.string() });
-
 /** The scan thread's messages, as per-item-scan-protocol.ts describes them. */
 const ScanMessage: z.ZodType<ScanMessage> = z.discriminatedUnion('t', [
   z.object({ t: z.literal('header'), names: z.array(z.string()), ring: z.instanceof(SharedArrayBuffer), stride: z.number().int().positive() }),
   z.object({ t: z.literal('chunk'), slot: z.number().int().nonnegative(), rows: z.number().int().positive(), quoted: z.array(z.string()), end: z.number().int().nonnegative() }),
-  z.object({ t: z.literal('refused'), error: ImportErrorData }),
+  z.object({ t: z.literal('refused'), error: WorkerError }),
   z.object({ t: z.literal('end'), length: z.number().int().nonnegative() }),
-  z.object({ t: z.literal('failed'), name: z.string(), message: z.string(), code: z.string().nullable() }),
+  z.object({ t: z.literal('failed'), error: WorkerError }),
 ]);
 
 type Message = ScanMessage;
@@ -77,7 +75,7 @@ export function startScan(path: string, display: string, size: number): Scan {
     for (;;) {
       const m = queue.shift();
       if (m) {
-        if (m.t === 'failed') throw Object.assign(new Error(m.message), { name: m.name, ...(m.code !== null && { code: m.code }) });
+        if (m.t === 'failed') throw errorFromData(m.error);
         return m;
       }
       if (ended) throw exited ?? new Error(`the scan thread of ${display} ended before the end of the file`);
@@ -88,7 +86,7 @@ export function startScan(path: string, display: string, size: number): Scan {
 
   let ring: Int32Array | null = null;
   let stride = 0;
-  let refused: ImportError | null = null;
+  let refused: Error | null = null;
   let last: { length: number } | null = null;
   const buf = Buffer.from(data);
   const hash = createHash('sha256');
@@ -103,7 +101,7 @@ export function startScan(path: string, display: string, size: number): Scan {
     buf,
     async header() {
       const m = await take();
-      if (m.t === 'refused') throw (refused = importError(m.error));
+      if (m.t === 'refused') throw (refused = errorFromData(m.error));
       if (m.t !== 'header') throw new Error(`the scan thread of ${display} sent ${m.t} before the header`);
       ring = new Int32Array(m.ring);
       stride = m.stride;
@@ -118,7 +116,7 @@ export function startScan(path: string, display: string, size: number): Scan {
           return { offs: ring!.subarray(m.slot * CHUNK_ROWS * stride, (m.slot + 1) * CHUNK_ROWS * stride), rows: m.rows, quoted: m.quoted };
         case 'refused':
           // Rows after the refused record never arrive; the reader throws this after its own checks.
-          throw (refused = importError(m.error));
+          throw (refused = errorFromData(m.error));
         case 'end':
           last = m;
           return null;
@@ -143,8 +141,4 @@ export function startScan(path: string, display: string, size: number): Scan {
       return { buf: buf.subarray(0, last.length), sha256: hash.digest('hex') };
     },
   };
-}
-
-function importError(e: { file: string; line: number; field: string; reason: string }): ImportError {
-  return new ImportError(e.file, e.line, e.field, e.reason);
 }

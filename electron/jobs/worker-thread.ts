@@ -11,6 +11,16 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { z } from 'zod';
+import type { ErrorData } from './error-data';
+
+/** An error a worker thread posts (error-data.ts), as the receiving side parses it. */
+export const WorkerError: z.ZodType<ErrorData> = z.object({
+  name: z.string(),
+  message: z.string(),
+  code: z.string().nullable(),
+  importError: z.object({ file: z.string(), line: z.number().int(), field: z.string(), reason: z.string() }).nullable(),
+});
 
 /** The worker entry `name` beside the module at `callerUrl` (its import.meta.url). */
 export function workerEntry(callerUrl: string, name: string): URL {

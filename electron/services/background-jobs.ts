@@ -14,7 +14,8 @@ import type { z } from 'zod';
 import { ERROR_CODES, type ErrorCode, type EventPayload } from '../../shared/api/contract';
 import { createJobRunner, type JobRunner } from '../jobs/job-runner';
 import { startWorkerThread, workerEntry } from '../jobs/worker-thread';
-import { errorFromData, WorkerMessage, type WorkerJobInput, type WorkerJobKind } from './job-protocol';
+import { errorFromData } from '../jobs/error-data';
+import { WorkerMessage, type WorkerJobInput, type WorkerJobKind } from './job-protocol';
 import { ServiceError, toApiErrorWhole } from './dispatch';
 
 export interface BackgroundJobs {

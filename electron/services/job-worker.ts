@@ -5,7 +5,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { z } from 'zod';
-import { errorData, WorkerJobInput, type WorkerMessage } from './job-protocol';
+import { errorData } from '../jobs/error-data';
+import { WorkerJobInput, type WorkerMessage } from './job-protocol';
 import { runJobTask } from './job-tasks';
 
 function post(m: WorkerMessage): void {
