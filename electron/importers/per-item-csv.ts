@@ -327,12 +327,11 @@ export async function readPerItemCsv(path: string, opts: ImportOptions = {}, dis
   try {
     parsed = await parse(scannedRows(scan), display, opts);
   } catch (e) {
-    refuseDamaged((await scan.end()).buf, display);
+    refuseDamaged(await scan.end(), display);
     throw e;
   }
-  const { buf, sha256 } = await scan.end();
-  refuseDamaged(buf, display);
-  return batchOf(path, display, parsed, sha256);
+  refuseDamaged(await scan.end(), display);
+  return batchOf(path, display, parsed, scan.sha256());
 }
 
 /**

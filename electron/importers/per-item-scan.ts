@@ -34,9 +34,11 @@ export interface Scan {
   release(): void;
   /**
    * Waits until the whole file has been read (stopping the tokenizing, if it is still going):
-   * its bytes (`buf` cut to its length) and SHA-256.
+   * its bytes (`buf` cut to its length).
    */
-  end(): Promise<{ buf: Buffer; sha256: string }>;
+  end(): Promise<Buffer>;
+  /** After `end`: the file's SHA-256 (hashing the bytes after the last chunk released). */
+  sha256(): string;
 }
 
 /** The scan thread's messages, as per-item-scan-protocol.ts describes them. */
@@ -136,9 +138,13 @@ export function startScan(path: string, display: string, size: number): Scan {
         const m = await take();
         if (m.t === 'end') last = m;
       }
+      return buf.subarray(0, last.length);
+    },
+    sha256() {
+      if (!last) throw new Error('sha256() before end()');
       hash.update(buf.subarray(hashed, last.length));
       hashed = last.length;
-      return { buf: buf.subarray(0, last.length), sha256: hash.digest('hex') };
+      return hash.digest('hex');
     },
   };
 }
