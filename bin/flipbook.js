@@ -5,8 +5,10 @@
 // first (~1 s, once). Without esbuild (a production install) a stale or missing build falls
 // back to running the TypeScript sources through tsx.
 import fs from 'node:fs';
+import Module, { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -22,7 +24,7 @@ function currentBuild() {
     for (const [file, mtime] of Object.entries(manifest.inputs)) {
       if (fs.statSync(base + file).mtimeMs > mtime) return null;
     }
-    if (!fs.existsSync(`${base}dist/${manifest.dir}/main.js`)) return null;
+    if (!fs.existsSync(`${base}dist/${manifest.dir}/main.cjs`)) return null;
   } catch {
     return null;
   }
@@ -48,13 +50,56 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+/**
+ * The build's main.cjs, compiled with V8's code cache for this command (docs/architecture.md
+ * "CLI start-up"). Without it, every call parsed and compiled the CLI's code again: ~80 ms of
+ * an import's or export's start. The cache is made once, after the first successful run of a
+ * command (so it holds every function that run compiled), and kept as
+ * `dist/<build>/v8-cache/<command>.bin`, written by a rename. V8 refuses a cache made by
+ * another V8 version or with other flags (it is then made again); it checks a script only by
+ * its length, so a cache must never outlive its script: each build is a new folder, and its
+ * caches live and go with it. Where the folder is read-only the CLI just runs uncached.
+ */
+function loadBuild(dir, argv) {
+  const file = path.join(root, 'dist', dir, 'main.cjs');
+  // A command's --help would make a cache of its help alone, kept in place of the command's.
+  const command = argv[0] === undefined || argv[0].startsWith('-') ? 'help' : argv[0];
+  const helpOnly = command !== 'help' && (argv.includes('--help') || argv.includes('-h'));
+  const cacheFile = /^[a-z][a-z-]{0,40}$/.test(command) && !helpOnly ? path.join(root, 'dist', dir, 'v8-cache', `${command}.bin`) : null;
+  let cached;
+  try {
+    if (cacheFile) cached = fs.readFileSync(cacheFile);
+  } catch {
+    // Not made yet.
+  }
+  // The build has no import() (scripts/build-cli.js): packages are loaded with require().
+  const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'utf8')), { filename: file, cachedData: cached });
+  const module = { exports: {} };
+  script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
+  const keepCache = (code) => {
+    if (!cacheFile || code !== 0 || (cached && !script.cachedDataRejected)) return;
+    if (command !== 'help' && !module.exports.commandNames.includes(command)) return;
+    try {
+      fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
+      const tmp = `${cacheFile}.tmp-${process.pid}`;
+      fs.writeFileSync(tmp, script.createCachedData());
+      fs.renameSync(tmp, cacheFile);
+    } catch {
+      // A read-only install: run without one.
+    }
+  };
+  return { main: module.exports.main, keepCache };
+}
+
 const build = currentBuild() ?? (await buildOrNull());
-let main;
+const argv = process.argv.slice(2);
 if (build) {
-  ({ main } = await import(pathToFileURL(path.join(root, 'dist', build.dir, 'main.js')).href));
+  const { main, keepCache } = loadBuild(build.dir, argv);
+  process.exitCode = await main(argv);
+  keepCache(process.exitCode);
 } else {
   const { register } = await import('tsx/esm/api');
   register();
-  ({ main } = await import('../electron/cli/main.ts'));
+  const { main } = await import('../electron/cli/main.ts');
+  process.exitCode = await main(argv);
 }
-process.exitCode = await main(process.argv.slice(2));

@@ -2,8 +2,13 @@
 // Builds the CLI (electron/cli/main.ts) into plain JavaScript with esbuild, so that a CLI
 // call does not compile ~140 TypeScript modules first (docs/architecture.md, "CLI start-up").
 //
-// - Code-split ESM: each command (and exceljs / hyparquet, imported where a file needs them)
-//   is its own chunk, loaded only when used; npm packages stay external (node_modules).
+// - The CLI is ONE CommonJS file, `main.cjs`: bin/flipbook.js compiles it with a V8 code cache
+//   kept per command beside it, which a CommonJS script can use on Node 20 and an ES module
+//   cannot. Each command's modules are wrapped by esbuild to be evaluated only when that
+//   command is loaded (the commands' `import()`), and exceljs / hyparquet (npm packages, left
+//   external like every package but BUNDLED) only when a file needs them (with require()).
+// - The worker threads' entries are ES modules beside it (`job-worker.js`, …), where the code
+//   that starts them looks for them (electron/jobs/worker-thread.ts).
 // - Output goes to a new folder `dist/cli-<id>/`, two levels below the repository like the
 //   sources' `electron/<dir>/`, so paths the sources resolve from `import.meta.url`
 //   (`../../assets`, `../../dist/renderer`, `./migrations`) still hold.
@@ -48,25 +53,39 @@ export async function buildCli() {
   fs.mkdirSync(dist, { recursive: true });
   const id = `cli-${Date.now().toString(36)}-${process.pid}`;
   const outdir = path.join(dist, id);
-  const result = await build({
+  const common = {
     absWorkingDir: root,
-    // The worker threads' entries — the job worker (import/export/merge off the UI thread) and
-    // a large per_item.csv's scan thread (electron/jobs/worker-thread.ts) — sit beside the
-    // chunks, where the code that starts them looks for them.
-    entryPoints: {
-      main: 'electron/cli/main.ts',
-      'job-worker': 'electron/services/job-worker.ts',
-      'per-item-scan-worker': 'electron/importers/per-item-scan-worker.ts',
-    },
     bundle: true,
-    splitting: true,
-    format: 'esm',
     platform: 'node',
     target: 'node20',
     plugins: [bundleOnly(BUNDLED)],
     outdir,
     metafile: true,
     logLevel: 'warning',
+  };
+  const cli = await build({
+    ...common,
+    entryPoints: { main: 'electron/cli/main.ts' },
+    format: 'cjs',
+    outExtension: { '.js': '.cjs' },
+    // The sources resolve files from their module's URL; in the one file that is main.cjs's.
+    define: { 'import.meta.url': '__flipbookModuleUrl' },
+    // exceljs and hyparquet are loaded with require() where the sources import() them: code
+    // compiled from a V8 code cache cannot call import() (it loses the callback Node needs),
+    // and Node 20 requires an ES module like hyparquet as it imports it.
+    supported: { 'dynamic-import': false },
+    banner: { js: "var __flipbookModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  });
+  // The worker threads' entries — the job worker (import/export/merge off the UI thread) and
+  // a large per_item.csv's scan thread.
+  const workers = await build({
+    ...common,
+    entryPoints: {
+      'job-worker': 'electron/services/job-worker.ts',
+      'per-item-scan-worker': 'electron/importers/per-item-scan-worker.ts',
+    },
+    splitting: true,
+    format: 'esm',
     // CJS dependencies bundled as ESM need require(); none are bundled (packages are
     // external), but node:module's createRequire keeps the few local requires working.
     banner: { js: "import { createRequire as __flipbookRequire } from 'node:module'; const require = __flipbookRequire(import.meta.url);" },
@@ -77,7 +96,7 @@ export async function buildCli() {
   for (const f of fs.readdirSync(migrations)) if (f.endsWith('.sql')) fs.copyFileSync(path.join(migrations, f), path.join(outdir, 'migrations', f));
 
   const inputs = {};
-  for (const f of Object.keys(result.metafile.inputs)) {
+  for (const f of [...Object.keys(cli.metafile.inputs), ...Object.keys(workers.metafile.inputs)]) {
     // A bundled package counts as its package.json (an upgrade rewrites it), not as each file.
     const pkg = /^(.*\/)?node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(f);
     const rel = pkg ? `${pkg[1] ?? ''}node_modules/${pkg[2]}/package.json` : f;

@@ -8,6 +8,9 @@ function usage(): string {
   return ['Usage: flipbook <command> [options]', '', 'Commands:', ...lines, '', 'Run `flipbook <command> --help` for the options of one command.'].join('\n');
 }
 
+/** Every command's name (bin/flipbook.js keeps a code cache only for these). */
+export const commandNames: readonly string[] = commands.map((c) => c.name);
+
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {

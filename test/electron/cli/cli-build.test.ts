@@ -7,6 +7,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ExcelJS from 'exceljs';
+import { parquetWriteBuffer } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../temp-dir';
 
@@ -25,6 +27,22 @@ interface Manifest {
 }
 const manifest = (): Manifest => JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as Manifest;
 const cli = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', cwd: root });
+const SAMPLE_FRAMES = ['sample-frames', '--policy', 'scalegrid-random', '--total', '300', '--n', '8', '--seed', '3', '--video-id', 'v1'];
+
+/** Runs the CLI and lists the npm packages it loaded (Node's module cache, read as the process exits). */
+function packagesLoaded(...args: string[]): { status: number | null; packages: string[] } {
+  const hook = path.join(root, 'list-packages.cjs');
+  fs.writeFileSync(
+    hook,
+    "process.on('exit', () => require('fs').writeSync(2, '\\nPACKAGES ' + JSON.stringify(Object.keys(require('module')._cache)) + '\\n'));",
+  );
+  const r = spawnSync(process.execPath, ['--require', hook, bin, ...args], { encoding: 'utf8', cwd: root });
+  const line = r.stderr.split('\n').find((l) => l.startsWith('PACKAGES '));
+  if (!line) throw new Error(`no module list: ${r.stderr}`);
+  const files = JSON.parse(line.slice('PACKAGES '.length)) as string[];
+  const packages = new Set(files.flatMap((f) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(f)?.[1] ?? []));
+  return { status: r.status, packages: [...packages].sort() };
+}
 
 describe('the built CLI', () => {
   it('is built on first use, runs from dist/ and lists every command without loading any', () => {
@@ -33,10 +51,7 @@ describe('the built CLI', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^Usage: flipbook <command>/);
     const m = manifest();
-    expect(fs.existsSync(path.join(root, 'dist', m.dir, 'main.js'))).toBe(true);
-    // Command code lives in chunks of its own: the entry holds none of it.
-    const entry = fs.readFileSync(path.join(root, 'dist', m.dir, 'main.js'), 'utf8');
-    expect(entry).not.toMatch(/exportRelease|openProject/);
+    expect(fs.existsSync(path.join(root, 'dist', m.dir, 'main.cjs'))).toBe(true);
     expect(Object.keys(m.inputs)).toContain('electron/cli/main.ts');
     expect(Object.keys(m.inputs)).toContain('electron/store/migrations/0010-initial.sql');
   });
@@ -48,7 +63,7 @@ describe('the built CLI', () => {
     const edited = path.join(root, 'electron/cli/main.ts');
     const later = new Date(Date.now() + 5000);
     fs.utimesSync(edited, later, later);
-    const r = cli('sample-frames', '--policy', 'scalegrid-random', '--total', '300', '--n', '8', '--seed', '3', '--video-id', 'v1');
+    const r = cli(...SAMPLE_FRAMES);
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe('[20,52,146,168,173,174,223,270]');
     const after = manifest();
@@ -76,5 +91,82 @@ describe('the built CLI', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/^Usage: flipbook <command>/);
     expect(manifest().dir).not.toBe(second.dir);
+  });
+
+  it('loads a command and its packages only when that command runs, and exceljs / hyparquet only for their files', async () => {
+    expect(packagesLoaded('--help')).toEqual({ status: 0, packages: [] });
+    const dir = fs.mkdtempSync(path.join(root, 'lazy-'));
+    const csv = path.join(dir, 'per_item.csv');
+    fs.writeFileSync(
+      csv,
+      'sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note,confidence\n' +
+        'q1,m1,S,16f_151k,16,150528,A,A,1,t,,0.9\n',
+    );
+    const fromCsv = packagesLoaded('import', csv, '--project', path.join(dir, 'a.flipbook'));
+    expect(fromCsv.status).toBe(0);
+    expect(fromCsv.packages).toContain('better-sqlite3');
+    expect(fromCsv.packages).not.toContain('exceljs');
+    // A VLMEvalKit xlsx and Video-MME's parquet: exceljs (CommonJS) and hyparquet (an ES module) are loaded where the sources import() them.
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Sheet1');
+    ws.addRow(['index', 'video', 'duration', 'question_id', 'task_type', 'question', 'options', 'answer', 'prediction']);
+    ws.addRow([0, 'vidA', 'short', '001-1', 'Counting', 'How many?', "['A. 1', 'B. 2', 'C. 3', 'D. 4']", 'C', 'C. 3']);
+    const xlsx = path.join(dir, 'Qwen2.5-VL-7B_Video-MME_64frame.xlsx');
+    await wb.xlsx.writeFile(xlsx);
+    const fromXlsx = packagesLoaded('import', xlsx, '--project', path.join(dir, 'b.flipbook'));
+    expect(fromXlsx.status).toBe(0);
+    expect(fromXlsx.packages).toContain('exceljs');
+    expect(fromXlsx.packages).not.toContain('hyparquet');
+    const column = (name: string, data: string[]) => ({ name, data, type: 'STRING' as const });
+    const parquet = path.join(dir, 'test-00000-of-00001.parquet');
+    fs.writeFileSync(
+      parquet,
+      new Uint8Array(
+        parquetWriteBuffer({
+          columnData: [
+            column('video_id', ['001']),
+            column('duration', ['short']),
+            column('domain', ['Knowledge']),
+            column('sub_category', ['History']),
+            column('videoID', ['yt0']),
+            column('question_id', ['001-1']),
+            column('task_type', ['Counting Problem']),
+            column('question', ['How many?']),
+            { name: 'options', data: [['A. one', 'B. two', 'C. three', 'D. four']] },
+            column('answer', ['C']),
+          ],
+        }),
+      ),
+    );
+    const fromParquet = packagesLoaded('import', parquet, '--project', path.join(dir, 'c.flipbook'), '--split', 'V1_{duration}');
+    expect(fromParquet.status).toBe(0);
+    expect(fromParquet.packages).toContain('hyparquet');
+    expect(fromParquet.packages).not.toContain('exceljs');
+  });
+
+  it('keeps a V8 code cache per command in its build, made by a successful run and replaced when V8 refuses it', () => {
+    expect(cli('--help').status).toBe(0);
+    const cacheDir = path.join(root, 'dist', manifest().dir, 'v8-cache');
+    const cache = path.join(cacheDir, 'sample-frames.bin');
+    fs.rmSync(cache, { force: true });
+    // A failed run or a command's --help leaves none: either would hold only part of the command's code.
+    expect(cli('sample-frames', '--policy', 'no-such-policy').status).not.toBe(0);
+    expect(cli('sample-frames', '--help').status).toBe(0);
+    expect(fs.existsSync(cache)).toBe(false);
+    const expected = '[20,52,146,168,173,174,223,270]';
+    expect(cli(...SAMPLE_FRAMES).stdout.trim()).toBe(expected);
+    const made = fs.statSync(cache);
+    expect(made.size).toBeGreaterThan(1000);
+    // Used as it is: not written again.
+    expect(cli(...SAMPLE_FRAMES).stdout.trim()).toBe(expected);
+    expect(fs.statSync(cache).mtimeMs).toBe(made.mtimeMs);
+    // Cut short (a disk that filled up): V8 refuses it, the command runs compiled afresh, and a whole cache replaces it.
+    fs.truncateSync(cache, Math.floor(made.size / 2));
+    const r = cli(...SAMPLE_FRAMES);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe(expected);
+    expect(fs.statSync(cache).size).toBeGreaterThan(made.size * 0.9);
+    // No temp file is left (a cache is written to one, then renamed).
+    expect(fs.readdirSync(cacheDir).filter((f) => !f.endsWith('.bin'))).toEqual([]);
   });
 });
