@@ -13,6 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { planGrid } from '../../shared/engine/grid-plan';
 import { itemTransitions, transitionPairs } from '../../shared/engine/mcqa';
 import { patternOf, trajectoryColumns, TRAJECTORY_CLASSES } from '../../shared/engine/trajectories';
 import type { OutcomeGrid, ScannedItems } from '../store/outcome-scan';
@@ -234,9 +235,11 @@ function itemFacts(items: ScannedItems, used: Uint8Array, video: ReturnType<type
 
 /**
  * The shape of each of a grid's rows, into `out`. What a row shows follows from its outcome
- * pattern, so each distinct pattern is evaluated once, from its first row. The per-row loops
- * are small functions of their own: this runs in a fresh CLI process once per import, where
- * V8 compiles small hot functions quickly, but a hot loop inside a large function made it
+ * pattern over the grid's columns (its class and flags are the engine's per-row rule applied
+ * to those outcomes, docs/metrics.md §3), so the engine runs on one row per distinct pattern —
+ * a few hundred at most — and every row takes its pattern's shape. The per-row loops are
+ * small functions of their own: this runs in a fresh CLI process once per import, where V8
+ * compiles small hot functions quickly, but a hot loop inside a large function made it
  * compile the whole function, with everything it calls inlined, at several times the cost.
  */
 function gridShapes(g: OutcomeGrid, shapes: Shapes, out: Int32Array): void {
@@ -245,8 +248,7 @@ function gridShapes(g: OutcomeGrid, shapes: Shapes, out: Int32Array): void {
     out.fill(shapes.of('', -1, 0, [], []));
     return;
   }
-  const t = trajectoryColumns(g);
-  const plan = t.plan;
+  const plan = planGrid(g);
   const pairs = transitionPairs(plan);
   const C = g.configs.length;
   const cols = plan.cols;
@@ -254,14 +256,24 @@ function gridShapes(g: OutcomeGrid, shapes: Shapes, out: Int32Array): void {
     cols.length <= MAX_NUMERIC_PATTERN
       ? firstOfEach(numericPatterns(g.correct, C, cols, g.rows.length))
       : firstOfEach(stringPatterns(g.correct, C, cols, g.rows.length));
+  // The engine's trajectories of the first row of each pattern (the plan depends on the
+  // configs alone, so it is the same plan as the whole grid's).
+  const t = trajectoryColumns({ ...g, itemIds: first.map((i) => g.itemIds[i]!), correct: rowsOf(g.correct, C, first) });
   const y = new Int8Array(cols.length);
-  const shapeOfPattern = first.map((i) => {
+  const shapeOfPattern = first.map((i, k) => {
     for (let j = 0; j < cols.length; j++) y[j] = g.correct[i * C + cols[j]!]!;
     const { harmed, rescued } = itemTransitions(plan, pairs, y);
-    const flags = (t.terminalRegression[i] ? FLAG_TR : 0) | (t.visuallyConfused[i] ? FLAG_VC : 0) | (t.textOverwritten[i] ? FLAG_TO : 0);
-    return shapes.of(patternOf(y), t.trajectoryClass[i]!, flags, harmed, rescued);
+    const flags = (t.terminalRegression[k] ? FLAG_TR : 0) | (t.visuallyConfused[k] ? FLAG_VC : 0) | (t.textOverwritten[k] ? FLAG_TO : 0);
+    return shapes.of(patternOf(y), t.trajectoryClass[k]!, flags, harmed, rescued);
   });
   for (let i = 0; i < index.length; i++) out[i] = shapeOfPattern[index[i]!]!;
+}
+
+/** Rows `rows` of a row-major matrix with C columns, in that order. */
+function rowsOf(correct: Int8Array, C: number, rows: readonly number[]): Int8Array {
+  const out = new Int8Array(rows.length * C);
+  rows.forEach((r, k) => out.set(correct.subarray(r * C, r * C + C), k * C));
+  return out;
 }
 
 /** Each row's outcome pattern over `cols` as a base-3 number (exact for up to MAX_NUMERIC_PATTERN columns). */
