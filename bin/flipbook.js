@@ -4,6 +4,7 @@
 // source file is newer than the build (a developer edited it), the build is made again
 // first (~1 s, once). Without esbuild (a production install) a stale or missing build falls
 // back to running the TypeScript sources through tsx.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import path from 'node:path';
@@ -55,11 +56,24 @@ for (const stream of [process.stdout, process.stderr]) {
  * "CLI start-up"). Without it, every call parsed and compiled the CLI's code again: ~80 ms of
  * an import's or export's start. The cache is made once, after the first successful run of a
  * command (so it holds every function that run compiled), and kept as
- * `dist/<build>/v8-cache/<command>.bin`, written by a rename. V8 refuses a cache made by
+ * `dist/<build>/v8-cache/<command>.bin` behind its SHA-256 (checkedCache), written by a rename. V8 refuses a cache made by
  * another V8 version or with other flags (it is then made again); it checks a script only by
  * its length, so a cache must never outlive its script: each build is a new folder, and its
  * caches live and go with it. Where the folder is read-only the CLI just runs uncached.
  */
+const digest = (data) => crypto.createHash('sha256').update(data).digest();
+
+/**
+ * The V8 cache in a cache file (its SHA-256, then the cache), or undefined when the digest does
+ * not match. V8 checks a cache's version, flags and length, but a release build does not
+ * checksum its contents (--verify-snapshot-checksum is off): a damaged byte would be run as
+ * code. Hashing ~1 MB costs ~2 ms.
+ */
+function checkedCache(file) {
+  const data = file.subarray(32);
+  return file.length > 32 && digest(data).equals(file.subarray(0, 32)) ? data : undefined;
+}
+
 function loadBuild(dir, argv) {
   const file = path.join(root, 'dist', dir, 'main.cjs');
   // A command's --help would make a cache of its help alone, kept in place of the command's.
@@ -68,7 +82,7 @@ function loadBuild(dir, argv) {
   const cacheFile = /^[a-z][a-z-]{0,40}$/.test(command) && !helpOnly ? path.join(root, 'dist', dir, 'v8-cache', `${command}.bin`) : null;
   let cached;
   try {
-    if (cacheFile) cached = fs.readFileSync(cacheFile);
+    if (cacheFile) cached = checkedCache(fs.readFileSync(cacheFile));
   } catch {
     // Not made yet.
   }
@@ -82,7 +96,8 @@ function loadBuild(dir, argv) {
     try {
       fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
       const tmp = `${cacheFile}.tmp-${process.pid}`;
-      fs.writeFileSync(tmp, script.createCachedData());
+      const data = script.createCachedData();
+      fs.writeFileSync(tmp, Buffer.concat([digest(data), data]));
       fs.renameSync(tmp, cacheFile);
     } catch {
       // A read-only install: run without one.

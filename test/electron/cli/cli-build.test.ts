@@ -166,6 +166,18 @@ describe('the built CLI', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe(expected);
     expect(fs.statSync(cache).size).toBeGreaterThan(made.size * 0.9);
+    // One byte changed (a damaged disk block): V8 itself would not notice; the file's digest does.
+    const whole = fs.readFileSync(cache);
+    const mtime = fs.statSync(cache).mtimeMs;
+    const mid = Math.floor(whole.length / 2);
+    whole[mid] = whole[mid]! ^ 0xff;
+    fs.writeFileSync(cache, whole);
+    fs.utimesSync(cache, new Date(mtime - 10_000), new Date(mtime - 10_000));
+    const again = cli(...SAMPLE_FRAMES);
+    expect(again.stderr).toBe('');
+    expect(again.stdout.trim()).toBe(expected);
+    expect(fs.statSync(cache).mtimeMs).toBeGreaterThan(mtime - 10_000);
+    expect(fs.readFileSync(cache).equals(whole)).toBe(false);
     // No temp file is left (a cache is written to one, then renamed).
     expect(fs.readdirSync(cacheDir).filter((f) => !f.endsWith('.bin'))).toEqual([]);
   });
