@@ -18,6 +18,7 @@ import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { ProjectLockedError } from './errors';
 import { processAlive } from './process-alive';
+import { sqliteBinding } from './sqlite-binding';
 
 const lockInfoSchema = z.object({ pid: z.number().int(), hostname: z.string(), since: z.string(), v: z.number().optional() });
 export type LockInfo = z.infer<typeof lockInfoSchema>;
@@ -55,8 +56,7 @@ function legacyHolder(lockPath: string): LockInfo | null {
 
 /** Opens the mutex and tries to take it; the open connection when taken, null when another holds it. */
 function takeMutex(projectPath: string): Database.Database | null {
-  const binding = process.versions.electron ? process.env.FLIPBOOK_SQLITE_BINDING : undefined;
-  const db = new Database(mutexPathFor(projectPath), { timeout: 0, ...(binding ? { nativeBinding: binding } : {}) });
+  const db = new Database(mutexPathFor(projectPath), { timeout: 0, ...sqliteBinding() });
   try {
     db.exec('BEGIN IMMEDIATE');
     return db;

@@ -21,6 +21,7 @@ import { createImportApplier, type ImportOverrides, type ImportSummary } from '.
 import { assertSafeNames } from './import-names';
 import { acquireLock, lockHolder, type ProjectLock } from './lock';
 import { removeStaleTemps } from './process-alive';
+import { sqliteBinding } from './sqlite-binding';
 import { createMatrixLoader, GRID_CONFIGS_SQL, specFromRow, type GridConfigRow } from './matrix-load';
 import { checkVersion, latestVersion, migrate, type MigrationResult } from './migrate';
 import { type ColumnRow, decodeColumn, decodeInt32 } from './response-columns';
@@ -209,11 +210,7 @@ function notWritable(abs: string): string | null {
  * (docs/security.md "Read-only locations").
  */
 function openDb(abs: string, readOnly: boolean, mustExist: boolean): Database.Database {
-  // Under `npm start` with a real Electron, node_modules holds the Node build of
-  // better-sqlite3 (npm test needs it); start.js points us at the Electron-ABI build made by
-  // scripts/rebuild-native.js instead. Packaged apps have the right build in place.
-  const binding = process.versions.electron ? process.env.FLIPBOOK_SQLITE_BINDING : undefined;
-  const native = binding ? { nativeBinding: binding } : {};
+  const native = sqliteBinding();
   const immutable = readOnly && notWritable(abs) !== null && !fs.existsSync(`${abs}-wal`);
   let db: Database.Database | null = null;
   try {

@@ -1,0 +1,35 @@
+/**
+ * The native part of better-sqlite3 to load, as its `nativeBinding` option (every connection
+ * the store opens takes it).
+ *
+ * - In Electron: under `npm start` with a real Electron, node_modules holds the Node build of
+ *   better-sqlite3 (npm test needs it); start.js points us at the Electron-ABI build made by
+ *   scripts/rebuild-native.js (FLIPBOOK_SQLITE_BINDING). Packaged apps have the right build in
+ *   place, found the usual way.
+ * - In Node: the package's own build, named directly. Left to itself, better-sqlite3 finds it
+ *   with the `bindings` package, which reads a stack trace for the module's root and tries a
+ *   dozen paths: 3–10 ms of every CLI call. A build elsewhere (a debug build) is still found
+ *   that way.
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+let nodeBuild: string | null | undefined;
+
+export function sqliteBinding(): { nativeBinding?: string } {
+  if (process.versions.electron) {
+    const binding = process.env.FLIPBOOK_SQLITE_BINDING;
+    return binding ? { nativeBinding: binding } : {};
+  }
+  if (nodeBuild === undefined) {
+    try {
+      const dir = path.dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json'));
+      const file = path.join(dir, 'build', 'Release', 'better_sqlite3.node');
+      nodeBuild = fs.existsSync(file) ? file : null;
+    } catch {
+      nodeBuild = null;
+    }
+  }
+  return nodeBuild ? { nativeBinding: nodeBuild } : {};
+}
