@@ -8,15 +8,19 @@
 import type { ImportBatch } from '../../shared/domain/types';
 import type { ImportOverrides, ImportSummary } from '../store/import-apply';
 import type { Project } from '../store/project';
-import { readBundle, type Bundle } from './bundle';
+import type { Bundle } from './bundle';
 
 export interface ImportWithAnnotationsSummary extends ImportSummary {
   annotations: { bundles: number; eventsAdded: number; eventsSkipped: number };
 }
 
-/** The annotation bundle of `path` when its batches came from a release with annotations/, else null. */
+/**
+ * The annotation bundle of `path` when its batches came from a release with annotations/, else
+ * null. The bundle reader is loaded only then (its schemas and unzip cost a few ms of every
+ * other import's start).
+ */
 export async function bundleForImport(path: string, batches: ImportBatch[]): Promise<Bundle | null> {
-  return batches.some((b) => b.annotations !== undefined) ? readBundle(path) : null;
+  return batches.some((b) => b.annotations !== undefined) ? (await import('./bundle')).readBundle(path) : null;
 }
 
 export function applyImportsWithAnnotations(
