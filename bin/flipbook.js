@@ -51,16 +51,6 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-/**
- * The build's main.cjs, compiled with V8's code cache for this command (docs/architecture.md
- * "CLI start-up"). Without it, every call parsed and compiled the CLI's code again: ~80 ms of
- * an import's or export's start. The cache is made once, after the first successful run of a
- * command (so it holds every function that run compiled), and kept as
- * `dist/<build>/v8-cache/<command>.bin` behind its SHA-256 (checkedCache), written by a rename. V8 refuses a cache made by
- * another V8 version or with other flags (it is then made again); it checks a script only by
- * its length, so a cache must never outlive its script: each build is a new folder, and its
- * caches live and go with it. Where the folder is read-only the CLI just runs uncached.
- */
 const digest = (data) => crypto.createHash('sha256').update(data).digest();
 
 /**
@@ -74,6 +64,17 @@ function checkedCache(file) {
   return file.length > 32 && digest(data).equals(file.subarray(0, 32)) ? data : undefined;
 }
 
+/**
+ * The build's main.cjs, compiled with V8's code cache for this command (docs/architecture.md
+ * "CLI start-up"). Without it, every call parsed and compiled the CLI's code again: ~80 ms of
+ * an import's or export's start. The cache is made once, after the first successful run of a
+ * command (so it holds every function that run compiled), and kept as
+ * `dist/<build>/v8-cache/<command>.bin` behind its SHA-256 (checkedCache), written by a
+ * rename. V8 refuses a cache made by another V8 version or with other flags (it is then made
+ * again); it checks a script only by its length, so a cache must never outlive its script:
+ * each build is a new folder, and its caches live and go with it. Where the folder is
+ * read-only the CLI just runs uncached.
+ */
 function loadBuild(dir, argv) {
   const file = path.join(root, 'dist', dir, 'main.cjs');
   // A command's --help would make a cache of its help alone, kept in place of the command's.
@@ -93,14 +94,15 @@ function loadBuild(dir, argv) {
   const keepCache = (code) => {
     if (!cacheFile || code !== 0 || (cached && !script.cachedDataRejected)) return;
     if (command !== 'help' && !module.exports.commandNames.includes(command)) return;
+    const tmp = `${cacheFile}.tmp-${process.pid}`;
     try {
       fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
-      const tmp = `${cacheFile}.tmp-${process.pid}`;
       const data = script.createCachedData();
       fs.writeFileSync(tmp, Buffer.concat([digest(data), data]));
       fs.renameSync(tmp, cacheFile);
     } catch {
-      // A read-only install: run without one.
+      // A read-only install (or a full disk): run without one.
+      fs.rmSync(tmp, { force: true });
     }
   };
   return { main: module.exports.main, keepCache };
