@@ -61,7 +61,7 @@ export async function benchCli(): Promise<Record<string, unknown>> {
     help.push(timed(process.execPath, [BIN, '--help']));
   }
   const startRatio = Math.round((median(help) / median(bare)) * 100) / 100;
-  // Node reads NODE_EXTRA_CA_CERTS (set on machines behind a TLS-inspecting proxy) while it
+  // Node reads NODE_EXTRA_CA_CERTS (set where an extra CA must be trusted, as here) while it
   // starts, before any script: shown so that a slow bare `node` is explained, not timed away.
   const extraCa = process.env.NODE_EXTRA_CA_CERTS ? withoutExtraCa() : null;
 
