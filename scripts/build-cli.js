@@ -118,7 +118,7 @@ export async function buildCli() {
 
 /**
  * Earlier builds are removed once they are an hour old: a long-running `serve` started from
- * one may still load a lazy chunk from it.
+ * one still starts each job's worker from its folder (`job-worker.js` and its chunks).
  */
 function removeOldBuilds(keep) {
   const hourAgo = Date.now() - 3600_000;

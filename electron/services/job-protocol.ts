@@ -1,9 +1,9 @@
 /**
  * What crosses the boundary between the thread that serves the UI and a job's worker thread
  * (docs/architecture.md "Long work is a job"): the job's input, then progress, and one final
- * message (its value, or its error as plain data: electron/jobs/error-data.ts). Both sides parse what they receive with
- * these schemas: a worker is another module instance, and nothing it sends is trusted to have
- * the right shape.
+ * message (its value, or its error as plain data: electron/jobs/error-data.ts). Both sides
+ * parse what they receive with these schemas: a worker is another module instance, and nothing
+ * it sends is trusted to have the right shape.
  */
 import { z } from 'zod';
 import { ImportOptionValues } from '../../shared/api/import-options';
@@ -19,7 +19,6 @@ export const WorkerJobInput = z.discriminatedUnion('kind', [
 ]);
 export type WorkerJobInput = z.infer<typeof WorkerJobInput>;
 export type WorkerJobKind = WorkerJobInput['kind'];
-
 
 export const WorkerMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('progress'), done: z.number(), total: z.number(), message: z.string().nullable() }),

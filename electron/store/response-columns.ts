@@ -545,7 +545,6 @@ function itemOrder(ids: Int32Array): Uint32Array | null {
   return order;
 }
 
-/** The BLOBs and counts of a column, cells sorted by item id, in COLUMN_COLUMNS order. */
 /**
  * The column's outcomes in item order, into `correct`; returns how many cells have an outcome
  * and a score. A function of its own: in encodeColumn, V8 compiled this loop on the stack and
@@ -564,6 +563,7 @@ function outcomesInOrder(c: Column, n: number, order: Uint32Array | null, correc
   return [nCorrect, nScore];
 }
 
+/** The BLOBs and counts of a column, cells sorted by item id, in COLUMN_COLUMNS order. */
 export function encodeColumn(c: Column): unknown[] {
   const n = c.length;
   const ids = c.itemIds.subarray(0, n);
