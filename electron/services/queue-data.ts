@@ -157,13 +157,14 @@ export function deriveQueueData(project: Project): QueueData {
   const gridStart = new Int32Array(grids.length + 1);
   const shapes = new Shapes();
   const { patterns, lists } = shapes;
+  const known: KnownShapes = new Map();
 
   let row = 0;
   for (let gi = 0; gi < grids.length; gi++) {
     const g = grids[gi]!;
     gridStart[gi] = row;
     rowItem.set(g.rows, row);
-    gridShapes(g, shapes, rowShape.subarray(row, row + g.rows.length));
+    gridShapes(g, shapes, known, rowShape.subarray(row, row + g.rows.length));
     row += g.rows.length;
   }
   gridStart[grids.length] = row;
@@ -234,39 +235,55 @@ function itemFacts(items: ScannedItems, used: Uint8Array, video: ReturnType<type
 }
 
 /**
+ * Shape ids by outcome pattern code, per grid configs (their specs in config order): a lab's
+ * grids mostly share their configs (every model on every split), and a pattern's shape
+ * depends on the configs and the outcomes alone, so each is evaluated once per project.
+ */
+type KnownShapes = Map<string, Map<number | string, number>>;
+
+/**
  * The shape of each of a grid's rows, into `out`. What a row shows follows from its outcome
  * pattern over the grid's columns (its class and flags are the engine's per-row rule applied
- * to those outcomes, docs/metrics.md §3), so the engine runs on one row per distinct pattern —
- * a few hundred at most — and every row takes its pattern's shape. The per-row loops are
- * small functions of their own: this runs in a fresh CLI process once per import, where V8
- * compiles small hot functions quickly, but a hot loop inside a large function made it
- * compile the whole function, with everything it calls inlined, at several times the cost.
+ * to those outcomes, docs/metrics.md §3), so the engine runs on one row per pattern not seen
+ * before in a grid of the same configs (`known`) — a few hundred at most — and every row takes
+ * its pattern's shape. The per-row loops are small functions of their own: this runs in a
+ * fresh CLI process once per import, where V8 compiles small hot functions quickly, but a hot
+ * loop inside a large function made it compile the whole function, with everything it calls
+ * inlined, at several times the cost.
  */
-function gridShapes(g: OutcomeGrid, shapes: Shapes, out: Int32Array): void {
+function gridShapes(g: OutcomeGrid, shapes: Shapes, known: KnownShapes, out: Int32Array): void {
   if (g.kind !== 'mcqa' || g.configs.length === 0) {
     // No MCQA outcomes: no pattern, class, flags or transitions (as the item view shows it).
     out.fill(shapes.of('', -1, 0, [], []));
     return;
   }
   const plan = planGrid(g);
-  const pairs = transitionPairs(plan);
   const C = g.configs.length;
   const cols = plan.cols;
-  const { first, index } =
-    cols.length <= MAX_NUMERIC_PATTERN
-      ? firstOfEach(numericPatterns(g.correct, C, cols, g.rows.length))
-      : firstOfEach(stringPatterns(g.correct, C, cols, g.rows.length));
-  // The engine's trajectories of the first row of each pattern (the plan depends on the
-  // configs alone, so it is the same plan as the whole grid's).
-  const t = trajectoryColumns({ ...g, itemIds: first.map((i) => g.itemIds[i]!), correct: rowsOf(g.correct, C, first) });
-  const y = new Int8Array(cols.length);
-  const shapeOfPattern = first.map((i, k) => {
-    for (let j = 0; j < cols.length; j++) y[j] = g.correct[i * C + cols[j]!]!;
-    const { harmed, rescued } = itemTransitions(plan, pairs, y);
-    const flags = (t.terminalRegression[k] ? FLAG_TR : 0) | (t.visuallyConfused[k] ? FLAG_VC : 0) | (t.textOverwritten[k] ? FLAG_TO : 0);
-    return shapes.of(patternOf(y), t.trajectoryClass[k]!, flags, harmed, rescued);
-  });
-  for (let i = 0; i < index.length; i++) out[i] = shapeOfPattern[index[i]!]!;
+  const codes = cols.length <= MAX_NUMERIC_PATTERN ? numericPatterns(g.correct, C, cols, g.rows.length) : stringPatterns(g.correct, C, cols, g.rows.length);
+  const configsKey = JSON.stringify(g.configs);
+  let shapeOf = known.get(configsKey);
+  if (!shapeOf) known.set(configsKey, (shapeOf = new Map()));
+  const fresh = firstOfNew(codes, shapeOf);
+  if (fresh.length > 0) {
+    // The engine's trajectories of the first row of each new pattern (the plan depends on the
+    // configs alone, so it is the same plan as the whole grid's).
+    const t = trajectoryColumns({ ...g, itemIds: fresh.map((i) => g.itemIds[i]!), correct: rowsOf(g.correct, C, fresh) });
+    const pairs = transitionPairs(plan);
+    const y = new Int8Array(cols.length);
+    fresh.forEach((i, k) => {
+      for (let j = 0; j < cols.length; j++) y[j] = g.correct[i * C + cols[j]!]!;
+      const { harmed, rescued } = itemTransitions(plan, pairs, y);
+      const flags = (t.terminalRegression[k] ? FLAG_TR : 0) | (t.visuallyConfused[k] ? FLAG_VC : 0) | (t.textOverwritten[k] ? FLAG_TO : 0);
+      shapeOf.set(codes[i]!, shapes.of(patternOf(y), t.trajectoryClass[k]!, flags, harmed, rescued));
+    });
+  }
+  fillShapes(codes, shapeOf, out);
+}
+
+/** Per row, its code's shape (every code is in `shapeOf`). */
+function fillShapes<K>(codes: readonly K[], shapeOf: Map<K, number>, out: Int32Array): void {
+  for (let i = 0; i < codes.length; i++) out[i] = shapeOf.get(codes[i]!)!;
 }
 
 /** Rows `rows` of a row-major matrix with C columns, in that order. */
@@ -300,20 +317,17 @@ function stringPatterns(correct: Int8Array, C: number, cols: ArrayLike<number>, 
   return out;
 }
 
-/** The first row of each distinct code, and per row the number of its code in that list. */
-function firstOfEach<K>(codes: readonly K[]): { first: number[]; index: Int32Array } {
+/** The first row of each code not in `known` yet, in row order. */
+function firstOfNew<K>(codes: readonly K[], known: ReadonlyMap<K, number>): number[] {
   const first: number[] = [];
-  const number = new Map<K, number>();
-  const index = new Int32Array(codes.length);
+  const seen = new Set<K>();
   for (let i = 0; i < codes.length; i++) {
-    let k = number.get(codes[i]!);
-    if (k === undefined) {
-      k = first.push(i) - 1;
-      number.set(codes[i]!, k);
-    }
-    index[i] = k;
+    const c = codes[i]!;
+    if (known.has(c) || seen.has(c)) continue;
+    seen.add(c);
+    first.push(i);
   }
-  return { first, index };
+  return first;
 }
 
 // ---------------------------------------------------------------------------------------------

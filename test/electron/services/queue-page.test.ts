@@ -18,6 +18,8 @@ import { openProject } from '../../../electron/store/project';
 import { loadMigrations, migrate } from '../../../electron/store/migrate';
 import { createQueueTable } from '../../../electron/services/queue-table';
 import { decodeQueueData } from '../../../electron/services/queue-data';
+import { itemTransitions, transitionPairs } from '../../../shared/engine/mcqa';
+import { patternOf, trajectoryColumns, TRAJECTORY_CLASSES } from '../../../shared/engine/trajectories';
 import { allQueueRows } from './queue-rows';
 import { config, response, tempDir } from '../store/helpers';
 
@@ -344,6 +346,59 @@ describe('queue:page string order', () => {
   });
 
   const expected = (rows: QueueRow[], f: QueueFilter, s: QueueSort) => filterQueue(rows, f, s).map((i) => rows[i]!);
+});
+
+describe('queue rows of grids with other configs', () => {
+  it('an outcome pattern shared by two grids keeps each grid\'s class, flags and transitions', () => {
+    // Model A's grid is text only, 8f, 16f; model B's 8f, 16f, 32f. Every item has the same
+    // outcomes under both, so each pattern occurs in both grids, meaning other transitions.
+    const dir = tempDir('fb-queue-configs-');
+    const file = path.join(dir, 'p.flipbook');
+    const grids = { A: [config('textonly', 0), config('8f', 8), config('16f', 16)], B: [config('8f', 8), config('16f', 16), config('32f', 32)] };
+    const items = Array.from({ length: 16 }, (_, i) => ({ split: 'S', sampleId: `i${String(i).padStart(2, '0')}`, question: 'q', options: ['a', 'b'], answer: 'A', taskType: null }));
+    const p = openProject(file, { create: true });
+    try {
+      let line = 1;
+      p.applyImports(
+        Object.entries(grids).map(([model, configs], k) => ({
+          run: { sourcePath: model, sha256: String(k).repeat(64), format: 'test', toolkit: null, modelArgs: null },
+          items,
+          // Item i: bit j of i % 8 is its outcome under the grid's j-th config.
+          responses: items.flatMap((it, i) => configs.map((c, j) => response({ model, split: 'S', sampleId: it.sampleId, config: c.key, line: line++, pred: ((i % 8) >> j) & 1 ? 'A' : 'B', correct: (((i % 8) >> j) & 1) === 1, groundTruth: 'A' }))),
+          configs,
+          warnings: [],
+        })),
+      );
+      const rows = createQueueTable(p).page({ filter: { ...EMPTY_FILTER, preset: 'all' }, sort: { key: 'model', desc: false }, offset: 0, limit: QUEUE_PAGE_MAX }).rows;
+      expect(rows).toHaveLength(32);
+      // The engine on each whole grid, row by row (docs/metrics.md §3 and "Transitions").
+      const want = p.scanOutcomes().grids.flatMap((g) => {
+        const t = trajectoryColumns(g);
+        const pairs = transitionPairs(t.plan);
+        return g.itemIds.map((sampleId, i) => {
+          const y = Array.from(t.plan.cols, (c) => g.correct[i * g.configs.length + c]!);
+          const cls = t.trajectoryClass[i]!;
+          return {
+            model: g.model,
+            sampleId,
+            pattern: patternOf(y),
+            trajectoryClass: cls < 0 ? null : TRAJECTORY_CLASSES[cls]!,
+            flags: { visuallyConfused: t.visuallyConfused[i] === 1, textOverwritten: t.textOverwritten[i] === 1, terminalRegression: t.terminalRegression[i] === 1 },
+            ...itemTransitions(t.plan, pairs, y),
+          };
+        });
+      });
+      expect(rows.map((r) => ({ model: r.model, sampleId: r.sampleId, pattern: r.pattern, trajectoryClass: r.trajectoryClass, flags: r.flags, harmed: r.harmed, rescued: r.rescued }))).toEqual(want);
+      // The same pattern, other meanings: "10" then "0" is harm between the first two configs.
+      const i01 = rows.filter((r) => r.sampleId === 'i01');
+      expect(i01.map((r) => [r.model, r.pattern, r.harmed])).toEqual([
+        ['A', '100', ['textonly>8f', 'textonly>16f']],
+        ['B', '100', ['8f>16f']],
+      ]);
+    } finally {
+      p.close();
+    }
+  });
 });
 
 describe('migration 40', () => {
