@@ -14,8 +14,11 @@
  *  6. Otherwise no letter (null): the response counts as wrong when ground truth is known.
  * `maxLetter` narrows the alphabet (e.g. 'D' for four options).
  */
+
+// A colon is ASCII or full-width (U+FF1A, as an escape: the CLI's build is kept ASCII,
+// docs/architecture.md "CLI start-up").
 const PREFIX =
-  /^(?:the\s+)?(?:best\s+|correct\s+|final\s+)?(?:answer|option|choice)(?:\s+is)?\s*[:：]?\s*/i;
+  /^(?:the\s+)?(?:best\s+|correct\s+|final\s+)?(?:answer|option|choice)(?:\s+is)?\s*[:\uff1a]?\s*/i;
 
 function letterRange(maxLetter: string): string {
   return `A-${maxLetter}`;
@@ -30,7 +33,7 @@ function patterns(maxLetter: string): RegExp[] {
   const list = [
     new RegExp(`^[(\\[]?([${r}])(?:$|[\\s.)\\]:,])`),
     // Case-insensitive phrase, but the letter itself must be a capital ("answer is a cat" is no answer).
-    new RegExp(`(?:[Aa][Nn][Ss][Ww][Ee][Rr](?:\\s+[Ii][Ss])?|[Oo][Pp][Tt][Ii][Oo][Nn]|[Cc][Hh][Oo][Ii][Cc][Ee])\\s*[:：]?\\s*[(\\[]?([${r}])(?:$|[\\s.)\\]:,])`),
+    new RegExp(`(?:[Aa][Nn][Ss][Ww][Ee][Rr](?:\\s+[Ii][Ss])?|[Oo][Pp][Tt][Ii][Oo][Nn]|[Cc][Hh][Oo][Ii][Cc][Ee])\\s*[:\uff1a]?\\s*[(\\[]?([${r}])(?:$|[\\s.)\\]:,])`),
     new RegExp(`\\(([${r}])\\)`),
     new RegExp(`(?:^|[^A-Za-z0-9])([${r}])(?=$|[^A-Za-z0-9])`, 'g'),
   ];

@@ -6,8 +6,12 @@
  * output folder whatever a project holds (a project written by an older Flipbook).
  */
 
-/** Windows' reserved device names: reserved with any extension too (`NUL.txt`), in any case. */
-const RESERVED = /^(?:CON|PRN|AUX|NUL|COM[0-9¹²³]|LPT[0-9¹²³])(?:\..*)?$/i;
+/**
+ * Windows' reserved device names: reserved with any extension too (`NUL.txt`), in any case.
+ * COM and LPT take a digit or a superscript 1–3 (written as escapes, U+00B9 U+00B2 U+00B3: the
+ * CLI's build is kept ASCII, docs/architecture.md "CLI start-up").
+ */
+const RESERVED = /^(?:CON|PRN|AUX|NUL|COM[0-9\u00b9\u00b2\u00b3]|LPT[0-9\u00b9\u00b2\u00b3])(?:\..*)?$/i;
 /** Path separators, characters Windows forbids in a file name, and control characters. */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
 const FORBIDDEN = /[/\\<>:"|?*\u0000-\u001f\u007f]/u;

@@ -14,6 +14,9 @@ describe('extractOptionLetter', () => {
     ['I think the correct option is B because it moves', 'B'],
     ['Looking at the frames, (C) fits best', 'C'],
     ['Best option: (A)', 'A'],
+    // A full-width colon (U+FF1A), as in answers to prompts in Chinese.
+    ['Answer\uff1aB, not A', 'B'],
+    ['I think the answer is\uff1a C. Option B is close', 'C'],
   ])('%j → %s', (text, letter) => {
     expect(extractOptionLetter(text)).toBe(letter);
   });

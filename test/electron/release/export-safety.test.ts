@@ -117,6 +117,11 @@ describe('model and split names', () => {
       expect(unsafeNameReason(n), n).toBeNull();
     }
   });
+
+  it('refuses COM and LPT with a superscript digit, as Windows does, and nothing near them', () => {
+    for (const n of ['COM\u00b9', 'lpt\u00b2.txt', 'Com\u00b3']) expect(unsafeNameReason(n), n).toMatch(/reserved device name/);
+    for (const n of ['COM\u2074', 'COM10', 'LPT', 'COMx\u00b9']) expect(unsafeNameReason(n), n).toBeNull();
+  });
 });
 
 describe('the export writer stays inside its folder whatever the project holds', () => {
