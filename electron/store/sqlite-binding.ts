@@ -6,10 +6,11 @@
  *   better-sqlite3 (npm test needs it); start.js points us at the Electron-ABI build made by
  *   scripts/rebuild-native.js (FLIPBOOK_SQLITE_BINDING). Packaged apps have the right build in
  *   place, found the usual way.
- * - In Node: the package's own build, named directly. Left to itself, better-sqlite3 finds it
- *   with the `bindings` package, which reads a stack trace for the module's root and tries a
- *   dozen paths: 3–10 ms of every CLI call. A build elsewhere (a debug build) is still found
- *   that way.
+ * - In Node: the package's own build (build/Release, or build/Debug for a debug build), named
+ *   directly. Left to itself, better-sqlite3 finds it with the `bindings` package, which reads
+ *   a stack trace for the module's root and tries a dozen paths: 3–10 ms of every CLI call,
+ *   and wrong from the CLI's build, which bundles better-sqlite3's JavaScript
+ *   (scripts/build-cli.js), so the root it finds is not the package's.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -25,8 +26,7 @@ export function sqliteBinding(): { nativeBinding?: string } {
   if (nodeBuild === undefined) {
     try {
       const dir = path.dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json'));
-      const file = path.join(dir, 'build', 'Release', 'better_sqlite3.node');
-      nodeBuild = fs.existsSync(file) ? file : null;
+      nodeBuild = ['Release', 'Debug'].map((d) => path.join(dir, 'build', d, 'better_sqlite3.node')).find((f) => fs.existsSync(f)) ?? null;
     } catch {
       nodeBuild = null;
     }
