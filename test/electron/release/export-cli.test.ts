@@ -125,3 +125,56 @@ describe('flipbook export (CLI)', () => {
     expect(cli(['export', '--project', path.join(tmp, 'none.flipbook'), '--out', path.join(tmp, 'y')]).status).toBe(1);
   });
 });
+
+describe('release_manifest.json cells', () => {
+  it("name each cell's most common source tag and protocol note, null counting as ''", () => {
+    // 16f: tags a a a b b (null), notes n1 n1 n2 and three nulls; 32f: (null) then x ×5, one
+    // note; textonly: one tag, no note. The grid's cells differ, so it is listed cell by cell.
+    const ids = ['i1', 'i2', 'i3', 'i4', 'i5', 'i6'];
+    const configs = [spec('textonly', 0, 0), spec('16f_151k', 16, 150528), spec('32f_151k', 32, 150528)];
+    const tags: Record<string, (string | null)[]> = {
+      textonly: ['solo', 'solo', 'solo', 'solo', 'solo', 'solo'],
+      '16f_151k': ['a', 'a', 'a', 'b', 'b', null],
+      '32f_151k': [null, 'x', 'x', 'x', 'x', 'x'],
+    };
+    const notes: Record<string, (string | null)[]> = {
+      textonly: [null, null, null, null, null, null],
+      '16f_151k': ['n1', null, 'n1', null, 'n2', null],
+      '32f_151k': ['p', 'p', 'p', 'p', 'p', 'p'],
+    };
+    let line = 1;
+    const responses: ResponseRow[] = configs.flatMap((c) =>
+      ids.map((sampleId, i) => ({
+        model: 'M', split: 'S', sampleId, config: c.key, pred: 'A', correct: null, score: null, groundTruth: null, confidence: null, margin: null,
+        latencyMs: null, frameIndices: null, sourceTag: tags[c.key]![i]!, protocolNote: notes[c.key]![i]!, line: line++,
+      })),
+    );
+    const tmp = tempDir('flipbook-export-manifest-');
+    const project = path.join(tmp, 'p.flipbook');
+    const p = openProject(project, { create: true });
+    try {
+      p.applyImport({
+        run: { sourcePath: 'manifest-test', sha256: 'manifest-test-1', format: 'synthetic', toolkit: null, modelArgs: null },
+        items: ids.map((sampleId) => ({ split: 'S', sampleId, question: 'q', options: ['a', 'b'], answer: 'A', taskType: null })),
+        responses,
+        configs,
+        warnings: [],
+      });
+    } finally {
+      p.close();
+    }
+    const out = path.join(tmp, 'rel');
+    const r = cli(['export', '--project', project, '--out', out]);
+    expect(r.status, r.stderr).toBe(0);
+    const manifest = JSON.parse(readFileSync(path.join(out, 'labels/aggregated/release_manifest.json'), 'utf8')) as {
+      cells: { config: string; total: number; source_tag: string; protocol_note: string }[];
+      wide_sources: unknown[];
+    };
+    expect(manifest.wide_sources).toEqual([]);
+    expect(manifest.cells.map((c) => [c.config, c.total, c.source_tag, c.protocol_note])).toEqual([
+      ['textonly', 6, 'solo', ''],
+      ['16f_151k', 6, 'a', ''],
+      ['32f_151k', 6, 'x', 'p'],
+    ]);
+  });
+});
