@@ -9,7 +9,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { unzipSync } from 'fflate';
 import { z } from 'zod';
 import { removeStaleTemps } from '../store/process-alive';
 import { README_DATE_PREFIX } from './readme';
@@ -84,11 +83,15 @@ export function assertReplaceableFolder(target: string): void {
   if (why !== null) throw new Error(`${target}: not a release Flipbook exported (${why}); refusing to replace it — choose another --out`);
 }
 
-/** Refuses to overwrite `target` (a zip path) unless it is absent or a zip Flipbook exported. */
-export function assertReplaceableZip(target: string): void {
+/**
+ * Refuses to overwrite `target` (a zip path) unless it is absent or a zip Flipbook exported.
+ * fflate is loaded here, for a zip only (exportRelease says why).
+ */
+export async function assertReplaceableZip(target: string): Promise<void> {
   const st = fs.lstatSync(target, { throwIfNoEntry: false });
   if (!st) return;
   if (!st.isFile()) throw new Error(`${target}: exists and is not a file; refusing to replace it`);
+  const { unzipSync } = await import('fflate');
   let entries: Record<string, Uint8Array>;
   const names: string[] = [];
   try {

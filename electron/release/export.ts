@@ -17,7 +17,7 @@ import { configsJson, itemsCsv } from './provenance-files';
 import { readmeText } from './readme';
 import { assertReplaceableFolder, assertReplaceableZip, removeStaleExportTemps } from './export-target';
 import type { ReleaseData, ReleaseGrid } from './release-data';
-import { type ReleaseFile, zipRelease } from './zip';
+import type { ReleaseFile } from './zip';
 
 export interface ExportOptions {
   /** Overrides the project's matched-grid setting for this export. */
@@ -235,14 +235,16 @@ function writeAll(fd: number, bytes: Uint8Array): void {
 /**
  * Exports `project` to `outDir` (a folder; with `zip`, a zip file at that path — `.zip` is
  * appended when missing). The folder is written beside its target and renamed into place,
- * so a failed export leaves no half-written release.
+ * so a failed export leaves no half-written release. The zip code (fflate, whose tables cost
+ * ~10 ms to build when loaded) is loaded only for a zip (docs/architecture.md "CLI start-up").
  */
-export function exportRelease(project: ProjectSource, outDir: string, opts: ExportOptions = {}): ExportSummary {
+export async function exportRelease(project: ProjectSource, outDir: string, opts: ExportOptions = {}): Promise<ExportSummary> {
   const data = readReleaseData(project, opts);
   if (opts.zip) {
+    const { zipRelease } = await import('./zip');
     const { files, summary } = buildReleaseFiles(data, opts);
     const target = path.resolve(outDir.endsWith('.zip') ? outDir : `${outDir}.zip`);
-    assertReplaceableZip(target);
+    await assertReplaceableZip(target);
     mkdirSync(path.dirname(target), { recursive: true });
     removeStaleExportTemps(target);
     const tmp = `${target}.tmp-${process.pid}`;

@@ -70,7 +70,7 @@ export async function runJobTask(input: WorkerJobInput, port: JobTaskPort): Prom
       const project = openProject(input.project, { readOnly: true });
       try {
         port.progress(0, 1, 'writing release');
-        const summary = exportRelease(project, path.resolve(input.outDir), { includeText: input.includeText, zip: input.zip });
+        const summary = await exportRelease(project, path.resolve(input.outDir), { includeText: input.includeText, zip: input.zip });
         port.progress(1, 1, `${summary.files.length} files`);
         const out: Res<'export:run'> = { outDir: summary.path, files: summary.files.map((f) => f.path) };
         return out;

@@ -55,7 +55,7 @@ export async function coldRun(csv: string, dir: string): Promise<ColdRun> {
     project.setSetting('matchedGrid', MATCHED);
     u = process.cpuUsage();
     t = performance.now();
-    exportRelease(project, path.join(dir, 'export'), { now: new Date(0) });
+    await exportRelease(project, path.join(dir, 'export'), { now: new Date(0) });
     const exp = performance.now() - t;
     const exportCpu = cpuSince(u);
     return {

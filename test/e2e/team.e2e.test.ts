@@ -54,7 +54,7 @@ describe.skipIf(skipReason !== null)('team workflow in Chromium', () => {
         p.annotations.apply({ op: 'setStatus', ...it, status: 'done' }, who);
       });
       const out = path.join(sample.dir, `${who}-release`);
-      exportRelease(p, out, { zip: who === 'carol' });
+      await exportRelease(p, out, { zip: who === 'carol' });
       bundles[who] = who === 'carol' ? `${out}.zip` : out;
       p.close();
     }

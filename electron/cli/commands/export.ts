@@ -57,7 +57,7 @@ export const exportCommand: CliCommand = {
       project = openProject(values.project, { readOnly: true });
     }
     try {
-      const summary = exportRelease(project, values.out, {
+      const summary = await exportRelease(project, values.out, {
         ...(matchedGrid ? { matchedGrid } : {}),
         includeText: values['include-text'] === true,
         zip: values.zip === true,

@@ -38,7 +38,7 @@ describe('release: labels/items.csv is read back', () => {
           responses: [response({ sampleId: '001-1', config: '16f', line: 2, pred: 'B', groundTruth: 'B', correct: true })],
         }),
       );
-      exportRelease(p, join(dir, 'rel'), { includeText: true });
+      await exportRelease(p, join(dir, 'rel'), { includeText: true });
     } finally {
       p.close();
     }

@@ -45,10 +45,10 @@ async function importInto(file: string, csv: string): Promise<void> {
 }
 
 /** exportRelease on the project (opened and closed around it); the error message, or null. */
-function exportError(file: string, out: string, zip = false): string | null {
+async function exportError(file: string, out: string, zip = false): Promise<string | null> {
   const p = openProject(file);
   try {
-    exportRelease(p, out, { zip });
+    await exportRelease(p, out, { zip });
     return null;
   } catch (e) {
     return (e as Error).message;
@@ -142,7 +142,7 @@ describe('the export writer stays inside its folder whatever the project holds',
   it('refuses a zip export with such a name (no ../ entry is ever written)', async () => {
     const { dir, file } = await project('old-zip');
     renameSplit(file, '../../x');
-    expect(exportError(file, path.join(dir, 'rel.zip'), true)).toMatch(/refusing to write "labels\/aggregated\/M_\.\.\/\.\.\/x\.json"/);
+    expect(await exportError(file, path.join(dir, 'rel.zip'), true)).toMatch(/refusing to write "labels\/aggregated\/M_\.\.\/\.\.\/x\.json"/);
     expect(fs.existsSync(path.join(dir, 'rel.zip'))).toBe(false);
   });
 
@@ -151,7 +151,7 @@ describe('the export writer stays inside its folder whatever the project holds',
     const csv = path.join(dir, 'm.csv');
     writePerItem(csv, 'm', 'S', { q1: { textonly: ['A', 0.5] } });
     await importInto(file, csv);
-    expect(exportError(file, path.join(dir, 'out'))).toMatch(/would be one file/);
+    expect(await exportError(file, path.join(dir, 'out'))).toMatch(/would be one file/);
   });
 });
 
@@ -162,17 +162,17 @@ describe('--out replaces only what Flipbook wrote', () => {
     fs.mkdirSync(path.join(up, 'labels'), { recursive: true });
     fs.writeFileSync(path.join(up, 'labels', 'per_item.csv'), 'sample_id\n');
     fs.writeFileSync(path.join(up, 'important.docx'), 'work');
-    expect(exportError(file, up)).toContain(`${up}: not a release Flipbook exported (it holds no README.md written by Flipbook)`);
+    expect(await exportError(file, up)).toContain(`${up}: not a release Flipbook exported (it holds no README.md written by Flipbook)`);
     expect(fs.readFileSync(path.join(up, 'important.docx'), 'utf8')).toBe('work');
   });
 
   it('replaces its own export, but not once a user file was added to it', async () => {
     const { dir, file } = await project('own');
     const out = path.join(dir, 'out');
-    expect(exportError(file, out)).toBeNull();
-    expect(exportError(file, out)).toBeNull();
+    expect(await exportError(file, out)).toBeNull();
+    expect(await exportError(file, out)).toBeNull();
     fs.writeFileSync(path.join(out, 'labels', 'notes.txt'), 'mine');
-    expect(exportError(file, out)).toMatch(/files Flipbook did not write \(labels\/notes\.txt\)/);
+    expect(await exportError(file, out)).toMatch(/files Flipbook did not write \(labels\/notes\.txt\)/);
     expect(fs.readFileSync(path.join(out, 'labels', 'notes.txt'), 'utf8')).toBe('mine');
   });
 
@@ -186,8 +186,8 @@ describe('--out replaces only what Flipbook wrote', () => {
     expect(fs.readFileSync(other, 'utf8')).toBe('not a zip at all');
 
     const own = path.join(dir, 'rel.zip');
-    expect(exportError(file, own, true)).toBeNull();
-    expect(exportError(file, own, true)).toBeNull();
+    expect(await exportError(file, own, true)).toBeNull();
+    expect(await exportError(file, own, true)).toBeNull();
     expect(strFromU8(unzipSync(fs.readFileSync(own))['README.md']!)).toContain('Exported by Flipbook');
   });
 });
@@ -204,8 +204,8 @@ describe('leftovers of a killed export', () => {
     // A live process's temp output is not touched.
     const live = path.join(dir, `out.tmp-${process.ppid}`);
     fs.mkdirSync(live);
-    expect(exportError(file, path.join(dir, 'out'))).toBeNull();
-    expect(exportError(file, path.join(dir, 'rel'), true)).toBeNull();
+    expect(await exportError(file, path.join(dir, 'out'))).toBeNull();
+    expect(await exportError(file, path.join(dir, 'rel'), true)).toBeNull();
     expect(fs.existsSync(staleDir)).toBe(false);
     expect(fs.existsSync(staleZip)).toBe(false);
     expect(fs.existsSync(live)).toBe(true);

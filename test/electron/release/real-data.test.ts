@@ -62,7 +62,7 @@ describe.skipIf(!present)('real-data release export (scalegrid V1 + lmms-eval gr
         for (const b of batches) project.applyImport(b);
       }
       out = path.join(tmp, 'release');
-      exportRelease(project, out, { matchedGrid: MATCHED, now: new Date('2025-01-01T00:00:00Z') });
+      await exportRelease(project, out, { matchedGrid: MATCHED, now: new Date('2025-01-01T00:00:00Z') });
     } finally {
       project.close();
     }

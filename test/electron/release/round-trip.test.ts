@@ -178,7 +178,7 @@ async function importInto(file: string, source: string): Promise<Project> {
 describe('release export round trip', () => {
   let tmp = '';
   let first = '';
-  beforeAll(() => {
+  beforeAll(async () => {
     tmp = tempDir('flipbook-rt-');
     const p = openProject(path.join(tmp, 'a.flipbook'), { create: true });
     try {
@@ -186,7 +186,7 @@ describe('release export round trip', () => {
       p.setSetting('matchedGrid', MATCHED);
       annotate(p);
       first = path.join(tmp, 'first');
-      exportRelease(p, first, { now: new Date('2025-03-01T00:00:00Z') });
+      await exportRelease(p, first, { now: new Date('2025-03-01T00:00:00Z') });
     } finally {
       p.close();
     }
@@ -262,7 +262,7 @@ describe('release export round trip', () => {
     const second = path.join(tmp, 'second');
     try {
       p.setSetting('matchedGrid', MATCHED);
-      exportRelease(p, second, { now: new Date('2026-07-04T00:00:00Z') });
+      await exportRelease(p, second, { now: new Date('2026-07-04T00:00:00Z') });
     } finally {
       p.close();
     }
@@ -285,8 +285,8 @@ describe('release export round trip', () => {
     let z1: Buffer;
     let z1b: Buffer;
     try {
-      z1 = readFileSync(exportRelease(src, path.join(tmp, 'one.zip'), { zip: true, now }).path);
-      z1b = readFileSync(exportRelease(src, path.join(tmp, 'one-again'), { zip: true, now }).path);
+      z1 = readFileSync((await exportRelease(src, path.join(tmp, 'one.zip'), { zip: true, now })).path);
+      z1b = readFileSync((await exportRelease(src, path.join(tmp, 'one-again'), { zip: true, now })).path);
     } finally {
       src.close();
     }
@@ -294,17 +294,17 @@ describe('release export round trip', () => {
     const p = await importInto(path.join(tmp, 'c.flipbook'), path.join(tmp, 'one.zip'));
     try {
       p.setSetting('matchedGrid', MATCHED);
-      const z2 = readFileSync(exportRelease(p, path.join(tmp, 'two.zip'), { zip: true, now }).path);
+      const z2 = readFileSync((await exportRelease(p, path.join(tmp, 'two.zip'), { zip: true, now })).path);
       expect(z2.equals(z1)).toBe(true);
     } finally {
       p.close();
     }
   });
 
-  it('refuses to replace a folder that is not an export', () => {
+  it('refuses to replace a folder that is not an export', async () => {
     const p = openProject(path.join(tmp, 'a.flipbook'));
     try {
-      expect(() => exportRelease(p, tmp, {})).toThrow(/refusing to replace/);
+      await expect(exportRelease(p, tmp, {})).rejects.toThrow(/refusing to replace/);
     } finally {
       p.close();
     }

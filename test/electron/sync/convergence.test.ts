@@ -113,10 +113,10 @@ describe('convergence of 8 annotators through a crashing server', () => {
     }
     const reference = eventUuids(files[names[0]!]!);
     expect(reference).toHaveLength(edits);
-    const refExport = exportedAnnotations(files[names[0]!]!, path.join(dir, `exp-${names[0]}`));
+    const refExport = await exportedAnnotations(files[names[0]!]!, path.join(dir, `exp-${names[0]}`));
     for (const n of names.slice(1)) {
       expect(eventUuids(files[n]!), n).toEqual(reference);
-      const ex = exportedAnnotations(files[n]!, path.join(dir, `exp-${n}`));
+      const ex = await exportedAnnotations(files[n]!, path.join(dir, `exp-${n}`));
       expect([...ex.keys()]).toEqual([...refExport.keys()]);
       for (const [f, bytes] of refExport) expect(bytes.equals(ex.get(f)!), `${n}: annotations/${f}`).toBe(true);
     }

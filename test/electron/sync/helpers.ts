@@ -35,10 +35,10 @@ export function copies(source: string, names: string[]): Record<string, string> 
 }
 
 /** Every file under annotations/ of an export, path → bytes. */
-export function exportedAnnotations(projectPath: string, outDir: string): Map<string, Buffer> {
+export async function exportedAnnotations(projectPath: string, outDir: string): Promise<Map<string, Buffer>> {
   const p = openProject(projectPath, { readOnly: true });
   try {
-    exportRelease(p, outDir, { now: new Date('2026-01-01T00:00:00Z') });
+    await exportRelease(p, outDir, { now: new Date('2026-01-01T00:00:00Z') });
   } finally {
     p.close();
   }

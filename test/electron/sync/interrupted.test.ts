@@ -168,8 +168,8 @@ describe('sync killed with SIGKILL', () => {
       p.close();
     }
     expect(eventUuids(files.lou!)).toEqual(eventUuids(files.kim!));
-    const a = exportedAnnotations(files.kim!, path.join(dir, 'exp-kim'));
-    const b = exportedAnnotations(files.lou!, path.join(dir, 'exp-lou'));
+    const a = await exportedAnnotations(files.kim!, path.join(dir, 'exp-kim'));
+    const b = await exportedAnnotations(files.lou!, path.join(dir, 'exp-lou'));
     for (const [f, bytes] of a) expect(bytes.equals(b.get(f)!), f).toBe(true);
     expect(await scalar("SELECT count(*) FROM flipbook.events WHERE space = 'kill'")).toBe(EVENTS);
   }, 120_000);

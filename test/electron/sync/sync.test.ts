@@ -96,8 +96,8 @@ describe('flipbook sync (real PostgreSQL)', () => {
 
     expect(eventUuids(projects.alice!)).toEqual(eventUuids(projects.bob!));
     expect(eventUuids(projects.alice!)).toEqual(eventUuids(projects.lead!));
-    const a = exportedAnnotations(projects.alice!, path.join(dir, 'exp-alice'));
-    const b = exportedAnnotations(projects.bob!, path.join(dir, 'exp-bob'));
+    const a = await exportedAnnotations(projects.alice!, path.join(dir, 'exp-alice'));
+    const b = await exportedAnnotations(projects.bob!, path.join(dir, 'exp-bob'));
     expect([...a.keys()]).toEqual([...b.keys()]);
     for (const [f, bytes] of a) expect(bytes.equals(b.get(f)!), f).toBe(true);
     expect(a.get('pathways.csv')!.toString()).toMatch(/q2,m1,S,bob,todo,,,,"blurry, ""zoomed"", out",4/);

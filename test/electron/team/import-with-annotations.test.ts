@@ -13,7 +13,7 @@ const repo = path.resolve(__dirname, '../../..');
 const cli = (...args: string[]) => spawnSync(process.execPath, [path.join(repo, 'bin/flipbook.js'), ...args], { encoding: 'utf8' });
 const item = { model: 'qwen', split: 'V1_short', sampleId: '001-1' };
 
-function bobsRelease(): string {
+async function bobsRelease(): Promise<string> {
   const dir = tempDir();
   const bob = openProject(path.join(dir, 'bob.flipbook'), { create: true });
   bob.applyImport(
@@ -32,14 +32,14 @@ function bobsRelease(): string {
   bob.close();
   const out = path.join(dir, 'release');
   const b2 = openProject(path.join(dir, 'bob.flipbook'));
-  exportRelease(b2, out);
+  await exportRelease(b2, out);
   b2.close();
   return out;
 }
 
 describe('import of a release with annotations/', () => {
-  it('adds the responses and every annotation event in one go; twice adds nothing', () => {
-    const release = bobsRelease();
+  it('adds the responses and every annotation event in one go; twice adds nothing', async () => {
+    const release = await bobsRelease();
     const proj = path.join(tempDir(), 'alice.flipbook');
     const first = cli('import', release, '--project', proj, '--json');
     expect(first.status, first.stderr).toBe(0);
@@ -63,8 +63,8 @@ describe('import of a release with annotations/', () => {
     again.close();
   });
 
-  it('a malformed events.jsonl rejects the whole release, naming file and line; the project is not created', () => {
-    const release = bobsRelease();
+  it('a malformed events.jsonl rejects the whole release, naming file and line; the project is not created', async () => {
+    const release = await bobsRelease();
     const file = path.join(release, 'annotations', 'events.jsonl');
     fs.appendFileSync(file, '{"uuid": "x", "at": 5}\n');
     const lines = fs.readFileSync(file, 'utf8').trim().split('\n').length;

@@ -62,11 +62,11 @@ describe('mergeBundle', () => {
     it(`merges an exported release ${zip ? 'zip' : 'folder'} (${rowsOnly ? 'rows only' : 'event log'}): nothing lost, twice is a no-op, conflicts queued`, async () => {
       const { alice, bob } = teams();
       const out = path.join(tempDir(), 'bob-release');
-      const exportBob = () => {
-        exportRelease(bob, out, { zip });
+      const exportBob = async () => {
+        await exportRelease(bob, out, { zip });
         if (rowsOnly) fs.rmSync(path.join(out, 'annotations', 'events.jsonl'));
       };
-      exportBob();
+      await exportBob();
       const bundle = zip ? `${out}.zip` : out;
       const aliceBefore = statesOf(alice, 'alice');
       const inBundle = rowsOnly ? 2 : bob.annotations.eventCount();
@@ -88,7 +88,7 @@ describe('mergeBundle', () => {
 
       // Bob keeps working and exports again: only his new row snapshot is added, his earlier edits stay.
       bob.annotations.apply({ op: 'setPrimary', ...item2, pathway: 'label-noise' }, 'bob');
-      exportBob();
+      await exportBob();
       const third = await mergeBundle(alice, bundle);
       expect(third).toMatchObject({ added: 1, skipped: rowsOnly ? 1 : inBundle, openConflicts: 2 });
       expect(comparable(statesOf(alice, 'bob'))).toEqual(comparable(statesOf(bob, 'bob')));
