@@ -48,7 +48,9 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
   },
   {
-    files: ['**/*.cjs'],
+    // CommonJS files: *.cjs, and bin/ (its package.json says commonjs; bin/flipbook.js says why).
+    files: ['**/*.cjs', 'bin/**/*.js'],
+    languageOptions: { sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {

@@ -4,15 +4,19 @@
 // source file is newer than the build (a developer edited it), the build is made again
 // first (~1 s, once). Without esbuild (a production install) a stale or missing build falls
 // back to running the TypeScript sources through tsx.
-import { isAscii } from 'node:buffer';
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import Module, { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import vm from 'node:vm';
+//
+// This file is CommonJS (bin/package.json), unlike the rest of the package: Node starts a
+// CommonJS entry ~10 ms sooner than an ES module one, whose loader it then never sets up
+// (the build it runs is CommonJS too; docs/architecture.md "CLI start-up").
+'use strict';
+const { isAscii } = require('node:buffer');
+const { createHash } = require('node:crypto');
+const fs = require('node:fs');
+const Module = require('node:module');
+const path = require('node:path');
+const vm = require('node:vm');
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(__dirname, '..');
 
 /** The current build's manifest, or null when it is missing (or its folder is), or older than a source. */
 function currentBuild() {
@@ -52,7 +56,7 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-const digest = (data) => crypto.createHash('sha256').update(data).digest();
+const digest = (data) => createHash('sha256').update(data).digest();
 
 /**
  * The V8 cache in a cache file (its SHA-256, then the cache), or undefined when the digest does
@@ -95,7 +99,7 @@ function loadBuild(dir, argv) {
   // The build has no import() (scripts/build-cli.js): packages are loaded with require().
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: cached });
   const module = { exports: {} };
-  script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
+  script.runInThisContext().call(module.exports, module.exports, Module.createRequire(file), module, file, path.dirname(file));
   const keepCache = (code) => {
     if (!cacheFile || code !== 0 || (cached && !script.cachedDataRejected)) return;
     if (command !== 'help' && !module.exports.commandNames.includes(command)) return;
@@ -113,15 +117,24 @@ function loadBuild(dir, argv) {
   return { main: module.exports.main, keepCache };
 }
 
-const build = currentBuild() ?? (await buildOrNull());
-const argv = process.argv.slice(2);
-if (build) {
-  const { main, keepCache } = loadBuild(build.dir, argv);
-  process.exitCode = await main(argv);
-  keepCache(process.exitCode);
-} else {
-  const { register } = await import('tsx/esm/api');
-  register();
-  const { main } = await import('../electron/cli/main.ts');
-  process.exitCode = await main(argv);
+async function run() {
+  const build = currentBuild() ?? (await buildOrNull());
+  const argv = process.argv.slice(2);
+  if (build) {
+    const { main, keepCache } = loadBuild(build.dir, argv);
+    process.exitCode = await main(argv);
+    keepCache(process.exitCode);
+  } else {
+    const { register } = await import('tsx/esm/api');
+    register();
+    const { main } = await import('../electron/cli/main.ts');
+    process.exitCode = await main(argv);
+  }
 }
+
+// An error is thrown as uncaught, as from the ES module this file was: Node prints it and exits 1.
+run().catch((err) => {
+  process.nextTick(() => {
+    throw err;
+  });
+});
