@@ -18,7 +18,7 @@ import { createAuditIndex } from './audit-index';
 import { createQueueTable } from './queue-table';
 import { createMediaRegistry, type MediaRegistry } from './media-registry';
 import { createProjectMetadataCache } from '../media/project-metadata-cache';
-import { mediaRootOf, projectVideoResolver } from './item-frames';
+import { mediaRootOf, projectVideoResolver } from './item-video';
 import { overviewHandlers } from './overview-handlers';
 import { createTeamHandlers } from './team-handlers';
 import { createSyncService } from './sync-handlers';

@@ -6,7 +6,7 @@
 import type { Strip, Tile } from '../../shared/api/contract';
 import { stripsForItem } from '../frames/item-strips';
 import { ServiceError, type Handlers } from './dispatch';
-import { videoPathOf } from './item-frames';
+import { videoPathOf } from './item-video';
 import { samplerName, selection, uniqueFrames, type BackendContext } from './backend-session';
 
 export function framesHandlers(ctx: BackendContext): Pick<Handlers, 'frames:strips' | 'frames:cancel' | 'frames:full'> {

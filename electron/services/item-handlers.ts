@@ -7,7 +7,7 @@ import type { ItemDetail } from '../../shared/api/contract';
 import { ensurePlayable } from '../media/proxy';
 import { ServiceError, type Handlers } from './dispatch';
 import { mimeOf } from './media-registry';
-import { videoPathOf } from './item-frames';
+import { videoPathOf } from './item-video';
 import { samplerName, selection, uniqueFrames, type BackendContext, type Session } from './backend-session';
 
 export function itemHandlers(ctx: BackendContext): Pick<Handlers, 'queue:page' | 'item:get'> {

@@ -18,7 +18,7 @@ import { itemTransitions, transitionPairs } from '../../shared/engine/mcqa';
 import { patternOf, trajectoryColumns, TRAJECTORY_CLASSES } from '../../shared/engine/trajectories';
 import type { OutcomeGrid, ScannedItems } from '../store/outcome-scan';
 import type { Project } from '../store/project';
-import { projectVideoResolver } from './item-frames';
+import { projectVideoResolver } from './item-video';
 
 export const FLAG_TR = 1;
 export const FLAG_VC = 2;

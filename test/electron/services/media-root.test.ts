@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openProject } from '../../../electron/store/index';
-import { videoPathOf } from '../../../electron/services/item-frames';
+import { videoPathOf } from '../../../electron/services/item-video';
 import { batch, tempDir } from '../store/helpers';
 
 const dirs: string[] = [];
