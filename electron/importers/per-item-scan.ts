@@ -13,9 +13,6 @@ import { startWorkerThread, WorkerError, workerEntry } from '../jobs/worker-thre
 import { CHUNK_ROWS } from './per-item-tokenize';
 import { CTRL_RELEASED, CTRL_STOP, CTRL_WORDS, type ScanInput, type ScanMessage } from './per-item-scan-protocol';
 
-/** Below this size a file is tokenized on the reader's thread: starting a thread costs more than it saves. */
-export const SCAN_THREAD_MIN_BYTES = 32 << 20;
-
 export interface Chunk {
   /** The chunk's rows: `stride` int32 each (per-item-tokenize.ts). */
   offs: Int32Array;
