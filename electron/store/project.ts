@@ -231,10 +231,13 @@ function openDb(abs: string, readOnly: boolean, mustExist: boolean): Database.Da
   }
 }
 
-/** Write-ahead log, full sync, schema migrated; the migration when one ran. */
-function prepareWritable(db: Database.Database, abs: string): MigrationResult | null {
+/**
+ * Write-ahead log, schema migrated; the migration when one ran. Full sync, or none for a temp
+ * project that createProjectWith syncs once, complete.
+ */
+function prepareWritable(db: Database.Database, abs: string, synchronous: 'FULL' | 'OFF' = 'FULL'): MigrationResult | null {
+  db.pragma(`synchronous = ${synchronous}`);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
   const migration = migrate(db, abs);
   return migration.from === migration.to ? null : migration;
 }
@@ -245,11 +248,11 @@ function tempProjectPath(abs: string): string {
 }
 
 /** Makes a complete empty project at `tmp` (schema migrated, closed); the migration that made it. */
-function initProjectFile(tmp: string): MigrationResult | null {
+function initProjectFile(tmp: string, synchronous: 'FULL' | 'OFF' = 'FULL'): MigrationResult | null {
   for (const f of projectFiles(tmp)) fs.rmSync(f, { force: true });
   const db = openDb(tmp, false, false);
   try {
-    return prepareWritable(db, tmp);
+    return prepareWritable(db, tmp, synchronous);
   } finally {
     db.close();
   }
@@ -299,16 +302,16 @@ export function createProjectWith<T>(file: string, fill: (project: Project) => T
   const tmp = tempProjectPath(abs);
   let result: T;
   try {
-    initProjectFile(tmp);
-    const project = openProject(tmp);
+    // Under its temp name the project is no one else's yet, and a crash leaves only a temp
+    // that the next creation removes. So it is made, opened and filled without an fsync (there
+    // were 12 before the fill: schema, first open, journal switches), and filled with a
+    // rollback journal, which writes each page once (the WAL wrote every page twice — to the
+    // log, then to the file at the checkpoint on close — and read it back in between); an
+    // import is still one transaction that a rejected file rolls back. The file is in WAL mode
+    // again, and synced once, before it is linked into place.
+    initProjectFile(tmp, 'OFF');
+    const project = openProjectFile(tmp, {}, 'OFF');
     try {
-      // Under its temp name the project is no one else's yet, and a crash leaves only a temp
-      // that the next creation removes. So it is filled with a rollback journal, which writes
-      // each page once (the WAL wrote every page twice — to the log, then to the file at the
-      // checkpoint on close — and read it back in between), and without an fsync per commit;
-      // an import is still one transaction that a rejected file rolls back. The file is in WAL
-      // mode again, and synced once, before it is linked into place.
-      project.db.pragma('synchronous = OFF');
       project.db.pragma('journal_mode = DELETE');
       result = fill(project);
       project.db.pragma('journal_mode = WAL');
@@ -326,6 +329,11 @@ export function createProjectWith<T>(file: string, fill: (project: Project) => T
 }
 
 export function openProject(file: string, opts: OpenProjectOptions = {}): Project {
+  return openProjectFile(file, opts, 'FULL');
+}
+
+/** openProject, with `synchronous` for a writable connection (OFF: createProjectWith's temp project). */
+function openProjectFile(file: string, opts: OpenProjectOptions, synchronous: 'FULL' | 'OFF'): Project {
   const abs = path.resolve(file);
   const readOnly = opts.readOnly ?? false;
   const exists = fs.existsSync(abs);
@@ -356,7 +364,7 @@ export function openProject(file: string, opts: OpenProjectOptions = {}): Projec
       if (v === 0) throw new ProjectOpenError(abs, 'an empty project file (schema 0: its creation was interrupted); open it read-write once to initialise it');
       if (v < latestVersion()) throw new ProjectOpenError(abs, `schema ${v} needs an upgrade to ${latestVersion()}: open it once read-write`);
     } else {
-      migration = prepareWritable(db, abs) ?? created;
+      migration = prepareWritable(db, abs, synchronous) ?? created;
     }
     db.pragma('foreign_keys = ON');
     return createProject(db, abs, readOnly, lock, migration);
