@@ -78,8 +78,7 @@ export function isMixedResolution(m: ResponseMatrix): boolean {
  * Occurrences of each dictionary index of a string table. A column's cells mostly share one
  * source tag and one protocol note (or none): with at most one value besides null, a builtin
  * search tells whether every cell holds the first cell's index, and the count is then the
- * cell count, without a counting pass over every cell (290k on the bench: each column is
- * counted for the grid and for its manifest cell) in code V8 has not optimised yet.
+ * cell count, without a counting pass over every cell in code V8 has not optimised yet.
  */
 function indexCounts(t: StringTable): Int32Array {
   const out = new Int32Array(t.dict.length);
@@ -116,27 +115,36 @@ function modeOf(t: StringTable, perIndex: Int32Array): string {
   return best;
 }
 
-/** A column's most common source tag and protocol note (counted per dictionary index, a few per column). */
-function provenanceOf(c: ReleaseColumn): { sourceTag: string; protocolNote: string } {
-  return { sourceTag: modeOf(c.sourceTag, indexCounts(c.sourceTag)), protocolNote: modeOf(c.protocolNote, indexCounts(c.protocolNote)) };
+/** A column's source tags and protocol notes, counted per dictionary index (once per export). */
+interface ColumnProvenance {
+  column: ReleaseColumn;
+  tags: Int32Array;
+  notes: Int32Array;
+}
+
+function columnProvenance(column: ReleaseColumn): ColumnProvenance {
+  return { column, tags: indexCounts(column.sourceTag), notes: indexCounts(column.protocolNote) };
+}
+
+/** A column's most common source tag and protocol note. */
+function provenanceOf(p: ColumnProvenance): { sourceTag: string; protocolNote: string } {
+  return { sourceTag: modeOf(p.column.sourceTag, p.tags), protocolNote: modeOf(p.column.protocolNote, p.notes) };
 }
 
 /**
  * The one source tag and protocol note every cell of a grid carries, or null when the cells
  * differ (null and '' count as one value).
  */
-function soleProvenance(grid: ReleaseGrid): { sourceTag: string; protocolNote: string } | null {
+function soleProvenance(columns: Iterable<ColumnProvenance>): { sourceTag: string; protocolNote: string } | null {
+  const used = (t: StringTable, n: Int32Array): Set<string> => {
+    const vals = new Set<string>();
+    for (let i = 0; i < n.length; i++) if (n[i]! > 0) vals.add(t.dict[i] ?? '');
+    return vals;
+  };
   let out: { sourceTag: string; protocolNote: string } | null = null;
-  for (const c of grid.columns) {
-    const tags = indexCounts(c.sourceTag);
-    const notes = indexCounts(c.protocolNote);
-    const used = (t: StringTable, n: Int32Array): Set<string> => {
-      const vals = new Set<string>();
-      for (let i = 0; i < n.length; i++) if (n[i]! > 0) vals.add(t.dict[i] ?? '');
-      return vals;
-    };
-    const ts = used(c.sourceTag, tags);
-    const ns = used(c.protocolNote, notes);
+  for (const p of columns) {
+    const ts = used(p.column.sourceTag, p.tags);
+    const ns = used(p.column.protocolNote, p.notes);
     if (ts.size !== 1 || ns.size !== 1) return null;
     const here = { sourceTag: [...ts][0]!, protocolNote: [...ns][0]! };
     if (out && (out.sourceTag !== here.sourceTag || out.protocolNote !== here.protocolNote)) return null;
@@ -150,8 +158,8 @@ function soleProvenance(grid: ReleaseGrid): { sourceTag: string; protocolNote: s
  * protocol note came as one block from an older per-item or wide source: the manifest lists it
  * under `wide_sources`, not cell by cell (docs/release-format.md "release_manifest.json").
  */
-function wideSourceTag(grid: ReleaseGrid): string | null {
-  const p = soleProvenance(grid);
+function wideSourceTag(grid: ReleaseGrid, columns: Iterable<ColumnProvenance>): string | null {
+  const p = soleProvenance(columns);
   if (!p || p.sourceTag === '' || p.protocolNote !== '') return null;
   if (grid.columns.some((c) => p.sourceTag.endsWith(`:${c.config}`))) return null;
   return p.sourceTag;
@@ -206,11 +214,12 @@ export function aggregatedFiles(data: ReleaseData): AggregatedFiles {
       derivedCount += lines.rows;
     }
 
-    const columns = new Map(grid.columns.map((c) => [c.config, c]));
-    const wideTag = wideSourceTag(grid);
+    // Each column's provenance is counted once, for the wide-source check and its manifest cell.
+    const provenance = new Map(grid.columns.map((c) => [c.config, columnProvenance(c)]));
+    const wideTag = wideSourceTag(grid, provenance.values());
     const cells = manifestCells(m, (key) => {
-      const c = columns.get(key);
-      return c && wideTag === null ? provenanceOf(c) : null;
+      const p = provenance.get(key);
+      return p && wideTag === null ? provenanceOf(p) : null;
     });
     if (wideTag === null) cellsOut.push(...cells);
     else {
