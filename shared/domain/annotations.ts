@@ -39,7 +39,8 @@ export const EMPTY_CODEBOOK: Codebook = { id: 'flipbook-default', version: 0, pa
 // ---------------------------------------------------------------------------------------------
 // Edits: what the UI asks for. One edit = one event = one transaction.
 
-const target = () => ({
+/** The fields naming an edit's item, built once with the edit schema (they are shared by its ops). */
+const targetFields = () => ({
   model: z.string().min(1),
   split: z.string().min(1),
   sampleId: z.string().min(1),
@@ -63,32 +64,35 @@ export const evidenceSpanPatchSchema = z.lazy(() => z.object({
   coveredBy: z.array(z.string()).optional(),
 }));
 
-export const annotationEditSchema = z.lazy(() => z.discriminatedUnion('op', [
-  z.object({ op: z.literal('setStatus'), ...target(), status: annotationStatusSchema }),
-  /** Flips the pathway relative to the current state; stored as a `setPathway` event. */
-  z.object({ op: z.literal('togglePathway'), ...target(), pathway: z.string().min(1) }),
-  z.object({ op: z.literal('setPathway'), ...target(), pathway: z.string().min(1), on: z.boolean() }),
-  /** Setting a primary pathway also tags it (a primary that is not among the tags is meaningless). */
-  z.object({ op: z.literal('setPrimary'), ...target(), pathway: z.string().min(1).nullable() }),
-  /** e.g. `16f_151k>64f_151k`. */
-  z.object({ op: z.literal('setTransition'), ...target(), transition: z.string().min(1).nullable() }),
-  z.object({ op: z.literal('setNotes'), ...target(), notes: z.string() }),
-  z.object({ op: z.literal('setConfidence'), ...target(), confidence: z.number().int().min(1).max(5).nullable() }),
-  z.object({ op: z.literal('addSpan'), ...target(), span: evidenceSpanInputSchema }),
-  z.object({ op: z.literal('updateSpan'), ...target(), spanId: z.string().min(1), patch: evidenceSpanPatchSchema }),
-  z.object({ op: z.literal('deleteSpan'), ...target(), spanId: z.string().min(1) }),
-  /**
-   * The adjudicator's resolution of a conflict: stored as an event of the adjudicator and shown
-   * as the item's resolved label. It never changes anyone's own labels (replay skips it).
-   */
-  z.object({
-    op: z.literal('adjudicate'),
-    ...target(),
-    primary: z.string().min(1).nullable(),
-    pathways: z.array(z.string().min(1)).default([]),
-    note: z.string().default(''),
-  }),
-]));
+export const annotationEditSchema = z.lazy(() => {
+  const target = targetFields();
+  return z.discriminatedUnion('op', [
+    z.object({ op: z.literal('setStatus'), ...target, status: annotationStatusSchema }),
+    /** Flips the pathway relative to the current state; stored as a `setPathway` event. */
+    z.object({ op: z.literal('togglePathway'), ...target, pathway: z.string().min(1) }),
+    z.object({ op: z.literal('setPathway'), ...target, pathway: z.string().min(1), on: z.boolean() }),
+    /** Setting a primary pathway also tags it (a primary that is not among the tags is meaningless). */
+    z.object({ op: z.literal('setPrimary'), ...target, pathway: z.string().min(1).nullable() }),
+    /** e.g. `16f_151k>64f_151k`. */
+    z.object({ op: z.literal('setTransition'), ...target, transition: z.string().min(1).nullable() }),
+    z.object({ op: z.literal('setNotes'), ...target, notes: z.string() }),
+    z.object({ op: z.literal('setConfidence'), ...target, confidence: z.number().int().min(1).max(5).nullable() }),
+    z.object({ op: z.literal('addSpan'), ...target, span: evidenceSpanInputSchema }),
+    z.object({ op: z.literal('updateSpan'), ...target, spanId: z.string().min(1), patch: evidenceSpanPatchSchema }),
+    z.object({ op: z.literal('deleteSpan'), ...target, spanId: z.string().min(1) }),
+    /**
+     * The adjudicator's resolution of a conflict: stored as an event of the adjudicator and shown
+     * as the item's resolved label. It never changes anyone's own labels (replay skips it).
+     */
+    z.object({
+      op: z.literal('adjudicate'),
+      ...target,
+      primary: z.string().min(1).nullable(),
+      pathways: z.array(z.string().min(1)).default([]),
+      note: z.string().default(''),
+    }),
+  ]);
+});
 export type AnnotationEdit = z.input<typeof annotationEditSchema>;
 export type AnnotationEditParsed = z.output<typeof annotationEditSchema>;
 export type AnnotationEditOp = AnnotationEditParsed['op'];
