@@ -314,8 +314,8 @@ export function createProjectWith<T>(file: string, fill: (project: Project) => T
     try {
       project.db.pragma('journal_mode = DELETE');
       result = fill(project);
+      // WAL is kept in the file; synchronous is the connection's, and this one closes now.
       project.db.pragma('journal_mode = WAL');
-      project.db.pragma('synchronous = FULL');
     } finally {
       project.close();
     }
