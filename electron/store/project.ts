@@ -405,16 +405,22 @@ function createProject(
   };
   const applier = createImportApplier(db);
   const loadMatrix = createMatrixLoader(db);
-  const defaultCodebook = loadDefaultCodebook();
-  if (!readOnly && defaultCodebook && !db.prepare('SELECT 1 FROM codebooks LIMIT 1').get()) {
-    db.prepare('INSERT INTO codebooks (version, codebook_id, json, created_at) VALUES (?, ?, ?, ?)').run(
-      defaultCodebook.version,
-      defaultCodebook.id,
-      JSON.stringify(defaultCodebook),
-      new Date().toISOString(),
-    );
+  // The asset is read and checked only when used: a project with a codebook of its own never
+  // needs it, and parsing it took ~5 ms of every open (every export among them).
+  let defaultCodebook: Codebook | null | undefined;
+  const theDefaultCodebook = (): Codebook | null => (defaultCodebook === undefined ? (defaultCodebook = loadDefaultCodebook()) : defaultCodebook);
+  if (!readOnly && !db.prepare('SELECT 1 FROM codebooks LIMIT 1').get()) {
+    const codebook = theDefaultCodebook();
+    if (codebook) {
+      db.prepare('INSERT INTO codebooks (version, codebook_id, json, created_at) VALUES (?, ?, ?, ?)').run(
+        codebook.version,
+        codebook.id,
+        JSON.stringify(codebook),
+        new Date().toISOString(),
+      );
+    }
   }
-  const annotations = createAnnotationStore(db, { readOnly, assertWritable, defaultCodebook: () => defaultCodebook });
+  const annotations = createAnnotationStore(db, { readOnly, assertWritable, defaultCodebook: theDefaultCodebook });
 
   const q = {
     setting: db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?'),
