@@ -235,7 +235,7 @@ function openDb(abs: string, readOnly: boolean, mustExist: boolean): Database.Da
  * Write-ahead log, schema migrated; the migration when one ran. Full sync, or none for a temp
  * project that createProjectWith syncs once, complete.
  */
-function prepareWritable(db: Database.Database, abs: string, synchronous: 'FULL' | 'OFF' = 'FULL'): MigrationResult | null {
+function prepareWritable(db: Database.Database, abs: string, synchronous: 'FULL' | 'OFF'): MigrationResult | null {
   db.pragma(`synchronous = ${synchronous}`);
   db.pragma('journal_mode = WAL');
   const migration = migrate(db, abs);
