@@ -328,6 +328,6 @@ export function overviewOf(project: Project): Overview {
 }
 
 export function computeOverview(project: Project): Overview {
-  const matrices = project.listGrids().map((g) => project.loadMatrix(g.model, g.split));
+  const matrices = project.loadMatrices(project.listGrids());
   return { grids: matrices.map((m) => gridOverview(m)), matchedGrid: matchedGridTable(project, matrices) };
 }

@@ -1,5 +1,5 @@
 /**
- * Loads one (model, split) as a ResponseMatrix. Speed matters (a 145k-cell project must load
+ * Loads (model, split) grids as ResponseMatrix values. Speed matters (a 145k-cell project must load
  * in well under 100 ms): one SELECT of the grid's column rows (migration 0020), whose BLOBs
  * are decoded straight into the matrix's typed arrays — no per-cell rows or objects.
  */
@@ -49,6 +49,20 @@ export const GRID_CONFIGS_SQL = `
   FROM grid_configs g JOIN configs c ON c.id = g.config_id
   WHERE g.model_id = ? AND g.split_id = ?`;
 
+type ColumnRow = [number, number, number, Buffer, Buffer, Buffer | null, Buffer | null, Buffer | null, Buffer | null, Buffer | null];
+
+/** A grid to load, by name. */
+export interface GridRef {
+  model: string;
+  split: string;
+}
+
+/**
+ * `loadMatrices(grids)`: the grids' matrices, read in one transaction. A split's items are read
+ * once for all its grids: that read (a row per item, ~1 µs each here) was a third of the
+ * overview's first computation at 10× the bench matrix, when each of a split's five grids read
+ * the same 13k items again.
+ */
 export function createMatrixLoader(db: Database.Database) {
   const q = {
     ids: db.prepare<[string, string], { model_id: number; split_id: number }>(
@@ -57,16 +71,28 @@ export function createMatrixLoader(db: Database.Database) {
     configs: db.prepare<[number, number], GridConfigRow>(GRID_CONFIGS_SQL),
     items: db.prepare<[number], [number, string]>('SELECT id, sample_id FROM items WHERE split_id = ? ORDER BY sample_id'),
     // One row per grid column (migration 0020): the BLOBs decode straight into the matrix.
-    columns: db.prepare<[number, number], [number, number, number, Buffer, Buffer, Buffer | null, Buffer | null, Buffer | null, Buffer | null, Buffer | null]>(
+    columns: db.prepare<[number, number], ColumnRow>(
       `SELECT config_id, n_correct, n_score, item_ids, correct, score, confidence, margin, latency_ms, frame_indices
        FROM response_columns WHERE model_id = ? AND split_id = ?`,
     ),
   };
 
-  return function loadMatrix(model: string, split: string): ResponseMatrix {
-    const ids = q.ids.get(model, split);
-    const cols = ids ? (q.columns.raw(true).all(ids.model_id, ids.split_id) as [number, number, number, Buffer, Buffer, Buffer | null, Buffer | null, Buffer | null, Buffer | null, Buffer | null][]) : [];
-    if (!ids) throw new Error(`the project has no responses of model "${model}" on split "${split}"`);
+  const loadMatrices = db.transaction((grids: readonly GridRef[]): ResponseMatrix[] => {
+    const itemsOf = new Map<number, [number, string][]>();
+    return grids.map(({ model, split }) => {
+      const ids = q.ids.get(model, split);
+      if (!ids) throw new Error(`the project has no responses of model "${model}" on split "${split}"`);
+      let items = itemsOf.get(ids.split_id);
+      if (!items) {
+        items = q.items.raw(true).all(ids.split_id) as [number, string][];
+        itemsOf.set(ids.split_id, items);
+      }
+      return gridMatrix(model, split, ids, q.columns.raw(true).all(ids.model_id, ids.split_id) as ColumnRow[], items);
+    });
+  });
+
+  /** One grid's matrix from its column rows and its split's items (sample_id order). */
+  function gridMatrix(model: string, split: string, ids: { model_id: number; split_id: number }, cols: ColumnRow[], items: [number, string][]): ResponseMatrix {
     const specsById = new Map<number, ConfigSpec>();
     for (const r of q.configs.all(ids.model_id, ids.split_id)) specsById.set(r.id, specFromRow(r));
     const configs = configOrder([...specsById.values()]);
@@ -79,7 +105,7 @@ export function createMatrixLoader(db: Database.Database) {
     const rowById = new Int32Array(maxId + 1).fill(-1);
     for (const list of itemLists) for (let k = 0; k < list.length; k++) rowById[list[k]!] = 0;
     const itemIds: string[] = [];
-    for (const [id, sampleId] of q.items.raw(true).iterate(ids.split_id) as IterableIterator<[number, string]>) {
+    for (const [id, sampleId] of items) {
       if (id <= maxId && rowById[id] === 0) {
         rowById[id] = itemIds.length + 1; // +1: 0 still means "has a cell, row not yet assigned"
         itemIds.push(sampleId);
@@ -123,5 +149,7 @@ export function createMatrixLoader(db: Database.Database) {
     const kind: TaskKind = nScore > 0 && nCorrect === 0 ? 'open' : 'mcqa';
     if (kind === 'open') correct.fill(-1);
     return { model, split, kind, itemIds, configs, correct, score, confidence, margin, latencyMs, frameIndices };
-  };
+  }
+
+  return loadMatrices;
 }

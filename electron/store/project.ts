@@ -22,7 +22,7 @@ import { assertSafeNames } from './import-names';
 import { acquireLock, lockHolder, type ProjectLock } from './lock';
 import { removeStaleTemps } from './process-alive';
 import { sqliteBinding } from './sqlite-binding';
-import { createMatrixLoader, GRID_CONFIGS_SQL, specFromRow, type GridConfigRow } from './matrix-load';
+import { createMatrixLoader, GRID_CONFIGS_SQL, specFromRow, type GridConfigRow, type GridRef } from './matrix-load';
 import { checkVersion, latestVersion, migrate, type MigrationResult } from './migrate';
 import { type ColumnRow, decodeColumn, decodeInt32 } from './response-columns';
 
@@ -126,6 +126,8 @@ export interface Project {
 
   listGrids(): GridInfo[];
   loadMatrix(model: string, split: string): ResponseMatrix;
+  /** Several grids' matrices at once, from one read (each split's items read once). */
+  loadMatrices(grids: readonly GridRef[]): ResponseMatrix[];
   /**
    * Every stored cell, column-wise, grids in (model, split) and rows in sample_id code-point
    * order (column-scan.ts): what the release export and the team-sync identity walk.
@@ -404,7 +406,7 @@ function createProject(
     if (readOnly) throw new ProjectReadOnlyError(file);
   };
   const applier = createImportApplier(db);
-  const loadMatrix = createMatrixLoader(db);
+  const loadMatrices = createMatrixLoader(db);
   // The asset is read and checked only when used: a project with a codebook of its own never
   // needs it, and parsing it took ~5 ms of every open (every export among them).
   let defaultCodebook: Codebook | null | undefined;
@@ -569,7 +571,8 @@ function createProject(
       if (gridsKept?.version !== version) gridsKept = { version, grids: readGrids() };
       return gridsKept.grids.map((g) => ({ ...g, configs: [...g.configs] }));
     },
-    loadMatrix,
+    loadMatrix: (model, split) => loadMatrices([{ model, split }])[0]!,
+    loadMatrices,
     scanColumns: () => scanColumns(db),
     scanOutcomes: () => scanOutcomes(db),
     listConfigs() {

@@ -71,6 +71,42 @@ describe('loadMatrix and listGrids', () => {
     p.close();
   });
 
+  it('loads several grids at once exactly as one by one, each with only its own items, whatever the order asked', () => {
+    const p = openProject(path.join(tempDir(), 'p.flipbook'), { create: true });
+    const configs = [config('textonly', 0), config('16f_151k', 16)];
+    const rows: ResponseRow[] = [];
+    let line = 1;
+    // Two splits sharing sample ids; per split, each model answers a different subset of its items.
+    const cells: [model: string, split: string, ids: string[]][] = [
+      ['qwen', 'V1_short', ['a-1', 'b-2', 'c-3']],
+      ['llava', 'V1_short', ['b-2', 'd-4']],
+      ['qwen', 'MLVU', ['a-1', 'z-9']],
+      ['llava', 'MLVU', ['z-9']],
+    ];
+    for (const [model, split, ids] of cells) {
+      ids.forEach((id, i) =>
+        configs.forEach((c, j) => rows.push(response({ model, split, sampleId: id, config: c.key, pred: 'A', correct: (i + j + model.length) % 2 === 0, confidence: (i + j) / 10, line: line++ }))),
+      );
+    }
+    p.applyImport(batch('grid.csv', { configs, responses: rows }));
+    const asked = [
+      { model: 'llava', split: 'MLVU' },
+      { model: 'qwen', split: 'V1_short' },
+      { model: 'qwen', split: 'MLVU' },
+      { model: 'llava', split: 'V1_short' },
+    ];
+    const together = p.loadMatrices(asked);
+    expect(together).toEqual(asked.map((g) => p.loadMatrix(g.model, g.split)));
+    expect(together.map((m) => [m.model, m.split, m.itemIds])).toEqual([
+      ['llava', 'MLVU', ['z-9']],
+      ['qwen', 'V1_short', ['a-1', 'b-2', 'c-3']],
+      ['qwen', 'MLVU', ['a-1', 'z-9']],
+      ['llava', 'V1_short', ['b-2', 'd-4']],
+    ]);
+    expect(() => p.loadMatrices([{ model: 'qwen', split: 'MLVU' }, { model: 'qwen', split: 'nope' }])).toThrow(/no responses of model "qwen" on split "nope"/);
+    p.close();
+  });
+
   it('keeps per-grid provenance apart from the project-wide config', () => {
     const p = openProject(path.join(tempDir(), 'p.flipbook'), { create: true });
     const uniform = { policy: 'uniform-linspace' as const, seed: null, fps: null };
