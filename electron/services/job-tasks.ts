@@ -12,6 +12,7 @@ import { openProject } from '../store/project';
 import { mergeBundle } from '../team/merge';
 import { applyImportFiles, readImportFiles, type ImportRun } from './import-files';
 import type { WorkerJobInput } from './job-protocol';
+import { overviewOf } from './overview';
 
 export interface JobTaskPort {
   progress(done: number, total: number, message: string | null): void;
@@ -61,7 +62,14 @@ export async function runJobTask(input: WorkerJobInput, port: JobTaskPort): Prom
         // The CLI's path (import-files.ts): read every file, then one transaction for all of them.
         const read = await readImportFiles(input.paths, input.options, (done, file) => port.progress(done, total, `reading ${file}`));
         port.progress(total, total, `applying ${total} file(s)`);
-        return importRunResponse(await writeWith(port, () => applyImportFiles(project, read, input.options, () => port.committed())));
+        const run = await writeWith(port, () => applyImportFiles(project, read, input.options, () => port.committed()));
+        // The overview's figures for the new data, computed and kept here, off the thread that
+        // serves the UI: its first view after the import is then a read, where computing them
+        // held every other request for ~1 s at 10× the bench matrix (docs/architecture.md
+        // "Long work is a job"). After the write transaction, so the UI's own writes need not wait.
+        port.progress(total, total, 'computing the overview');
+        overviewOf(project);
+        return importRunResponse(run);
       } finally {
         project.close();
       }

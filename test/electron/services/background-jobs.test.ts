@@ -15,6 +15,7 @@ import { EMPTY_FILTER } from '../../../shared/api/queue-filter';
 import { createBackend, type Backend } from '../../../electron/services/create-backend';
 import { dispatch } from '../../../electron/services/dispatch';
 import { applyImportFiles, readImportFiles } from '../../../electron/services/import-files';
+import { computeOverview } from '../../../electron/services/overview';
 import { createProjectWith, openProject } from '../../../electron/store/project';
 import { generatePerItemCsv } from '../../bench/generate-per-item';
 import { repoRoot } from '../cli/cli-helpers';
@@ -188,6 +189,29 @@ describe('jobs in the backend (worker threads from the TypeScript sources)', () 
     expect(r.error.code).toBe('import-error');
     expect(r.error.message).toMatch(new RegExp(`^${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: correct: `));
     expect(storedCells(file)).toBe(before);
+  }, 60_000);
+
+  it('an import job keeps the overview of the new data, so its first view reads it instead of computing it', async () => {
+    const file = await smallProject('overview');
+    backend.open(file);
+    const more = path.join(dir, 'overview-more.csv');
+    fs.writeFileSync(more, `${HEADER}\n${['a', 'b', 'c'].map((id, i) => `${id},Other-2B,T_split,16f_151k,16,150528,${i ? 'B' : 'A'},A,${i ? 0 : 1},,`).join('\n')}\n`);
+    const r = await call('import:run', { jobId: 'ov', paths: [more] });
+    expect(r.ok, r.ok ? '' : r.error.message).toBe(true);
+    // From another connection: the kept copy is stamped with the current inputs and is what the engine computes now.
+    const p = openProject(file, { readOnly: true });
+    let now: unknown;
+    try {
+      const kept = p.db.prepare("SELECT inputs, json FROM derived WHERE name = 'overview'").get() as { inputs: number; json: string } | undefined;
+      expect(kept?.inputs).toBe(p.inputsVersion());
+      now = JSON.parse(JSON.stringify(computeOverview(p)));
+      expect((JSON.parse(kept!.json) as { overview: unknown }).overview).toEqual(now);
+    } finally {
+      p.close();
+    }
+    expect((now as { grids: { model: string }[] }).grids.map((g) => g.model)).toEqual(['Other-2B', 'Tiny-1B']);
+    const view = await call('overview:get', {});
+    expect(view.ok && JSON.parse(JSON.stringify(view.value))).toEqual(now);
   }, 60_000);
 
   it('export and merge run as jobs too', async () => {
