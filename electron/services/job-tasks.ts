@@ -68,7 +68,12 @@ export async function runJobTask(input: WorkerJobInput, port: JobTaskPort): Prom
         // held every other request for ~1 s at 10× the bench matrix (docs/architecture.md
         // "Long work is a job"). After the write transaction, so the UI's own writes need not wait.
         port.progress(total, total, 'computing the overview');
-        overviewOf(project);
+        try {
+          overviewOf(project);
+        } catch {
+          // The import is committed and must be reported as done: the overview's own view
+          // computes the figures again and shows whatever failed there.
+        }
         return importRunResponse(run);
       } finally {
         project.close();

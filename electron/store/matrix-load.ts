@@ -1,6 +1,6 @@
 /**
- * Loads (model, split) grids as ResponseMatrix values. Speed matters (a 145k-cell project must load
- * in well under 100 ms): one SELECT of the grid's column rows (migration 0020), whose BLOBs
+ * Loads (model, split) grids as ResponseMatrix values. Speed matters (a 145k-cell project must
+ * load in well under 100 ms): one SELECT of a grid's column rows (migration 0020), whose BLOBs
  * are decoded straight into the matrix's typed arrays — no per-cell rows or objects.
  */
 import type Database from 'better-sqlite3';
