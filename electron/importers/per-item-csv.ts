@@ -1,8 +1,8 @@
 /**
  * The per_item.csv reader (docs/release-format.md "labels/per_item.csv"; docs/formats.md
- * "Damaged input", "Duplicated columns"). One reader for every per_item.csv: the whole file
- * is read into memory and tokenized byte by byte (RFC 4180 quoting included; per-item-tokenize.ts
- * — from 32 MB up on a scan thread of its own, per-item-scan.ts), and each cell
+ * "Damaged input", "Duplicated columns"). One reader for every per_item.csv: the file is read
+ * a window at a time and tokenized byte by byte (RFC 4180 quoting included; per-item-tokenize.ts
+ * — from 32 MB up, read whole on a scan thread of its own, per-item-scan.ts), and each cell
  * goes straight into the typed arrays of its (model, split, config) column — the store's own
  * layout — with every string field interned per table: a value becomes a string only the
  * first time its bytes are seen (≈ 5k sample ids, ≈ 120 source tags and a few names in the
@@ -19,8 +19,8 @@
  * rows, and the per-row checks keep their rare paths (a new value, an error) in separate methods.
  */
 import { isUtf8 } from 'node:buffer';
-import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { createHash, type Hash } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { ColumnTables, ImportBatch, InternedStrings, ItemMeta, ResponseColumnBatch, ResponseRow } from '../../shared/domain/types';
 import { PER_ITEM_COLUMNS, PER_ITEM_OPTIONAL_COLUMNS } from '../../shared/release/per-item-columns';
@@ -29,7 +29,7 @@ import { parseKey, specFor } from './config-keys';
 import { ImportError } from './errors';
 import { Header } from './header';
 import { checkId, checkText, decodeText } from './text-input';
-import { CHUNK_ROWS, LF, recordStrings, tokenize, type Cursor } from './per-item-tokenize';
+import { CHUNK_ROWS, LF, recordStrings, recordsEnd, tokenize, type Cursor } from './per-item-tokenize';
 import type { Scan } from './per-item-scan';
 
 /** docs/release-format.md: the eleven columns of labels/per_item.csv. */
@@ -109,14 +109,27 @@ class Table {
   private vLen = new Int32Array(0);
   private next = new Int32Array(0);
 
-  private readonly dv: DataView;
+  private dv: DataView;
 
   /** `fewValues`: the field has a handful of values (names, configs), compared before the Map. */
   constructor(
-    private readonly buf: Buffer,
+    private buf: Buffer,
     private readonly fewValues: boolean,
   ) {
-    this.dv = new DataView(buf.buffer, buf.byteOffset, buf.length);
+    this.dv = dataView(buf);
+  }
+
+  /**
+   * The reader moved on to the file's next window (readPerItemCsv): every byte range kept so
+   * far is gone, so each is forgotten; the values and their numbers stay. A value's range is
+   * kept again where it is next seen.
+   */
+  moved(buf: Buffer, dv: DataView): void {
+    this.buf = buf;
+    this.dv = dv;
+    this.lastLen = -1;
+    this.few = 0;
+    this.vLen.fill(-1);
   }
 
   /** The value of bytes [s, e) (unquoted). */
@@ -150,13 +163,16 @@ class Table {
         id = known ?? this.push(value);
         this.added = known === undefined;
         this.raw.set(key, id);
-        if (this.fewValues && this.few < FEW) {
+      }
+      // The value's bytes, for the comparisons above: a new value's, or (after `moved`) a
+      // known one's in the current window.
+      if (this.fewValues) {
+        if (this.few < FEW) {
           this.start[this.few] = s;
           this.len[this.few] = n;
           this.id[this.few++] = id;
         }
-      }
-      if (!this.fewValues && this.vLen[id] === -1 && this.added) {
+      } else if (this.vLen[id] === -1) {
         this.vStart[id] = s;
         this.vLen[id] = n;
       }
@@ -320,17 +336,51 @@ function parseFrameIndices(file: string, line: number, s: string): number[] | nu
 export const SCAN_THREAD_MIN_BYTES = 32 << 20;
 
 /**
- * Reads a release `per_item.csv`. `display` names the file in errors (e.g.
- * `release.zip!labels/per_item.csv`). The file is held in memory whole (147 MB for 1.45M
- * rows, the lab-scale bench): its cells end up in memory anyway, as the batch's columns.
+ * Bytes per window of a file read on the reader's thread (a window holds more when one record
+ * is longer). Not the whole file: memory a process touches for the first time costs a page
+ * fault per 4 KiB, and reading a 14.6 MB file into a fresh buffer of its own took ~70 ms of a
+ * CLI import where a reused window takes ~25 ms (docs/architecture.md "Import at lab scale").
  */
-export async function readPerItemCsv(path: string, opts: ImportOptions = {}, display = path, scanThreadMinBytes = SCAN_THREAD_MIN_BYTES): Promise<ImportBatch> {
-  const size = statSync(path).size;
-  if (size < scanThreadMinBytes) {
-    const buf = readFileSync(path);
-    refuseDamaged(buf, display);
-    const sha256 = createHash('sha256').update(buf).digest('hex');
-    return batchOf(path, display, await parse(inlineRows(buf, display), display, opts), sha256);
+export const WINDOW_BYTES = 1 << 20;
+
+/**
+ * Reads a release `per_item.csv`. `display` names the file in errors (e.g.
+ * `release.zip!labels/per_item.csv`). A file below `scanThreadMinBytes` is read a window at a
+ * time on this thread; a larger one is read whole, into shared memory, by the scan thread
+ * (147 MB for 1.45M rows, the lab-scale bench: its cells end up in memory anyway, as the
+ * batch's columns). Either way a truncated or non-UTF-8 file is refused as such, before any
+ * error of a row.
+ */
+export async function readPerItemCsv(
+  path: string,
+  opts: ImportOptions = {},
+  display = path,
+  scanThreadMinBytes = SCAN_THREAD_MIN_BYTES,
+  windowBytes = WINDOW_BYTES,
+): Promise<ImportBatch> {
+  const fd = openSync(path, 'r');
+  let size: number;
+  try {
+    size = fstatSync(fd).size;
+    if (size < scanThreadMinBytes) {
+      const hash = createHash('sha256');
+      const source = windowRows(fd, display, hash, Math.max(64, Math.min(windowBytes, size + 1)));
+      let parsed: Parsed;
+      try {
+        parsed = await parse(source, display, opts);
+      } catch (e) {
+        // A window's bad UTF-8 (or a row's error) may come before the damage that makes the
+        // whole file refused: that refusal is the one given.
+        refuseDamaged(readFileSync(path), display);
+        throw e;
+      }
+      // Every window was checked for UTF-8 as it was read; a file that does not end in a line
+      // break may be a truncated copy (refuseTruncated also lets a last line of blanks pass).
+      if (source.lastByte() !== LF && source.lastByte() >= 0) refuseTruncated(readFileSync(path), display);
+      return batchOf(path, display, parsed, hash.digest('hex'));
+    }
+  } finally {
+    closeSync(fd);
   }
   // A large file: read, hashed and tokenized on a thread of its own while this one takes its
   // rows (per-item-scan.ts). The whole file is checked at the end, and a truncated or
@@ -469,7 +519,7 @@ interface Layout {
  */
 class Rows {
   offs: Int32Array = new Int32Array(0);
-  private readonly dv: DataView;
+  private dv: DataView;
   quoted: string[] = [];
   readonly models: Table;
   readonly splitNames: Table;
@@ -517,13 +567,13 @@ class Rows {
   private readonly spanConfig: number[] = [];
 
   constructor(
-    private readonly buf: Buffer,
+    private buf: Buffer,
     private readonly file: string,
     private readonly layout: Layout,
     private readonly overrideModel: string | null,
     private readonly overrideSplit: string | null,
   ) {
-    this.dv = new DataView(buf.buffer, buf.byteOffset, buf.length);
+    this.dv = dataView(buf);
     this.models = new Table(buf, true);
     this.splitNames = new Table(buf, true);
     this.configNames = new Table(buf, true);
@@ -551,6 +601,17 @@ class Rows {
     this.cfgAdjacent = x.frame_count === x.config + 1 && x.pixel_count === x.frame_count + 1;
     this.configSpans = new Table(buf, true);
     this.optional = x.score >= 0 || x.confidence >= 0 || x.margin >= 0 || x.latency_s >= 0 || x.frame_indices >= 0;
+  }
+
+  /** The reader moved on to the file's next window, held in `buf`: see Table.moved. */
+  moved(buf: Buffer): void {
+    const dv = dataView(buf);
+    this.buf = buf;
+    this.dv = dv;
+    for (const t of [this.models, this.splitNames, this.configNames, this.tags, this.notes, this.configSpans]) t.moved(buf, dv);
+    for (const s of this.splits) s.ids.moved(buf, dv);
+    for (const c of this.columns) c.tagLen = -1;
+    this.msLen = -1;
   }
 
   /** The field at offs[o] as a string (slow paths and messages). */
@@ -829,34 +890,93 @@ class Rows {
   }
 }
 
+/** A DataView of all of `buf`. */
+const dataView = (buf: Buffer): DataView => new DataView(buf.buffer, buf.byteOffset, buf.length);
+
 /** Where the rows' field offsets come from (per-item-tokenize.ts): this thread, or the scan thread. */
 interface RowSource {
-  /** The file's bytes (those of every row given so far, at least). */
-  buf: Buffer;
+  /** The bytes the rows' offsets index: the window (after `header`), or the file. */
+  readonly buf: Buffer;
   /** The header's fields as read ([] = none). */
   header(): Promise<string[]>;
   /** Sets `rows.offs` and `rows.quoted` to the next chunk's rows and returns their count; 0 at the end. */
   next(rows: Rows): Promise<number>;
 }
 
-/** A file tokenized on this thread, one chunk at a time into one array. */
-function inlineRows(buf: Buffer, file: string): RowSource {
-  const n = buf.length;
-  const at: Cursor = { p: n >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0, line: 1, quote: -1 };
+/**
+ * A file read and tokenized on this thread, one window of `windowBytes` at a time, each chunk
+ * into one array. A window is cut after its last whole record (recordsEnd); the rest is carried
+ * to the front of the next. On each move the rows' kept byte ranges are forgotten (Rows.moved).
+ * Every byte read is hashed into `hash`, and each window's records are checked for UTF-8 before
+ * they are tokenized.
+ */
+function windowRows(fd: number, file: string, hash: Hash, windowBytes: number): RowSource & { lastByte(): number } {
+  let buf = Buffer.allocUnsafeSlow(windowBytes);
+  /** Bytes [0, held) are the file's, from `at.p` on not yet tokenized; [0, end) are whole records. */
+  let held = 0;
+  let end = 0;
+  let view = buf.subarray(0, 0);
+  let pos = 0;
+  let eof = false;
+  let last = -1;
+  const at: Cursor = { p: 0, line: 1, quote: -1 };
   let width = 0;
+
+  /** The next window: false when the file has no more bytes. */
+  function advance(): boolean {
+    if (eof && at.p >= held) return false;
+    if (at.p > 0) {
+      buf.copy(buf, 0, at.p, held);
+      held -= at.p;
+      at.p = 0;
+    }
+    at.quote = -1;
+    for (;;) {
+      if (held === buf.length) {
+        // One record longer than the window: a larger one.
+        const grown = Buffer.allocUnsafeSlow(buf.length * 2);
+        buf.copy(grown, 0, 0, held);
+        buf = grown;
+      }
+      const n = readSync(fd, buf, held, buf.length - held, pos);
+      if (n === 0) eof = true;
+      else {
+        hash.update(buf.subarray(held, held + n));
+        if (pos === 0 && n >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) at.p = 3;
+        held += n;
+        pos += n;
+        last = buf[held - 1]!;
+      }
+      end = eof ? held : recordsEnd(buf, 0, held);
+      if (eof || end > at.p) break;
+    }
+    view = buf.subarray(0, end);
+    if (!isUtf8(view)) throw new ImportError(file, at.line, '', 'not UTF-8'); // named precisely by refuseDamaged
+    return at.p < end;
+  }
+
   return {
-    buf,
+    get buf() {
+      return buf;
+    },
     header() {
       let names: string[] = [];
-      while (at.p < n && names.length === 0) names = recordStrings(buf, at, file);
+      while (names.length === 0 && (at.p < end || advance())) names = recordStrings(view, at, file);
       width = names.length;
       return Promise.resolve(names);
     },
     next(rows) {
-      if (at.p >= n) return Promise.resolve(0);
-      if (rows.offs.length === 0) rows.offs = new Int32Array(CHUNK_ROWS * (2 + 2 * width));
-      return Promise.resolve(tokenize(buf, at, file, width, rows.offs, rows.quoted));
+      for (;;) {
+        if (at.p < end) {
+          if (rows.offs.length === 0) rows.offs = new Int32Array(CHUNK_ROWS * (2 + 2 * width));
+          const got = tokenize(view, at, file, width, rows.offs, rows.quoted);
+          if (got > 0) return Promise.resolve(got);
+        }
+        if (!advance()) return Promise.resolve(0);
+        rows.moved(buf);
+      }
     },
+    lastByte: () => last,
   };
 }
 

@@ -6,14 +6,13 @@
  * tokenizing, is the slower of the two).
  *
  * A record is tokenized only once its line break has been read: the bytes read so far are cut
- * at their last line break outside quotes (an even number of quote characters before it —
- * a doubled quote inside a quoted field counts twice, so the parity holds).
+ * at their last line break outside quotes (recordsEnd, per-item-tokenize.ts).
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { errorData } from '../jobs/error-data';
 import { ImportError } from './errors';
-import { CHUNK_ROWS, LF, QUOTE, recordStrings, tokenize, type Cursor } from './per-item-tokenize';
+import { CHUNK_ROWS, recordStrings, recordsEnd, tokenize, type Cursor } from './per-item-tokenize';
 import { BLOCK, CTRL_RELEASED, CTRL_STOP, RING_SLOTS, type ScanInput, type ScanMessage } from './per-item-scan-protocol';
 
 function post(m: ScanMessage): void {
@@ -48,7 +47,7 @@ function scan(input: ScanInput): void {
       // The file may have shrunk since its size was taken: what was read is the file.
       eof = n === 0 || loaded >= size;
       if (!tokenizing) continue;
-      complete = eof ? loaded : completeUpTo(all, complete, loaded);
+      complete = eof ? loaded : recordsEnd(all, complete, loaded);
       if (at.p >= complete && !eof) continue;
       // A view that ends where the whole records end: the tokenizer never looks past it.
       const view = all.subarray(0, complete);
@@ -100,20 +99,6 @@ function scan(input: ScanInput): void {
   } finally {
     closeSync(fd);
   }
-}
-
-/**
- * Where the whole records among bytes [0, loaded) end: after the last line break past
- * `complete` with an even number of quotes between `complete` and it, else `complete`.
- */
-function completeUpTo(all: Buffer, complete: number, loaded: number): number {
-  const lf = all.lastIndexOf(LF, loaded - 1);
-  if (lf < complete) return complete;
-  const end = lf + 1;
-  const part = all.subarray(complete, end);
-  let odd = false;
-  for (let q = part.indexOf(QUOTE); q >= 0; q = part.indexOf(QUOTE, q + 1)) odd = !odd;
-  return odd ? complete : end;
 }
 
 /** The thread's input, checked field by field (per-item-scan-protocol.ts says why not with zod). */

@@ -17,8 +17,10 @@ export const QUOTE = 34;
  * comma byte has a zero byte after XOR with 0x2c2c2c2c, which the classic has-zero-byte test
  * finds; its lowest flagged byte is the first comma (little-endian reads). The last word may
  * reach past `end` (into the line break and the next row): a comma found there is not this
- * row's. Only the file's last 3 bytes take the byte loop. (A byte loop for every field's last
- * 1–3 bytes ran first, in some files, after V8 had optimised this, deoptimising it and tokenize.)
+ * row's, nor are bytes past the text the tokenizer was given (`dv` spans the whole buffer: a
+ * window of the file, or the file). Only the buffer's last 3 bytes take the byte loop. (A byte
+ * loop for every field's last 1–3 bytes ran first, in some files, after V8 had optimised this,
+ * deoptimising it and tokenize.)
  */
 function nextComma(dv: DataView, e: number, end: number): number {
   const n = dv.byteLength;
@@ -128,7 +130,8 @@ export const CHUNK_ROWS = 4096;
  */
 export function tokenize(buf: Buffer, at: Cursor, file: string, width: number, offs: Int32Array, quoted: string[]): number {
   const n = buf.length;
-  const dv = new DataView(buf.buffer, buf.byteOffset, n);
+  // Over the whole buffer, not just `buf`: see nextComma.
+  const dv = new DataView(buf.buffer, buf.byteOffset, buf.buffer.byteLength - buf.byteOffset);
   const stride = 2 + 2 * width;
   let p = at.p;
   let line = at.line;
@@ -229,4 +232,34 @@ function quotedRecord(buf: Buffer, at: Cursor, file: string, width: number, offs
   at.p = p;
   at.line++;
   return fields;
+}
+
+/**
+ * Where the whole records among bytes [from, to) of `buf` end, `from` being the start of a
+ * record: after the last line break with an even number of quote characters between `from`
+ * and it (a doubled quote inside a quoted field counts twice, so the parity holds), else
+ * `from`. A line break inside a quoted field is not a record's end. For a malformed file the
+ * parity may be wrong, but only past the first malformed record, where tokenize stops with
+ * its error.
+ */
+export function recordsEnd(buf: Buffer, from: number, to: number): number {
+  const part = buf.subarray(from, to);
+  let end = 0;
+  // The start of the current stretch outside quotes; −1 inside a quoted one.
+  let outside = 0;
+  for (let q = part.indexOf(QUOTE); q >= 0; q = part.indexOf(QUOTE, q + 1)) {
+    if (outside < 0) {
+      outside = q + 1;
+      continue;
+    }
+    // Searched within the stretch only: a line with many quoted fields stays linear.
+    const lf = q > outside ? part.subarray(outside, q).lastIndexOf(LF) : -1;
+    if (lf >= 0) end = outside + lf + 1;
+    outside = -1;
+  }
+  if (outside >= 0 && outside < part.length) {
+    const lf = part.subarray(outside).lastIndexOf(LF);
+    if (lf >= 0) end = outside + lf + 1;
+  }
+  return from + end;
 }

@@ -1,10 +1,11 @@
 // A large per_item.csv is read, hashed and tokenized on a scan thread while the reader's thread
-// takes its rows (electron/importers/per-item-scan.ts). These tests force that path on small and
-// multi-block files (the last argument of readPerItemCsv: the size from which the thread is
-// used) and check it gives the batch and the refusals the reader gives on its own thread —
-// including the cases that only a second thread can get wrong: a record cut by a read block, a
-// quoted line break across blocks, and a damaged file whose first row error comes before the
-// thread has read the damage.
+// takes its rows (electron/importers/per-item-scan.ts); a smaller one is read a window at a time
+// on the reader's thread. These tests force each path on small and multi-block files (the
+// fourth argument of readPerItemCsv: the size from which the thread is used; the fifth: the
+// window's size) and check that all give the same batch and the same refusals — including the
+// cases that only reading in parts can get wrong: a record cut by a read block or a window, a
+// quoted line break across one, a record longer than a window, values seen again in a later
+// window, and a damaged file whose first row error comes before the damage is read.
 import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readPerItemCsv } from '../../../electron/importers/per-item-csv';
@@ -47,11 +48,22 @@ function plain(b: ImportBatch): unknown {
   return { run: b.run, items: b.items, configs: b.configs, warnings: b.warnings, responses: b.responses };
 }
 
+/** Windows of a few bytes (every record longer than one: the window grows) and of a few rows. */
+const WINDOWS = [64, 777];
+
 async function bothWays(path: string): Promise<ImportBatch> {
   const inline = await readPerItemCsv(path, {}, path, INLINE);
   const scanned = await readPerItemCsv(path, {}, path, ON_THREAD);
   expect(plain(scanned)).toEqual(plain(inline));
+  for (const w of WINDOWS) expect(plain(await readPerItemCsv(path, {}, path, INLINE, w))).toEqual(plain(inline));
   return scanned;
+}
+
+/** The refusal of each path (the default window, small windows, the scan thread): one message. */
+async function refusedAlike(path: string, where: Parameters<typeof expectImportError>[1]): Promise<void> {
+  const inline = await expectImportError(readPerItemCsv(path, {}, path, INLINE), where);
+  for (const w of WINDOWS) expect((await expectImportError(readPerItemCsv(path, {}, path, INLINE, w), where)).message).toBe(inline.message);
+  expect((await expectImportError(readPerItemCsv(path, {}, path, ON_THREAD), where)).message).toBe(inline.message);
 }
 
 describe('per_item.csv on the scan thread', () => {
@@ -87,8 +99,7 @@ describe('per_item.csv on the scan thread', () => {
     const lines = rows(3000);
     lines[5000] = 'item-x,M1,V1_short,16f_151k,16,150528,A,A,yes,t,';
     const p = scratch.write('bad-row/per_item.csv', `${HEADER}\n${lines.join('\n')}\n`);
-    await expectImportError(readPerItemCsv(p, {}, p, INLINE), { file: 'per_item.csv', line: 5002, field: 'correct' });
-    await expectImportError(readPerItemCsv(p, {}, p, ON_THREAD), { file: 'per_item.csv', line: 5002, field: 'correct' });
+    await refusedAlike(p, { file: 'per_item.csv', line: 5002, field: 'correct' });
   });
 
   it('an early bad row stops a scan thread that is waiting for ring slots, and the file is still checked to its end', async () => {
@@ -109,15 +120,11 @@ describe('per_item.csv on the scan thread', () => {
     const lines = rows(3000);
     lines[9000] = 'item-q,M1,V1_short,16f_151k,16,150528,A,A,1,t,ab"c';
     const p = scratch.write('bad-quote/per_item.csv', `${HEADER}\n${lines.join('\n')}\n`);
-    const inline = await expectImportError(readPerItemCsv(p, {}, p, INLINE), { file: 'per_item.csv', line: 9002, field: '', reason: /a quote inside an unquoted field/ });
-    const scanned = await expectImportError(readPerItemCsv(p, {}, p, ON_THREAD), { file: 'per_item.csv', line: 9002, field: '' });
-    expect(scanned.message).toBe(inline.message);
+    await refusedAlike(p, { file: 'per_item.csv', line: 9002, field: '', reason: /a quote inside an unquoted field/ });
     // A quoted field never closed: the thread holds back the rest of the file, then refuses it at the end.
     lines[9000] = 'item-q,M1,V1_short,16f_151k,16,150528,A,A,1,t,"open';
     const q = scratch.write('open-quote/per_item.csv', `${HEADER}\n${lines.join('\n')}\n`);
-    const inline2 = await expectImportError(readPerItemCsv(q, {}, q, INLINE), { file: 'per_item.csv', line: 18002, field: '', reason: /not closed/ });
-    const scanned2 = await expectImportError(readPerItemCsv(q, {}, q, ON_THREAD), { file: 'per_item.csv', line: 18002, field: '' });
-    expect(scanned2.message).toBe(inline2.message);
+    await refusedAlike(q, { file: 'per_item.csv', line: 18002, field: '', reason: /not closed/ });
   });
 
   it('a truncated copy is refused as truncated, not by the first bad row the reader met before the end', async () => {
@@ -125,10 +132,10 @@ describe('per_item.csv on the scan thread', () => {
     lines[10] = 'item-x,M1,V1_short,16f_151k,16,150528,A,A,yes,t,';
     const text = `${HEADER}\n${lines.join('\n')}\nitem-cut,M1,V1_short,16f_15`;
     const p = scratch.write('cut/per_item.csv', text);
-    const inline = await expectImportError(readPerItemCsv(p, {}, p, INLINE), { file: 'per_item.csv', line: 120002, field: 'config' });
-    const scanned = await expectImportError(readPerItemCsv(p, {}, p, ON_THREAD), { file: 'per_item.csv', line: 120002, field: 'config' });
-    expect(scanned.reason).toMatch(/truncated/);
-    expect(scanned.message).toBe(inline.message);
+    await refusedAlike(p, { file: 'per_item.csv', line: 120002, field: 'config', reason: /truncated/ });
+    // Also when every row before the cut is good: the reader gets to the end, and still refuses it.
+    const good = scratch.write('cut-good/per_item.csv', `${HEADER}\n${rows(20000).join('\n')}\nitem-cut,M1,V1_short,16f_15`);
+    await refusedAlike(good, { file: 'per_item.csv', line: 120002, field: 'config', reason: /truncated/ });
   });
 
   it('invalid UTF-8 late in the file is refused before an earlier bad row', async () => {
@@ -136,9 +143,25 @@ describe('per_item.csv on the scan thread', () => {
     lines[10] = 'item-x,M1,V1_short,16f_151k,16,150528,A,A,yes,t,';
     const bytes = Buffer.from(`${HEADER}\n${lines.join('\n')}\nitem-\xff,M1,V1_short,16f_151k,16,150528,A,A,1,t,\n`, 'latin1');
     const p = scratch.write('utf8/per_item.csv', bytes);
-    const inline = await expectImportError(readPerItemCsv(p, {}, p, INLINE), { file: 'per_item.csv', line: 120002, field: 'sample_id', reason: /invalid UTF-8/ });
-    const scanned = await expectImportError(readPerItemCsv(p, {}, p, ON_THREAD), { file: 'per_item.csv', line: 120002, field: 'sample_id', reason: /invalid UTF-8/ });
-    expect(scanned.message).toBe(inline.message);
+    await refusedAlike(p, { file: 'per_item.csv', line: 120002, field: 'sample_id', reason: /invalid UTF-8/ });
+  });
+
+  it('reads a BOM, CRLF line ends, blank lines and quoted fields across windows, and values met again in later windows', async () => {
+    const quoted = (i: number): string => `q-${i},M1,V1_short,32f_151k,32,150528,B,B,1,"tag, ${i}","two\r\nlines"`;
+    // In the second block a column's source tag changes from cell to cell (`t0`, `t1`, `t2`).
+    const varied = rows(300, 300).map((l, i) => l.replace(/official:[^,]+/, `t${i % 3}`));
+    const lines = [...rows(300), quoted(1), '', ...varied, quoted(2), ...rows(5, 0).map((l) => l.replace('M1', 'M3'))];
+    const text = `\ufeff${HEADER}\r\n${lines.join('\r\n')}\r\n\r\n`;
+    const p = scratch.write('windows/per_item.csv', text);
+    const b = await bothWays(p);
+    expect(b.run.sha256).toBe(createHash('sha256').update(text).digest('hex'));
+    expect(b.responses.filter((r) => r.sampleId.startsWith('q-')).map((r) => [r.sourceTag, r.protocolNote])).toEqual([
+      ['tag, 1', 'two\r\nlines'],
+      ['tag, 2', 'two\r\nlines'],
+    ]);
+    expect(b.responses.at(-1)).toMatchObject({ sampleId: 'item-000004', model: 'M3', config: '32f_151k', line: 3621 });
+    expect(b.warnings.join('\n')).toMatch(/15 repeated identical row/);
+    expect(b.responses.filter((r) => r.sampleId === 'item-000301').map((r) => r.sourceTag)).toEqual(['t0', 't1', 't2', 't0', 't1', 't2']);
   });
 
   it('an empty file and a header without rows', async () => {
