@@ -104,15 +104,15 @@ interface ColumnParts {
 }
 
 /**
- * Per grid row, the segment indices of the row's cell in this column (−1 first: no cell).
+ * Per grid row, the segment indices of the row's cell in this column (−1 first: no cell; the
+ * row's other entries are then left as they were), into `out` (PARTS per row).
  * An open-ended cell (a score, no correctness) writes no pred and no ground truth. A cell
  * without a ground truth takes its item's answer letter where `answerAt` (1–8 for A–H per row,
  * or null) has one. With optional columns, cell k's line end is segment `at.end + k`.
  * Column by column, so each loop reads one column's arrays.
  */
-function cellSegments(c: ReleaseColumn, at: ColumnParts, answerAt: Int8Array | null, perCellEnd: boolean): Int32Array {
+function cellSegments(c: ReleaseColumn, at: ColumnParts, answerAt: Int8Array | null, perCellEnd: boolean, out: Int32Array): Int32Array {
   const rows = c.at.length;
-  const out = new Int32Array(rows * PARTS);
   const pos = c.at;
   const score = c.score;
   const correct = c.correct;
@@ -149,9 +149,27 @@ function cellSegments(c: ReleaseColumn, at: ColumnParts, answerAt: Int8Array | n
   return out;
 }
 
+/**
+ * The cell segments of a grid's columns, in one array reused grid after grid: new arrays per
+ * grid (~4 MB for the 145k-row bench) were memory the export touched for the first time, at a
+ * page fault per 4 KiB (docs/architecture.md "Import at lab scale").
+ */
+class SegmentScratch {
+  private block = new Int32Array(0);
+
+  /** `columns` arrays of `size` entries each, valid until the next call. */
+  take(columns: number, size: number): Int32Array[] {
+    if (this.block.length < columns * size) this.block = new Int32Array(Math.max(columns * size, 2 * this.block.length));
+    const out: Int32Array[] = [];
+    for (let j = 0; j < columns; j++) out.push(this.block.subarray(j * size, (j + 1) * size));
+    return out;
+  }
+}
+
 /** One grid's lines: rows in order, each row's cells in column order. */
 function writeGrid(
   sink: ByteSink,
+  scratch: SegmentScratch,
   g: ReleaseGrid,
   specs: ReadonlyMap<string, ConfigSpec>,
   answerAt: Int8Array | null,
@@ -188,7 +206,8 @@ function writeGrid(
     for (let i = 0; i + 1 < bounds.length; i++) len += longestSegment(segs, bounds[i]!, bounds[i + 1]!);
     lineMax = Math.max(lineMax, len);
   }
-  const cells = g.columns.map((c, j) => cellSegments(c, parts[j]!, answerAt, optional.length > 0));
+  const blocks = scratch.take(g.columns.length, g.sampleIds.length * PARTS);
+  const cells = g.columns.map((c, j) => cellSegments(c, parts[j]!, answerAt, optional.length > 0, blocks[j]!));
   writeLines(sink, encodedIds(g), segs, cells, PARTS, cells.length * lineMax);
 }
 
@@ -205,6 +224,7 @@ function perItemCsv(sink: ByteSink, grids: readonly ReleaseGrid[], configs: read
   for (const it of items) if (it.answer != null && LETTER.test(it.answer)) answers.set(`${it.split}\u0000${it.sampleId}`, it.answer);
   const optional = optionalColumnsOf(grids);
   sink.put(new TextEncoder().encode([...PER_ITEM_COLUMNS, ...optional].join(',') + '\n'));
+  const scratch = new SegmentScratch();
   for (const g of grids) {
     // The answer letter (1–8 for A–H, 0 none) of each row's item, where items carry answers.
     let answerAt: Int8Array | null = null;
@@ -215,7 +235,7 @@ function perItemCsv(sink: ByteSink, grids: readonly ReleaseGrid[], configs: read
         if (a !== undefined) answerAt[r] = LETTERS.indexOf(a) + 1;
       }
     }
-    writeGrid(sink, g, specs, answerAt, optional);
+    writeGrid(sink, scratch, g, specs, answerAt, optional);
   }
 }
 
