@@ -206,7 +206,9 @@ function writeGrid(
     for (let i = 0; i + 1 < bounds.length; i++) len += longestSegment(segs, bounds[i]!, bounds[i + 1]!);
     lineMax = Math.max(lineMax, len);
   }
-  const blocks = scratch.take(g.columns.length, g.sampleIds.length * PARTS);
+  let rows = 0;
+  for (const c of g.columns) rows = Math.max(rows, c.at.length);
+  const blocks = scratch.take(g.columns.length, rows * PARTS);
   const cells = g.columns.map((c, j) => cellSegments(c, parts[j]!, answerAt, optional.length > 0, blocks[j]!));
   writeLines(sink, encodedIds(g), segs, cells, PARTS, cells.length * lineMax);
 }
