@@ -17,7 +17,7 @@ import type { ConfigSpec, ImportBatch, InternedStrings, ItemMeta, ResponseColumn
 import { applyOverrides, type ImportOverrides } from './import-overrides';
 import { createConfigUpserter, specFromKey } from './import-configs';
 import { mergeCell, type CellPatch, type StoredCell } from './merge-cell';
-import { Column, type ColumnRow, createColumnWriter, decodeColumn, type StringCells } from './response-columns';
+import { Column, type ColumnRow, createColumnWriter, decodeColumn, type FloatField, floatAt, type StringCells } from './response-columns';
 
 export type { ImportOverrides } from './import-overrides';
 export { framesFromKey } from './import-configs';
@@ -103,11 +103,11 @@ type TableItems = (StoredItem | undefined)[];
 function writeCell(col: Column, k: number, r: ResponseRow, correct: number | null, runId: number): void {
   col.pred.set(k, r.pred);
   col.correct[k] = correct ?? -1;
-  col.score[k] = r.score ?? NaN;
+  col.setFloat('score', k, r.score);
   col.groundTruth.set(k, r.groundTruth);
-  col.confidence[k] = r.confidence ?? NaN;
-  col.margin[k] = r.margin ?? NaN;
-  col.latencyMs[k] = r.latencyMs ?? NaN;
+  col.setFloat('confidence', k, r.confidence);
+  col.setFloat('margin', k, r.margin);
+  col.setFloat('latencyMs', k, r.latencyMs);
   col.frames[k] = r.frameIndices;
   col.sourceTag.set(k, r.sourceTag);
   col.protocolNote.set(k, r.protocolNote);
@@ -191,10 +191,25 @@ class PendingCells {
       if (whole) to.set(from.subarray(0, n), k0);
       else for (let j = 0; j < n; j++) to[k0 + j] = from[ks[j] as number] as number;
     };
-    copy(col.score, c.score);
-    copy(col.confidence, c.confidence);
-    copy(col.margin, c.margin);
-    copy(col.latencyMs, c.latencyMs);
+    // A float field without an array (no cell has a value: Column) keeps none while the new
+    // cells have no value either.
+    const floats = (f: FloatField, from: Float64Array): void => {
+      let to = col[f];
+      if (to === null) {
+        let any = false;
+        for (let j = 0; j < n && !any; j++) {
+          const v = from[whole ? j : (ks[j] as number)] as number;
+          any = v === v;
+        }
+        if (!any) return;
+        to = col.floats(f);
+      }
+      copy(to, from);
+    };
+    floats('score', c.score);
+    floats('confidence', c.confidence);
+    floats('margin', c.margin);
+    floats('latencyMs', c.latencyMs);
     copy(col.line, c.line);
     const frames = c.frameIndices;
     const out = col.frames;
@@ -263,11 +278,11 @@ class FreshLines {
 const cellAt = (col: Column, k: number): StoredCell => ({
   pred: col.pred.get(k),
   correct: correctAt(col, k),
-  score: orNull(col.score[k]!),
+  score: floatAt(col.score, k),
   groundTruth: col.groundTruth.get(k),
-  confidence: orNull(col.confidence[k]!),
-  margin: orNull(col.margin[k]!),
-  latencyMs: orNull(col.latencyMs[k]!),
+  confidence: floatAt(col.confidence, k),
+  margin: floatAt(col.margin, k),
+  latencyMs: floatAt(col.latencyMs, k),
   frames: col.frames[k] ?? null,
   sourceTag: col.sourceTag.get(k),
   protocolNote: col.protocolNote.get(k),
@@ -282,9 +297,9 @@ function patchCell(col: Column, k: number, p: CellPatch): boolean {
   let filled = false;
   if (p.correct !== undefined) ((col.correct[k] = p.correct ?? -1), (filled = true));
   if (p.groundTruth !== undefined) (col.groundTruth.set(k, p.groundTruth), (filled = true));
-  if (p.confidence !== undefined) ((col.confidence[k] = p.confidence ?? NaN), (filled = true));
-  if (p.margin !== undefined) ((col.margin[k] = p.margin ?? NaN), (filled = true));
-  if (p.latencyMs !== undefined) ((col.latencyMs[k] = p.latencyMs ?? NaN), (filled = true));
+  if (p.confidence !== undefined) (col.setFloat('confidence', k, p.confidence), (filled = true));
+  if (p.margin !== undefined) (col.setFloat('margin', k, p.margin), (filled = true));
+  if (p.latencyMs !== undefined) (col.setFloat('latencyMs', k, p.latencyMs), (filled = true));
   if (p.frames !== undefined) ((col.frames[k] = p.frames), (filled = true));
   if (p.sourceTag !== undefined) (col.sourceTag.set(k, p.sourceTag), (filled = true));
   if (p.protocolNote !== undefined) (col.protocolNote.set(k, p.protocolNote), (filled = true));
@@ -484,7 +499,7 @@ export function createImportApplier(db: Database.Database) {
         if (k < 0) continue;
         const pred = c.pred.get(k);
         const stored = correctAt(c, k);
-        if (stored !== null && c.score[k] !== c.score[k] && pred !== null && (pred === answer ? 1 : 0) !== stored) {
+        if (stored !== null && floatAt(c.score, k) === null && pred !== null && (pred === answer ? 1 : 0) !== stored) {
           const line = lineAt(c, k);
           throw new ImportError(
             file,
@@ -497,7 +512,7 @@ export function createImportApplier(db: Database.Database) {
       }
       for (const c of cols) {
         const k = c.find(item.id);
-        if (k < 0 || c.correct[k]! >= 0 || c.score[k] === c.score[k]) continue;
+        if (k < 0 || c.correct[k]! >= 0 || floatAt(c.score, k) !== null) continue;
         c.correct[k] = c.pred.get(k) === answer ? 1 : 0;
         c.dirty = true;
         summary.responsesUpdated++;

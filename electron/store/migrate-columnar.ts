@@ -28,11 +28,11 @@ export function convertResponsesToColumns(db: Database.Database): void {
     const k = col.push(item);
     col.pred.set(k, pred);
     col.correct[k] = correct ?? -1;
-    col.score[k] = score ?? NaN;
+    col.setFloat('score', k, score);
     col.groundTruth.set(k, gt);
-    col.confidence[k] = conf ?? NaN;
-    col.margin[k] = margin ?? NaN;
-    col.latencyMs[k] = lat ?? NaN;
+    col.setFloat('confidence', k, conf);
+    col.setFloat('margin', k, margin);
+    col.setFloat('latencyMs', k, lat);
     col.frames[k] = fi === null ? null : new Int32Array(fi.buffer.slice(fi.byteOffset, fi.byteOffset + fi.byteLength));
     col.sourceTag.set(k, tag);
     col.protocolNote.set(k, note);

@@ -24,7 +24,7 @@ import { removeStaleTemps } from './process-alive';
 import { sqliteBinding } from './sqlite-binding';
 import { createMatrixLoader, GRID_CONFIGS_SQL, specFromRow, type GridConfigRow, type GridRef } from './matrix-load';
 import { checkVersion, latestVersion, migrate, type MigrationResult } from './migrate';
-import { type ColumnRow, decodeColumn, decodeInt32 } from './response-columns';
+import { type ColumnRow, decodeColumn, decodeInt32, floatAt } from './response-columns';
 
 export interface OpenProjectOptions {
   /** Create the file when it does not exist. */
@@ -474,7 +474,6 @@ function createProject(
         const correct = c.correct[k]! < 0 ? null : c.correct[k]!;
         const run = c.runId[k] === 0 ? null : c.runId[k]!;
         const fi = c.frames[k] ?? null;
-        const num = (v: number): number | null => (v !== v ? null : v);
         out.push({
           model,
           split,
@@ -482,11 +481,11 @@ function createProject(
           config: configKeys.get(c.configId) as string,
           pred: c.pred.get(k),
           correct: correct === null ? null : correct === 1,
-          score: num(c.score[k]!),
+          score: floatAt(c.score, k),
           groundTruth: c.groundTruth.get(k),
-          confidence: num(c.confidence[k]!),
-          margin: num(c.margin[k]!),
-          latencyMs: num(c.latencyMs[k]!),
+          confidence: floatAt(c.confidence, k),
+          margin: floatAt(c.margin, k),
+          latencyMs: floatAt(c.latencyMs, k),
           frameIndices: fi === null ? null : Array.from(fi),
           sourceTag: c.sourceTag.get(k),
           protocolNote: c.protocolNote.get(k),

@@ -283,11 +283,24 @@ const growF64 = (a: Float64Array<ArrayBuffer>, n: number): Float64Array<ArrayBuf
   return b;
 };
 
+/** The float fields of a Column. */
+export type FloatField = 'score' | 'confidence' | 'margin' | 'latencyMs';
+
+/** Cell `k` of a Column's float field: null where it has no value (NaN, or no array at all). */
+export function floatAt(a: Float64Array | null, k: number): number | null {
+  if (a === null) return null;
+  const v = a[k]!;
+  return v !== v ? null : v;
+}
+
 /**
  * One decoded grid column, as the import applier and the record readers use it. Cells
  * [0, length) of typed arrays (capacity may be larger) with the BLOBs' null markers:
  * correct −1, the floats NaN, runId 0, line −1; the string fields as StringCells (index −1 =
- * NULL) and frames as an array.
+ * NULL) and frames as an array. A float field no cell has a value in has no array (null), as
+ * its BLOB is NULL: most columns have no scores, confidences, margins or latencies, and four
+ * arrays of NaNs per cell were ~4.6 MB of memory a 145k-row import touched for the first time
+ * (docs/architecture.md "Import at lab scale"). `setFloat` is the one way to write a value.
  * Typed arrays because an import writes a cell per row of a 1.45M-row file: JS arrays of
  * numbers and nulls cost a boxed value or a pointer per cell and most of the import's GC.
  */
@@ -296,10 +309,10 @@ export class Column {
   length = 0;
   itemIds: Int32Array<ArrayBuffer>;
   correct: Int8Array<ArrayBuffer>;
-  score: Float64Array<ArrayBuffer>;
-  confidence: Float64Array<ArrayBuffer>;
-  margin: Float64Array<ArrayBuffer>;
-  latencyMs: Float64Array<ArrayBuffer>;
+  score: Float64Array<ArrayBuffer> | null = null;
+  confidence: Float64Array<ArrayBuffer> | null = null;
+  margin: Float64Array<ArrayBuffer> | null = null;
+  latencyMs: Float64Array<ArrayBuffer> | null = null;
   runId: Int32Array<ArrayBuffer>;
   line: Int32Array<ArrayBuffer>;
   pred: StringCells;
@@ -325,16 +338,30 @@ export class Column {
   ) {
     this.itemIds = new Int32Array(capacity);
     this.correct = new Int8Array(capacity);
-    this.score = new Float64Array(capacity);
-    this.confidence = new Float64Array(capacity);
-    this.margin = new Float64Array(capacity);
-    this.latencyMs = new Float64Array(capacity);
     this.runId = new Int32Array(capacity);
     this.line = new Int32Array(capacity);
     this.pred = new StringCells(new Int32Array(capacity));
     this.groundTruth = new StringCells(new Int32Array(capacity));
     this.sourceTag = new StringCells(new Int32Array(capacity));
     this.protocolNote = new StringCells(new Int32Array(capacity));
+  }
+
+  /** Field `f`'s array, made (every cell NaN, at the columns' capacity) when it has none. */
+  floats(f: FloatField): Float64Array<ArrayBuffer> {
+    const a = this[f];
+    if (a !== null) return a;
+    const made = new Float64Array(this.itemIds.length).fill(NaN);
+    this[f] = made;
+    return made;
+  }
+
+  /** Sets cell `k` of field `f` (null: no value). */
+  setFloat(f: FloatField, k: number, v: number | null): void {
+    if (v !== null) this.floats(f)[k] = v;
+    else {
+      const a = this[f];
+      if (a !== null) a[k] = NaN;
+    }
   }
 
   find(itemId: number): number {
@@ -421,10 +448,10 @@ export class Column {
       const n = Math.max(16, this.itemIds.length * 2, cells);
       this.itemIds = growI32(this.itemIds, n);
       this.correct = growI8(this.correct, n);
-      this.score = growF64(this.score, n);
-      this.confidence = growF64(this.confidence, n);
-      this.margin = growF64(this.margin, n);
-      this.latencyMs = growF64(this.latencyMs, n);
+      if (this.score !== null) this.score = growF64(this.score, n);
+      if (this.confidence !== null) this.confidence = growF64(this.confidence, n);
+      if (this.margin !== null) this.margin = growF64(this.margin, n);
+      if (this.latencyMs !== null) this.latencyMs = growF64(this.latencyMs, n);
       this.runId = growI32(this.runId, n);
       this.line = growI32(this.line, n);
       this.pred.grow(n);
@@ -443,10 +470,10 @@ export class Column {
     this.itemIds[k] = itemId;
     this.place(itemId, k);
     this.correct[k] = -1;
-    this.score[k] = NaN;
-    this.confidence[k] = NaN;
-    this.margin[k] = NaN;
-    this.latencyMs[k] = NaN;
+    if (this.score !== null) this.score[k] = NaN;
+    if (this.confidence !== null) this.confidence[k] = NaN;
+    if (this.margin !== null) this.margin[k] = NaN;
+    if (this.latencyMs !== null) this.latencyMs[k] = NaN;
     this.runId[k] = 0;
     this.line[k] = -1;
     this.pred.index[k] = -1;
@@ -482,11 +509,6 @@ export interface ColumnRow {
   lines: Buffer;
 }
 
-/** Copies `b` (a BLOB, possibly NULL = all NaN) into a Float64Array of n cells. */
-function floats(b: Buffer | null, n: number): Float64Array<ArrayBuffer> {
-  return b ? decodeFloat64(b) : new Float64Array(n).fill(NaN);
-}
-
 export function decodeColumn(r: ColumnRow): Column {
   const n = r.n_cells;
   const c = new Column(r.model_id, r.split_id, r.config_id, 0);
@@ -496,10 +518,11 @@ export function decodeColumn(r: ColumnRow): Column {
   c.correct = decodeInt8(r.correct);
   c.pred = decodeStringCells(r.pred);
   c.groundTruth = decodeStringCells(r.ground_truth);
-  c.score = floats(r.score, n);
-  c.confidence = floats(r.confidence, n);
-  c.margin = floats(r.margin, n);
-  c.latencyMs = floats(r.latency_ms, n);
+  // A NULL BLOB: no cell has a value (Column).
+  c.score = r.score ? decodeFloat64(r.score) : null;
+  c.confidence = r.confidence ? decodeFloat64(r.confidence) : null;
+  c.margin = r.margin ? decodeFloat64(r.margin) : null;
+  c.latencyMs = r.latency_ms ? decodeFloat64(r.latency_ms) : null;
   if (r.frame_indices) c.frames = decodeFrames(r.frame_indices);
   else {
     const none = framesArray();
@@ -553,12 +576,13 @@ function itemOrder(ids: Int32Array): Uint32Array | null {
 function outcomesInOrder(c: Column, n: number, order: Uint32Array | null, correct: Int8Array): [number, number] {
   let nCorrect = 0;
   let nScore = 0;
+  const score = c.score;
   for (let k = 0; k < n; k++) {
     const i = order ? (order[k] as number) : k;
     const v = c.correct[i] as number;
     correct[k] = v;
     if (v >= 0) nCorrect++;
-    if (c.score[i] === c.score[i]) nScore++;
+    if (score !== null && score[i] === score[i]) nScore++;
   }
   return [nCorrect, nScore];
 }
@@ -588,10 +612,10 @@ export function encodeColumn(c: Column): unknown[] {
     asBuffer(correct),
     encodeCells(c.pred, n, order),
     encodeCells(c.groundTruth, n, order),
-    encodeFloat64Array(c.score.subarray(0, n), order),
-    encodeFloat64Array(c.confidence.subarray(0, n), order),
-    encodeFloat64Array(c.margin.subarray(0, n), order),
-    encodeFloat64Array(c.latencyMs.subarray(0, n), order),
+    c.score && encodeFloat64Array(c.score.subarray(0, n), order),
+    c.confidence && encodeFloat64Array(c.confidence.subarray(0, n), order),
+    c.margin && encodeFloat64Array(c.margin.subarray(0, n), order),
+    c.latencyMs && encodeFloat64Array(c.latencyMs.subarray(0, n), order),
     encodeFrames(c.frames, order),
     encodeCells(c.sourceTag, n, order),
     encodeCells(c.protocolNote, n, order),

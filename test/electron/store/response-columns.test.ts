@@ -2,7 +2,7 @@
 // position index (a dense array over neighbouring item ids, a Map once ids spread far apart)
 // must answer right however the cells arrived (appended in blocks, pushed one by one, decoded).
 import { describe, expect, it } from 'vitest';
-import { Column, decodeColumn, encodeColumn, COLUMN_COLUMNS, type ColumnRow } from '../../../electron/store/response-columns';
+import { Column, decodeColumn, encodeColumn, COLUMN_COLUMNS, floatAt, type ColumnRow } from '../../../electron/store/response-columns';
 
 /** Every id's position by a plain scan: what find must answer. */
 function positions(c: Column): Map<number, number> {
@@ -41,7 +41,7 @@ describe('Column position index', () => {
     const c = new Column(1, 2, 3);
     c.append(block([3, 1, 2]), 3);
     c.correct.fill(-1, 0, 3);
-    for (const a of [c.score, c.confidence, c.margin, c.latencyMs]) a.fill(NaN, 0, 3);
+    expect([c.score, c.confidence, c.margin, c.latencyMs]).toEqual([null, null, null, null]); // no values: no arrays
     for (const s of [c.pred, c.groundTruth, c.sourceTag, c.protocolNote]) s.index.fill(-1, 0, 3);
     c.frames.push(null, null, null);
     const names = COLUMN_COLUMNS.split(', ');
@@ -51,5 +51,50 @@ describe('Column position index', () => {
     expect(Array.from(d.itemIds)).toEqual([1, 2, 3]); // stored in item-id order
     d.append(block([6, 4]), 2);
     expectFinds(d, [0, 5, 7]);
+  });
+});
+
+// A float field no cell has a value in has no array (its BLOB is NULL); the first value makes
+// one, every other cell NaN, at the columns' capacity, and it grows and encodes with them.
+describe('Column float fields', () => {
+  const roundTrip = (c: Column): Column => {
+    const names = COLUMN_COLUMNS.split(', ');
+    const v = encodeColumn(c);
+    return decodeColumn({ ...(Object.fromEntries(names.map((n, i) => [n, v[i]])) as unknown as ColumnRow), id: 1 });
+  };
+
+  it('makes an array at the first value, keeps the others null, and stores both as before', () => {
+    const c = new Column(1, 1, 1);
+    for (const id of [5, 3, 4]) c.push(id);
+    c.setFloat('confidence', 1, null); // no value: still no array
+    expect(c.confidence).toBeNull();
+    c.setFloat('confidence', 1, 0.25);
+    expect(Array.from(c.confidence!.subarray(0, 3))).toEqual([NaN, 0.25, NaN]);
+    expect(c.confidence!.length).toBe(c.itemIds.length);
+    // Cells pushed and grown past the first capacity after the array was made are NaN.
+    for (let id = 10; id < 40; id++) c.push(id);
+    c.setFloat('confidence', 32, 0.5);
+    c.setFloat('confidence', 1, null);
+    expect(c.confidence!.length).toBe(c.itemIds.length);
+    const d = roundTrip(c);
+    expect(d.score).toBeNull();
+    expect(d.margin).toBeNull();
+    expect(d.latencyMs).toBeNull();
+    const byId = new Map(Array.from(d.itemIds.subarray(0, d.length), (id, k) => [id, floatAt(d.confidence, k)]));
+    expect(byId.get(3)).toBeNull(); // set, then cleared
+    expect(byId.get(39)).toBe(0.5); // cell 32 was item 39
+    expect([...byId.values()].filter((v) => v !== null)).toEqual([0.5]);
+    const v = encodeColumn(c);
+    expect(v[COLUMN_COLUMNS.split(', ').indexOf('score')]).toBeNull();
+    expect(v[COLUMN_COLUMNS.split(', ').indexOf('n_score')]).toBe(0);
+  });
+
+  it('counts scores only where a cell has one', () => {
+    const c = new Column(1, 1, 1);
+    for (const id of [1, 2, 3]) c.push(id);
+    c.setFloat('score', 2, 0.75);
+    const v = encodeColumn(c);
+    expect(v[COLUMN_COLUMNS.split(', ').indexOf('n_score')]).toBe(1);
+    expect(floatAt(roundTrip(c).score, 2)).toBe(0.75);
   });
 });
