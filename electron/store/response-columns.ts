@@ -300,7 +300,8 @@ export function floatAt(a: Float64Array | null, k: number): number | null {
  * NULL) and frames as an array. A float field no cell has a value in has no array (null), as
  * its BLOB is NULL: most columns have no scores, confidences, margins or latencies, and four
  * arrays of NaNs per cell were ~4.6 MB of memory a 145k-row import touched for the first time
- * (docs/architecture.md "Import at lab scale"). `setFloat` is the one way to write a value.
+ * (docs/architecture.md "Import at lab scale"). A value is written through `setFloat`, or into
+ * the array `floats` gives (made on demand) for a block of cells.
  * Typed arrays because an import writes a cell per row of a 1.45M-row file: JS arrays of
  * numbers and nulls cost a boxed value or a pointer per cell and most of the import's GC.
  */
