@@ -29,7 +29,7 @@ import { parseKey, specFor } from './config-keys';
 import { ImportError } from './errors';
 import { Header } from './header';
 import { checkId, checkText, decodeText } from './text-input';
-import { CHUNK_ROWS, LF, recordStrings, recordsEnd, tokenize, type Cursor } from './per-item-tokenize';
+import { bomLength, CHUNK_ROWS, LF, recordStrings, recordsEnd, tokenize, type Cursor } from './per-item-tokenize';
 import type { Scan } from './per-item-scan';
 
 /** docs/release-format.md: the eleven columns of labels/per_item.csv. */
@@ -376,7 +376,8 @@ export async function readPerItemCsv(
       }
       // Every window was checked for UTF-8 as it was read; a file that does not end in a line
       // break may be a truncated copy (refuseTruncated also lets a last line of blanks pass).
-      if (source.lastByte() !== LF && source.lastByte() >= 0) refuseTruncated(readFileSync(path), display);
+      const last = source.lastByte();
+      if (last >= 0 && last !== LF) refuseTruncated(readFileSync(path), display);
       return batchOf(path, display, parsed, hash.digest('hex'));
     }
   } finally {
@@ -942,7 +943,7 @@ function windowRows(fd: number, file: string, hash: Hash, windowBytes: number): 
       if (n === 0) eof = true;
       else {
         hash.update(buf.subarray(held, held + n));
-        if (pos === 0 && n >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) at.p = 3;
+        if (pos === 0) at.p = bomLength(buf.subarray(0, n));
         held += n;
         pos += n;
         last = buf[held - 1]!;

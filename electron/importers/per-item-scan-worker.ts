@@ -12,7 +12,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { errorData } from '../jobs/error-data';
 import { ImportError } from './errors';
-import { CHUNK_ROWS, recordStrings, recordsEnd, tokenize, type Cursor } from './per-item-tokenize';
+import { bomLength, CHUNK_ROWS, recordStrings, recordsEnd, tokenize, type Cursor } from './per-item-tokenize';
 import { BLOCK, CTRL_RELEASED, CTRL_STOP, RING_SLOTS, type ScanInput, type ScanMessage } from './per-item-scan-protocol';
 
 function post(m: ScanMessage): void {
@@ -41,7 +41,7 @@ function scan(input: ScanInput): void {
     while (!eof) {
       const n = loaded < size ? readSync(fd, bytes, loaded, Math.min(BLOCK, size - loaded), loaded) : 0;
       if (n > 0) {
-        if (loaded === 0 && n >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) at.p = 3;
+        if (loaded === 0) at.p = bomLength(bytes.subarray(0, n));
         loaded += n;
       }
       // The file may have shrunk since its size was taken: what was read is the file.

@@ -42,6 +42,11 @@ function lastBytesComma(dv: DataView, e: number, end: number): number {
 }
 
 
+/** Bytes of a UTF-8 byte order mark at the start of `buf` (3), else 0: the tokenizer starts after it. */
+export function bomLength(buf: Uint8Array): number {
+  return buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+}
+
 /** Where the tokenizer stands: byte offset and 1-based line. */
 export interface Cursor {
   p: number;

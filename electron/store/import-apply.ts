@@ -193,7 +193,7 @@ class PendingCells {
     };
     // A float field without an array (no cell has a value: Column) keeps none while the new
     // cells have no value either.
-    const floats = (f: FloatField, from: Float64Array): void => {
+    const copyFloats = (f: FloatField, from: Float64Array): void => {
       let to = col[f];
       if (to === null) {
         let any = false;
@@ -206,10 +206,10 @@ class PendingCells {
       }
       copy(to, from);
     };
-    floats('score', c.score);
-    floats('confidence', c.confidence);
-    floats('margin', c.margin);
-    floats('latencyMs', c.latencyMs);
+    copyFloats('score', c.score);
+    copyFloats('confidence', c.confidence);
+    copyFloats('margin', c.margin);
+    copyFloats('latencyMs', c.latencyMs);
     copy(col.line, c.line);
     const frames = c.frameIndices;
     const out = col.frames;
