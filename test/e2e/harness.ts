@@ -91,7 +91,10 @@ export function serve(project: string, port: number | ServeOptions = 0): Promise
       const m = /(http:\/\/127\.0\.0\.1:(\d+))\/\?token=([A-Za-z0-9_-]+)/.exec(out);
       if (m) {
         child.removeAllListeners('exit');
-        resolve({ child, url: m[0], base: m[1] as string, port: Number(m[2]), token: m[3] as string, stderr: () => err });
+        const served: Served = { child, url: m[0], base: m[1] as string, port: Number(m[2]), token: m[3] as string, stderr: () => err };
+        running.add(served);
+        child.once('exit', () => running.delete(served));
+        resolve(served);
       }
     });
   });
@@ -134,10 +137,15 @@ export interface PageProblem {
 let problems: PageProblem[] = [];
 let allowed: RegExp[] = [];
 const watched = new WeakSet<Page>();
+/** Open pages and running servers, for what a failed test prints (failureReport). */
+const openPages = new Set<Page>();
+const running = new Set<Served>();
 
 function watch(page: Page): void {
   if (watched.has(page)) return;
   watched.add(page);
+  openPages.add(page);
+  page.once('close', () => openPages.delete(page));
   const add = (p: PageProblem) => {
     if (!allowed.some((re) => re.test(`${p.kind} ${p.url} ${p.text}`))) problems.push(p);
   };
@@ -167,6 +175,26 @@ export function takeProblems(): PageProblem[] {
 /** The current test provokes these on purpose (matched against `kind url text`). */
 export function allowProblems(...res: RegExp[]): void {
   allowed.push(...res);
+}
+
+/**
+ * What a failed test leaves in the log (test/e2e/setup.ts): each open page's address and
+ * visible text, and each running server's stderr, so that a failure seen once on CI can be
+ * read afterwards (a screenshot on the CI machine is gone with it).
+ */
+export async function failureReport(): Promise<string> {
+  const out: string[] = [];
+  for (const page of openPages) {
+    let text: string;
+    try {
+      text = await page.locator('body').innerText({ timeout: 2_000 });
+    } catch (e) {
+      text = `(no text: ${e instanceof Error ? e.message.split('\n')[0] : String(e)})`;
+    }
+    out.push(`--- page ${page.url()}\n${text.slice(0, 4_000)}`);
+  }
+  for (const s of running) out.push(`--- server ${s.base} stderr\n${s.stderr().slice(-4_000) || '(empty)'}`);
+  return out.join('\n');
 }
 
 /** The assertion every e2e test ends with (test/e2e/setup.ts). */
