@@ -18,9 +18,12 @@ export function SyncPanel({ annotator }: { annotator: string | null }) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // A status that could not be read is said, not left as an empty form with a disabled button.
+  const [statusError, setStatusError] = useState<string | null>(null);
 
   const show = useCallback((s: SyncStatus, fill: boolean) => {
     setStatus(s);
+    setStatusError(null);
     if (fill) {
       setServer(s.server ?? '');
       setSpace(s.space ?? '');
@@ -31,6 +34,7 @@ export function SyncPanel({ annotator }: { annotator: string | null }) {
     async (fill = false) => {
       const r = await client.call('sync:status', {});
       if (r.ok) show(r.value, fill);
+      else setStatusError(r.error.message);
     },
     [client, show],
   );
@@ -103,6 +107,7 @@ export function SyncPanel({ annotator }: { annotator: string | null }) {
         </button>
       </div>
       {error && <p role="alert">{error}</p>}
+      {statusError && <p role="alert">Could not read the sync status: {statusError}</p>}
       {status?.server && (
         <div role="status" aria-label="Sync status">
           <p>

@@ -3,7 +3,8 @@
  * test (test/electron/sync/pg-server.ts), with the web mode serving one annotator's project:
  * the panel is configured, an edit waits as "1 edit not yet synced" and is pushed; a colleague
  * pushes through the CLI and a sync in the app pulls it into the Team view (data:changed, no
- * reload); with the server stopped the panel says why in words and the app keeps working.
+ * reload); with the server stopped the panel says why in words and the app keeps working; a
+ * status the backend cannot answer is said too, not left as an empty form.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { openProject } from '../../electron/store/index';
 import { ADMIN, pgBinDir, startPgServer, type PgServer } from '../electron/sync/pg-server';
-import { api, chromiumMissingReason, launchBrowser, makeSampleProject, repoRoot, resultsDir, serve, signIn, stop, type Served } from './harness';
+import { allowProblems, api, chromiumMissingReason, launchBrowser, makeSampleProject, repoRoot, resultsDir, serve, signIn, stop, type Served } from './harness';
 
 // Without PostgreSQL binaries the test is skipped on a developer's machine and fails under CI.
 const pgMissing = pgBinDir() === null ? 'no PostgreSQL binaries under /usr/lib/postgresql (apt-get install postgresql, or set FLIPBOOK_PG_BIN)' : null;
@@ -182,5 +183,20 @@ describe.skipIf(skipReason !== null)('team sync in the app (Chromium + real Post
     expect(await text('Sync error')).toBeNull();
     const last = (await serverEvents()).at(-1)!;
     expect([last.annotator, last.sample_id, last.payload]).toEqual(['ann', other.sampleId, { status: 'done' }]);
+  });
+
+  it('a sync status the backend cannot answer is said in the panel, not left as an empty form', async () => {
+    // The failing backend is simulated here: its 500 is expected on the page.
+    allowProblems(/sync%3Astatus.*\b500\b/);
+    const isStatus = (u: URL) => u.pathname.endsWith('/api/op/sync%3Astatus');
+    await page.route(isStatus, (r) => void r.fulfill({ status: 500, contentType: 'text/plain', body: 'database is locked' }));
+    await page.getByRole('link', { name: 'Queue' }).click();
+    await page.getByRole('link', { name: 'Team' }).click();
+    await expect.poll(async () => (await panel().getByRole('alert').allTextContents()).join(' | ')).toBe('Could not read the sync status: 500: database is locked');
+    await page.unroute(isStatus);
+    await page.getByRole('link', { name: 'Queue' }).click();
+    await page.getByRole('link', { name: 'Team' }).click();
+    await expect.poll(() => text('Sync result')).toBe('Pushed 1, pulled 0; conflicts 1 (1 open)');
+    expect(await panel().getByRole('alert').count()).toBe(0);
   });
 });
