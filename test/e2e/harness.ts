@@ -92,8 +92,9 @@ export function serve(project: string, port: number | ServeOptions = 0): Promise
       if (m) {
         child.removeAllListeners('exit');
         const served: Served = { child, url: m[0], base: m[1] as string, port: Number(m[2]), token: m[3] as string, stderr: () => err };
-        running.add(served);
-        child.once('exit', () => running.delete(served));
+        servers.set(served, 'running');
+        // Kept after an exit it was not asked for: a server that died is what a report must say.
+        child.once('exit', (code, signal) => servers.has(served) && servers.set(served, `exited (${signal ?? code})`));
         resolve(served);
       }
     });
@@ -101,6 +102,7 @@ export function serve(project: string, port: number | ServeOptions = 0): Promise
 }
 
 export async function stop(s: Served, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  servers.delete(s);
   if (s.child.exitCode !== null || s.child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => s.child.once('exit', () => resolve()));
   s.child.kill(signal);
@@ -137,9 +139,9 @@ export interface PageProblem {
 let problems: PageProblem[] = [];
 let allowed: RegExp[] = [];
 const watched = new WeakSet<Page>();
-/** Open pages and running servers, for what a failed test prints (failureReport). */
+/** Open pages, and servers not stopped by stop(), for what a failed test prints (failureReport). */
 const openPages = new Set<Page>();
-const running = new Set<Served>();
+const servers = new Map<Served, string>();
 
 function watch(page: Page): void {
   if (watched.has(page)) return;
@@ -179,7 +181,7 @@ export function allowProblems(...res: RegExp[]): void {
 
 /**
  * What a failed test leaves in the log (test/e2e/setup.ts): each open page's address and
- * visible text, and each running server's stderr, so that a failure seen once on CI can be
+ * visible text, and each server's state (running, or exited unasked) and stderr, so that a failure seen once on CI can be
  * read afterwards (a screenshot on the CI machine is gone with it).
  */
 export async function failureReport(): Promise<string> {
@@ -193,7 +195,7 @@ export async function failureReport(): Promise<string> {
     }
     out.push(`--- page ${page.url()}\n${text.slice(0, 4_000)}`);
   }
-  for (const s of running) out.push(`--- server ${s.base} stderr\n${s.stderr().slice(-4_000) || '(empty)'}`);
+  for (const [s, state] of servers) out.push(`--- server ${s.base}, ${state}; stderr:\n${s.stderr().slice(-4_000) || '(empty)'}`);
   return out.join('\n');
 }
 
