@@ -227,8 +227,6 @@ class PendingCells {
   }
 }
 
-const orNull = (v: number): number | null => (v !== v ? null : v);
-
 const stringAt = (f: InternedStrings, k: number): string | null => {
   const i = f.index[k]!;
   return i < 0 ? null : f.table[i]!;
@@ -239,9 +237,9 @@ const stringAt = (f: InternedStrings, k: number): string | null => {
  * reads: the applier fills them just before one (a new cell is copied from `c` itself).
  */
 function fillMergeFields(r: ResponseRow, c: ResponseColumnBatch, k: number): void {
-  r.confidence = orNull(c.confidence[k]!);
-  r.margin = orNull(c.margin[k]!);
-  r.latencyMs = orNull(c.latencyMs[k]!);
+  r.confidence = floatAt(c.confidence, k);
+  r.margin = floatAt(c.margin, k);
+  r.latencyMs = floatAt(c.latencyMs, k);
   r.frameIndices = c.frameIndices[k] ?? null;
   r.sourceTag = stringAt(c.tables.sourceTag, k);
   r.protocolNote = stringAt(c.tables.protocolNote, k);
@@ -745,7 +743,7 @@ export function createImportApplier(db: Database.Database) {
           r.sampleId = t.sampleIds.table[ti]!;
           r.pred = stringAt(t.pred, k);
           r.correct = cor < 0 ? null : cor === 1;
-          r.score = orNull(c.score[k]!);
+          r.score = floatAt(c.score, k);
           r.groundTruth = stringAt(t.groundTruth, k);
           r.line = c.line[k]!;
           if (named[ti] === 1) flush();
