@@ -138,14 +138,12 @@ export interface PageProblem {
 }
 let problems: PageProblem[] = [];
 let allowed: RegExp[] = [];
-const watched = new WeakSet<Page>();
-/** Open pages, and servers not stopped by stop(), for what a failed test prints (failureReport). */
+/** Watched pages while open, and servers not stopped by stop(), for what a failed test prints (failureReport). */
 const openPages = new Set<Page>();
 const servers = new Map<Served, string>();
 
 function watch(page: Page): void {
-  if (watched.has(page)) return;
-  watched.add(page);
+  if (openPages.has(page)) return;
   openPages.add(page);
   page.once('close', () => openPages.delete(page));
   const add = (p: PageProblem) => {
