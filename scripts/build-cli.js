@@ -17,6 +17,7 @@
 //   never half of one. bin/flipbook.js rebuilds when a source is newer than its build.
 //
 // Run by `npm ci` (the `prepare` script) and by bin/flipbook.js when the build is stale.
+import { isAscii } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -70,8 +71,8 @@ export async function buildCli() {
     format: 'cjs',
     outExtension: { '.js': '.cjs' },
     // Without comments the file is ASCII (esbuild escapes non-ASCII characters in strings,
-    // templates and names; regex literals in the sources write them as escapes, and
-    // cli-build.test.ts checks the result), which bin/flipbook.js reads as a one-byte string:
+    // templates and names; regex literals in the sources write them as escapes, and the
+    // check below refuses a build that is not), which bin/flipbook.js reads as a one-byte string:
     // decoding ~1.5 MB of UTF-8 into a two-byte string cost ~10 ms of every call. Names stay
     // as written, so a stack trace still reads; short lines keep its positions usable.
     minifyWhitespace: true,
@@ -82,8 +83,22 @@ export async function buildCli() {
     // compiled from a V8 code cache cannot call import() (it loses the callback Node needs),
     // and Node 20 requires an ES module like hyparquet as it imports it.
     supported: { 'dynamic-import': false },
-    banner: { js: "var __flipbookModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    // The file is one function expression with CommonJS's parameters, which bin/flipbook.js
+    // compiles as it is: wrapped there instead (Module.wrap), its ~1.3 MB would be copied once
+    // more into the string V8 compiles, at every call.
+    banner: { js: "(function (exports, require, module, __filename, __dirname) {\nvar __flipbookModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    footer: { js: '})' },
   });
+  // bin/flipbook.js reads main.cjs as Latin-1, a one-byte string; a non-ASCII byte would be
+  // read as the wrong character, so such a build is refused here (docs/architecture.md).
+  const mainFile = path.join(outdir, 'main.cjs');
+  const bytes = fs.readFileSync(mainFile);
+  if (!isAscii(bytes)) {
+    const at = bytes.findIndex((b) => b > 0x7f);
+    const line = bytes.subarray(0, at).toString('latin1').split('\n').length;
+    fs.rmSync(outdir, { recursive: true, force: true });
+    throw new Error(`the CLI build is not ASCII: ${mainFile} line ${line} has byte 0x${bytes[at].toString(16)} (write the character as an escape in its source)`);
+  }
   // The worker threads' entries — the job worker (import/export/merge off the UI thread) and
   // a large per_item.csv's scan thread.
   const workers = await build({

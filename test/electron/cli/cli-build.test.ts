@@ -95,6 +95,31 @@ describe('the built CLI', () => {
     expect(manifest().dir).not.toBe(second.dir);
   });
 
+  it('refuses a build that is not ASCII, naming its line, and keeps the build before it', () => {
+    expect(cli('--help').status).toBe(0);
+    const before = manifest();
+    const builds = () => fs.readdirSync(path.join(root, 'dist')).filter((d) => d.startsWith('cli-')).sort();
+    const folders = builds();
+    // A regex literal keeps its characters as written (esbuild escapes strings, not these).
+    const edited = path.join(root, 'electron/cli/main.ts');
+    const source = fs.readFileSync(edited, 'utf8');
+    try {
+      fs.writeFileSync(edited, `${source}\nif (/caf\u00e9/.test(process.env.FLIPBOOK_NO_SUCH_VARIABLE ?? '')) console.log('');\n`);
+      const later = new Date(Date.now() + 20_000);
+      fs.utimesSync(edited, later, later);
+      const r = cli('--help');
+      expect(r.status).not.toBe(0);
+      expect(r.stderr).toMatch(/the CLI build is not ASCII: .*main\.cjs line \d+ has byte 0xc3/);
+      expect(manifest()).toEqual(before);
+      expect(builds()).toEqual(folders);
+    } finally {
+      fs.writeFileSync(edited, source);
+      const later = new Date(Date.now() + 30_000);
+      fs.utimesSync(edited, later, later);
+    }
+    expect(cli('--help').status).toBe(0);
+  });
+
   it('loads a command and its packages only when that command runs, and exceljs / hyparquet only for their files', async () => {
     const help = packagesLoaded('--help');
     expect(help).toMatchObject({ status: 0, packages: [] });
