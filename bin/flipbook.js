@@ -129,6 +129,12 @@ async function run() {
     const { main } = await import('../electron/cli/main.ts');
     process.exitCode = await main(argv);
   }
+  // The command has finished: once nothing is left to run, the process exits without Node's
+  // teardown of its heap and handles, ~5-10 ms of every call that a user waits for and that
+  // changes nothing on disk (every project is closed by then; an unclosed one would be left
+  // as a crash leaves it, which SQLite recovers). Registered last, so other 'exit' listeners
+  // still run first.
+  process.once('beforeExit', () => process.once('exit', (code) => process.exit(code)));
 }
 
 // An error is thrown as uncaught, as from the ES module this file was: Node prints it and exits 1.
