@@ -108,7 +108,7 @@ function writeCell(col: Column, k: number, r: ResponseRow, correct: number | nul
   col.setFloat('confidence', k, r.confidence);
   col.setFloat('margin', k, r.margin);
   col.setFloat('latencyMs', k, r.latencyMs);
-  col.frames[k] = r.frameIndices;
+  col.setFrames(k, r.frameIndices);
   col.sourceTag.set(k, r.sourceTag);
   col.protocolNote.set(k, r.protocolNote);
   col.runId[k] = runId;
@@ -212,7 +212,6 @@ class PendingCells {
     copyFloats('latencyMs', c.latencyMs);
     copy(col.line, c.line);
     const frames = c.frameIndices;
-    const out = col.frames;
     for (let j = 0; j < n; j++) {
       const k = ks[j] as number;
       col.pred.index[k0 + j] = b.pred.at(k);
@@ -220,11 +219,20 @@ class PendingCells {
       col.sourceTag.index[k0 + j] = b.sourceTag.at(k);
       col.protocolNote.index[k0 + j] = b.protocolNote.at(k);
     }
+    // A column without frames keeps none while the new cells have none either (Column).
+    if (col.frames === null && !anyFrames(frames, ks, n)) return;
     // Column.frames holds one entry per cell, so the new cells' entries are pushed (a store
     // past the end of a JS array is slower than a push).
+    const out = col.frameList();
     if (out.length === k0) for (let j = 0; j < n; j++) out.push(frames[ks[j] as number] ?? null);
     else for (let j = 0; j < n; j++) out[k0 + j] = frames[ks[j] as number] ?? null;
   }
+}
+
+/** Whether any of the cells `ks[0, n)` of a batch has frame indices. */
+function anyFrames(frames: readonly (ArrayLike<number> | null)[], ks: Int32Array, n: number): boolean {
+  for (let j = 0; j < n; j++) if (frames[ks[j] as number] != null) return true;
+  return false;
 }
 
 const stringAt = (f: InternedStrings, k: number): string | null => {
@@ -281,7 +289,7 @@ const cellAt = (col: Column, k: number): StoredCell => ({
   confidence: floatAt(col.confidence, k),
   margin: floatAt(col.margin, k),
   latencyMs: floatAt(col.latencyMs, k),
-  frames: col.frames[k] ?? null,
+  frames: col.frames?.[k] ?? null,
   sourceTag: col.sourceTag.get(k),
   protocolNote: col.protocolNote.get(k),
   runId: runAt(col, k),
@@ -298,7 +306,7 @@ function patchCell(col: Column, k: number, p: CellPatch): boolean {
   if (p.confidence !== undefined) (col.setFloat('confidence', k, p.confidence), (filled = true));
   if (p.margin !== undefined) (col.setFloat('margin', k, p.margin), (filled = true));
   if (p.latencyMs !== undefined) (col.setFloat('latencyMs', k, p.latencyMs), (filled = true));
-  if (p.frames !== undefined) ((col.frames[k] = p.frames), (filled = true));
+  if (p.frames !== undefined) (col.setFrames(k, p.frames), (filled = true));
   if (p.sourceTag !== undefined) (col.sourceTag.set(k, p.sourceTag), (filled = true));
   if (p.protocolNote !== undefined) (col.protocolNote.set(k, p.protocolNote), (filled = true));
   if (filled) col.dirty = true;

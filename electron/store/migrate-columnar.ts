@@ -33,7 +33,7 @@ export function convertResponsesToColumns(db: Database.Database): void {
     col.setFloat('confidence', k, conf);
     col.setFloat('margin', k, margin);
     col.setFloat('latencyMs', k, lat);
-    col.frames[k] = fi === null ? null : new Int32Array(fi.buffer.slice(fi.byteOffset, fi.byteOffset + fi.byteLength));
+    col.setFrames(k, fi === null ? null : new Int32Array(fi.buffer.slice(fi.byteOffset, fi.byteOffset + fi.byteLength)));
     col.sourceTag.set(k, tag);
     col.protocolNote.set(k, note);
     col.runId[k] = run ?? 0;

@@ -473,7 +473,7 @@ function createProject(
         if (k < 0) continue;
         const correct = c.correct[k]! < 0 ? null : c.correct[k]!;
         const run = c.runId[k] === 0 ? null : c.runId[k]!;
-        const fi = c.frames[k] ?? null;
+        const fi = c.frames?.[k] ?? null;
         out.push({
           model,
           split,

@@ -301,7 +301,9 @@ export function floatAt(a: Float64Array | null, k: number): number | null {
  * its BLOB is NULL: most columns have no scores, confidences, margins or latencies, and four
  * arrays of NaNs per cell were ~4.6 MB of memory a 145k-row import touched for the first time
  * (docs/architecture.md "Import at lab scale"). A value is written through `setFloat`, or into
- * the array `floats` gives (made on demand) for a block of cells.
+ * the array `floats` gives (made on demand) for a block of cells. Frames likewise: `frames`
+ * is null while no cell has any (most files list none, and an array of a null per cell was
+ * ~3.5 MB of a 145k-row import's allocations), written through `setFrames` or `frameList`.
  * Typed arrays because an import writes a cell per row of a 1.45M-row file: JS arrays of
  * numbers and nulls cost a boxed value or a pointer per cell and most of the import's GC.
  */
@@ -320,7 +322,7 @@ export class Column {
   groundTruth: StringCells;
   sourceTag: StringCells;
   protocolNote: StringCells;
-  frames: (ArrayLike<number> | null)[] = framesArray();
+  frames: (ArrayLike<number> | null)[] | null = null;
   /**
    * item id → cell position + 1, built on first lookup: dense over [lo, lo + length) of item
    * ids (a split's items mostly have neighbouring ids) — one array read per lookup instead of
@@ -354,6 +356,21 @@ export class Column {
     const made = new Float64Array(this.itemIds.length).fill(NaN);
     this[f] = made;
     return made;
+  }
+
+  /** The frames array, made (a null per cell) when the column has none. */
+  frameList(): (ArrayLike<number> | null)[] {
+    if (this.frames !== null) return this.frames;
+    const made = framesArray();
+    for (let k = 0; k < this.length; k++) made.push(null);
+    this.frames = made;
+    return made;
+  }
+
+  /** Sets cell `k`'s frame indices (null: none). */
+  setFrames(k: number, v: ArrayLike<number> | null): void {
+    if (v !== null) this.frameList()[k] = v;
+    else if (this.frames !== null) this.frames[k] = null;
   }
 
   /** Sets cell `k` of field `f` (null: no value). */
@@ -481,7 +498,7 @@ export class Column {
     this.groundTruth.index[k] = -1;
     this.sourceTag.index[k] = -1;
     this.protocolNote.index[k] = -1;
-    this.frames.push(null);
+    if (this.frames !== null) this.frames.push(null);
     this.dirty = true;
     return k;
   }
@@ -524,12 +541,7 @@ export function decodeColumn(r: ColumnRow): Column {
   c.confidence = r.confidence ? decodeFloat64(r.confidence) : null;
   c.margin = r.margin ? decodeFloat64(r.margin) : null;
   c.latencyMs = r.latency_ms ? decodeFloat64(r.latency_ms) : null;
-  if (r.frame_indices) c.frames = decodeFrames(r.frame_indices);
-  else {
-    const none = framesArray();
-    for (let k = 0; k < n; k++) none.push(null);
-    c.frames = none;
-  }
+  c.frames = r.frame_indices ? decodeFrames(r.frame_indices) : null;
   c.sourceTag = decodeStringCells(r.source_tag);
   c.protocolNote = decodeStringCells(r.protocol_note);
   c.runId = decodeInt32(r.run_ids);
@@ -617,7 +629,7 @@ export function encodeColumn(c: Column): unknown[] {
     c.confidence && encodeFloat64Array(c.confidence.subarray(0, n), order),
     c.margin && encodeFloat64Array(c.margin.subarray(0, n), order),
     c.latencyMs && encodeFloat64Array(c.latencyMs.subarray(0, n), order),
-    encodeFrames(c.frames, order),
+    c.frames && encodeFrames(c.frames, order),
     encodeCells(c.sourceTag, n, order),
     encodeCells(c.protocolNote, n, order),
     asBuffer(pick32(c.runId)),

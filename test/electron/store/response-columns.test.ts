@@ -23,7 +23,6 @@ describe('Column position index', () => {
     const c = new Column(1, 1, 1);
     c.append(block([50_007, 50_003, 50_009]), 3);
     c.append(block([50_001, 50_020]), 2);
-    for (let j = 0; j < 5; j++) c.frames.push(null);
     c.push(49_990);
     expectFinds(c, [0, 50_000, 50_002, 50_021, 49_989]);
   });
@@ -43,7 +42,7 @@ describe('Column position index', () => {
     c.correct.fill(-1, 0, 3);
     expect([c.score, c.confidence, c.margin, c.latencyMs]).toEqual([null, null, null, null]); // no values: no arrays
     for (const s of [c.pred, c.groundTruth, c.sourceTag, c.protocolNote]) s.index.fill(-1, 0, 3);
-    c.frames.push(null, null, null);
+    expect(c.frames).toBeNull(); // no frames: no array
     const names = COLUMN_COLUMNS.split(', ');
     const v = encodeColumn(c);
     const row = Object.fromEntries(names.map((n, i) => [n, v[i]])) as unknown as ColumnRow;
@@ -96,5 +95,34 @@ describe('Column float fields', () => {
     const v = encodeColumn(c);
     expect(v[COLUMN_COLUMNS.split(', ').indexOf('n_score')]).toBe(1);
     expect(floatAt(roundTrip(c).score, 2)).toBe(0.75);
+  });
+});
+
+// Frames likewise: no array while no cell has frame indices (the BLOB is NULL); the first
+// cell with some makes one, a null per other cell, and cells pushed after it get a null.
+describe('Column frames', () => {
+  const roundTrip = (c: Column): Column => {
+    const names = COLUMN_COLUMNS.split(', ');
+    const v = encodeColumn(c);
+    return decodeColumn({ ...(Object.fromEntries(names.map((n, i) => [n, v[i]])) as unknown as ColumnRow), id: 1 });
+  };
+
+  it('makes an array at the first frames, keeps a null per other cell, and stores both', () => {
+    const c = new Column(1, 1, 1);
+    for (const id of [5, 3, 4]) c.push(id);
+    c.setFrames(1, null);
+    expect(c.frames).toBeNull();
+    expect(encodeColumn(c)[COLUMN_COLUMNS.split(', ').indexOf('frame_indices')]).toBeNull();
+    expect(roundTrip(c).frames).toBeNull();
+    c.setFrames(2, [0, 8, 16]);
+    expect(c.frames).toEqual([null, null, [0, 8, 16]]);
+    c.push(9);
+    expect(c.frames).toHaveLength(4);
+    c.setFrames(3, Int32Array.from([4]));
+    c.setFrames(2, null);
+    c.setFrames(0, [1, 2]);
+    const d = roundTrip(c);
+    const byId = new Map(Array.from(d.itemIds.subarray(0, d.length), (id, k) => [id, d.frames?.[k] ? Array.from(d.frames[k]!) : null]));
+    expect(Object.fromEntries(byId)).toEqual({ 3: null, 4: null, 5: [1, 2], 9: [4] });
   });
 });
