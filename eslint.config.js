@@ -70,6 +70,15 @@ export default tseslint.config(
     plugins: { local },
     rules: {
       'local/disable-needs-reason': 'error',
+      // zod as a namespace, so that the CLI's build keeps only the parts of zod in use
+      // (docs/architecture.md "CLI start-up").
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value='zod'] > :matches(ImportSpecifier, ImportDefaultSpecifier)",
+          message: "import * as z from 'zod': the build can then leave out the parts of zod no source uses",
+        },
+      ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
   },

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { ConfigSpec, ImportBatch, ItemMeta, ResponseRow, RunInfo } from '../../shared/domain/types';
 import { ImportError } from './errors';
 import { checkId, checkText } from './text-input';

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ImportBatch, ItemMeta } from '../../shared/domain/types';
 import { BatchBuilder, emptyResponse, expandSplit, parseWith, type ImportOptions } from './batch-builder';
 import { resolveConfigKey, specFor, withVariant } from './config-keys';

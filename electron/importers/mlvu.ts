@@ -1,5 +1,5 @@
 import { basename, extname } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ImportBatch, ItemMeta } from '../../shared/domain/types';
 import { BatchBuilder, emptyResponse, parseWith, type ImportOptions } from './batch-builder';
 import { guessWarning, resolveConfigKey, specFor, withVariant } from './config-keys';

@@ -7,7 +7,7 @@
  * the thread the user waits on.
  */
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { errorFromData } from '../jobs/error-data';
 import { startWorkerThread, WorkerError, workerEntry } from '../jobs/worker-thread';
 import { CHUNK_ROWS } from './per-item-tokenize';

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize, sep } from 'node:path';
 import { Unzip, UnzipInflate } from 'fflate';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ConfigSpec, ImportBatch, ItemMeta } from '../../shared/domain/types';
 import { ITEM_COLUMNS } from '../release/provenance-files';
 import { parseWith, type ImportOptions } from './batch-builder';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ImportBatch } from '../../shared/domain/types';
 import { BatchBuilder, parseWith, splitFor, type ImportOptions } from './batch-builder';
 import { ImportError } from './errors';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ImportBatch } from '../../shared/domain/types';
 import { BatchBuilder, emptyResponse, parseWith, type ImportOptions } from './batch-builder';
 import { parseKey, specFor } from './config-keys';

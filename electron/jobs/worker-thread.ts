@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ErrorData } from './error-data';
 
 /** An error a worker thread posts (error-data.ts), as the receiving side parses it. */

@@ -1,6 +1,6 @@
 import { readFile, writeFile, rename, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FileIdentity } from './file-identity';
 import { VideoMetaSchema, type VideoMeta } from './video-meta';
 

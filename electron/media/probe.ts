@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { resolveFfprobe } from './ffmpeg-path';
 import { fileIdentity, type FileIdentity } from './file-identity';
 import { MediaError } from './media-error';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What Flipbook knows about one video. Cached per (path, size, mtime,

@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { removeStaleTemps } from '../store/process-alive';
 import { README_DATE_PREFIX } from './readme';
 

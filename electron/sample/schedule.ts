@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const Color = z.enum(['red', 'blue', 'green', 'yellow', 'white', 'orange', 'purple', 'cyan']);
 export type Color = z.infer<typeof Color>;

@@ -4,7 +4,7 @@
  * dialogs, IPC and media:// streaming; the thread owns the project, SQLite and the jobs. Both
  * sides parse what they receive with these schemas.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ERROR_CODES } from '../../shared/api/contract';
 
 const PickKind = z.enum(['open-project', 'new-project', 'import', 'export-dir', 'media-root']);

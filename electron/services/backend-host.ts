@@ -7,7 +7,7 @@
  * can stream it.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { EventName } from '../../shared/api/contract';
 import { createBackend } from './create-backend';
 import { dispatch, toApiErrorWhole } from './dispatch';

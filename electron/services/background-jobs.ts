@@ -10,7 +10,7 @@
  * settings) wait without blocking: they would otherwise sit in SQLite's busy handler, which
  * stops the event loop.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ERROR_CODES, type ErrorCode, type EventPayload } from '../../shared/api/contract';
 import { createJobRunner, type JobRunner } from '../jobs/job-runner';
 import { startWorkerThread, workerEntry } from '../jobs/worker-thread';

@@ -4,7 +4,7 @@
  * configs' provenance (docs/metrics.md §8). One place, so the item view's strips, `flipbook frames`
  * and the cascade's shared frame cost (docs/metrics.md §5) agree on the frames.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { SAMPLING_POLICIES, type ConfigSpec } from '../../shared/domain/types';
 import { selectFramesForConfig, type ConfigFrames, type SamplingOverride } from '../frames/frame-selection';
 import type { VideoMeta } from '../media/video-meta';

@@ -5,7 +5,7 @@
  * parse what they receive with these schemas: a worker is another module instance, and nothing
  * it sends is trusted to have the right shape.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ImportOptionValues } from '../../shared/api/import-options';
 import { WorkerError } from '../jobs/worker-thread';
 

@@ -4,7 +4,7 @@
  * data (job-protocol.ts) so an ImportError keeps its `file:line: field: reason`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { z } from 'zod';
+import * as z from 'zod';
 import { errorData } from '../jobs/error-data';
 import { WorkerJobInput, type WorkerMessage } from './job-protocol';
 import { runJobTask } from './job-tasks';

@@ -12,7 +12,7 @@
  * task type, video presence and lower-cased search text once, not once per model.
  */
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { planGrid } from '../../shared/engine/grid-plan';
 import { itemTransitions, transitionPairs } from '../../shared/engine/mcqa';
 import { patternOf, trajectoryColumns, TRAJECTORY_CLASSES } from '../../shared/engine/trajectories';

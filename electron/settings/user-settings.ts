@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const ServeMemory = z.object({
   port: z.number().int().min(1).max(65535),

@@ -15,7 +15,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import Database from 'better-sqlite3';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ProjectLockedError } from './errors';
 import { processAlive } from './process-alive';
 import { sqliteBinding } from './sqlite-binding';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
-import { z } from 'zod';
+import * as z from 'zod';
 import { codebookSchema, type Codebook } from '../../shared/domain/annotations';
 import type { ConfigSpec, ImportBatch, ItemMeta, ResponseMatrix, ResponseRow, TaskKind } from '../../shared/domain/types';
 import { configOrder } from '../../shared/engine/config';

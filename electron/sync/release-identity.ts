@@ -5,7 +5,7 @@
  * are never synced: every annotator imports the same release, and this is how a space checks it.
  */
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { compareCodePoints } from '../../shared/engine/config';
 import { perItemCsvBytes } from '../release/per-item-csv';
 import type { Project } from '../store/project';

@@ -4,7 +4,7 @@
  * definition everywhere: a project that stored other content under a number the space has is
  * refused before anything moves, with what differs in words.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { codebookSchema, type Codebook } from '../../shared/domain/annotations';
 import { sameCodebook, type StoredCodebook } from '../store/annotations';
 

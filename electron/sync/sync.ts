@@ -18,7 +18,7 @@
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SequencedEvent, StoredCodebook } from '../store/annotations';
 import type { Project } from '../store/project';
 import { connect, parseServerUrl, type ConnectOptions, type ServerAddress } from './connect';

@@ -11,7 +11,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { unzipSync } from 'fflate';
-import { z } from 'zod';
+import * as z from 'zod';
 import { annotationEventSchema, codebookSchema, type AnnotationEvent, type Codebook } from '../../shared/domain/annotations';
 import { ImportError } from '../importers/errors';
 import { decodeText, readTextFile } from '../importers/text-input';

@@ -5,7 +5,7 @@
  * renderer's two clients are generated from the same table, so a name or a shape cannot
  * drift between transports.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Empty, op } from './op';
 import { ImportOptionValues } from './import-options';
 import { annotationEditSchema } from '../domain/annotations';

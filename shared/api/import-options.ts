@@ -4,7 +4,7 @@
  * its request. An option added here appears in all three (docs/formats.md describes what each
  * format reads).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Every format the importers read, listed only here (electron/importers/index.ts detects and dispatches them). */
 export const IMPORT_FORMATS = [

@@ -3,7 +3,7 @@
  * by contract.ts and the tables it spreads in (team-contract.ts, sync-contract.ts), which
  * cannot import it from contract.ts without a cycle.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export function op<Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res, doc: string) {
   return { request, response, doc };

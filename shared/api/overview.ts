@@ -3,7 +3,7 @@
  * transport. The numbers are the engine's (shared/engine) — the backend only reshapes them —
  * so the charts, the CLI and the release export can never disagree.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const Counts = z.record(z.string(), z.number());
 

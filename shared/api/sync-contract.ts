@@ -4,7 +4,7 @@
  * A failed sync is not an error of the operation: the status carries it in words, and the
  * edits wait (pending).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Empty, op } from './op';
 
 export const SyncLast = z.object({

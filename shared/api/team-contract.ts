@@ -3,7 +3,7 @@
  * by side, agreement, conflicts, adjudication, merge. Kept in their own table so the shared
  * contract.ts only spreads it in; schemas follow the same conventions as contract.ts.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Empty, op } from './op';
 
 const Ref = z.object({ model: z.string().min(1), split: z.string().min(1), sampleId: z.string().min(1) });

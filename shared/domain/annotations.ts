@@ -7,7 +7,7 @@
  * store, and building them all when it loaded took ~8 ms of an import's or export's start,
  * which uses none of them (docs/architecture.md "CLI start-up").
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const ANNOTATION_STATUSES = ['todo', 'in_progress', 'done', 'skipped', 'needs_review'] as const;
 export const annotationStatusSchema = z.lazy(() => z.enum(ANNOTATION_STATUSES));

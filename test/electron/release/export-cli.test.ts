@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ConfigSpec, ImportBatch, ResponseRow } from '../../../shared/domain/types';
 import { openProject } from '../../../electron/store/project';
 import { tempDir } from '../../temp-dir';

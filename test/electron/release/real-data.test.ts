@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { exportRelease } from '../../../electron/release/export';
 import { readImport } from '../../../electron/importers/index';
 import { openProject } from '../../../electron/store/project';
