@@ -311,10 +311,16 @@ export function createProjectWith<T>(file: string, fill: (project: Project) => T
     // log, then to the file at the checkpoint on close — and read it back in between); an
     // import is still one transaction that a rejected file rolls back. The file is in WAL mode
     // again, and synced once, before it is linked into place.
+    // Its page cache is small (256 KiB, SQLite's default is 2 MiB): the fill writes every page
+    // once, and with the default cache a 145k-row import kept ~2 MiB of fresh page buffers,
+    // ~1.6k first-touch page faults at ~15 µs each on this project's machines
+    // (docs/architecture.md "Import at lab scale"); with the small one SQLite writes pages out
+    // sooner and reuses its buffers. Only this connection, which closes at the end of the fill.
     initProjectFile(tmp, 'OFF');
     const project = openProjectFile(tmp, {}, 'OFF');
     try {
       project.db.pragma('journal_mode = DELETE');
+      project.db.pragma('cache_size = -256');
       result = fill(project);
       // WAL is kept in the file; synchronous is the connection's, and this one closes now.
       project.db.pragma('journal_mode = WAL');
