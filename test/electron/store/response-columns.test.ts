@@ -18,6 +18,13 @@ function expectFinds(c: Column, absent: number[]): void {
 
 const block = (ids: number[]): Int32Array => Int32Array.from(ids);
 
+/** A column through its BLOBs: encoded as the store writes it, decoded as it reads it back. */
+const roundTrip = (c: Column): Column => {
+  const names = COLUMN_COLUMNS.split(', ');
+  const v = encodeColumn(c);
+  return decodeColumn({ ...(Object.fromEntries(names.map((n, i) => [n, v[i]])) as unknown as ColumnRow), id: 1 });
+};
+
 describe('Column position index', () => {
   it('finds cells appended in blocks, in any id order, starting far from id 0', () => {
     const c = new Column(1, 1, 1);
@@ -43,10 +50,7 @@ describe('Column position index', () => {
     expect([c.score, c.confidence, c.margin, c.latencyMs]).toEqual([null, null, null, null]); // no values: no arrays
     for (const s of [c.pred, c.groundTruth, c.sourceTag, c.protocolNote]) s.index.fill(-1, 0, 3);
     expect(c.frames).toBeNull(); // no frames: no array
-    const names = COLUMN_COLUMNS.split(', ');
-    const v = encodeColumn(c);
-    const row = Object.fromEntries(names.map((n, i) => [n, v[i]])) as unknown as ColumnRow;
-    const d = decodeColumn({ ...row, id: 1 });
+    const d = roundTrip(c);
     expect(Array.from(d.itemIds)).toEqual([1, 2, 3]); // stored in item-id order
     d.append(block([6, 4]), 2);
     expectFinds(d, [0, 5, 7]);
@@ -56,12 +60,6 @@ describe('Column position index', () => {
 // A float field no cell has a value in has no array (its BLOB is NULL); the first value makes
 // one, every other cell NaN, at the columns' capacity, and it grows and encodes with them.
 describe('Column float fields', () => {
-  const roundTrip = (c: Column): Column => {
-    const names = COLUMN_COLUMNS.split(', ');
-    const v = encodeColumn(c);
-    return decodeColumn({ ...(Object.fromEntries(names.map((n, i) => [n, v[i]])) as unknown as ColumnRow), id: 1 });
-  };
-
   it('makes an array at the first value, keeps the others null, and stores both as before', () => {
     const c = new Column(1, 1, 1);
     for (const id of [5, 3, 4]) c.push(id);
@@ -101,12 +99,6 @@ describe('Column float fields', () => {
 // Frames likewise: no array while no cell has frame indices (the BLOB is NULL); the first
 // cell with some makes one, a null per other cell, and cells pushed after it get a null.
 describe('Column frames', () => {
-  const roundTrip = (c: Column): Column => {
-    const names = COLUMN_COLUMNS.split(', ');
-    const v = encodeColumn(c);
-    return decodeColumn({ ...(Object.fromEntries(names.map((n, i) => [n, v[i]])) as unknown as ColumnRow), id: 1 });
-  };
-
   it('makes an array at the first frames, keeps a null per other cell, and stores both', () => {
     const c = new Column(1, 1, 1);
     for (const id of [5, 3, 4]) c.push(id);
