@@ -17,7 +17,7 @@ import type { ConfigSpec, ImportBatch, InternedStrings, ItemMeta, ResponseColumn
 import { applyOverrides, type ImportOverrides } from './import-overrides';
 import { createConfigUpserter, specFromKey } from './import-configs';
 import { mergeCell, type CellPatch, type StoredCell } from './merge-cell';
-import { Column, type ColumnRow, createColumnWriter, decodeColumn, type FloatField, floatAt, type StringCells } from './response-columns';
+import { Column, type ColumnRow, createColumnWriter, decodeColumn, type FloatField, floatAt, StringCells } from './response-columns';
 
 export type { ImportOverrides } from './import-overrides';
 export { framesFromKey } from './import-configs';
@@ -156,9 +156,9 @@ interface BatchCells {
  * it would push it, and flushes before anything reads the Column (see `flush` there).
  */
 class PendingCells {
-  ks: Int32Array;
-  ids: Int32Array;
-  correct: Int8Array;
+  ks: Int32Array<ArrayBuffer>;
+  ids: Int32Array<ArrayBuffer>;
+  correct: Int8Array<ArrayBuffer>;
   n = 0;
 
   constructor(readonly b: BatchCells) {
@@ -182,11 +182,15 @@ class PendingCells {
     this.n = 0;
     const { b, ks } = this;
     const c = b.c;
+    // Cells 0..n−1 of the batch in order (the usual case): whole arrays copied, or taken over.
+    const whole = n === c.length && ks[n - 1] === n - 1;
+    if (whole && col.length === 0) {
+      this.adopt(col, runId);
+      return;
+    }
     const k0 = col.append(this.ids, n);
     col.correct.set(this.correct.subarray(0, n), k0);
     col.runId.fill(runId, k0, k0 + n);
-    // Cells 0..n−1 of the batch in order (the usual case): whole arrays copied.
-    const whole = n === c.length && ks[n - 1] === n - 1;
     const copy = (to: Float64Array | Int32Array, from: Float64Array | Int32Array): void => {
       if (whole) to.set(from.subarray(0, n), k0);
       else for (let j = 0; j < n; j++) to[k0 + j] = from[ks[j] as number] as number;
@@ -227,6 +231,62 @@ class PendingCells {
     if (out.length === k0) for (let j = 0; j < n; j++) out.push(frames[ks[j] as number] ?? null);
     else for (let j = 0; j < n; j++) out[k0 + j] = frames[ks[j] as number] ?? null;
   }
+
+  /**
+   * The whole batch as the cells of an empty column, kept in the batch's own arrays and this
+   * queue's ids and outcomes instead of copies: memory touched for the first time is most of
+   * what copying cost (docs/architecture.md "Import at lab scale"). The batch stays read-only
+   * (ResponseColumnBatch): every cell of the column is then this import's, which a later line
+   * only repeats or contradicts (merge-cell.ts), never patches, and a cell added later grows the
+   * column into arrays of its own first (they are exactly the batch's length). A float field
+   * with no value keeps no array (the reader shares one all-NaN array between columns); a
+   * string field keeps the batch's index with a copy of its table (the column interns into
+   * it), unless the table is larger than the column (one shared by many columns, e.g. a file's
+   * source tags), which is mapped as `flush` maps it.
+   */
+  private adopt(col: Column, runId: number): void {
+    const b = this.b;
+    const c = b.c;
+    const n = c.length;
+    const t = c.tables;
+    const floats = (from: Float64Array): Float64Array<ArrayBuffer> | null => {
+      for (let j = 0; j < n; j++) if (from[j] === from[j]) return onArrayBuffer(from);
+      return null;
+    };
+    const strings = (from: InternedStrings, map: FieldMap, cells: StringCells): StringCells => {
+      if (from.table.length <= n) return new StringCells(onArrayBuffer(from.index), from.table.slice());
+      const index = new Int32Array(n);
+      for (let j = 0; j < n; j++) index[j] = map.at(j);
+      cells.index = index;
+      return cells;
+    };
+    col.adopt(n, {
+      itemIds: this.ids,
+      correct: this.correct,
+      runId: new Int32Array(n).fill(runId),
+      line: onArrayBuffer(c.line),
+      score: floats(c.score),
+      confidence: floats(c.confidence),
+      margin: floats(c.margin),
+      latencyMs: floats(c.latencyMs),
+      pred: strings(t.pred, b.pred, col.pred),
+      groundTruth: strings(t.groundTruth, b.groundTruth, col.groundTruth),
+      sourceTag: strings(t.sourceTag, b.sourceTag, col.sourceTag),
+      protocolNote: strings(t.protocolNote, b.protocolNote, col.protocolNote),
+    });
+    const frames = c.frameIndices;
+    if (!anyFrames(frames, this.ks, n)) return;
+    const out = col.frameList(); // a null per cell
+    for (let j = 0; j < n; j++) out[j] = frames[j] ?? null;
+  }
+}
+
+/** A typed array of the batch as one the Column can hold (Column's arrays are on ArrayBuffers). */
+function onArrayBuffer(a: Int32Array): Int32Array<ArrayBuffer>;
+function onArrayBuffer(a: Float64Array): Float64Array<ArrayBuffer>;
+function onArrayBuffer(a: Int32Array | Float64Array): Int32Array<ArrayBuffer> | Float64Array<ArrayBuffer> {
+  if (!(a.buffer instanceof ArrayBuffer)) throw new Error('column batch arrays must be on ArrayBuffers');
+  return a as Int32Array<ArrayBuffer> | Float64Array<ArrayBuffer>;
 }
 
 /** Whether any of the cells `ks[0, n)` of a batch has frame indices. */

@@ -461,6 +461,39 @@ export class Column {
     return k0;
   }
 
+  /**
+   * Makes this empty column the `n` cells whose arrays `cells` gives, held as they are, not
+   * copied (each exactly n long, so the first cell appended grows the column into arrays of its
+   * own). The position index is built on the next lookup, if any: a column an import creates
+   * is usually not looked up again.
+   */
+  adopt(n: number, cells: AdoptedCells): void {
+    if (this.length !== 0) throw new Error('Column.adopt: the column has cells');
+    for (const a of [cells.itemIds, cells.correct, cells.runId, cells.line, cells.score, cells.confidence, cells.margin, cells.latencyMs]) {
+      if (a !== null && a.length !== n) throw new Error('Column.adopt: an array is not as long as the cells');
+    }
+    for (const f of [cells.pred, cells.groundTruth, cells.sourceTag, cells.protocolNote]) {
+      if (f.index.length !== n) throw new Error('Column.adopt: an array is not as long as the cells');
+    }
+    this.length = n;
+    this.itemIds = cells.itemIds;
+    this.correct = cells.correct;
+    this.runId = cells.runId;
+    this.line = cells.line;
+    this.score = cells.score;
+    this.confidence = cells.confidence;
+    this.margin = cells.margin;
+    this.latencyMs = cells.latencyMs;
+    this.pred = cells.pred;
+    this.groundTruth = cells.groundTruth;
+    this.sourceTag = cells.sourceTag;
+    this.protocolNote = cells.protocolNote;
+    this.frames = null;
+    this.dense = null;
+    this.sparse = null;
+    this.dirty = true;
+  }
+
   private reserve(cells: number): void {
     if (cells > this.itemIds.length) {
       const n = Math.max(16, this.itemIds.length * 2, cells);
@@ -503,6 +536,12 @@ export class Column {
     return k;
   }
 }
+
+/** The fields of Column.adopt's cells. */
+export type AdoptedCells = Pick<
+  Column,
+  'itemIds' | 'correct' | 'runId' | 'line' | 'score' | 'confidence' | 'margin' | 'latencyMs' | 'pred' | 'groundTruth' | 'sourceTag' | 'protocolNote'
+>;
 
 export interface ColumnRow {
   id: number;

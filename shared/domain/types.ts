@@ -122,7 +122,8 @@ export interface ResponseRow {
  * The responses of one (model, split, config), column-wise: index k of every array is one
  * cell. The per_item.csv importer produces these (ImportBatch.columns) so that a 145k-row file
  * reaches the store without a ResponseRow object per cell. Read-only for consumers: a reader
- * may share one array between fields or columns (the per_item.csv reader's all-NaN numeric fields).
+ * may share one array between fields or columns (the per_item.csv reader's all-NaN numeric fields),
+ * and the store reads a new column's cells from the batch's own arrays (import-apply.ts).
  */
 export interface ResponseColumnBatch {
   model: string;

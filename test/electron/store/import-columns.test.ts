@@ -80,6 +80,54 @@ describe('column-wise import batches', () => {
     });
   }
 
+  it('a column larger than its tables is stored from the batch in place, which later files of the same import leave as read', async () => {
+    // 12 cells of (M, V1_short, 16f_151k): more than its letter, tag and note tables hold, so
+    // the new column keeps the batch's arrays as its cells (PendingCells.adopt);
+    // (M, V1_short, textonly) has 3 cells and maps them instead.
+    const letters = 'ABCD';
+    const big = await read('big', [
+      ...Array.from({ length: 12 }, (_, i) => {
+        const id = `v${String(i).padStart(2, '0')}`;
+        const conf = i % 3 === 0 ? '' : `0.${i + 1}`;
+        const frames = i % 4 === 1 ? '0 8 16' : '';
+        return `${id},M,V1_short,16f_151k,16,150528,${letters[i % 4]},${letters[(i + 1) % 4]},0,tag${i % 2},${i % 5 === 0 ? 'note' : ''},${conf},,${frames},`;
+      }),
+      ...Array.from({ length: 3 }, (_, i) => `v0${i},M,V1_short,textonly,0,0,${letters[i]},${letters[(i + 1) % 4]},0,tag0,,,,,`),
+    ]);
+    // Later files of the same import: one repeats v01 and gives v00 a confidence (cells this
+    // import wrote are only repeated or contradicted, docs/formats.md), one adds a free-text
+    // prediction (a row importer's) to the same column, which grows it and adds to its table.
+    const later = await read('later', ['v00,M,V1_short,16f_151k,16,150528,A,B,0,tag0,note,0.75,,,', 'v01,M,V1_short,16f_151k,16,150528,B,C,0,tag1,,0.2,,0 8 16,']);
+    const free: ImportBatch = {
+      ...asRows(later),
+      run: { ...later.run, sha256: 'f'.repeat(64), sourcePath: 'free.jsonl' },
+      responses: [{ ...later.responses[0]!, sampleId: 'v99', pred: 'the second option', correct: false, confidence: null, line: 7 }],
+    };
+    const arrays = (b: ImportBatch): unknown =>
+      b.columns!.map((c) => [c.correct, c.score, c.confidence, c.line, ...Object.values(c.tables).map((f) => f.index)].map((a) => Array.from(a)));
+    const before = arrays(big);
+    const [cols, rows] = both();
+    try {
+      const s1 = cols.applyImports([big, later, free]);
+      const s2 = rows.applyImports([asRows(big), asRows(later), free]);
+      expect(s1).toEqual(s2);
+      expect(s1.responsesAdded).toBe(16);
+      expect(stored(cols)).toEqual(stored(rows));
+      for (const g of cols.listGrids()) expect(cols.loadMatrix(g.model, g.split)).toEqual(rows.loadMatrix(g.model, g.split));
+      const cell = (id: string): unknown => cols.responsesForItem('M', 'V1_short', id).find((r) => r.config === '16f_151k');
+      expect(cell('v05')).toMatchObject({ pred: 'B', frameIndices: [0, 8, 16], confidence: 0.6, sourceTag: 'tag1', protocolNote: 'note' });
+      expect(cell('v99')).toMatchObject({ pred: 'the second option', correct: false });
+      // The batch is as the reader made it (ResponseColumnBatch is read-only to the store)...
+      expect(arrays(big)).toEqual(before);
+      // ...and so are the reader's shared tables: the free text went into the column's own.
+      const again = await read('again', ['x,M,V1_short,16f_151k,16,150528,A,,1,t,,,,,']);
+      expect(again.columns![0]!.tables.pred.table).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H']);
+    } finally {
+      cols.close();
+      rows.close();
+    }
+  });
+
   it('checks stored cells against an answer that arrives in a later file, like the row path', async () => {
     const first = await read('first', ['001-2,N,V1_short,16f_151k,16,150528,A,,1,official:N,,,,,']);
     const later = await read('later', ['001-2,M,V1_short,16f_151k,16,150528,C,A,0,official:M,,,,,']);
