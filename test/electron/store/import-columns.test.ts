@@ -128,6 +128,27 @@ describe('column-wise import batches', () => {
     }
   });
 
+  it('a later file whose new cells lie between cells the project holds stores the same cells as the row path', async () => {
+    const row = (id: string, pred: string, conf: string): string => `${id},M,V1_short,16f_151k,16,150528,${pred},A,${pred === 'A' ? 1 : 0},official:M,,${conf},,,`;
+    const first = await read('first', [row('v01', 'A', ''), row('v03', 'B', ''), row('v05', 'C', '')]);
+    // New cells at batch cells 0, 2, 3 and 5; cells 1 and 4 merge with stored ones (4 fills a confidence).
+    const later = await read('later', [row('v00', 'A', '0.5'), row('v01', 'A', ''), row('v02', 'D', ''), row('v04', 'B', '0.25'), row('v05', 'C', '0.75'), row('v06', 'A', '')]);
+    const [cols, rows] = both();
+    try {
+      cols.applyImport(first);
+      rows.applyImport(asRows(first));
+      const s1 = cols.applyImport(later);
+      expect(s1).toEqual(rows.applyImport(asRows(later)));
+      expect(s1).toMatchObject({ responsesAdded: 4, responsesUpdated: 1 });
+      expect(stored(cols)).toEqual(stored(rows));
+      const conf = (id: string): unknown => cols.responsesForItem('M', 'V1_short', id)[0]?.confidence;
+      expect(['v00', 'v02', 'v04', 'v05', 'v06'].map(conf)).toEqual([0.5, null, 0.25, 0.75, null]);
+    } finally {
+      cols.close();
+      rows.close();
+    }
+  });
+
   it('checks stored cells against an answer that arrives in a later file, like the row path', async () => {
     const first = await read('first', ['001-2,N,V1_short,16f_151k,16,150528,A,,1,official:N,,,,,']);
     const later = await read('later', ['001-2,M,V1_short,16f_151k,16,150528,C,A,0,official:M,,,,,']);
