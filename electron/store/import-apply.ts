@@ -626,7 +626,8 @@ export function createImportApplier(db: Database.Database) {
       let metaSplit: string | null = null;
       let metaSid = 0;
       let metaKnown = null as unknown as Map<string, StoredItem>;
-      for (const meta of items) {
+      for (let i = 0; i < items.length; i++) {
+        const meta = items[i]!;
         if (meta.split !== metaSplit) {
           metaSplit = meta.split;
           metaSid = splitId(metaSplit);
