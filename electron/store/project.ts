@@ -311,8 +311,8 @@ export function createProjectWith<T>(file: string, fill: (project: Project) => T
     // log, then to the file at the checkpoint on close — and read it back in between); an
     // import is still one transaction that a rejected file rolls back. The file is in WAL mode
     // again, and synced once, before it is linked into place.
-    // Its page cache is small (256 KiB, SQLite's default is 2 MiB): the fill writes every page
-    // once, and with the default cache a 145k-row import kept ~2 MiB of fresh page buffers,
+    // Its page cache is small (256 KiB; better-sqlite3's default is 16 MiB): the fill writes every
+    // page once, and with the default cache a 145k-row import kept every page in a fresh buffer,
     // ~1.6k first-touch page faults at ~15 µs each on this project's machines
     // (docs/architecture.md "Import at lab scale"); with the small one SQLite writes pages out
     // sooner and reuses its buffers. Only this connection, which closes at the end of the fill.
