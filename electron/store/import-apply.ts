@@ -156,7 +156,7 @@ interface BatchCells {
  * it would push it, and flushes before anything reads the Column (see `flush` there).
  */
 class PendingCells {
-  ks: Int32Array<ArrayBuffer>;
+  ks: Int32Array;
   ids: Int32Array<ArrayBuffer>;
   correct: Int8Array<ArrayBuffer>;
   n = 0;

@@ -475,19 +475,8 @@ export class Column {
     for (const f of [cells.pred, cells.groundTruth, cells.sourceTag, cells.protocolNote]) {
       if (f.index.length !== n) throw new Error('Column.adopt: an array is not as long as the cells');
     }
+    Object.assign(this, cells);
     this.length = n;
-    this.itemIds = cells.itemIds;
-    this.correct = cells.correct;
-    this.runId = cells.runId;
-    this.line = cells.line;
-    this.score = cells.score;
-    this.confidence = cells.confidence;
-    this.margin = cells.margin;
-    this.latencyMs = cells.latencyMs;
-    this.pred = cells.pred;
-    this.groundTruth = cells.groundTruth;
-    this.sourceTag = cells.sourceTag;
-    this.protocolNote = cells.protocolNote;
     this.frames = null;
     this.dense = null;
     this.sparse = null;
