@@ -11,6 +11,7 @@
  */
 import type Database from 'better-sqlite3';
 import { compareCodePoints } from '../../shared/engine/config';
+import { withSmallPageCache } from './page-cache';
 import { type ColumnRow, decodeFloat64, decodeFrames, decodeInt32, decodeInt8 } from './response-columns';
 
 /**
@@ -181,24 +182,8 @@ function cellPositions(ids: Int32Array, order: Int32Array, posOf: Int32Array): I
 }
 
 export function scanColumns(db: Database.Database): ScannedGrid[] {
+  // It reads most pages of the project once (page-cache.ts).
   return withSmallPageCache(db, () => scan(db));
-}
-
-/**
- * Runs `read`, which reads most pages of the project once, with a 256 KiB page cache, then
- * restores the connection's own. With better-sqlite3's default cache (16 MiB) every page read
- * got a buffer of its own, never read again: ~770 fresh buffers for a 145k-row project, each
- * a first-touch page fault (~12 µs on this project's machines, docs/architecture.md "Import at
- * lab scale"); with the small cache SQLite reuses its buffers.
- */
-export function withSmallPageCache<T>(db: Database.Database, read: () => T): T {
-  const own = db.pragma('cache_size', { simple: true }) as number;
-  db.pragma('cache_size = -256');
-  try {
-    return read();
-  } finally {
-    db.pragma(`cache_size = ${own}`);
-  }
 }
 
 function scan(db: Database.Database): ScannedGrid[] {

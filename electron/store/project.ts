@@ -23,6 +23,7 @@ import { acquireLock, lockHolder, type ProjectLock } from './lock';
 import { removeStaleTemps } from './process-alive';
 import { sqliteBinding } from './sqlite-binding';
 import { createMatrixLoader, GRID_CONFIGS_SQL, specFromRow, type GridConfigRow, type GridRef } from './matrix-load';
+import { withSmallPageCache } from './page-cache';
 import { checkVersion, latestVersion, migrate, type MigrationResult } from './migrate';
 import { type ColumnRow, decodeColumn, decodeInt32, floatAt } from './response-columns';
 
@@ -311,17 +312,12 @@ export function createProjectWith<T>(file: string, fill: (project: Project) => T
     // log, then to the file at the checkpoint on close — and read it back in between); an
     // import is still one transaction that a rejected file rolls back. The file is in WAL mode
     // again, and synced once, before it is linked into place.
-    // Its page cache is small (256 KiB; better-sqlite3's default is 16 MiB): the fill writes every
-    // page once, and with the default cache a 145k-row import kept every page in a fresh buffer,
-    // ~1.6k first-touch page faults at ~15 µs each on this project's machines
-    // (docs/architecture.md "Import at lab scale"); with the small one SQLite writes pages out
-    // sooner and reuses its buffers. Only this connection, which closes at the end of the fill.
+    // The fill writes every page once: with a small page cache (page-cache.ts).
     initProjectFile(tmp, 'OFF');
     const project = openProjectFile(tmp, {}, 'OFF');
     try {
       project.db.pragma('journal_mode = DELETE');
-      project.db.pragma('cache_size = -256');
-      result = fill(project);
+      result = withSmallPageCache(project.db, () => fill(project));
       // WAL is kept in the file; synchronous is the connection's, and this one closes now.
       project.db.pragma('journal_mode = WAL');
     } finally {
