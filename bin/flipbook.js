@@ -17,20 +17,57 @@ const vm = require('node:vm');
 
 const root = path.resolve(__dirname, '..');
 
+/**
+ * This process's lease on the build it runs (scripts/build-cli.js "leases"): a rebuild by
+ * another process never removes a build a live process holds, since this one may still load
+ * from it long after it started (a job's worker entry, the migrations). Taken before the
+ * build is checked and used, and given back when the process exits. `running/` is made
+ * without `recursive`: a build folder that was removed meanwhile is not made again.
+ */
+let lease = null;
+function takeLease(dir) {
+  const leases = `${root}/dist/${dir}/running`;
+  try {
+    fs.mkdirSync(leases);
+  } catch (e) {
+    if (!e || e.code !== 'EEXIST') return e && e.code === 'ENOENT' ? false : true; // gone; or a read-only install (nobody removes builds there)
+  }
+  const file = `${leases}/${process.pid}`;
+  try {
+    fs.writeFileSync(file, '');
+  } catch (e) {
+    return !(e && e.code === 'ENOENT');
+  }
+  lease = file;
+  return true;
+}
+function giveBackLease() {
+  if (lease === null) return;
+  try {
+    fs.unlinkSync(lease);
+  } catch {
+    // Already gone.
+  }
+  lease = null;
+}
+process.on('exit', giveBackLease);
+
 /** The current build's manifest, or null when it is missing (or its folder is), or older than a source. */
 function currentBuild() {
   let manifest;
   try {
     manifest = JSON.parse(fs.readFileSync(path.join(root, 'dist/cli.json'), 'utf8'));
+    if (typeof manifest.dir !== 'string' || !/^cli-[a-z0-9-]+$/.test(manifest.dir) || !takeLease(manifest.dir)) return null;
     // Every CLI call runs this for ~180 inputs, before V8 has optimised anything: a plain
     // concatenation (the inputs are relative paths with '/', which every platform's fs takes)
     // instead of path.join, whose normalisation took ~15 ms of a call's start.
     const base = `${root}/`;
     for (const [file, mtime] of Object.entries(manifest.inputs)) {
-      if (fs.statSync(base + file).mtimeMs > mtime) return null;
+      if (fs.statSync(base + file).mtimeMs > mtime) return giveBackLease(), null;
     }
-    if (!fs.existsSync(`${base}dist/${manifest.dir}/main.cjs`)) return null;
+    if (!fs.existsSync(`${base}dist/${manifest.dir}/main.cjs`)) return giveBackLease(), null;
   } catch {
+    giveBackLease();
     return null;
   }
   return manifest;
@@ -39,7 +76,10 @@ function currentBuild() {
 async function buildOrNull() {
   try {
     const { buildCli } = await import('../scripts/build-cli.js');
-    return await buildCli();
+    const built = await buildCli();
+    // buildCli wrote this process's lease into the new build before naming it.
+    lease = `${root}/dist/${built.dir}/running/${process.pid}`;
+    return built;
   } catch (e) {
     if (e && e.code === 'ERR_MODULE_NOT_FOUND') return null; // no esbuild here
     throw e;

@@ -132,6 +132,10 @@ export async function buildCli() {
   // This script too: a changed entry list or option makes another build from the same sources.
   inputs['scripts/build-cli.js'] = fs.statSync(fileURLToPath(import.meta.url)).mtimeMs;
   const manifest = { dir: id, inputs };
+  // The process that built it runs it next (bin/flipbook.js): its lease is in place before the
+  // manifest names the build, so a concurrent build's cleanup cannot take it first.
+  fs.mkdirSync(path.join(outdir, LEASES));
+  fs.writeFileSync(path.join(outdir, LEASES, String(process.pid)), '');
   const tmp = `${MANIFEST}.tmp-${process.pid}`;
   fs.writeFileSync(tmp, JSON.stringify(manifest));
   fs.renameSync(tmp, MANIFEST);
@@ -140,19 +144,58 @@ export async function buildCli() {
 }
 
 /**
- * Earlier builds are removed once they are an hour old: a long-running `serve` started from
- * one still starts each job's worker from its folder (`job-worker.js` and its chunks).
+ * A process running a build keeps a lease in it, `running/<pid>` (bin/flipbook.js writes it
+ * before it uses the build and removes it when it exits): a long-running `serve` starts each
+ * job's worker (`job-worker.js` and its chunks) and reads the migrations from its build folder
+ * long after it started, so no build a live process names is ever removed.
+ */
+export const LEASES = 'running';
+
+/** A lease's process is alive (EPERM: alive, another user's); a dead one's lease is removed. */
+function liveLease(dir) {
+  let names;
+  try {
+    names = fs.readdirSync(path.join(dir, LEASES));
+  } catch {
+    return false;
+  }
+  let live = false;
+  for (const name of names) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid <= 0) continue;
+    try {
+      process.kill(pid, 0);
+      live = true;
+    } catch (e) {
+      if (e && e.code === 'EPERM') live = true;
+      else fs.rmSync(path.join(dir, LEASES, name), { force: true });
+    }
+  }
+  return live;
+}
+
+/**
+ * Earlier builds are removed when no live process holds a lease in them. A build is first
+ * renamed out of `cli-*` and its leases read again: a process that wrote its lease between the
+ * first look and the rename has it in the renamed folder, and the build is put back (such a
+ * process then finds no main.cjs where it looked and builds again, without using it); after
+ * the rename no new lease can be written into it (bin/flipbook.js makes `running/` without
+ * `recursive`, so a folder that has gone stays gone). A killed process's lease names a dead
+ * pid and does not count. (A pid the system reused keeps a build until that process ends.)
  */
 function removeOldBuilds(keep) {
-  const hourAgo = Date.now() - 3600_000;
   for (const e of fs.readdirSync(dist, { withFileTypes: true })) {
     if (!e.isDirectory() || !e.name.startsWith('cli-') || e.name === keep) continue;
     const p = path.join(dist, e.name);
+    if (liveLease(p)) continue;
+    const trash = path.join(dist, `.removing-${e.name}-${process.pid}`);
     try {
-      if (fs.statSync(p).mtimeMs < hourAgo) fs.rmSync(p, { recursive: true, force: true });
+      fs.renameSync(p, trash);
     } catch {
-      // Another process removed it first.
+      continue; // Another process removed it first.
     }
+    if (liveLease(trash)) fs.renameSync(trash, p);
+    else fs.rmSync(trash, { recursive: true, force: true });
   }
 }
 

@@ -4,7 +4,7 @@
 // It runs on a copy of the CLI's sources in a temp folder: other test files run the CLI at the
 // same time, and a build of theirs must not replace the one this test looks at.
 import { isAscii } from 'node:buffer';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -212,5 +212,65 @@ describe('the built CLI', () => {
     expect(fs.readFileSync(cache).equals(whole)).toBe(false);
     // No temp file is left (a cache is written to one, then renamed).
     expect(fs.readdirSync(cacheDir).filter((f) => !f.endsWith('.bin'))).toEqual([]);
+  });
+});
+
+describe('a rebuild while the CLI serves', () => {
+  it('keeps every build a running process may still load from, and removes it once that process has ended', async () => {
+    expect(cli('--help').status).toBe(0);
+    const first = manifest().dir;
+    const dir = fs.mkdtempSync(path.join(root, 'serving-'));
+    const project = path.join(dir, 'p.flipbook');
+    const csv = path.join(dir, 'per_item.csv');
+    fs.writeFileSync(
+      csv,
+      'sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note,confidence\n' +
+        'q1,m1,S,16f_151k,16,150528,A,A,1,t,,0.9\nq1,m1,S,32f_151k,32,150528,B,A,0,t,,0.8\n',
+    );
+    // No renderer in this copy of the sources: the server answers the API alone (what this test needs).
+    const child = spawn(process.execPath, [bin, 'serve', '--project', project, '--create', '--port', '0', '--renderer', path.join(dir, 'no-renderer')], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, FLIPBOOK_USER_DATA: path.join(dir, 'user-data') },
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    try {
+      const url = await new Promise<URL>((resolve, reject) => {
+        let out = '';
+        child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+/.exec(out);
+          if (m) resolve(new URL(m[0]));
+        });
+      });
+      // The build the server runs is more than an hour old (as after a night), and a source is
+      // newer than it (a `git pull`): the next CLI call from another process builds again.
+      const old = new Date(Date.now() - 2 * 3600_000);
+      fs.utimesSync(path.join(root, 'dist', first), old, old);
+      const later = new Date(Date.now() + 40_000);
+      fs.utimesSync(path.join(root, 'electron/cli/main.ts'), later, later);
+      expect(cli('--help').status).toBe(0);
+      expect(manifest().dir).not.toBe(first);
+      // The server still starts its import's worker from the build it runs.
+      const res = await fetch(new URL('/api/op/import:run', url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-flipbook-token': url.searchParams.get('token') ?? '' },
+        body: JSON.stringify({ jobId: 'after-rebuild', paths: [csv] }),
+      });
+      const result = (await res.json()) as { ok: boolean; error?: { message: string }; value?: { summary: { responsesAdded: number } } };
+      expect(result.error?.message).toBeUndefined();
+      expect(result.value?.summary.responsesAdded).toBe(2);
+      expect(fs.existsSync(path.join(root, 'dist', first, 'main.cjs'))).toBe(true);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+    // Once no process runs it, the old build goes with the next build.
+    fs.utimesSync(path.join(root, 'electron/cli/main.ts'), new Date(Date.now() + 50_000), new Date(Date.now() + 50_000));
+    expect(cli('--help').status).toBe(0);
+    expect(fs.existsSync(path.join(root, 'dist', first))).toBe(false);
   });
 });
