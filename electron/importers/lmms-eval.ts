@@ -13,7 +13,8 @@ import { readTextFile } from './text-input';
 import { splitMcqPrompt, stripOptionPrefix } from './mcq-text';
 import { mlvuSampleId } from './mlvu-id';
 import { framesFromArgs, parseModelArgs, pixelsFromArgs } from './model-args';
-import { OpenScorer, checkKind, parseScore, referencesOf } from './open-ended';
+import { ClosedScorer, extractYesNo, givenOutcome, YES_NO_OPTIONS, yesNoAnswer, yesNoLetter } from './closed-answer';
+import { OpenScorer, checkKind, referencesOf } from './open-ended';
 import { extractOptionLetter, isOptionLetter } from './option-letter';
 
 /**
@@ -43,6 +44,11 @@ import { extractOptionLetter, isOptionLetter } from './option-letter';
  *   object's numeric `score`), else Token-F1 against the references (`target`, else
  *   `doc.answer`, else the metric object's `answer`); open-ended.ts says which wins and why.
  *   A log holds one kind: a multiple-choice record among open-ended ones is rejected.
+ * - Yes/no tasks (TempCompass `yes_no`: no options, and every such record's answer is yes or
+ *   no) are closed, never free text: options `yes`, `no`, the response's yes/no by the task's
+ *   own rule, and the task's own per-sample outcome (`avg_accuracy.rating`) where the record
+ *   has one (closed-answer.ts). A log whose free-text answers are only partly yes/no is an
+ *   open-ended task and stays one.
  */
 const StringList: z.ZodType<unknown[]> = z.array(z.union([z.string(), z.lazy(() => StringList)]));
 /** An answer: an option letter (MCQA), or reference text(s) of an open-ended task. */
@@ -137,19 +143,14 @@ function lastLine(input: string | null | undefined): string | null {
 }
 
 /**
- * The task's own per-sample score of an open-ended record, if the log has one: a top-level
- * `score` / `<name>_score` that is a number (or numeric string), or such an object's `score`.
+ * A string a record's metric objects carry (TempCompass's `avg_accuracy: {video_id, question,
+ * …}`): what a 0.4+ log, which drops `doc`, still says about the item. The first such object.
  */
-function givenScore(rec: Record<string, unknown>, file: string, line: number): { value: number; field: string } | null {
+function metricString(rec: Record<string, unknown>, name: string): string | null {
   for (const [k, v] of Object.entries(rec)) {
-    if (k === 'doc' || !(k === 'score' || k.endsWith('_score'))) continue;
-    if (typeof v === 'number' || typeof v === 'string') {
-      const n = parseScore(v, file, line, k);
-      if (n !== null) return { value: n, field: k };
-    } else if (v !== null && typeof v === 'object' && !Array.isArray(v) && 'score' in v) {
-      const n = parseScore((v as { score: unknown }).score, file, line, `${k}.score`);
-      if (n !== null) return { value: n, field: `${k}.score` };
-    }
+    if (k === 'doc' || v === null || typeof v !== 'object' || Array.isArray(v)) continue;
+    const x = (v as Record<string, unknown>)[name];
+    if (typeof x === 'string' && x.trim() !== '') return x;
   }
   return null;
 }
@@ -318,6 +319,12 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
   let textIdsWithoutVideo = 0;
   const kindState: { kind: 'mcqa' | 'open' | null; line: number } = { kind: null, line: 0 };
   const scorer = new OpenScorer(file);
+  const closed = new ClosedScorer(file);
+  // Records whose free-text answer is yes or no: closed when every free-text record of the log
+  // is one (a yes/no task), else open-ended like the rest; decided once the log is read.
+  const yesNo: (() => void)[] = [];
+  const asOpen: (() => void)[] = [];
+  let freeText = 0;
 
   for await (const { line, json } of source.records) {
     const rec = parseWith(LineSchema, json, file, line);
@@ -366,7 +373,7 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
     const hasOptions = (options?.length ?? 0) > 0;
     const letterLike = typeof rawAnswer === 'string' && (rawAnswer === '' || isOptionLetter(rawAnswer));
     const open = !hasOptions && rawAnswer !== null && !letterLike;
-    checkKind(kindState, open ? 'open' : 'mcqa', file, line, answerField);
+    if (!open) checkKind(kindState, 'mcqa', file, line, answerField);
     const raw = firstString(rec.filtered_resps) ?? (rec.resps ? firstString(rec.resps) : null);
     const row = emptyResponse(model, split, sampleId, config, line);
     row.sourceTag = `lmms-eval:${task ?? 'unknown'}`;
@@ -388,14 +395,45 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
       // lmms-eval's own target (doc_to_target) first: it is what the task scored against.
       const refField = rec.target != null ? 'target' : doc?.answer != null ? 'doc.answer' : `${scoreKey}.answer`;
       const references = referencesOf(rec.target ?? doc?.answer ?? score?.answer, file, line, refField);
-      const given = givenScore(rec as Record<string, unknown>, file, line);
-      scorer.apply(row, { pred: raw, references, given: given?.value ?? null, givenField: given?.field ?? '', referenceField: refField, line });
-      b.addResponse(row);
-      b.addItem(
-        { ...meta, question: docQuestion ?? lastLine(input), options: null, answer: null, references, kind: 'open' },
-        line,
-        { references: refField },
-      );
+      const given = givenOutcome(rec as Record<string, unknown>, file, line);
+      const openRow = () => {
+        checkKind(kindState, 'open', file, line, answerField);
+        scorer.apply(row, { pred: raw, references, given: given?.value ?? null, givenField: given?.field ?? '', referenceField: refField, line });
+        b.addResponse(row);
+        b.addItem(
+          { ...meta, question: docQuestion ?? lastLine(input), options: null, answer: null, references, kind: 'open' },
+          line,
+          { references: refField },
+        );
+      };
+      const yn = yesNoAnswer(rawAnswer);
+      if (yn === null) {
+        freeText++;
+        openRow();
+        continue;
+      }
+      asOpen.push(openRow);
+      yesNo.push(() => {
+        checkKind(kindState, 'mcqa', file, line, answerField);
+        const said = extractYesNo(raw);
+        closed.apply(row, { pred: said === null ? null : yesNoLetter(said), answer: yesNoLetter(yn), given, line });
+        b.addResponse(row);
+        const r = rec as Record<string, unknown>;
+        const vid = metricString(r, 'video_id');
+        b.addItem(
+          {
+            ...meta,
+            ...(meta.videoFile === null && vid !== null && { videoId: vid, videoFile: `${vid}.mp4` }),
+            taskType: meta.taskType ?? metricString(r, 'dim'),
+            question: docQuestion ?? metricString(r, 'question') ?? lastLine(input),
+            options: [...YES_NO_OPTIONS],
+            answer: yesNoLetter(yn),
+            kind: 'mcqa',
+          },
+          line,
+          { answer: answerField },
+        );
+      });
       continue;
     }
     let answer: string | null;
@@ -425,6 +463,8 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
     };
     b.addItem(item, line, { answer: answerField });
   }
+  for (const emit of freeText === 0 ? yesNo : asOpen) emit();
+  b.warnings.push(...closed.warnings('yes/no'));
   if (disagreements > 0) {
     b.warnings.push(
       `${basename(file)}: re-extracted letter differs from lmms-eval's pred_answer on ${disagreements} line(s): ${examples.join('; ')}`,

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import type { ResponseRow } from '../../shared/domain/types';
+import { scoreNote, TOKEN_F1_SOURCE } from '../../shared/domain/score';
 import { tokenF1 } from '../../shared/engine/token-f1';
 import { ImportError } from './errors';
 
@@ -17,7 +18,7 @@ import { ImportError } from './errors';
  */
 
 /** Provenance note of a Token-F1 score computed on import. */
-export const TOKEN_F1_NOTE = 'score: token_f1';
+export const TOKEN_F1_NOTE = scoreNote(TOKEN_F1_SOURCE);
 
 /**
  * A score the file gives: a number or a numeric string in [0, 1]; null when absent/empty.
@@ -91,7 +92,7 @@ export class OpenScorer {
     if (pred === null) this.noPred++;
     if (cell.given !== null) {
       row.score = cell.given;
-      row.protocolNote = `score: ${cell.givenField}`;
+      row.protocolNote = scoreNote(cell.givenField);
       this.kept++;
       this.keptFields.add(cell.givenField);
       if (cell.references && Math.abs(tokenF1(pred ?? '', cell.references) - cell.given) > 1e-9) this.differ++;

@@ -4,6 +4,7 @@
  * and prints them as the release does.
  */
 import type { ResponseMatrix } from '../../shared/domain/types';
+import { gridScore, scoreSourceOf } from '../../shared/domain/score';
 import { metricsFromTrajectories } from '../../shared/engine/mcqa';
 import { trajectoryColumns } from '../../shared/engine/trajectories';
 import {
@@ -25,8 +26,21 @@ import type { ReleaseFile } from './zip';
 /** The release's table2_metrics.json lists its splits in this order; others follow in code-point order. */
 export const RELEASE_SPLIT_ORDER = ['V1_medium', 'V1_short', 'V2_medium', 'MLVU'];
 
-/** The metric name of open-ended grids (docs/metrics.md §4 default). */
-export const OPEN_METRIC = 'token_f1';
+/**
+ * The metric name of an open-ended grid's aggregated JSON: the score its cells hold, as their
+ * `score: <source>` notes name it (shared/domain/score.ts), `token_f1` (the §4 default) when
+ * none does. A grid of judge scores is never labelled Token-F1.
+ */
+function openMetricOf(grid: ReleaseGrid): string {
+  const sources: string[] = [];
+  for (const c of grid.columns) {
+    for (const note of c.protocolNote.dict) {
+      const s = scoreSourceOf(note);
+      if (s !== null) sources.push(s);
+    }
+  }
+  return gridScore('open', sources);
+}
 
 const float = (x: number | null): JsonValue => (x === null ? null : new JsonFloat(x));
 
@@ -190,19 +204,19 @@ export function aggregatedFiles(data: ReleaseData): AggregatedFiles {
 
   for (const m of matrices) {
     const name = `${m.model}_${m.split}`;
+    // data.matrices are built from data.grids, one per grid.
+    const grid = grids.get(`${m.model}\u0000${m.split}`) as ReleaseGrid;
     // An MCQA grid's aggregated numbers come from the pass that classifies its rows for
     // derived.csv (one walk over the grid's cells instead of two).
     const t = m.kind === 'mcqa' ? trajectoryColumns(m, { matchedGrid: mg }) : null;
     const agg =
-      t === null ? aggregatedOpenJson(m, { matchedGrid: mg, metric: OPEN_METRIC }) : aggregatedJson(m, { matchedGrid: mg }, metricsFromTrajectories(t));
+      t === null ? aggregatedOpenJson(m, { matchedGrid: mg, metric: openMetricOf(grid) }) : aggregatedJson(m, { matchedGrid: mg }, metricsFromTrajectories(t));
     excluded += agg.n_excluded;
     const value = aggregatedValue(agg);
     entries.push({ model: m.model, split: m.split, json: value });
     files.push({ path: `labels/aggregated/${name}.json`, text: jsonText(value) });
     if (isMixedResolution(m)) mixed.push({ model: m.model, split: m.split, configs: m.configs.length, visualConfusionRate: agg.visual_confusion_rate });
 
-    // data.matrices are built from data.grids, one per grid.
-    const grid = grids.get(`${m.model}\u0000${m.split}`) as ReleaseGrid;
     const widePath = `labels/aggregated/${name}_predictions_wide.csv`;
     files.push({ path: widePath, data: wideCsvBytes(grid) });
 

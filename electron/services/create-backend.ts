@@ -81,6 +81,7 @@ export function createBackend(hooks: HostHooks, opts: { media?: MediaRegistry } 
       kind: g.kind,
       configs: g.configs.map((c) => ({ key: c.key, frames: c.frames, pixelCount: c.pixelCount, sampler: c.sampling.policy })),
       nItems: g.nItems,
+      score: g.score,
     }));
 
   const info = (): Res<'project:info'> => {

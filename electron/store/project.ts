@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import * as z from 'zod';
 import { codebookSchema, type Codebook } from '../../shared/domain/annotations';
 import type { ConfigSpec, ImportBatch, ItemMeta, ResponseMatrix, ResponseRow, TaskKind } from '../../shared/domain/types';
+import { gridScore, scoreSourceOf } from '../../shared/domain/score';
 import { configOrder } from '../../shared/engine/config';
 import { createAnnotationStore, type AnnotationStore } from './annotations';
 import { scanColumns, type ScannedGrid } from './column-scan';
@@ -25,7 +26,7 @@ import { sqliteBinding } from './sqlite-binding';
 import { createMatrixLoader, GRID_CONFIGS_SQL, specFromRow, type GridConfigRow, type GridRef } from './matrix-load';
 import { withSmallPageCache } from './page-cache';
 import { checkVersion, latestVersion, migrate, type MigrationResult } from './migrate';
-import { type ColumnRow, decodeColumn, decodeInt32, floatAt } from './response-columns';
+import { type ColumnRow, decodeColumn, decodeInt32, distinctStrings, floatAt } from './response-columns';
 
 export interface OpenProjectOptions {
   /** Create the file when it does not exist. */
@@ -51,6 +52,8 @@ export interface GridInfo {
   /** Items with at least one response. */
   nItems: number;
   nCells: number;
+  /** Which score the grid holds (shared/domain/score.ts gridScore): `correct`, `token_f1`, a file's own field. */
+  score: string;
 }
 
 export interface ItemFilter {
@@ -510,16 +513,25 @@ function createProject(
       )
       .all() as { model: string; split: string; model_id: number; split_id: number; n_cells: number; n_correct: number; n_score: number }[];
     const itemBlobs = db.prepare<[number, number], Buffer>('SELECT item_ids FROM response_columns WHERE model_id = ? AND split_id = ?').pluck(true);
+    const noteBlobs = db.prepare<[number, number], Buffer>('SELECT protocol_note FROM response_columns WHERE model_id = ? AND split_id = ?').pluck(true);
     return rows.map((r) => {
       const seen = new Set<number>();
       for (const b of itemBlobs.all(r.model_id, r.split_id)) for (const id of decodeInt32(b)) seen.add(id);
+      const kind = r.n_score > 0 && r.n_correct === 0 ? ('open' as const) : ('mcqa' as const);
+      // The score sources the cells name (docs/metrics.md §1): only each column's distinct notes are read.
+      const sources: string[] = [];
+      for (const b of noteBlobs.all(r.model_id, r.split_id)) for (const note of distinctStrings(b)) {
+        const s = scoreSourceOf(note);
+        if (s !== null) sources.push(s);
+      }
       return {
         model: r.model,
         split: r.split,
-        kind: r.n_score > 0 && r.n_correct === 0 ? ('open' as const) : ('mcqa' as const),
+        kind,
         configs: configOrder(q.gridConfigs.all(r.model_id, r.split_id).map(specFromRow)),
         nItems: seen.size,
         nCells: r.n_cells,
+        score: gridScore(kind, sources),
       };
     });
   }

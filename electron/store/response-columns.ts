@@ -139,6 +139,24 @@ function stringTable(idx: Uint8Array | Uint16Array | Uint32Array, n: number, dis
   return out;
 }
 
+/** The distinct strings of a string table BLOB (encodeStrings), without its per-cell indices. */
+export function distinctStrings(b: Uint8Array): string[] {
+  const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  const width = buf.readUInt8(0);
+  const d = buf.readUInt32LE(4);
+  const n = buf.readUInt32LE(8);
+  let at = 12 + ((n * width + 3) & ~3);
+  let text = at + 4 * d;
+  const out: string[] = [];
+  for (let i = 0; i < d; i++) {
+    const len = buf.readUInt32LE(at);
+    at += 4;
+    out.push(dec.decode(buf.subarray(text, text + len)));
+    text += len;
+  }
+  return out;
+}
+
 export function decodeStrings(b: Uint8Array): (string | null)[] {
   const cells = decodeStringCells(b);
   return Array.from({ length: cells.index.length }, (_, k) => cells.get(k));

@@ -50,6 +50,8 @@ export const GridInfo = z.object({
   kind: z.enum(['mcqa', 'open']),
   configs: z.array(ConfigInfo),
   nItems: z.number().int(),
+  /** Which score the grid holds (docs/metrics.md §1): `correct`, `token_f1`, or the file's own field. */
+  score: z.string(),
 });
 export type GridInfo = z.infer<typeof GridInfo>;
 

@@ -31,6 +31,8 @@ export interface GridReport {
   model: string;
   split: string;
   kind: 'mcqa' | 'open';
+  /** Which score the grid holds (docs/metrics.md §1). */
+  score: string;
   metrics: McqaMetrics | OpenMetrics;
   transitions: Transition[];
   matchedGrid: { status: 'complete' | 'incomplete_matched_grid'; missing: string[]; metrics: McqaMetrics | OpenMetrics | null; transitions: Transition[] };
@@ -63,6 +65,7 @@ export function metricsReport(project: Project, matchedFlag?: string[]): { match
         model: g.model,
         split: g.split,
         kind: 'open',
+        score: g.score,
         metrics: openMetrics(m),
         transitions: [],
         matchedGrid: { status: complete ? 'complete' : 'incomplete_matched_grid', missing, metrics: complete ? openMetrics(m, matched.configs) : null, transitions: [] },
@@ -73,6 +76,7 @@ export function metricsReport(project: Project, matchedFlag?: string[]): { match
       model: g.model,
       split: g.split,
       kind: 'mcqa',
+      score: g.score,
       metrics: mcqaMetrics(m),
       transitions: transitions(m),
       matchedGrid: {
@@ -92,7 +96,7 @@ const pval = (p: number): string => (p < 1e-4 ? p.toExponential(1) : p.toFixed(4
 function printReport(r: ReturnType<typeof metricsReport>): string {
   const out: string[] = [];
   for (const g of r.grids) {
-    out.push('', `== ${g.model} / ${g.split} (${g.kind}, ${g.metrics.n} items complete, ${g.metrics.nExcluded} excluded)`);
+    out.push('', `== ${g.model} / ${g.split} (${g.kind}, ${g.metrics.n} items complete, ${g.metrics.nExcluded} excluded)`, `score: ${g.score}`);
     if (g.kind === 'mcqa') {
       const m = g.metrics as McqaMetrics;
       out.push(table(['config', ...m.configs], [['accuracy %', ...m.configs.map((c) => pct(m.accuracy[c]))]]));
