@@ -8,7 +8,7 @@
 //   command is loaded (the commands' `import()`), and exceljs / hyparquet (npm packages, left
 //   external like every package but BUNDLED) only when a file needs them (with require()).
 // - The worker threads' entries are ES modules beside it (`job-worker.js`, …), where the code
-//   that starts them looks for them (electron/jobs/worker-thread.ts).
+//   that starts them looks for them (electron/threads/worker-thread.ts).
 // - Output goes to a new folder `dist/cli-<id>/`, two levels below the repository like the
 //   sources' `electron/<dir>/`, so paths the sources resolve from `import.meta.url`
 //   (`../../assets`, `../../dist/renderer`, `./migrations`) still hold.
@@ -104,7 +104,7 @@ export async function buildCli() {
   const workers = await build({
     ...common,
     entryPoints: {
-      'job-worker': 'electron/services/job-worker.ts',
+      'job-worker': 'electron/jobs/job-worker.ts',
       'per-item-scan-worker': 'electron/importers/per-item-scan-worker.ts',
     },
     splitting: true,

@@ -12,20 +12,20 @@ const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: tr
 
 await build({
   ...common,
-  entryPoints: ['electron/main.ts'],
+  entryPoints: ['electron/shell/main.ts'],
   outfile: path.join(out, 'main.js'),
   format: 'esm',
   external: ['electron', 'better-sqlite3'],
   // ESM bundles of CJS dependencies need require/__dirname.
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
 });
-// The backend runs in a worker thread (electron/services/backend-host.ts), import, export and
+// The backend runs in a worker thread (electron/host/backend-host.ts), import, export and
 // merge in worker threads of their own, and a large per_item.csv's scan in one more
-// (electron/jobs/worker-thread.ts): their entries must sit beside main.js, where the bundled
+// (electron/threads/worker-thread.ts): their entries must sit beside main.js, where the bundled
 // code looks for them.
 for (const [name, entry] of [
-  ['backend-host', 'electron/services/backend-host.ts'],
-  ['job-worker', 'electron/services/job-worker.ts'],
+  ['backend-host', 'electron/host/backend-host.ts'],
+  ['job-worker', 'electron/jobs/job-worker.ts'],
   ['per-item-scan-worker', 'electron/importers/per-item-scan-worker.ts'],
 ]) {
   await build({
@@ -39,7 +39,7 @@ for (const [name, entry] of [
 }
 await build({
   ...common,
-  entryPoints: ['electron/preload.ts'],
+  entryPoints: ['electron/shell/preload.ts'],
   outfile: path.join(out, 'preload.cjs'),
   format: 'cjs',
   external: ['electron'],

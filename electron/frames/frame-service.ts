@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
 import * as z from 'zod';
-import { createJobRunner, type JobHandle, type JobRunner } from '../jobs/job-runner';
+import { createJobRunner, type JobHandle, type JobRunner } from '../threads/job-runner';
 import { resolveFfmpeg, resolveFfprobe } from '../media/ffmpeg-path';
 import { fileIdentity } from '../media/file-identity';
 import { MediaError } from '../media/media-error';

@@ -8,7 +8,7 @@
  * in a fresh thread than the thread saves on a mid-sized file. The reader's thread parses every
  * message with the schema in per-item-scan.ts; the scan thread checks its input by hand.
  */
-import type { ErrorData } from '../jobs/error-data';
+import type { ErrorData } from '../threads/worker-thread';
 
 /**
  * Bytes per read of the scan thread: large enough that a read costs little per byte, small

@@ -10,7 +10,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { errorData } from '../jobs/error-data';
+import { errorData } from './error-data';
 import { ImportError } from './errors';
 import { bomLength, CHUNK_ROWS, recordStrings, recordsEnd, tokenize, type Cursor } from './per-item-tokenize';
 import { BLOCK, CTRL_RELEASED, CTRL_STOP, RING_SLOTS, type ScanInput, type ScanMessage } from './per-item-scan-protocol';

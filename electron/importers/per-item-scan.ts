@@ -8,8 +8,8 @@
  */
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
-import { errorFromData } from '../jobs/error-data';
-import { startWorkerThread, WorkerError, workerEntry } from '../jobs/worker-thread';
+import { errorFromData } from './error-data';
+import { startWorkerThread, WorkerError, workerEntry } from '../threads/worker-thread';
 import { CHUNK_ROWS } from './per-item-tokenize';
 import { CTRL_RELEASED, CTRL_STOP, CTRL_WORDS, type ScanInput, type ScanMessage } from './per-item-scan-protocol';
 

@@ -5,7 +5,7 @@ import { dirname, join, normalize, sep } from 'node:path';
 import { Unzip, UnzipInflate } from 'fflate';
 import * as z from 'zod';
 import type { ConfigSpec, ImportBatch, ItemMeta } from '../../shared/domain/types';
-import { ITEM_COLUMNS } from '../release/provenance-files';
+import { ITEM_COLUMNS } from '../../shared/release/item-columns';
 import { parseWith, type ImportOptions } from './batch-builder';
 import { readCsvRecords } from './csv-records';
 import { readTextFile } from './text-input';

@@ -3,7 +3,7 @@
  * (at, uuid) order with a fixed key order, so exporting twice gives identical bytes. It is
  * what makes a bundle merge lossless (undo/redo, spans, every edit with its own uuid); a
  * bundle without it still merges from pathways.csv/evidence_spans.csv as snapshots
- * (electron/team/bundle.ts). The exporter calls eventsJsonl(project.annotations.exportEvents()).
+ * (electron/importers/annotation-bundle.ts). The exporter calls eventsJsonl(project.annotations.exportEvents()).
  */
 import type { AnnotationEvent } from '../../shared/domain/annotations';
 

@@ -2,6 +2,7 @@
  * provenance/configs.json and the opt-in labels/items.csv (benchmark text).
  */
 import type { ConfigSpec, ItemMeta } from '../../shared/domain/types';
+import { ITEM_COLUMNS } from '../../shared/release/item-columns';
 import { compareCodePoints, compareKeys, csvText, jsonText, type JsonValue } from './format';
 
 /** `{"<config>": {...}}`, configs in code-point order, unknown fields null. */
@@ -23,28 +24,7 @@ export function configsJson(configs: readonly ConfigSpec[]): string {
   return jsonText(out);
 }
 
-/**
- * labels/items.csv — written only with --include-text, because Video-MME and MLVU forbid
- * redistributing their question text. `options` is a JSON array of the option texts in
- * letter order (unambiguous even when an option holds a comma or a newline); `references`
- * likewise for open-ended items.
- */
-export const ITEM_COLUMNS = [
-  'split',
-  'sample_id',
-  'question',
-  'options',
-  'answer',
-  'references',
-  'task_type',
-  'duration_s',
-  'duration_bucket',
-  'domain',
-  'sub_category',
-  'video_id',
-  'video_file',
-] as const;
-
+/** labels/items.csv, in the columns of shared/release/item-columns.ts. */
 export function itemsCsv(items: readonly ItemMeta[]): string {
   const sorted = items.slice().sort((a, b) => compareKeys([a.split, a.sampleId], [b.split, b.sampleId]));
   return csvText(

@@ -11,10 +11,10 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { AddressInfo, Socket } from 'node:net';
-import { dispatch, type Handlers } from '../services/dispatch';
+import { dispatch, type Handlers } from '../api/dispatch';
 import { isOpName, type EventName } from '../../shared/api/contract';
 import { clipMessage } from '../../shared/api/clip';
-import { contentSecurityPolicy } from '../security/csp';
+import { contentSecurityPolicy } from './csp';
 import { mimeTypeOf } from '../media/mime';
 import { isValidMediaId } from '../media/range-server';
 

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { handleMediaNode, isValidMediaId } from '../media/range-server';
-import type { MediaRegistry } from '../services/media-registry';
+import type { MediaRegistry } from '../media/media-registry';
 
 export function createMediaResponder(registry: MediaRegistry) {
   return (req: IncomingMessage, res: ServerResponse, id: string): Promise<void> => handleMediaNode(registry, req, res, isValidMediaId(id) ? id : null);

@@ -1,5 +1,5 @@
 /** Wires the backend to the HTTP bridge: what `flipbook serve` and the tests start. */
-import { createBackend, type Backend } from '../services/create-backend';
+import { createBackend, type Backend } from '../api/create-backend';
 import type { UserSettingsStore } from '../settings/user-settings';
 import { startWebServer, type WebServer } from './http-server';
 import { createMediaResponder } from './media-route';

@@ -1,7 +1,7 @@
 /**
  * What an overview mark stands for, shared by the renderer's click-throughs and the tests: the
  * label a mark's items get in the queue and the counts drawn from the grid's figures. The items
- * themselves are the backend's answer to overview:items (electron/services/overview.ts
+ * themselves are the backend's answer to overview:items (electron/derived/overview.ts
  * markItems): the overview's answer does not carry them (docs/architecture.md "The overview at
  * lab scale").
  */

@@ -1,7 +1,7 @@
 /**
  * The queue's filter and sort: their types, and the rules in plain TypeScript over whole rows.
  * The backend answers queue:page with the same rules over its columnar rows
- * (electron/services/queue-table.ts, docs/architecture.md "The queue at lab scale"); the
+ * (electron/derived/queue-table.ts, docs/architecture.md "The queue at lab scale"); the
  * tests hold it to filterQueue here.
  */
 import { compareCodePoints } from '../engine/config';

@@ -22,7 +22,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { EMPTY_FILTER, type QueueFilter, type QueueSort } from '../../shared/api/queue-filter';
 import { mulberry32 } from '../../shared/engine/prng';
-import { applyImportFiles, readImportFiles } from '../../electron/services/import-files';
+import { applyImportFiles, readImportFiles } from '../../electron/jobs/import-files';
 import { createProjectWith } from '../../electron/store/project';
 import { generatePerItemCsv } from './generate-per-item';
 

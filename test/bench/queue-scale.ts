@@ -18,7 +18,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { EMPTY_FILTER, type QueueFilter, type QueueSort } from '../../shared/api/queue-filter';
-import { applyImportFiles, readImportFiles } from '../../electron/services/import-files';
+import { applyImportFiles, readImportFiles } from '../../electron/jobs/import-files';
 import { openProject } from '../../electron/store/project';
 import { generatePerItemCsv } from './generate-per-item';
 

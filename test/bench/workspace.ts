@@ -23,8 +23,8 @@ import type { EventName, EventPayload, QueueRow, Strip } from '../../shared/api/
 import { EMPTY_FILTER, type QueueFilter, type QueueSort } from '../../shared/api/queue-filter';
 import type { ConfigSpec, ImportBatch, ItemMeta, ResponseRow } from '../../shared/domain/types';
 import { resolveFfmpeg } from '../../electron/media/ffmpeg-path';
-import { createBackend, type Backend } from '../../electron/services/create-backend';
-import { dispatch } from '../../electron/services/dispatch';
+import { createBackend, type Backend } from '../../electron/api/create-backend';
+import { dispatch } from '../../electron/api/dispatch';
 import { openProject } from '../../electron/store/project';
 import { mulberry32 } from '../../shared/engine/prng';
 

@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { QueueRow } from '../../shared/api/contract';
 import { EMPTY_FILTER, type QueueFilter, type QueueSort } from '../../shared/api/queue-filter';
 import { QUEUE_PAGE_SIZE, QUEUE_PAGES_KEPT } from '../../renderer/api/use-queue-pages';
-import { applyImportFiles, readImportFiles } from '../../electron/services/import-files';
+import { applyImportFiles, readImportFiles } from '../../electron/jobs/import-files';
 import { openProject } from '../../electron/store/project';
 import { generatePerItemCsv } from '../bench/generate-per-item';
 import { api, chromiumMissingReason, launchBrowser, serve, type Served, signIn, stop } from './harness';

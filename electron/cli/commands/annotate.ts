@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { openProject } from '../../store/index';
-import { annotate, AnnotateError, readAnnotateCsv, type AnnotateRow } from '../../team/annotate';
+import { annotate, AnnotateError, readAnnotateCsv, type AnnotateRow } from '../../jobs/annotate';
 import { parseCli, requireOption, toJson } from '../args';
 import { UsageError, type CliCommand } from '../command';
 

@@ -3,7 +3,7 @@ import { cascade } from '../../../shared/engine/cascade';
 import type { ResponseMatrix } from '../../../shared/domain/types';
 import { probeVideo } from '../../media/probe';
 import { createProjectMetadataCache } from '../../media/project-metadata-cache';
-import { samplerOverridesOf, selectItemFrames } from '../../services/item-frames';
+import { samplerOverridesOf, selectItemFrames } from '../../frames/item-frames';
 import type { Project } from '../../store/project';
 import { integerOption, listOption, parseCli, progress, requireOption, table, toJson } from '../args';
 import { UsageError, type CliCommand } from '../command';

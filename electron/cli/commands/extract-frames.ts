@@ -5,7 +5,7 @@ import { SAMPLING_POLICIES, type SamplingPolicy } from '../../../shared/domain/t
 import { sampleFrames } from '../../../shared/samplers/index';
 import { createFrameService } from '../../frames/frame-service';
 import { cacheFrameCount, nativeIndexForCacheFrame } from '../../frames/frame-selection';
-import { createJobRunner } from '../../jobs/job-runner';
+import { createJobRunner } from '../../threads/job-runner';
 import { createJsonFileMetadataCache } from '../../media/metadata-cache';
 import { integerOption, listOption, parseCli, progress, requireOption } from '../args';
 import { UsageError, type CliCommand } from '../command';

@@ -3,7 +3,7 @@ import { frameCacheDirForProject } from '../../frames/frame-cache';
 import { createFrameService } from '../../frames/frame-service';
 import { stripsForItem } from '../../frames/item-strips';
 import { createProjectMetadataCache } from '../../media/project-metadata-cache';
-import { samplerOverridesOf } from '../../services/item-frames';
+import { samplerOverridesOf } from '../../frames/item-frames';
 import { openProject } from '../../store/index';
 import { integerOption, parseCli, requireOption, table, toJson } from '../args';
 import { UsageError, type CliCommand } from '../command';

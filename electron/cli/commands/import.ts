@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { ImportError } from '../../importers/errors';
 import { createProjectWith, openProject, type Project } from '../../store/index';
-import { applyImportFiles, checkImportOptions, readImportFiles, type ImportRun, type ReadFile } from '../../services/import-files';
+import { applyImportFiles, checkImportOptions, readImportFiles, type ImportRun, type ReadFile } from '../../jobs/import-files';
 import { IMPORT_OPTIONS, ImportOptionValues, importOptionsHelp } from '../../../shared/api/import-options';
 import { parseCli, progress, requireOption, toJson } from '../args';
 import { UsageError, type CliCommand } from '../command';

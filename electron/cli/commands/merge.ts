@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { openProject } from '../../store/index';
-import { mergeBundle } from '../../team/merge';
+import { mergeBundle } from '../../jobs/merge';
 import { parseCli, requireOption, toJson } from '../args';
 import { UsageError, type CliCommand } from '../command';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFrameService, type FrameService, type FrameServiceOptions } from '../../../electron/frames/frame-service';
 import { packRuns, planDecodeRuns, selectExpression } from '../../../electron/frames/extraction-plan';
-import type { JobEvent } from '../../../electron/jobs/job-runner';
+import type { JobEvent } from '../../../electron/threads/job-runner';
 import { MediaError } from '../../../electron/media/media-error';
 import { probeVideo } from '../../../electron/media/probe';
 import { processAlive } from '../../../electron/store/process-alive';

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectFormat, readImport } from '../../../electron/importers/index';
 import { ImportError } from '../../../electron/importers/errors';
-import { readBundle } from '../../../electron/team/bundle';
+import { readBundle } from '../../../electron/importers/annotation-bundle';
 import { Scratch, expectImportError } from './helpers';
 
 const scratch = new Scratch();

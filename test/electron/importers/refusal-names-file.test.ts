@@ -5,7 +5,7 @@ import { strToU8, zipSync } from 'fflate';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectFormat, readImport } from '../../../electron/importers/index';
-import { readImportFiles } from '../../../electron/services/import-files';
+import { readImportFiles } from '../../../electron/jobs/import-files';
 import { Scratch, refusal } from './helpers';
 
 const scratch = new Scratch();

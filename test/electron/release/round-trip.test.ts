@@ -13,7 +13,7 @@ import { exportRelease } from '../../../electron/release/export';
 import { README_DATE_PREFIX } from '../../../electron/release/readme';
 import { readImport } from '../../../electron/importers/index';
 import { openProject, type Project } from '../../../electron/store/project';
-import { applyImportsWithAnnotations, bundleForImport } from '../../../electron/team/import-with-annotations';
+import { applyImportsWithAnnotations, bundleForImport } from '../../../electron/jobs/import-with-annotations';
 import { tempDir } from '../../temp-dir';
 
 const MATCHED = ['textonly', '16f_151k', '32f_151k'];

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startWebServer } from '../../../electron/server/http-server';
 import { createMediaResponder } from '../../../electron/server/media-route';
-import { createMediaRegistry } from '../../../electron/services/media-registry';
-import type { Handlers } from '../../../electron/services/dispatch';
+import { createMediaRegistry } from '../../../electron/media/media-registry';
+import type { Handlers } from '../../../electron/api/dispatch';
 import { repoRoot } from '../cli/cli-helpers';
 import { tempDir } from '../../temp-dir';
 

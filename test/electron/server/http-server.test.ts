@@ -4,8 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebServer, resolveStatic, type WebServer } from '../../../electron/server/http-server';
 import { createMediaResponder } from '../../../electron/server/media-route';
-import { createMediaRegistry } from '../../../electron/services/media-registry';
-import { ServiceError, type Handlers } from '../../../electron/services/dispatch';
+import { createMediaRegistry } from '../../../electron/media/media-registry';
+import type { Handlers } from '../../../electron/api/dispatch';
+import { ServiceError } from '../../../shared/api/service-error';
 import { tempDir } from '../../temp-dir';
 
 function raw(port: number, p: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {

@@ -7,11 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventName } from '../../../shared/api/contract';
 import type { SyncStatus } from '../../../shared/api/sync-contract';
-import { createBackend, type Backend } from '../../../electron/services/create-backend';
-import { dispatch } from '../../../electron/services/dispatch';
+import { createBackend, type Backend } from '../../../electron/api/create-backend';
+import { dispatch } from '../../../electron/api/dispatch';
 import { openProject } from '../../../electron/store/index';
 import { runSync } from '../../../electron/sync/sync';
-import { annotate } from '../../../electron/team/annotate';
+import { annotate } from '../../../electron/jobs/annotate';
 import { tempDir } from '../store/helpers';
 import { copies, makeReleaseProject } from './helpers';
 import { ADMIN, startPgServer, type PgServer } from './pg-server';

@@ -14,7 +14,7 @@ import type { StoredCodebook } from '../../../electron/store/annotations';
 import { releaseIdentity } from '../../../electron/sync/release-identity';
 import { migrateServer, SERVER_MIGRATIONS } from '../../../electron/sync/server-schema';
 import { runSync, type SyncReport } from '../../../electron/sync/sync';
-import { annotate } from '../../../electron/team/annotate';
+import { annotate } from '../../../electron/jobs/annotate';
 import { repoRoot } from '../cli/cli-helpers';
 import { tempDir } from '../store/helpers';
 import { copies, eventUuids, makeReleaseProject } from './helpers';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32Uint32 } from '../../../shared/engine/prng';
 import { openProject, type Project } from '../../../electron/store/index';
 import { runSync } from '../../../electron/sync/sync';
-import { annotate, type AnnotateRow } from '../../../electron/team/annotate';
+import { annotate, type AnnotateRow } from '../../../electron/jobs/annotate';
 import { tempDir } from '../store/helpers';
 import { copies, eventUuids, exportedAnnotations, makeReleaseProject } from './helpers';
 import { ADMIN, startPgServer, type PgServer } from './pg-server';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openProject } from '../../../electron/store/index';
 import { pendingCount, runSync, type SyncReport } from '../../../electron/sync/sync';
-import { annotate as annotateRows, type AnnotateRow } from '../../../electron/team/annotate';
+import { annotate as annotateRows, type AnnotateRow } from '../../../electron/jobs/annotate';
 import { repoRoot } from '../cli/cli-helpers';
 import { tempDir } from '../store/helpers';
 import { copies, eventUuids, exportedAnnotations, makeReleaseProject } from './helpers';
