@@ -63,19 +63,82 @@ describe('layer boundaries (docs/architecture.md)', () => {
     expect(bad).toEqual([]);
   });
 
-  it('Node services in electron/ never import Electron (they run under plain Node, the CLI and web mode)', () => {
-    const serviceDirs = ['store', 'importers', 'release', 'frames', 'media', 'jobs', 'sample', 'cli', 'server', 'services', 'settings', 'sync', 'team'];
+  it('only electron/shell/ imports Electron; nothing in electron/ imports renderer/ or test/', () => {
     const bad: string[] = [];
-    for (const d of serviceDirs) {
-      for (const f of filesUnder(path.join('electron', d))) {
-        for (const spec of importsOf(f)) {
-          if (spec === 'electron' || spec.startsWith('electron/')) bad.push(`${f}: ${spec}`);
-          const layer = resolvesInto(f, spec);
-          if (layer === 'renderer' || layer === 'test') bad.push(`${f}: ${spec}`);
-        }
+    for (const f of filesUnder('electron')) {
+      for (const spec of importsOf(f)) {
+        const isElectron = spec === 'electron' || spec.startsWith('electron/');
+        if (isElectron && roomOf(f) !== 'shell') bad.push(`${f}: ${spec}`);
+        const layer = resolvesInto(f, spec);
+        if (layer === 'renderer' || layer === 'test') bad.push(`${f}: ${spec}`);
       }
     }
     expect(bad).toEqual([]);
+  });
+});
+
+/**
+ * The rooms of electron/ by job, lowest first (docs/architecture.md "Rooms of electron/"). A
+ * room imports only rooms of a lower rank, so the graph has no cycle and no upward import; the
+ * CLI, a thin front end over the same use cases as the app, never imports the contract's
+ * handlers, the backend thread or the shell.
+ */
+const ROOM_RANK: Record<string, number> = {
+  threads: 0,
+  settings: 0,
+  importers: 1,
+  store: 2,
+  media: 3,
+  release: 3,
+  sync: 4,
+  frames: 4,
+  derived: 4,
+  sample: 4,
+  jobs: 5,
+  api: 6,
+  host: 7,
+  server: 7,
+  cli: 8,
+  shell: 8,
+};
+const CLI_NEVER = ['api', 'host', 'shell'];
+
+function roomOf(file: string): string | null {
+  const parts = path.normalize(file).split(path.sep);
+  return parts[0] === 'electron' && parts.length > 2 ? parts[1]! : null;
+}
+
+describe('rooms of electron/ (docs/architecture.md)', () => {
+  it('every folder of electron/ is a room with a rank, and no source sits at its top', () => {
+    const entries = readdirSync(path.join(root, 'electron'));
+    const folders = entries.filter((e) => statSync(path.join(root, 'electron', e)).isDirectory());
+    expect(folders.filter((d) => !(d in ROOM_RANK))).toEqual([]);
+    expect(entries.filter((e) => !folders.includes(e))).toEqual([]);
+    expect(Object.keys(ROOM_RANK).filter((r) => !folders.includes(r))).toEqual([]);
+  });
+
+  it('a room imports only rooms of a lower rank, and the CLI no handler, host or shell module', () => {
+    const bad: string[] = [];
+    for (const f of filesUnder('electron')) {
+      const from = roomOf(f)!;
+      for (const spec of importsOf(f)) {
+        if (!spec.startsWith('.')) continue;
+        const to = roomOf(path.normalize(path.join(path.dirname(f), spec)));
+        if (to === null || to === from) continue;
+        if (!(ROOM_RANK[to]! < ROOM_RANK[from]!)) bad.push(`${f}: ${spec} (${from}, rank ${ROOM_RANK[from]}, imports ${to}, rank ${ROOM_RANK[to]})`);
+        if (from === 'cli' && CLI_NEVER.includes(to)) bad.push(`${f}: ${spec} (the CLI calls use cases, not ${to}/)`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('the checks see the imports they judge (a sample of known edges)', () => {
+    // If the import pattern stopped matching, every rule above would pass vacuously.
+    const edges = new Set(
+      filesUnder('electron').flatMap((f) => importsOf(f).filter((s) => s.startsWith('.')).map((s) => `${roomOf(f)}>${roomOf(path.normalize(path.join(path.dirname(f), s)))}`)),
+    );
+    for (const e of ['shell>host', 'host>api', 'api>jobs', 'jobs>importers', 'cli>jobs', 'store>importers']) expect(edges).toContain(e);
+    expect(filesUnder('electron/shell').flatMap(importsOf)).toContain('electron');
   });
 });
 
