@@ -29,13 +29,19 @@ app.setPath('userData', defaultUserDataDir());
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
+  /** The window dialogs and menu commands belong to: the focused one, else the newest. */
   let win: BrowserWindow | null = null;
+  const windows = new Set<BrowserWindow>();
+  // Every window hears every event (data:changed above all: an edit in one is shown in the others).
+  const broadcast = (message: unknown) => {
+    for (const w of windows) if (!w.isDestroyed()) w.webContents.send(IPC_EVENT_CHANNEL, message);
+  };
   const prefs = createUserSettings(app.getPath('userData'));
 
   const backend = startBackendHost(
     { recent: prefs.get().recent, annotator: prefs.get().annotator },
     {
-      emit: (event, payload) => win?.webContents.send(IPC_EVENT_CHANNEL, { event, payload }),
+      emit: (event, payload) => broadcast({ event, payload }),
       pickPaths: (kind) => pick(kind),
       recentAdded: (p) => (prefs.addRecent(p), refreshMenu()),
       annotatorSet: (name) => prefs.setAnnotator(name),
@@ -67,9 +73,10 @@ if (!app.requestSingleInstanceLock()) {
         recent: prefs.get().recent,
         send,
         isMac: process.platform === 'darwin',
+        newWindow: () => createWindow(),
         openRecent: (p) => {
           backend.open(p).then(
-            () => win?.webContents.send(IPC_EVENT_CHANNEL, { event: 'data:changed', payload: { scope: 'project', item: null } }),
+            () => broadcast({ event: 'data:changed', payload: { scope: 'project', item: null } }),
             (e: unknown) => dialog.showErrorBox('Cannot open project', e instanceof Error ? e.message : String(e)),
           );
         },
@@ -79,23 +86,30 @@ if (!app.requestSingleInstanceLock()) {
 
   function createWindow() {
     const state = prefs.get().window;
-    win = new BrowserWindow({
+    const w = new BrowserWindow({
       width: state?.width ?? 1400,
       height: state?.height ?? 900,
-      ...(state?.x !== undefined && state?.y !== undefined ? { x: state.x, y: state.y } : {}),
+      // A second window is offset from the first, so both can be seen.
+      ...(state?.x !== undefined && state?.y !== undefined ? { x: state.x + 32 * windows.size, y: state.y + 32 * windows.size } : {}),
       title: 'Flipbook',
       show: false,
       webPreferences: webPreferences(path.join(HERE, 'preload.cjs')),
     });
-    if (state?.maximized) win.maximize();
-    win.once('ready-to-show', () => win?.show());
+    windows.add(w);
+    win = w;
+    if (state?.maximized && windows.size === 1) w.maximize();
+    w.once('ready-to-show', () => w.show());
+    w.on('focus', () => (win = w));
     const saveBounds = () => {
-      if (!win || win.isDestroyed()) return;
-      prefs.update({ window: { ...win.getNormalBounds(), maximized: win.isMaximized() } });
+      if (w.isDestroyed()) return;
+      prefs.update({ window: { ...w.getNormalBounds(), maximized: w.isMaximized() } });
     };
-    win.on('close', saveBounds);
-    win.on('closed', () => (win = null));
-    void win.loadURL(`${APP_ORIGIN}/index.html`);
+    w.on('close', saveBounds);
+    w.on('closed', () => {
+      windows.delete(w);
+      if (win === w) win = [...windows].pop() ?? null;
+    });
+    void w.loadURL(`${APP_ORIGIN}/index.html`);
   }
 
   app.on('second-instance', () => {
@@ -108,11 +122,11 @@ if (!app.requestSingleInstanceLock()) {
   void app.whenReady().then(() => {
     hardenSession(session.defaultSession);
     handleProtocols(session.defaultSession, RENDERER_DIR, backend.media);
-    registerIpcHandlers(ipcMain, backend.handlers, () => (win ? [win.webContents.id] : []));
+    registerIpcHandlers(ipcMain, backend.handlers, () => [...windows].filter((w) => !w.isDestroyed()).map((w) => w.webContents.id));
     const initial = process.env.FLIPBOOK_PROJECT ?? prefs.get().recent[0];
     if (initial) {
       backend.open(initial).then(
-        () => win?.webContents.send(IPC_EVENT_CHANNEL, { event: 'data:changed', payload: { scope: 'project', item: null } }),
+        () => broadcast({ event: 'data:changed', payload: { scope: 'project', item: null } }),
         (e: unknown) => console.error(`flipbook: could not reopen ${initial}: ${e instanceof Error ? e.message : String(e)}`),
       );
     }

@@ -3,7 +3,7 @@ import { Menu, type MenuItemConstructorOptions } from 'electron';
 
 export type MenuCommand = 'new-project' | 'open-project' | 'import' | 'export' | 'undo' | 'redo' | 'shortcuts';
 
-export function buildMenu(opts: { recent: string[]; send: (c: MenuCommand) => void; openRecent: (p: string) => void; isMac: boolean }): Menu {
+export function buildMenu(opts: { recent: string[]; send: (c: MenuCommand) => void; openRecent: (p: string) => void; newWindow: () => void; isMac: boolean }): Menu {
   const template: MenuItemConstructorOptions[] = [
     ...(opts.isMac ? [{ role: 'appMenu' as const }] : []),
     {
@@ -11,6 +11,8 @@ export function buildMenu(opts: { recent: string[]; send: (c: MenuCommand) => vo
       submenu: [
         { label: 'New Project…', accelerator: 'CmdOrCtrl+N', click: () => opts.send('new-project') },
         { label: 'Open Project…', accelerator: 'CmdOrCtrl+O', click: () => opts.send('open-project') },
+        // Another window on the same project (e.g. the queue beside an item): every window hears every change.
+        { label: 'New Window', accelerator: 'CmdOrCtrl+Shift+N', click: () => opts.newWindow() },
         {
           label: 'Open Recent',
           submenu: opts.recent.length ? opts.recent.map((p) => ({ label: p, click: () => opts.openRecent(p) })) : [{ label: 'No recent projects', enabled: false }],

@@ -29,6 +29,12 @@ import {
   type MergeSummary,
   type UndoRedoResult,
 } from '../../shared/domain/annotations';
+import { checkEdit, staleMessage } from '../../shared/domain/edit-check';
+
+/** An edit refused because the field it changes was changed since the user saw it (its message says how). */
+export class EditConflictError extends Error {
+  override readonly name = 'EditConflict';
+}
 
 interface Key {
   model: string;
@@ -550,16 +556,20 @@ export function createAnnotationStore(db: Database.Database, options: Annotation
       const parsed: AnnotationEditParsed = annotationEditSchema.parse(edit);
       return db.transaction((): AnnotationState => {
         const at = nextAt();
-        q.annotatorInsert.run(annotator, at);
         const key: Key = { model: parsed.model, split: parsed.split, sampleId: parsed.sampleId, annotator };
         let kind: AnnotationEvent['kind'];
         let payload: Record<string, unknown>;
-        const { op: _op, model: _m, split: _s, sampleId: _id, ...rest } = parsed;
+        // `seen` is the edit's precondition, not part of what it records.
+        const { op: _op, model: _m, split: _s, sampleId: _id, seen: _seen, ...rest } = parsed as typeof parsed & { seen?: unknown };
         const current = storedState(key);
-        if (parsed.op === 'togglePathway') {
-          kind = 'setPathway';
-          payload = { pathway: parsed.pathway, on: !(current?.pathways.includes(parsed.pathway) ?? false) };
-        } else if (parsed.op === 'addSpan') {
+        // An edit made on a view older than the saved state (shared/domain/edit-check.ts):
+        // refused when it would overwrite a change the user had not seen, a no-op when the saved
+        // state already is what it asks for.
+        const check = checkEdit(current, parsed);
+        if (check.kind === 'stale') throw new EditConflictError(staleMessage(check, parsed));
+        if (check.kind === 'already') return current ?? emptyAnnotationState(key, at);
+        q.annotatorInsert.run(annotator, at);
+        if (parsed.op === 'addSpan') {
           kind = 'addSpan';
           payload = { span: { ...parsed.span, id: parsed.span.id ?? randomUUID() } };
         } else {

@@ -33,8 +33,16 @@ export function TaggingPanel({
   readOnly: boolean;
   actions: TaggingActions;
 }) {
-  const [notes, setNotes] = useState(state?.notes ?? '');
-  useEffect(() => setNotes(state?.notes ?? ''), [state?.notes]);
+  // The notes field shows the saved notes until the user types; a draft is kept while typed,
+  // even when the saved notes change elsewhere meanwhile (said below the field, never
+  // overwritten), and goes once saved.
+  const saved = state?.notes ?? '';
+  const [draft, setDraft] = useState<{ text: string; base: string } | null>(null);
+  useEffect(() => {
+    if (draft !== null && draft.text === saved) setDraft(null);
+  }, [draft, saved]);
+  const notes = draft?.text ?? saved;
+  const saveNotes = () => draft !== null && draft.text !== saved && actions.setNotes(draft.text);
   const pathways = codebook?.pathways ?? [];
   const tagged = new Set(state?.pathways ?? []);
   return (
@@ -136,13 +144,18 @@ export function TaggingPanel({
           rows={3}
           value={notes}
           disabled={readOnly}
-          onChange={(e) => setNotes(e.target.value)}
-          onBlur={() => notes !== (state?.notes ?? '') && actions.setNotes(notes)}
+          onChange={(e) => setDraft({ text: e.target.value, base: draft?.base ?? saved })}
+          onBlur={saveNotes}
           onKeyDown={(e) => {
-            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) actions.setNotes(notes);
+            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) saveNotes();
           }}
         />
       </label>
+      {draft !== null && draft.base !== saved && draft.text !== saved && (
+        <p className="notes-elsewhere" role="status" aria-label="Notes changed elsewhere">
+          The saved notes changed elsewhere while you typed: {saved === '' ? '(none)' : `“${saved}”`}. Yours are kept here; saving them replaces those.
+        </p>
+      )}
     </section>
   );
 }

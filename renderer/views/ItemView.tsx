@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AnnotationEdit } from '../../shared/domain/annotations';
+import { applyLocally, EMPTY_FIELDS, withSeen, type EditBody } from '../../shared/domain/edit-check';
 import { ANNOTATION_STATUSES, type AnnotationState, type AnnotationStatus, type Codebook, type EvidenceSpan, type ItemDetail, type ItemRef, type Strip, type Tile } from '../../shared/api/contract';
 import { suggestPathways } from '../../shared/api/suggestions';
 import { describeChange, undoMessage } from '../../shared/domain/annotation-change';
@@ -14,8 +15,7 @@ import { TaggingPanel, type SaveState } from '../components/TaggingPanel';
 import { SpansPanel } from '../components/SpansPanel';
 import { AnnotatorsPanel } from '../components/AnnotatorsPanel';
 
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-type EditBody = DistributiveOmit<AnnotationEdit, 'model' | 'split' | 'sampleId'>;
+const sameItem = (a: ItemRef, b: ItemRef) => a.model === b.model && a.split === b.split && a.sampleId === b.sampleId;
 
 let jobSeq = 0;
 const newJobId = (kind: string) => `${kind}-${Date.now().toString(36)}-${(jobSeq++).toString(36)}`;
@@ -68,6 +68,9 @@ export function ItemView({
   const [notice, setNotice] = useState<string | null>(null);
   const [proxy, setProxy] = useState<{ done: number; message: string | null } | null>(null);
   const [stripsReady, setStripsReady] = useState(false);
+  // Bumped when the project or its settings changed elsewhere (an import, the media root): the
+  // item, its video and its strips are asked for again.
+  const [detailRev, setDetailRev] = useState(0);
   const player = useRef<PlayerHandle>(null);
   const queueRef = useRef<Promise<unknown>>(Promise.resolve());
 
@@ -103,7 +106,7 @@ export function ItemView({
       if (!d.ok) return setLoadError(d.error.message);
       setDetail(d.value);
       if (st.ok) {
-        stateRef.current = st.value;
+        savedRef.current = st.value;
         setState(st.value);
       }
       else setLoadError(st.error.message);
@@ -122,7 +125,7 @@ export function ItemView({
       offProgress();
       void client.call('frames:cancel', { jobId });
     };
-  }, [client, item, annotator]);
+  }, [client, item, annotator, detailRev]);
 
   // Prefetch the queue's next items in the background (frame service priority 1: the item on
   // screen always goes first); the jobs are cancelled when the user leaves this item for
@@ -142,36 +145,86 @@ export function ItemView({
 
   const transition = state?.transition ?? detail?.defaultTransition ?? null;
 
-  // The state the last queued edit returned: an edit computed from the current value (a span
-  // nudge) must see the edits queued before it, or fast repeated keys collapse into one.
-  // (Set wherever state is set, not by an effect, which could run late and put back an older state.)
-  const stateRef = useRef<AnnotationState | null>(null);
+  // What the user sees (docs/architecture.md "Live views"): the saved state as last answered,
+  // plus this view's own edits still queued. Each edit is computed from it when the key is
+  // pressed — "set pathway c on", never "toggle" — and carries the value it changes as seen, so
+  // an edit made before a change elsewhere reached this view is refused or found already made
+  // by the backend, never applied over it. (Set wherever state is set, not by an effect,
+  // which could run late and put back an older state.)
+  const savedRef = useRef<AnnotationState | null>(null);
+  const pendingRef = useRef<EditBody[]>([]);
+  const seenNow = useCallback(() => pendingRef.current.reduce(applyLocally, savedRef.current ?? { ...EMPTY_FIELDS }), []);
+
+  /** Asks for the saved state again, queued behind the edits in flight (so it is never older than their answers). */
+  const refreshQueued = useRef(false);
+  const refresh = useCallback(() => {
+    if (refreshQueued.current) return;
+    refreshQueued.current = true;
+    const run = async () => {
+      refreshQueued.current = false;
+      const st = await client.call('annotation:state', { ...item, annotator });
+      if (!st.ok) return;
+      const old = savedRef.current;
+      savedRef.current = st.value;
+      if (old === null || old.updatedAt !== st.value.updatedAt || JSON.stringify(old) !== JSON.stringify(st.value)) setState(st.value);
+    };
+    queueRef.current = queueRef.current.then(run, run);
+  }, [client, item, annotator]);
 
   /** Edits run one after another so their order is the order the annotator made them. */
   const edit = useCallback(
-    (change: EditBody | ((current: AnnotationState | null) => EditBody | null)) => {
+    (change: EditBody | ((seen: ReturnType<typeof seenNow>) => EditBody | null)) => {
       // The read-only banner already says why; a second copy of it would only crowd the header.
       if (readOnlyReason !== null) return;
-      const run = async () => {
-        const body = typeof change === 'function' ? change(stateRef.current) : change;
-        if (body === null) return;
-        setSave({ kind: 'saving' });
-        // The preselected transition becomes part of the annotation with its first edit.
-        const cur = stateRef.current;
-        if (cur !== null && cur.transition === null && detail?.defaultTransition && !('transition' in body)) {
-          const t = await client.call('annotation:apply', { annotator, edit: { op: 'setTransition', ...item, transition: detail.defaultTransition } });
-          if (!t.ok) return setSave({ kind: 'error', message: t.error.message });
-          stateRef.current = t.value;
-        }
-        const r = await client.call('annotation:apply', { annotator, edit: { ...body, ...item } as AnnotationEdit });
-        if (!r.ok) return setSave({ kind: 'error', message: r.error.message });
-        stateRef.current = r.value;
-        setState(r.value);
-        setSave({ kind: 'saved', at: new Date().toISOString() });
-      };
-      queueRef.current = queueRef.current.then(run, run);
+      const bodies: EditBody[] = [];
+      const seen = seenNow();
+      const body = typeof change === 'function' ? change(seen) : change;
+      if (body === null) return;
+      // The preselected transition becomes part of the annotation with its first edit.
+      if (seen.transition === null && detail?.defaultTransition && body.op !== 'setTransition' && savedRef.current !== null) {
+        bodies.push(withSeen(seen, { op: 'setTransition', transition: detail.defaultTransition }));
+      }
+      bodies.push(withSeen(bodies.reduce(applyLocally, seen), body));
+      for (const b of bodies) {
+        pendingRef.current.push(b);
+        const run = async () => {
+          setSave({ kind: 'saving' });
+          const before = savedRef.current ?? { ...EMPTY_FIELDS };
+          const r = await client.call('annotation:apply', { annotator, edit: { ...b, ...item } as AnnotationEdit });
+          pendingRef.current.shift();
+          if (!r.ok) {
+            if (r.error.code === 'conflict') {
+              // Someone else changed this field since the user saw it: nothing was overwritten;
+              // the notice says what is saved, and the view shows it.
+              setNotice(r.error.message);
+              refresh();
+              return setSave({ kind: 'error', message: 'changed elsewhere meanwhile; nothing was overwritten (the notice above says what is saved)' });
+            }
+            return setSave({ kind: 'error', message: r.error.message });
+          }
+          savedRef.current = r.value;
+          setState(r.value);
+          // What changed besides this edit (another window's edit this view had not heard of yet) is said, not hidden.
+          const elsewhere = describeChange(applyLocally(before, b), r.value);
+          if (elsewhere.length > 0) setNotice(`Changed elsewhere meanwhile (now shown): ${elsewhere.map((c) => `${c.field} ${c.from} → ${c.to}`).join('; ')}`);
+          setSave({ kind: 'saved', at: new Date().toISOString() });
+        };
+        queueRef.current = queueRef.current.then(run, run);
+      }
     },
-    [client, annotator, item, detail, readOnlyReason],
+    [client, annotator, item, detail, readOnlyReason, seenNow, refresh],
+  );
+
+  // Every window and tab of the project hears every change (data:changed: server-sent events in
+  // the web mode, every window in Electron): this item's saved state is asked for again, and the
+  // whole item when the project or its settings changed.
+  useEffect(
+    () =>
+      client.on('data:changed', (p) => {
+        if (p.scope === 'annotations' && (p.item === null || sameItem(p.item, item))) refresh();
+        else if (p.scope === 'project' || p.scope === 'settings') setDetailRev((n) => n + 1);
+      }),
+    [client, item, refresh],
   );
 
   /**
@@ -185,7 +238,7 @@ export function ItemView({
       if (readOnlyReason !== null) return;
       const run = async () => {
         setSave({ kind: 'saving' });
-        const before = stateRef.current;
+        const before = savedRef.current;
         const r = await client.call(which, { annotator, item });
         if (!r.ok) return setSave({ kind: 'error', message: r.error.message });
         if (r.value === null) {
@@ -193,7 +246,7 @@ export function ItemView({
           return setNotice(which === 'annotation:undo' ? 'Nothing to undo on this item' : 'Nothing to redo on this item');
         }
         const after = r.value.state;
-        stateRef.current = after;
+        savedRef.current = after;
         setState(after);
         setNotice(undoMessage(which === 'annotation:undo' ? 'Undid' : 'Redid', item, describeChange(before, after)));
         setSave({ kind: 'saved', at: new Date().toISOString() });
@@ -213,7 +266,7 @@ export function ItemView({
       if (id === undefined) return;
       // Computed when the edit runs, from the span as the edits before it left it.
       edit((cur) => {
-        const s = cur?.spans.find((x) => x.id === id);
+        const s = cur.spans.find((x) => x.id === id);
         if (!s) return null;
         const v = Math.max(0, s[which] + dir / fps);
         const patch = which === 'startS' ? { startS: Math.min(v, s.endS) } : { endS: Math.max(v, s.startS) };
@@ -233,6 +286,8 @@ export function ItemView({
   }, [detail, state, codebook, transition, spans]);
 
   const readOnly = readOnlyReason !== null;
+  /** A pathway key sets the pathway to the opposite of what the user sees (an absolute edit). */
+  const togglePathway = (id: string) => edit((cur) => ({ op: 'setPathway', pathway: id, on: !cur.pathways.includes(id) }));
 
   const now = () => player.current?.time() ?? timeStore.get();
   const toggleLoop = () => {
@@ -265,7 +320,7 @@ export function ItemView({
       const [startS, endS] = pendingIn <= t ? [pendingIn, t] : [t, pendingIn];
       setPendingIn(null);
       setSelectedSpan(spans.length);
-      edit({ op: 'addSpan', span: { startS, endS, label: '' } });
+      edit({ op: 'addSpan', span: { id: crypto.randomUUID(), startS, endS, label: '' } });
     },
     loop: toggleLoop,
     nextSpan: () => setSelectedSpan((i) => Math.min(Math.max(0, spans.length - 1), i + 1)),
@@ -281,12 +336,12 @@ export function ItemView({
     nextTransition: () => {
       const ts = [...(detail?.harmed ?? []), ...(detail?.rescued ?? [])];
       if (ts.length === 0) return;
-      edit({ op: 'setTransition', transition: ts[(ts.indexOf(transition ?? '') + 1) % ts.length] ?? null });
+      edit((cur) => ({ op: 'setTransition', transition: ts[(ts.indexOf(cur.transition ?? transition ?? '') + 1) % ts.length] ?? null }));
     },
     confidence: (n) => edit({ op: 'setConfidence', confidence: Number(n) }),
     status: (st) => (ANNOTATION_STATUSES as readonly string[]).includes(st ?? '') && edit({ op: 'setStatus', status: st as AnnotationStatus }),
-    togglePathway: (id) => id && edit({ op: 'togglePathway', pathway: id }),
-    primaryPathway: (id) => id && edit({ op: 'setPrimary', pathway: state?.primaryPathway === id ? null : id }),
+    togglePathway: (id) => id && togglePathway(id),
+    primaryPathway: (id) => id && edit((cur) => ({ op: 'setPrimary', pathway: cur.primaryPathway === id ? null : id })),
   });
 
   // The strips are the point of this view: the video gets the height they leave on screen.
@@ -439,7 +494,7 @@ export function ItemView({
             save={save}
             readOnly={readOnly}
             actions={{
-              togglePathway: (id) => edit({ op: 'togglePathway', pathway: id }),
+              togglePathway,
               setPrimary: (id) => edit({ op: 'setPrimary', pathway: id }),
               setTransition: (t) => edit({ op: 'setTransition', transition: t }),
               setNotes: (notes) => edit({ op: 'setNotes', notes }),

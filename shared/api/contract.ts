@@ -416,6 +416,8 @@ export const ERROR_CODES = [
   'import-error',
   'unsupported',
   'cancelled',
+  /** An edit made on a view older than the saved state, refused (shared/domain/edit-check.ts). */
+  'conflict',
   'forbidden',
   'internal',
 ] as const;

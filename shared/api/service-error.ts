@@ -22,6 +22,8 @@ export function toApiErrorWhole(e: unknown): ApiError {
   if (e instanceof Error) {
     // ImportError (electron/importers/errors.ts) names file:line:field; keep its message whole.
     if (e.name === 'ImportError') return { code: 'import-error', message: e.message };
+    // An edit made on a stale view (electron/store/annotations.ts EditConflictError).
+    if (e.name === 'EditConflict') return { code: 'conflict', message: e.message };
     const code = (e as { code?: unknown }).code;
     if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return { code: 'locked', message: e.message };
     if (code === 'SQLITE_READONLY') return { code: 'read-only', message: e.message };

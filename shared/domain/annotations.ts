@@ -57,6 +57,21 @@ export const evidenceSpanPatchSchema = z.lazy(() => z.object({
   coveredBy: z.array(z.string()).optional(),
 }));
 
+/** A span as the user saw it when editing it: the fields an edit can change. */
+export const seenSpanSchema = z.lazy(() => z.object({
+  startS: z.number().finite().nonnegative(),
+  endS: z.number().finite().nonnegative(),
+  label: z.string(),
+}));
+
+/**
+ * Edits are absolute ("set pathway c on", never "toggle"), and each may carry `seen`: the value
+ * of the field it changes as the user saw it. The store compares it with the saved value in the
+ * edit's transaction (shared/domain/edit-check.ts): an edit made on a stale view is refused, or,
+ * when the saved value already is what the edit asks for, answered with the saved state and
+ * nothing recorded — never applied over someone else's newer change (docs/architecture.md
+ * "Live views"). Scripts (`flipbook annotate`) omit it and set values as given.
+ */
 export const annotationEditSchema = z.lazy(() => {
   /** The fields naming an edit's item, shared by its ops. */
   const target = {
@@ -64,20 +79,20 @@ export const annotationEditSchema = z.lazy(() => {
     split: z.string().min(1),
     sampleId: z.string().min(1),
   };
+  const nullableId = z.string().min(1).nullable();
   return z.discriminatedUnion('op', [
-    z.object({ op: z.literal('setStatus'), ...target, status: annotationStatusSchema }),
-    /** Flips the pathway relative to the current state; stored as a `setPathway` event. */
-    z.object({ op: z.literal('togglePathway'), ...target, pathway: z.string().min(1) }),
-    z.object({ op: z.literal('setPathway'), ...target, pathway: z.string().min(1), on: z.boolean() }),
+    z.object({ op: z.literal('setStatus'), ...target, status: annotationStatusSchema, seen: annotationStatusSchema.optional() }),
+    /** `seen`: whether the pathway was tagged. */
+    z.object({ op: z.literal('setPathway'), ...target, pathway: z.string().min(1), on: z.boolean(), seen: z.boolean().optional() }),
     /** Setting a primary pathway also tags it (a primary that is not among the tags is meaningless). */
-    z.object({ op: z.literal('setPrimary'), ...target, pathway: z.string().min(1).nullable() }),
+    z.object({ op: z.literal('setPrimary'), ...target, pathway: nullableId, seen: nullableId.optional() }),
     /** e.g. `16f_151k>64f_151k`. */
-    z.object({ op: z.literal('setTransition'), ...target, transition: z.string().min(1).nullable() }),
-    z.object({ op: z.literal('setNotes'), ...target, notes: z.string() }),
-    z.object({ op: z.literal('setConfidence'), ...target, confidence: z.number().int().min(1).max(5).nullable() }),
+    z.object({ op: z.literal('setTransition'), ...target, transition: nullableId, seen: nullableId.optional() }),
+    z.object({ op: z.literal('setNotes'), ...target, notes: z.string(), seen: z.string().optional() }),
+    z.object({ op: z.literal('setConfidence'), ...target, confidence: z.number().int().min(1).max(5).nullable(), seen: z.number().int().min(1).max(5).nullable().optional() }),
     z.object({ op: z.literal('addSpan'), ...target, span: evidenceSpanInputSchema }),
-    z.object({ op: z.literal('updateSpan'), ...target, spanId: z.string().min(1), patch: evidenceSpanPatchSchema }),
-    z.object({ op: z.literal('deleteSpan'), ...target, spanId: z.string().min(1) }),
+    z.object({ op: z.literal('updateSpan'), ...target, spanId: z.string().min(1), patch: evidenceSpanPatchSchema, seen: seenSpanSchema.optional() }),
+    z.object({ op: z.literal('deleteSpan'), ...target, spanId: z.string().min(1), seen: seenSpanSchema.optional() }),
     /**
      * The adjudicator's resolution of a conflict: stored as an event of the adjudicator and shown
      * as the item's resolved label. It never changes anyone's own labels (replay skips it).
@@ -98,7 +113,7 @@ export type AnnotationEditOp = AnnotationEditParsed['op'];
 // ---------------------------------------------------------------------------------------------
 // Events: what the store records (append-only) and what bundles carry between machines.
 
-/** Event kinds: the edit ops as stored (togglePathway is resolved to setPathway), plus undo/redo. */
+/** Event kinds: the edit ops as stored, plus snapshots and undo/redo. */
 export const ANNOTATION_EVENT_KINDS = [
   'setStatus',
   'setPathway',

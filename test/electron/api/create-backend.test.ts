@@ -176,7 +176,7 @@ describe('workspace backend (real project, real videos)', () => {
       expect(info.readOnly).toBe(true);
       expect(info.readOnlyReason).toContain(`pid ${process.pid}`);
       const item = { model: MODEL, split: SPLIT, sampleId: 'h' };
-      const r = await dispatch(second.handlers, 'annotation:apply', { annotator: 'ro', edit: { op: 'togglePathway', ...item, pathway: 'evidence-missed' } });
+      const r = await dispatch(second.handlers, 'annotation:apply', { annotator: 'ro', edit: { op: 'setPathway', ...item, pathway: 'evidence-missed', on: true } });
       expect(r).toMatchObject({ ok: false, error: { code: 'read-only' } });
       expect(r.ok ? '' : r.error.message).toContain('another Flipbook');
       for (const op of ['annotation:undo', 'annotation:redo']) expect(await dispatch(second.handlers, op, { annotator: 'ro', item: { model: 'M', split: 'S', sampleId: 'x' } })).toMatchObject({ ok: false, error: { code: 'read-only' } });

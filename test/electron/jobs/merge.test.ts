@@ -31,7 +31,7 @@ function project(name: string): Project {
 
 function label(p: Project, who: string, item: typeof item1, primary: string, extra: string[] = []): void {
   p.annotations.apply({ op: 'setPrimary', ...item, pathway: primary }, who);
-  for (const x of extra) p.annotations.apply({ op: 'togglePathway', ...item, pathway: x }, who);
+  for (const x of extra) p.annotations.apply({ op: 'setPathway', ...item, pathway: x, on: true }, who);
   p.annotations.apply({ op: 'setStatus', ...item, status: 'done' }, who);
 }
 

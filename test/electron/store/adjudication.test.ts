@@ -12,7 +12,7 @@ function setup() {
   const a = p.annotations;
   a.apply({ op: 'setPrimary', ...item, pathway: 'evidence-missed' }, 'alice');
   a.apply({ op: 'setPrimary', ...item, pathway: 'temporal-misorder' }, 'bob');
-  a.apply({ op: 'togglePathway', ...item, pathway: 'count-inflation' }, 'bob');
+  a.apply({ op: 'setPathway', ...item, pathway: 'count-inflation', on: true }, 'bob');
   // Agreeing annotators, and a lone one: not conflicts.
   a.apply({ op: 'setPrimary', ...other, pathway: 'label-noise' }, 'alice');
   a.apply({ op: 'setPrimary', ...other, pathway: 'label-noise' }, 'bob');

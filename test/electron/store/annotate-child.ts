@@ -11,7 +11,7 @@ const project = openProject(file);
 const count = Number(countArg);
 for (let i = 0; i < count; i++) {
   const sampleId = `item-${i % 4}`;
-  if (i % 3 === 0) project.annotations.apply({ op: 'togglePathway', model: 'm', split: 's', sampleId, pathway: `p${i}` }, 'crash');
+  if (i % 3 === 0) project.annotations.apply({ op: 'setPathway', model: 'm', split: 's', sampleId, pathway: `p${i}`, on: true }, 'crash');
   else if (i % 3 === 1) project.annotations.apply({ op: 'setNotes', model: 'm', split: 's', sampleId, notes: `note ${i}` }, 'crash');
   else project.annotations.apply({ op: 'addSpan', model: 'm', split: 's', sampleId, span: { id: `span-${i}`, startS: i, endS: i + 1, coveredBy: ['16f'] } }, 'crash');
   process.stdout.write(`saved ${i + 1}\n`);

@@ -1,6 +1,6 @@
 // An annotation edit keeps the current state incrementally (electron/store/annotations.ts):
 // its cost must not grow with the item's event count, and the stored state must always equal
-// the replay of the key's events — after edits, undo/redo, merges and togglePathway.
+// the replay of the key's events — after edits, undo/redo, merges and pathway edits.
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -83,7 +83,7 @@ describe('annotation edit cost', () => {
           a.importEvents([{ uuid: randomUUID(), at: new Date(Date.parse('2025-06-01T00:00:00.000Z') + i).toISOString(), annotator, ...item, kind: 'setStatus', payload: { status: 'needs_review' }, codebookVersion: null, targetUuid: null }]);
         } else {
           const edits: AnnotationEdit[] = [
-            { op: 'togglePathway', ...item, pathway: pick(['evidence-missed', 'distractor-frames', 'label-noise']) },
+            { op: 'setPathway', ...item, pathway: pick(['evidence-missed', 'distractor-frames', 'label-noise']), on: pick([true, false]) },
             { op: 'setPrimary', ...item, pathway: pick(['evidence-missed', 'count-inflation', null]) },
             { op: 'setNotes', ...item, notes: `n${i}` },
             { op: 'setConfidence', ...item, confidence: pick([1, 2, 3, 4, 5, null]) },

@@ -19,9 +19,9 @@ describe('annotations', () => {
     const { project } = fresh();
     const a = project.annotations;
     a.apply({ op: 'setStatus', ...target, status: 'in_progress' }, 'ana');
-    a.apply({ op: 'togglePathway', ...target, pathway: 'evidence-missed' }, 'ana');
-    a.apply({ op: 'togglePathway', ...target, pathway: 'distractor-frames' }, 'ana');
-    a.apply({ op: 'togglePathway', ...target, pathway: 'distractor-frames' }, 'ana');
+    a.apply({ op: 'setPathway', ...target, pathway: 'evidence-missed', on: true }, 'ana');
+    a.apply({ op: 'setPathway', ...target, pathway: 'distractor-frames', on: true }, 'ana');
+    a.apply({ op: 'setPathway', ...target, pathway: 'distractor-frames', on: false }, 'ana');
     a.apply({ op: 'setPrimary', ...target, pathway: 'count-inflation' }, 'ana');
     a.apply({ op: 'setTransition', ...target, transition: '16f_151k>64f_151k' }, 'ana');
     a.apply({ op: 'setConfidence', ...target, confidence: 4 }, 'ana');
@@ -49,6 +49,40 @@ describe('annotations', () => {
     project.close();
   });
 
+  it('refuses an edit made on a stale view and records nothing for one already made elsewhere', () => {
+    const { project } = fresh();
+    const a = project.annotations;
+    // Window B tags count-inflation; window A still shows it off.
+    a.apply({ op: 'setPathway', ...target, pathway: 'count-inflation', on: true, seen: false }, 'ana');
+    const events = () => a.exportEvents({ ...target }).length;
+    const n = events();
+    // A presses the same key: "set it on", seen off. The saved state already is on: answered with it, nothing recorded.
+    expect(a.apply({ op: 'setPathway', ...target, pathway: 'count-inflation', on: true, seen: false }, 'ana').pathways).toEqual(['count-inflation']);
+    expect(events()).toBe(n);
+    // B set the status to done while A still showed todo: A's change is refused, and the saved state stays.
+    a.apply({ op: 'setStatus', ...target, status: 'done', seen: 'todo' }, 'ana');
+    expect(() => a.apply({ op: 'setStatus', ...target, status: 'needs_review', seen: 'todo' }, 'ana')).toThrow(
+      /^not saved: status of 001-1 \(qwen\) is done now, not todo as shown when you changed it to needs_review/,
+    );
+    expect(a.state(target.model, target.split, target.sampleId)[0]?.status).toBe('done');
+    expect(events()).toBe(n + 1);
+    // What the user saw is what is saved: applied. Without `seen` (a script) the value is set as given.
+    expect(a.apply({ op: 'setStatus', ...target, status: 'needs_review', seen: 'done' }, 'ana').status).toBe('needs_review');
+    expect(a.apply({ op: 'setStatus', ...target, status: 'skipped' }, 'ana').status).toBe('skipped');
+    // Spans: a span moved elsewhere is not moved back, nor deleted, by a view that saw it where it was.
+    a.apply({ op: 'addSpan', ...target, span: { id: 'sp', startS: 1, endS: 2, label: 'x' } }, 'ana');
+    a.apply({ op: 'updateSpan', ...target, spanId: 'sp', patch: { endS: 3 }, seen: { startS: 1, endS: 2, label: 'x' } }, 'ana');
+    expect(() => a.apply({ op: 'updateSpan', ...target, spanId: 'sp', patch: { startS: 0.5 }, seen: { startS: 1, endS: 2, label: 'x' } }, 'ana')).toThrow(
+      /evidence span .* is 1\.00–3\.00 s “x” now, not 1\.00–2\.00 s “x”/,
+    );
+    expect(() => a.apply({ op: 'deleteSpan', ...target, spanId: 'sp', seen: { startS: 1, endS: 2, label: 'x' } }, 'ana')).toThrow(/not saved: evidence span/);
+    expect(a.state(target.model, target.split, target.sampleId)[0]?.spans.map((s) => [s.startS, s.endS])).toEqual([[1, 3]]);
+    // `seen` is a precondition, never recorded in the event (bundles carry the plain edit).
+    expect(a.exportEvents({ ...target }).every((e) => !('seen' in e.payload))).toBe(true);
+    // Toggling is not an edit: the op is refused by the schema.
+    expect(() => a.apply({ op: 'togglePathway', ...target, pathway: 'x' } as never, 'ana')).toThrow();
+  });
+
   it('undo and redo scoped to an item touch only that item, whatever was edited last elsewhere', () => {
     const { project } = fresh();
     const a = project.annotations;
@@ -73,7 +107,7 @@ describe('annotations', () => {
     const { project, file } = fresh();
     const a = project.annotations;
     a.apply({ op: 'setStatus', ...target, status: 'done' }, 'ana');
-    a.apply({ op: 'togglePathway', ...target, pathway: 'label-noise' }, 'ana');
+    a.apply({ op: 'setPathway', ...target, pathway: 'label-noise', on: true }, 'ana');
     a.apply({ op: 'setStatus', ...target, status: 'needs_review' }, 'bob'); // another annotator's stack
     const u = a.undo('ana');
     expect(u?.target.kind).toBe('setPathway');
