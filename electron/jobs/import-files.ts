@@ -15,6 +15,7 @@ import type { Bundle } from '../importers/annotation-bundle';
 import { applyImportsWithAnnotations, bundleForImport, type ImportWithAnnotationsSummary } from './import-with-annotations';
 import type { ImportBatch } from '../../shared/domain/types';
 import { importOptionProblems, splitList, type ImportFormat, type ImportOptionValues } from '../../shared/api/import-options';
+import { MAIN_PROTOCOL_SETTING, protocolLabel, protocolName } from '../../shared/engine/protocols';
 
 export interface ReadFile {
   path: string;
@@ -66,6 +67,19 @@ export async function readImportFiles(paths: string[], o: ImportOptionValues, on
   return out;
 }
 
+/**
+ * Stores the main protocol (docs/metrics.md §6), refused — with the whole import — when no grid
+ * of the project has it.
+ */
+export function setMainProtocol(project: Project, value: string, file: string): void {
+  const name = protocolName(value);
+  const available = [...new Set(project.listGrids({ allProtocols: true }).flatMap((g) => g.protocols))].sort();
+  if (!available.includes(name)) {
+    throw new ImportError(file, 0, 'main-protocol', `${value}: the project has no such protocol (it has ${available.map(protocolLabel).join(', ') || 'none'})`);
+  }
+  project.setSetting(MAIN_PROTOCOL_SETTING, name);
+}
+
 /** Step 2: applies everything read in one transaction (all or nothing). */
 export function applyImportFiles(project: Project, files: ReadFile[], o: ImportOptionValues, onCommitted?: () => void): ImportRun {
   const batches = files.flatMap((f) => f.batches);
@@ -78,6 +92,7 @@ export function applyImportFiles(project: Project, files: ReadFile[], o: ImportO
       files.flatMap((f) => (f.bundle ? [f.bundle] : [])),
     );
     if (matchedGrid !== null) project.setSetting('matchedGrid', matchedGrid);
+    if (o.mainProtocol !== undefined) setMainProtocol(project, o.mainProtocol, files[0]?.path ?? '');
     return s;
   })();
   // From here the import is in the project: a job's cancel no longer applies (background-jobs.ts).

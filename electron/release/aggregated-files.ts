@@ -22,6 +22,7 @@ import { compareCodePoints, compareKeys, JsonFloat, jsonText, type JsonValue } f
 import { wideCsvBytes } from './per-item-csv';
 import type { ReleaseColumn, ReleaseData, ReleaseGrid, StringTable } from './release-data';
 import type { ReleaseFile } from './zip';
+import { protocolsJson } from './protocol-files';
 
 /** The release's table2_metrics.json lists its splits in this order; others follow in code-point order. */
 export const RELEASE_SPLIT_ORDER = ['V1_medium', 'V1_short', 'V2_medium', 'MLVU'];
@@ -189,7 +190,7 @@ export interface AggregatedFiles {
 }
 
 export function aggregatedFiles(data: ReleaseData): AggregatedFiles {
-  const grids = new Map<string, ReleaseGrid>(data.grids.map((g) => [`${g.model}\u0000${g.split}`, g]));
+  const grids = new Map<string, ReleaseGrid>(data.mainGrids.map((g) => [`${g.model}\u0000${g.split}`, g]));
 
   const matrices = data.matrices.slice().sort((a, b) => compareKeys([a.model, a.split], [b.model, b.split]));
   const mg = data.matchedGrid.length ? data.matchedGrid : null;
@@ -204,7 +205,7 @@ export function aggregatedFiles(data: ReleaseData): AggregatedFiles {
 
   for (const m of matrices) {
     const name = `${m.model}_${m.split}`;
-    // data.matrices are built from data.grids, one per grid.
+    // data.matrices are built from data.mainGrids, one per grid.
     const grid = grids.get(`${m.model}\u0000${m.split}`) as ReleaseGrid;
     // An MCQA grid's aggregated numbers come from the pass that classifies its rows for
     // derived.csv (one walk over the grid's cells instead of two).
@@ -258,5 +259,6 @@ export function aggregatedFiles(data: ReleaseData): AggregatedFiles {
     wide_sources: wideSources,
   };
   files.push({ path: 'labels/aggregated/release_manifest.json', text: jsonText(manifest) });
+  files.push({ path: 'labels/aggregated/protocols.json', text: jsonText(protocolsJson(data.mainProtocol, matrices, data.protocolMatrices)) });
   return { files, derivedRows: derivedCount, grids: matrices.length, excluded, mixedResolution: mixed };
 }

@@ -21,6 +21,7 @@ const FIXED = new Set([
   'labels/items.csv',
   'labels/aggregated/table2_metrics.json',
   'labels/aggregated/release_manifest.json',
+  'labels/aggregated/protocols.json',
   'annotations/codebook.json',
   'annotations/pathways.csv',
   'annotations/evidence_spans.csv',

@@ -128,8 +128,8 @@ function releaseFiles(data: ReleaseData, opts: ExportOptions, streamPerItem: boo
   // Flipbook's own addition to annotations/: the event log, so that merging an export loses
   // no edit and no history (pathways.csv/evidence_spans.csv only hold the current state).
   out.push({ path: EVENTS_FILE, text: eventsJsonl(data.events) });
-  // Counts from the matrices (one per grid) rather than passes over every cell.
-  const usedConfigs = new Set(data.matrices.flatMap((m) => m.configs.map((c) => c.key)));
+  // Counts from the grids' columns (every protocol's: per_item.csv holds them all) rather than passes over every cell.
+  const usedConfigs = new Set(data.grids.flatMap((g) => g.columns.map((c) => c.config)));
   out.push({ path: 'provenance/configs.json', text: configsJson(data.configs.filter((c) => usedConfigs.has(c.key))) });
 
   const models = [...new Set(data.matrices.map((m) => m.model))].sort(compareCodePoints);

@@ -8,9 +8,11 @@ import type { Project } from '../store/project';
 import type { ExportOptions } from './export';
 import type { ReleaseColumn, ReleaseData, ReleasePathwayRow, ReleaseSpanRow } from './release-data';
 import { gridMatrices } from './grid-matrices';
+import { mainGridOf } from './protocol-files';
+import { protocolsOf } from '../../shared/engine/protocols';
 
 /** The part of the store the exporter uses. */
-export type ProjectSource = Pick<Project, 'listConfigs' | 'listItems' | 'getSetting' | 'annotations' | 'scanColumns'>;
+export type ProjectSource = Pick<Project, 'listConfigs' | 'listItems' | 'getSetting' | 'annotations' | 'scanColumns' | 'mainProtocol'>;
 
 /** The project setting that holds the matched grid (docs/release-format.md). */
 export const MATCHED_GRID_SETTING = 'matchedGrid';
@@ -39,7 +41,12 @@ function lacksGroundTruth(c: ReleaseColumn): boolean {
 export function readReleaseData(project: ProjectSource, opts: Pick<ExportOptions, 'matchedGrid' | 'includeText'> = {}): ReleaseData {
   const grids = project.scanColumns();
   const configs = project.listConfigs();
-  const matrices = gridMatrices(grids, configs);
+  const main = project.mainProtocol().name;
+  const specs = new Map(configs.map((c) => [c.key, c] as const));
+  const mainGrids = grids.flatMap((g) => mainGridOf(g, specs, main) ?? []);
+  const matrices = gridMatrices(mainGrids, configs);
+  const several = grids.filter((g) => protocolsOf(g.columns.map((c) => c.config)).length > 1);
+  const protocolMatrices = new Map(gridMatrices(several, configs).map((m) => [`${m.model}\u0000${m.split}`, m] as const));
   // Item metadata is needed only for text, or for MCQA cells that lack their own ground truth.
   const needItems = opts.includeText === true || grids.some((g) => g.columns.some(lacksGroundTruth));
   const pathways: ReleasePathwayRow[] = [];
@@ -78,7 +85,10 @@ export function readReleaseData(project: ProjectSource, opts: Pick<ExportOptions
     grids,
     configs,
     items: needItems ? project.listItems() : [],
+    mainProtocol: main,
+    mainGrids,
     matrices,
+    protocolMatrices,
     matchedGrid: matchedGridOf(project, matrices, opts.matchedGrid),
     codebook: {
       id: cb.id,

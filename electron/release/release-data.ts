@@ -65,8 +65,14 @@ export interface ReleaseData {
   configs: ConfigSpec[];
   /** Item metadata; only read for --include-text and for ground-truth letters. */
   items: ItemMeta[];
-  /** One matrix per (model, split), columns in config order. */
+  /** The main protocol (docs/metrics.md §6): aggregated files, derived.csv and wide CSVs are its grids'. */
+  mainProtocol: string;
+  /** `grids` restricted to the main protocol's columns (grids without any left out). */
+  mainGrids: ReleaseGrid[];
+  /** One matrix per main grid, columns in config order. */
   matrices: ResponseMatrix[];
+  /** Every config's matrix of the grids with more than one protocol (model \0 split → matrix). */
+  protocolMatrices: Map<string, ResponseMatrix>;
   /** The matched grid in force (docs/release-format.md): the setting, or the given override. */
   matchedGrid: string[];
   codebook: ReleaseCodebook | null;

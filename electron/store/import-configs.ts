@@ -9,7 +9,7 @@ import type { ConfigSpec, RunInfo } from '../../shared/domain/types';
 
 /** Frames named by a config key (`textonly` → 0, `16f…` → 16), or null when the key names none. */
 export function framesFromKey(key: string): number | null {
-  if (key === 'textonly') return 0;
+  if (key === 'textonly' || key.startsWith('textonly@')) return 0;
   const m = /^(\d+)f(?:_|$)/.exec(key);
   return m ? Number(m[1]) : null;
 }

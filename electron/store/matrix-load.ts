@@ -5,6 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { configOrder } from '../../shared/engine/config';
+import { mainConfigs } from '../../shared/engine/protocols';
 import type { ConfigSpec, ResponseMatrix, TaskKind } from '../../shared/domain/types';
 import { decodeFloat64, decodeFrames, decodeInt32, decodeInt8 } from './response-columns';
 
@@ -57,13 +58,35 @@ export interface GridRef {
   split: string;
 }
 
+export interface LoadOptions {
+  /**
+   * Every config of the grid, whatever its protocol (the protocol comparisons). By default only
+   * the main protocol's configs are loaded, and the rows are the items with a cell in one of
+   * them: every headline number is the main grid's (docs/metrics.md §6), exactly as if the
+   * variant files had never been imported.
+   */
+  allProtocols?: boolean;
+  /** The protocol to load as main instead of the project's (`flipbook metrics --main-protocol`). */
+  protocol?: string;
+}
+
+/**
+ * The configs of a grid a load keeps: all of them, or those of the main protocol (none when
+ * the protocol has no grid there). Shared by the loader, the grid list and the outcome scan.
+ */
+export function keptSpecs(specsById: Map<number, ConfigSpec>, main: string | null): Map<number, ConfigSpec> {
+  if (main === null) return specsById;
+  const keep = new Set(mainConfigs([...specsById.values()], main));
+  return new Map([...specsById].filter(([, s]) => keep.has(s)));
+}
+
 /**
  * `loadMatrices(grids)`: the grids' matrices, read in one transaction. A split's items are read
  * once for all its grids: that read (a row per item, ~1 µs each here) was a third of the
  * overview's first computation at 10× the bench matrix, when each of a split's five grids read
  * the same 13k items again.
  */
-export function createMatrixLoader(db: Database.Database) {
+export function createMatrixLoader(db: Database.Database, mainProtocol: () => string) {
   const q = {
     ids: db.prepare<[string, string], { model_id: number; split_id: number }>(
       'SELECT m.id AS model_id, s.id AS split_id FROM models m, splits s WHERE m.name = ? AND s.name = ?',
@@ -77,8 +100,9 @@ export function createMatrixLoader(db: Database.Database) {
     ),
   };
 
-  const loadMatrices = db.transaction((grids: readonly GridRef[]): ResponseMatrix[] => {
+  const loadMatrices = db.transaction((grids: readonly GridRef[], opts: LoadOptions = {}): ResponseMatrix[] => {
     const itemsOf = new Map<number, [number, string][]>();
+    const main = opts.allProtocols ? null : (opts.protocol ?? mainProtocol());
     return grids.map(({ model, split }) => {
       const ids = q.ids.get(model, split);
       if (!ids) throw new Error(`the project has no responses of model "${model}" on split "${split}"`);
@@ -87,14 +111,23 @@ export function createMatrixLoader(db: Database.Database) {
         items = q.items.raw(true).all(ids.split_id) as [number, string][];
         itemsOf.set(ids.split_id, items);
       }
-      return gridMatrix(model, split, ids, q.columns.raw(true).all(ids.model_id, ids.split_id) as ColumnRow[], items);
+      return gridMatrix(model, split, ids, q.columns.raw(true).all(ids.model_id, ids.split_id) as ColumnRow[], items, main);
     });
   });
 
   /** One grid's matrix from its column rows and its split's items (sample_id order). */
-  function gridMatrix(model: string, split: string, ids: { model_id: number; split_id: number }, cols: ColumnRow[], items: [number, string][]): ResponseMatrix {
-    const specsById = new Map<number, ConfigSpec>();
-    for (const r of q.configs.all(ids.model_id, ids.split_id)) specsById.set(r.id, specFromRow(r));
+  function gridMatrix(
+    model: string,
+    split: string,
+    ids: { model_id: number; split_id: number },
+    allCols: ColumnRow[],
+    items: [number, string][],
+    main: string | null,
+  ): ResponseMatrix {
+    const all = new Map<number, ConfigSpec>();
+    for (const r of q.configs.all(ids.model_id, ids.split_id)) all.set(r.id, specFromRow(r));
+    const specsById = keptSpecs(all, main);
+    const cols = allCols.filter((c) => specsById.has(c[0]));
     const configs = configOrder([...specsById.values()]);
     const colByKey = new Map(configs.map((c, i) => [c.key, i] as const));
 

@@ -10,7 +10,7 @@
 import type Database from 'better-sqlite3';
 import { compareCodePoints, configOrder } from '../../shared/engine/config';
 import type { ConfigSpec, TaskKind } from '../../shared/domain/types';
-import { GRID_CONFIGS_SQL, specFromRow, type GridConfigRow } from './matrix-load';
+import { GRID_CONFIGS_SQL, keptSpecs, specFromRow, type GridConfigRow } from './matrix-load';
 import { decodeInt32, decodeInt8 } from './response-columns';
 
 /** The project's items, one entry per index, in sample_id code-point order (ties: split id). */
@@ -55,7 +55,8 @@ type ColumnRow = [number, number, number, number, number, Buffer, Buffer];
  * than the scan itself. A small function per loop is compiled once, quickly.
  */
 
-export function scanOutcomes(db: Database.Database): OutcomeScan {
+/** The main protocol's grids only (docs/metrics.md §6): the queue audits the main grid. */
+export function scanOutcomes(db: Database.Database, mainProtocol: string): OutcomeScan {
   return db.transaction((): OutcomeScan => {
     const splitNames = new Map((db.prepare('SELECT id, name FROM splits').raw(true).all() as [number, string][]).map(([id, name]) => [id, name] as const));
     const { items, indexOfId } = readItems(db, splitNames);
@@ -72,11 +73,14 @@ export function scanOutcomes(db: Database.Database): OutcomeScan {
     const n = items.sampleId.length;
     const scratch: Scratch = { seen: new Uint8Array(n), rowOf: new Int32Array(n) };
     const grids: OutcomeGrid[] = [];
-    for (const cols of byGrid.values()) {
-      const [modelId, splitId] = cols[0] as ColumnRow;
+    for (const allCols of byGrid.values()) {
+      const [modelId, splitId] = allCols[0] as ColumnRow;
       // The same configs, kind and rows as loadMatrix (matrix-load.ts) gives this grid.
-      const specsById = new Map<number, ConfigSpec>();
-      for (const r of configsOf.all(modelId, splitId)) specsById.set(r.id, specFromRow(r));
+      const all = new Map<number, ConfigSpec>();
+      for (const r of configsOf.all(modelId, splitId)) all.set(r.id, specFromRow(r));
+      const specsById = keptSpecs(all, mainProtocol);
+      const cols = allCols.filter((c) => specsById.has(c[2]));
+      if (cols.length === 0) continue;
       const g = outcomeGrid(cols, specsById, indexOfId, items.sampleId, scratch);
       grids.push({ model: models.get(modelId) ?? '', split: splitNames.get(splitId) ?? '', ...g });
     }

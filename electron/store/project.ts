@@ -13,6 +13,7 @@ import { codebookSchema, type Codebook } from '../../shared/domain/annotations';
 import type { ConfigSpec, ImportBatch, ItemMeta, ResponseMatrix, ResponseRow, TaskKind } from '../../shared/domain/types';
 import { gridScore, scoreSourceOf } from '../../shared/domain/score';
 import { configOrder } from '../../shared/engine/config';
+import { defaultMainProtocol, MAIN_PROTOCOL_SETTING, protocolsOf } from '../../shared/engine/protocols';
 import { createAnnotationStore, type AnnotationStore } from './annotations';
 import { scanColumns, type ScannedGrid } from './column-scan';
 import { scanOutcomes, type OutcomeScan } from './outcome-scan';
@@ -23,7 +24,7 @@ import { assertSafeNames } from './import-names';
 import { acquireLock, lockHolder, type ProjectLock } from './lock';
 import { removeStaleTemps } from './process-alive';
 import { sqliteBinding } from './sqlite-binding';
-import { createMatrixLoader, GRID_CONFIGS_SQL, specFromRow, type GridConfigRow, type GridRef } from './matrix-load';
+import { createMatrixLoader, GRID_CONFIGS_SQL, keptSpecs, specFromRow, type GridConfigRow, type GridRef, type LoadOptions } from './matrix-load';
 import { withSmallPageCache } from './page-cache';
 import { checkVersion, latestVersion, migrate, type MigrationResult } from './migrate';
 import { type ColumnRow, decodeColumn, decodeInt32, distinctStrings, floatAt } from './response-columns';
@@ -47,13 +48,21 @@ export interface GridInfo {
   model: string;
   split: string;
   kind: TaskKind;
-  /** In config order. */
+  /** In config order: the main protocol's configs (every config with `allProtocols`). */
   configs: ConfigSpec[];
-  /** Items with at least one response. */
+  /** Items with at least one response among `configs`. */
   nItems: number;
   nCells: number;
   /** Which score the grid holds (shared/domain/score.ts gridScore): `correct`, `token_f1`, a file's own field. */
   score: string;
+  /** Every protocol the grid's configs belong to ('' = untagged), in code-point order. */
+  protocols: string[];
+}
+
+/** The project's main protocol (docs/metrics.md §6) and whether a setting or the default rule chose it. */
+export interface MainProtocol {
+  name: string;
+  source: 'setting' | 'default';
 }
 
 export interface ItemFilter {
@@ -128,18 +137,26 @@ export interface Project {
    */
   inputsVersion(): number;
 
-  listGrids(): GridInfo[];
-  loadMatrix(model: string, split: string): ResponseMatrix;
+  /** The main protocol: every headline number is computed on its grid alone (docs/metrics.md §6). */
+  mainProtocol(): MainProtocol;
+  /**
+   * The (model, split) grids, each with the main protocol's configs; a grid without any is left
+   * out. With `allProtocols`, every grid with every config.
+   */
+  listGrids(opts?: LoadOptions): GridInfo[];
+  /** The main protocol's matrix of one grid (every config with `allProtocols`). */
+  loadMatrix(model: string, split: string, opts?: LoadOptions): ResponseMatrix;
   /** Several grids' matrices at once, from one read (each split's items read once). */
-  loadMatrices(grids: readonly GridRef[]): ResponseMatrix[];
+  loadMatrices(grids: readonly GridRef[], opts?: LoadOptions): ResponseMatrix[];
   /**
    * Every stored cell, column-wise, grids in (model, split) and rows in sample_id code-point
    * order (column-scan.ts): what the release export and the team-sync identity walk.
    */
   scanColumns(): ScannedGrid[];
   /**
-   * Every item (id, split, task type, video file, question) and every grid's outcomes, in
-   * one read transaction (outcome-scan.ts): what the audit queue derives its rows from.
+   * Every item (id, split, task type, video file, question) and every grid's outcomes on the
+   * main protocol's configs, in one read transaction (outcome-scan.ts): what the audit queue
+   * derives its rows from.
    */
   scanOutcomes(): OutcomeScan;
   /** Every config key known to the project, with its project-wide provenance (code-point order). */
@@ -411,7 +428,7 @@ function createProject(
     if (readOnly) throw new ProjectReadOnlyError(file);
   };
   const applier = createImportApplier(db);
-  const loadMatrices = createMatrixLoader(db);
+  const loadMatrices = createMatrixLoader(db, () => project.mainProtocol().name);
   // The asset is read and checked only when used: a project with a codebook of its own never
   // needs it, and parsing it took ~5 ms of every open (every export among them).
   let defaultCodebook: Codebook | null | undefined;
@@ -502,40 +519,59 @@ function createProject(
     return out;
   }
 
-  function readGrids(): GridInfo[] {
+  /** The grids with the main protocol's configs (`main`), or with every config (`main` null). */
+  function readGrids(main: string | null): GridInfo[] {
     // Counts per column are stored; distinct items need the columns' item-id BLOBs.
     const rows = db
       .prepare(
-        `SELECT m.name AS model, s.name AS split, g.model_id, g.split_id, sum(g.n_cells) AS n_cells, sum(g.n_correct) AS n_correct,
-           sum(g.n_score) AS n_score
+        `SELECT DISTINCT m.name AS model, s.name AS split, g.model_id, g.split_id
          FROM response_columns g JOIN models m ON m.id = g.model_id JOIN splits s ON s.id = g.split_id
-         GROUP BY g.model_id, g.split_id ORDER BY m.name, s.name`,
+         ORDER BY m.name, s.name`,
       )
-      .all() as { model: string; split: string; model_id: number; split_id: number; n_cells: number; n_correct: number; n_score: number }[];
-    const itemBlobs = db.prepare<[number, number], Buffer>('SELECT item_ids FROM response_columns WHERE model_id = ? AND split_id = ?').pluck(true);
-    const noteBlobs = db.prepare<[number, number], Buffer>('SELECT protocol_note FROM response_columns WHERE model_id = ? AND split_id = ?').pluck(true);
-    return rows.map((r) => {
+      .all() as { model: string; split: string; model_id: number; split_id: number }[];
+    const columns = db.prepare<[number, number], { config_id: number; n_cells: number; n_correct: number; n_score: number; item_ids: Buffer; protocol_note: Buffer }>(
+      'SELECT config_id, n_cells, n_correct, n_score, item_ids, protocol_note FROM response_columns WHERE model_id = ? AND split_id = ?',
+    );
+    const out: GridInfo[] = [];
+    for (const r of rows) {
+      const all = new Map(q.gridConfigs.all(r.model_id, r.split_id).map((c) => [c.id, specFromRow(c)] as const));
+      const kept = keptSpecs(all, main);
+      if (kept.size === 0) continue;
       const seen = new Set<number>();
-      for (const b of itemBlobs.all(r.model_id, r.split_id)) for (const id of decodeInt32(b)) seen.add(id);
-      const kind = r.n_score > 0 && r.n_correct === 0 ? ('open' as const) : ('mcqa' as const);
+      let nCells = 0;
+      let nCorrect = 0;
+      let nScore = 0;
+      const notes: Buffer[] = [];
+      for (const c of columns.all(r.model_id, r.split_id)) {
+        if (!kept.has(c.config_id)) continue;
+        nCells += c.n_cells;
+        nCorrect += c.n_correct;
+        nScore += c.n_score;
+        notes.push(c.protocol_note);
+        for (const id of decodeInt32(c.item_ids)) seen.add(id);
+      }
+      const kind = nScore > 0 && nCorrect === 0 ? ('open' as const) : ('mcqa' as const);
       // The score sources the cells name (docs/metrics.md §1): only each column's distinct notes are read.
       const sources: string[] = [];
-      for (const b of noteBlobs.all(r.model_id, r.split_id)) for (const note of distinctStrings(b)) {
-        const s = scoreSourceOf(note);
-        if (s !== null) sources.push(s);
+      for (const b of notes) for (const note of distinctStrings(b)) {
+        const src = scoreSourceOf(note);
+        if (src !== null) sources.push(src);
       }
-      return {
+      out.push({
         model: r.model,
         split: r.split,
         kind,
-        configs: configOrder(q.gridConfigs.all(r.model_id, r.split_id).map(specFromRow)),
+        configs: configOrder([...kept.values()]),
         nItems: seen.size,
-        nCells: r.n_cells,
+        nCells,
         score: gridScore(kind, sources),
-      };
-    });
+        protocols: protocolsOf([...all.values()].map((c) => c.key)),
+      });
+    }
+    return out;
   }
-  let gridsKept: { version: number; grids: GridInfo[] } | null = null;
+  let gridsKept: { version: number; main: string | null; grids: GridInfo[] } | null = null;
+  const usedConfigKeys = db.prepare<[], string>('SELECT DISTINCT c.key FROM response_columns g JOIN configs c ON c.id = g.config_id').pluck(true);
 
   const project: Project = {
     path: file,
@@ -573,21 +609,27 @@ function createProject(
     },
 
     inputsVersion: () => q.inputs.get() ?? 0,
-    listGrids() {
-      // Asked on every project:info and view; the distinct items need every column's item-id
-      // BLOB decoded, so the answer is kept until an import (in any process) bumps the inputs
-      // version. Copies go out: a caller sorting or editing its list cannot change the kept one.
-      // Nothing is kept from inside a transaction: it may roll back, and the next import would
-      // then reach the same version number with other grids.
-      if (db.inTransaction) return readGrids();
-      const version = project.inputsVersion();
-      if (gridsKept?.version !== version) gridsKept = { version, grids: readGrids() };
-      return gridsKept.grids.map((g) => ({ ...g, configs: [...g.configs] }));
+    mainProtocol() {
+      const v = project.getSetting<unknown>(MAIN_PROTOCOL_SETTING);
+      if (typeof v === 'string') return { name: v, source: 'setting' };
+      return { name: defaultMainProtocol(usedConfigKeys.all()), source: 'default' };
     },
-    loadMatrix: (model, split) => loadMatrices([{ model, split }])[0]!,
+    listGrids(opts = {}) {
+      // Asked on every project:info and view; the distinct items need every column's item-id
+      // BLOB decoded, so the answer is kept until an import or a settings write (in any
+      // process) bumps the inputs version. Copies go out: a caller sorting or editing its list
+      // cannot change the kept one. Nothing is kept from inside a transaction: it may roll
+      // back, and the next import would then reach the same version number with other grids.
+      const main = opts.allProtocols ? null : (opts.protocol ?? project.mainProtocol().name);
+      if (db.inTransaction) return readGrids(main);
+      const version = project.inputsVersion();
+      if (gridsKept?.version !== version || gridsKept.main !== main) gridsKept = { version, main, grids: readGrids(main) };
+      return gridsKept.grids.map((g) => ({ ...g, configs: [...g.configs], protocols: [...g.protocols] }));
+    },
+    loadMatrix: (model, split, opts) => loadMatrices([{ model, split }], opts)[0]!,
     loadMatrices,
     scanColumns: () => scanColumns(db),
-    scanOutcomes: () => scanOutcomes(db),
+    scanOutcomes: () => scanOutcomes(db, project.mainProtocol().name),
     listConfigs() {
       return (db.prepare('SELECT * FROM configs ORDER BY key').all() as GridConfigRow[]).map(specFromRow);
     },

@@ -31,6 +31,7 @@ export const ImportOptionValues = z.object({
   groundTruth: text.optional(),
   groundTruthSplit: text.optional(),
   matchedGrid: text.optional(),
+  mainProtocol: text.optional(),
 });
 export type ImportOptionValues = z.infer<typeof ImportOptionValues>;
 export type ImportOptionKey = keyof ImportOptionValues;
@@ -100,6 +101,16 @@ export const IMPORT_OPTIONS: readonly ImportOptionSpec[] = [
     kind: 'list',
     help: "the configs every model shares (comma-separated), stored as the project's matched grid with the import",
     example: '8f_151k,16f_151k,32f_151k',
+  },
+  {
+    key: 'mainProtocol',
+    flag: 'main-protocol',
+    metavar: 'P',
+    label: 'Main protocol',
+    kind: 'text',
+    help:
+      'the protocol whose grid gives every headline number, stored with the import: a config variant tag (random for 64f_151k@random) or untagged for the configs without one (the default); the other protocols are compared with it',
+    example: 'untagged',
   },
 ];
 

@@ -18,6 +18,7 @@ export interface ParsedConfigKey {
 }
 
 const KEY_RE = /^([0-9]+)f(?:_([^@]+))?(?:@([A-Za-z0-9][A-Za-z0-9_.-]*))?$/;
+const TEXT_VARIANT_RE = /^textonly@([A-Za-z0-9][A-Za-z0-9_.-]*)$/;
 const SCALED_RE = /^([0-9]+(?:\.[0-9]+)?)([km]?)$/;
 const INPUT_RE = /^input([0-9]+)$/;
 const WXH_RE = /^([0-9]+)x([0-9]+)$/;
@@ -54,11 +55,15 @@ export function parsePixelLabel(label: string): number {
 }
 
 /**
- * Parses `textonly`, `<frames>f`, `<frames>f_<pixels>` with an optional `@<variant>` suffix.
+ * Parses `textonly`, `<frames>f`, `<frames>f_<pixels>` with an optional `@<variant>` suffix
+ * (`textonly@<variant>` too).
  * Throws an Error naming the key for anything else.
  */
 export function parseConfigKey(key: string): ParsedConfigKey {
   if (key === 'textonly') return { frames: 0, pixelCount: 0, pixelLabel: null, variant: null };
+  // Text only under another protocol (e.g. subtitles and no frames: `textonly@subs`).
+  const text = TEXT_VARIANT_RE.exec(key);
+  if (text) return { frames: 0, pixelCount: 0, pixelLabel: null, variant: text[1]! };
   const m = KEY_RE.exec(key);
   if (!m) {
     throw new Error(
@@ -85,7 +90,7 @@ export function parseConfigKey(key: string): ParsedConfigKey {
 /** The key of a config: `textonly` for 0 frames, else `<frames>f` plus `_<pixelLabel>` when known. */
 export function configKeyFor(frames: number, pixelLabel: string | null, variant: string | null = null): string {
   if (!Number.isSafeInteger(frames) || frames < 0) throw new Error(`frame count ${frames} is not a whole number ≥ 0`);
-  if (frames === 0) return 'textonly';
+  if (frames === 0) return variant ? `textonly@${variant}` : 'textonly';
   const base = pixelLabel === null || pixelLabel === '' ? `${frames}f` : `${frames}f_${pixelLabel}`;
   const key = variant ? `${base}@${variant}` : base;
   parseConfigKey(key); // reject labels we could not read back

@@ -1,12 +1,13 @@
 /**
- * Iso-compute comparisons and sampling interventions (docs/metrics.md §6). Iso-compute pairs are never
- * an ordering (they are not confusion); here they are compared item by item instead.
+ * Iso-compute comparisons (docs/metrics.md §6). Iso-compute pairs are never an ordering (they are
+ * not confusion); here they are compared item by item instead. Sampling and pipeline
+ * interventions are protocols (protocols.ts).
  */
 import type { ConfigSpec, ResponseMatrix } from '../domain/types';
-import { compareCodePoints, terminalConfig, isLowerBudget } from './config';
+import { isLowerBudget } from './config';
 import { assertKind, loadRow, planGrid } from './grid-plan';
-import { gridFlags, argmaxFirst } from './mcqa';
-import { completeRowsOfColumns, configIndex } from './matrix';
+import { argmaxFirst } from './mcqa';
+import { completeRowsOfColumns } from './matrix';
 
 /** Relative tolerance of "the same compute": |x − y| ≤ 5% of the smaller. */
 export const ISO_COMPUTE_TOLERANCE = 0.05;
@@ -117,163 +118,6 @@ export function isoComputeGroups(m: ResponseMatrix, grid?: readonly string[] | n
     };
   });
   return { n: N, nExcluded, groups };
-}
-
-export interface SamplingRecoveryEntry {
-  policy: string;
-  /** The terminal config of this policy's grid (its configs plus text only). */
-  terminalConfig: string;
-  /** Configs with the terminal's frames and ppf under another policy. */
-  alternatives: string[];
-  /** Items complete on this policy's grid and the alternatives. */
-  n: number;
-  regressions: number;
-  recovered: number;
-  /** recovered / regressions; null when there is no alternative or no regression. */
-  recoveryRate: number | null;
-}
-
-export interface SamplingRecoveryOptions {
-  /** The policy name of a config (default: its sampling policy, `default` when unset). */
-  policyOf?: (c: ConfigSpec) => string;
-}
-
-/**
- * For each sampling policy p0: terminal regressions on p0's grid (p0's visual configs plus text
- * only, which has no policy) and the share of them correct under at least one config with the
- * terminal's frames and ppf but another policy.
- */
-export function samplingRecovery(m: ResponseMatrix, opts: SamplingRecoveryOptions = {}): SamplingRecoveryEntry[] {
-  assertKind(m, 'mcqa', 'sampling recovery');
-  const policyOf = opts.policyOf ?? ((c: ConfigSpec) => c.sampling.policy ?? 'default');
-  const text = m.configs.filter((c) => c.frames === 0);
-  const byPolicy = new Map<string, ConfigSpec[]>();
-  for (const c of m.configs) {
-    if (c.frames === 0) continue;
-    const p = policyOf(c);
-    const l = byPolicy.get(p);
-    if (l) l.push(c);
-    else byPolicy.set(p, [c]);
-  }
-  const out: SamplingRecoveryEntry[] = [];
-  for (const policy of [...byPolicy.keys()].sort(compareCodePoints)) {
-    const own = byPolicy.get(policy)!;
-    const term = terminalConfig(own)!;
-    const alternatives = m.configs.filter(
-      (c) => c.frames > 0 && policyOf(c) !== policy && c.frames === term.frames && c.pixelCount === term.pixelCount,
-    );
-    const grid = [...text, ...own].map((c) => c.key);
-    const f = gridFlags(m, grid);
-    // The §2 terminal of the policy grid is `term` (text never wins when a visual config exists).
-    const altCols = Int32Array.from(alternatives.map((c) => configIndex(m, c.key)));
-    const C = m.configs.length;
-    let n = 0;
-    let regressions = 0;
-    let recovered = 0;
-    for (let r = 0; r < f.rows.length; r++) {
-      const base = f.rows[r]! * C;
-      let complete = true;
-      let altCorrect = false;
-      for (let a = 0; a < altCols.length; a++) {
-        const v = m.correct[base + altCols[a]!]!;
-        if (v === -1) complete = false;
-        else if (v === 1) altCorrect = true;
-      }
-      if (!complete) continue;
-      n++;
-      if (f.terminalRegression[r]) {
-        regressions++;
-        if (altCorrect) recovered++;
-      }
-    }
-    out.push({
-      policy,
-      terminalConfig: term.key,
-      alternatives: alternatives.map((c) => c.key),
-      n,
-      regressions,
-      recovered,
-      recoveryRate: alternatives.length > 0 && regressions > 0 ? recovered / regressions : null,
-    });
-  }
-  return out;
-}
-
-export interface ProtocolSide {
-  model: string;
-  split: string;
-  configs: string[];
-  n: number;
-  visualConfusionRate: number;
-  terminalRegressionRate: number;
-}
-
-export interface ProtocolAgreement {
-  a: ProtocolSide;
-  b: ProtocolSide;
-  /** Items complete in both grids: the Jaccard overlaps are taken over these. */
-  nCommon: number;
-  confused: { onlyA: number; onlyB: number; both: number; jaccard: number | null };
-  terminalRegression: { onlyA: number; onlyB: number; both: number; jaccard: number | null };
-}
-
-/**
- * Two grids of one model and split that differ only in pipeline or sampling policy: each one's
- * rates (on its own complete items) and the Jaccard overlap of their confused-item and
- * terminal-regression sets (on the items complete in both, so exclusions do not pose as moves).
- */
-export function protocolAgreement(m1: ResponseMatrix, m2: ResponseMatrix): ProtocolAgreement {
-  if (m1.split !== m2.split) {
-    throw new Error(`protocol agreement compares one split; got ${m1.split} and ${m2.split} (sample ids only match within a split)`);
-  }
-  const f1 = gridFlags(m1);
-  const f2 = gridFlags(m2);
-  const idx2 = new Map<string, number>();
-  f2.rows.forEach((row, r) => idx2.set(m2.itemIds[row]!, r));
-  const conf = { onlyA: 0, onlyB: 0, both: 0 };
-  const term = { onlyA: 0, onlyB: 0, both: 0 };
-  let nCommon = 0;
-  for (let r = 0; r < f1.rows.length; r++) {
-    const r2 = idx2.get(m1.itemIds[f1.rows[r]!]!);
-    if (r2 === undefined) continue;
-    nCommon++;
-    tally(conf, f1.confused[r]!, f2.confused[r2]!);
-    tally(term, f1.terminalRegression[r]!, f2.terminalRegression[r2]!);
-  }
-  const side = (m: ResponseMatrix, f: ReturnType<typeof gridFlags>): ProtocolSide => {
-    let c = 0;
-    let t = 0;
-    for (let r = 0; r < f.rows.length; r++) {
-      c += f.confused[r]!;
-      t += f.terminalRegression[r]!;
-    }
-    return {
-      model: m.model,
-      split: m.split,
-      configs: f.plan.keys.slice(),
-      n: f.rows.length,
-      visualConfusionRate: c / f.rows.length,
-      terminalRegressionRate: t / f.rows.length,
-    };
-  };
-  return {
-    a: side(m1, f1),
-    b: side(m2, f2),
-    nCommon,
-    confused: { ...conf, jaccard: jaccard(conf) },
-    terminalRegression: { ...term, jaccard: jaccard(term) },
-  };
-}
-
-function tally(t: { onlyA: number; onlyB: number; both: number }, a: number, b: number): void {
-  if (a && b) t.both++;
-  else if (a) t.onlyA++;
-  else if (b) t.onlyB++;
-}
-
-function jaccard(t: { onlyA: number; onlyB: number; both: number }): number | null {
-  const union = t.onlyA + t.onlyB + t.both;
-  return union === 0 ? null : t.both / union;
 }
 
 /** Whether two configs form an iso-compute pair (same compute within 5%, different frames). */

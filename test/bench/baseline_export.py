@@ -36,6 +36,10 @@ def main():
         model, split, sid, cfg = r[col["model"]], r[col["split"]], r[col["sample_id"]], r[col["config"]]
         pc = r[col["pixel_count"]]
         cfg_info[cfg] = (int(r[col["frame_count"]]), int(pc) if pc else None)
+        # A config with an @variant is another protocol: the aggregated files are the untagged
+        # (main) protocol's grid alone; per_item.csv and configs.json keep every config.
+        if "@" in cfg:
+            continue
         grids[(model, split)].setdefault(sid, {})[cfg] = (r[col["correct"]] == "1", r[col["predicted_option"]])
         tags[(model, split, cfg)][r[col["source_tag"]]] += 1
         notes[(model, split, cfg)][r[col["protocol_note"]]] += 1
@@ -167,7 +171,7 @@ def main():
         json.dump({"cells": manifest_cells, "wide_sources": wide_sources}, f, indent=2)
     os.makedirs(os.path.join(out, "provenance"), exist_ok=True)
     configs = {}
-    for c in sorted({c for cells in grids.values() for item in cells.values() for c in item}):
+    for c in sorted(cfg_info):
         frames, pixels = cfg_info[c]
         configs[c] = {"frames": frames, "pixel_count": pixels, "width": None, "height": None,
                       "sampling": {"policy": None, "seed": None, "fps": None},

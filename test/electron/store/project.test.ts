@@ -46,7 +46,7 @@ describe('loadMatrix and listGrids', () => {
     const at = m.itemIds.indexOf('a-10') * nc + m.configs.findIndex((c) => c.key === '16f_151k');
     expect(Array.from(m.frameIndices[at] ?? [])).toEqual([1, 2]); // ids[1], configs[2]
     expect(p.listGrids()).toEqual([
-      { model: 'qwen', split: 'V1_short', kind: 'mcqa', configs: m.configs, nItems: 5, nCells: 18, score: 'correct' },
+      { model: 'qwen', split: 'V1_short', kind: 'mcqa', configs: m.configs, nItems: 5, nCells: 18, score: 'correct', protocols: [''] },
     ]);
     p.close();
   });

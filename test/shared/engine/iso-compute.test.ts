@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeConfigSpec } from '../../../shared/engine/config';
-import { isIsoComputePair, isoComputeGroups, protocolAgreement, samplingRecovery } from '../../../shared/engine/iso-compute';
+import { isIsoComputePair, isoComputeGroups } from '../../../shared/engine/iso-compute';
 import { fromPatterns } from './helpers';
 
 const QWEN = ['textonly', '16f_151k', '32f_151k', '64f_151k', '128f_151k', '256f_151k', '128f_76k', '32f_302k', '64f_235k', '64f_360k', '64f_76k'];
@@ -35,61 +35,5 @@ describe('isoComputeGroups', () => {
     expect(isIsoComputePair(makeConfigSpec('32f_302k'), makeConfigSpec('128f_76k'))).toBe(true);
     expect(isIsoComputePair(makeConfigSpec('32f_302k'), makeConfigSpec('128f_151k'))).toBe(false);
     expect(isIsoComputePair(makeConfigSpec('64f_151k'), makeConfigSpec('64f_151k@x'))).toBe(false);
-  });
-});
-
-describe('samplingRecovery', () => {
-  const specs = [
-    makeConfigSpec('textonly'),
-    makeConfigSpec('32f_151k', { sampling: { policy: 'uniform-linspace', seed: null, fps: null } }),
-    makeConfigSpec('64f_151k', { sampling: { policy: 'uniform-linspace', seed: null, fps: null } }),
-    makeConfigSpec('64f_151k@random', { sampling: { policy: 'random', seed: 1, fps: null } }),
-    makeConfigSpec('64f_151k@center', { sampling: { policy: 'uniform-center', seed: null, fps: null } }),
-  ];
-  // columns: text, 32f, 64f, 64f@random, 64f@center
-  const m = fromPatterns(specs, ['01010', '01001', '11000', '00000', '01100', '0101.']);
-  it('share of terminal regressions recovered by another policy at the same frames and ppf', () => {
-    const r = samplingRecovery(m);
-    const lin = r.find((x) => x.policy === 'uniform-linspace')!;
-    expect(lin.terminalConfig).toBe('64f_151k');
-    expect(lin.alternatives).toEqual(['64f_151k@center', '64f_151k@random']);
-    // complete: rows 0–4; regressions under linspace: rows 0,1,2 ; recovered: 0 (random), 1 (center)
-    expect(lin).toMatchObject({ n: 5, regressions: 3, recovered: 2 });
-    expect(lin.recoveryRate).toBeCloseTo(2 / 3, 15);
-    const rand = r.find((x) => x.policy === 'random')!;
-    expect(rand.terminalConfig).toBe('64f_151k@random');
-    expect(r.map((x) => x.policy)).toEqual(['random', 'uniform-center', 'uniform-linspace']);
-  });
-  it('a custom policy function and the no-alternative case', () => {
-    const r = samplingRecovery(m, { policyOf: () => 'one' });
-    expect(r).toHaveLength(1);
-    expect(r[0]!.alternatives).toEqual([]);
-    expect(r[0]!.recoveryRate).toBeNull();
-  });
-});
-
-describe('protocolAgreement', () => {
-  it('rates per grid and Jaccard of item sets over common items', () => {
-    const keys = ['textonly', '16f_151k', '32f_151k'];
-    const raw = fromPatterns(keys, ['010', '110', '011', '111', '001'], ['a', 'b', 'c', 'd', 'e']);
-    const cache = fromPatterns(keys, ['010', '011', '110', '111'], ['a', 'b', 'c', 'x']);
-    cache.model = 'M (cache)';
-    const r = protocolAgreement(raw, cache);
-    expect(r.a.n).toBe(5);
-    expect(r.b.n).toBe(4);
-    // confused: raw {a, b}; cache {a, c} ; common items a, b, c
-    expect(r.nCommon).toBe(3);
-    expect(r.confused).toEqual({ onlyA: 1, onlyB: 1, both: 1, jaccard: 1 / 3 });
-    expect(r.a.visualConfusionRate).toBeCloseTo(2 / 5, 15);
-    expect(r.b.visualConfusionRate).toBeCloseTo(2 / 4, 15);
-    expect(r.terminalRegression).toEqual({ onlyA: 1, onlyB: 1, both: 1, jaccard: 1 / 3 }); // raw {a, b}, cache {a, c}
-  });
-  it('refuses different splits and gives null Jaccard for empty sets', () => {
-    const a = fromPatterns(['16f'], ['1']);
-    const b = fromPatterns(['16f'], ['1']);
-    b.split = 'other';
-    expect(() => protocolAgreement(a, b)).toThrow(/one split/);
-    b.split = a.split;
-    expect(protocolAgreement(a, b).confused.jaccard).toBeNull();
   });
 });
