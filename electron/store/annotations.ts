@@ -12,6 +12,7 @@ import type Database from 'better-sqlite3';
 import {
   annotationEditSchema,
   annotationEventSchema,
+  CLOCK_SKEW_BOUND_MS,
   codebookSchema,
   emptyAnnotationState,
   EMPTY_CODEBOOK,
@@ -167,6 +168,14 @@ export interface AnnotationStore {
    * version it has with other content is refused (CodebookConflictError) and nothing changes.
    */
   importCodebooks(versions: StoredCodebook[]): { added: number };
+  /** The stored events of these uuids (absent ones are not in the map), with their sequence number and origin. */
+  eventsByUuid(uuids: readonly string[]): Map<string, SequencedEvent & { origin: 'local' | 'merged' }>;
+  /**
+   * Gives one of this project's events a fresh uuid (and the undo/redo events of its author
+   * that name it), in one transaction; returns the new uuid. For an edit that never left the
+   * project whose uuid a team space holds for another event (docs/team-sync.md §3).
+   */
+  reissue(uuid: string): string;
   /**
    * Another connection (a job's worker thread: an import with annotations, a merge) added
    * events: later local edits must still be stamped after every stored one.
@@ -413,10 +422,15 @@ export function createAnnotationStore(db: Database.Database, options: Annotation
     q.codebookHistory.all().map((r) => ({ version: r.version, codebook: codebookSchema.parse(JSON.parse(r.json)), createdAt: r.created_at }));
 
   // `at` must increase strictly for local events so that replay order (at, uuid) equals the
-  // order the user made the edits in, even within one millisecond.
+  // order the user made the edits in, even within one millisecond, and a new edit comes after
+  // every event the project holds — as a hybrid logical clock does, up to a bound: a stamp is
+  // never later than this clock + CLOCK_SKEW_BOUND_MS, so an event stamped far ahead by a wrong
+  // clock elsewhere (pulled, merged) cannot drag every later edit here into its future
+  // (docs/team-sync.md §3, "Clocks").
   let lastAtMs = Date.parse(q.maxAt.get()?.at ?? '') || 0;
   const nextAt = (): string => {
-    lastAtMs = Math.max(Date.now(), lastAtMs + 1);
+    const now = Date.now();
+    lastAtMs = Math.max(now, Math.min(lastAtMs, now + CLOCK_SKEW_BOUND_MS) + 1);
     return new Date(lastAtMs).toISOString();
   };
 
@@ -651,6 +665,27 @@ export function createAnnotationStore(db: Database.Database, options: Annotation
         return { added, skipped: parsed.length - added, keysRecomputed: keys.size };
       })();
     },
+    eventsByUuid(uuids) {
+      const out = new Map<string, SequencedEvent & { origin: 'local' | 'merged' }>();
+      for (const u of uuids) {
+        const r = q.eventByUuid.get(u);
+        if (r) out.set(u, { ...toEvent(r), seq: r.seq, origin: r.origin });
+      }
+      return out;
+    },
+    reissue(uuid: string): string {
+      options.assertWritable();
+      return db.transaction((): string => {
+        const row = q.eventByUuid.get(uuid);
+        if (!row) throw new Error(`no annotation event ${uuid}`);
+        const fresh = randomUUID();
+        db.prepare('UPDATE annotation_events SET uuid = ? WHERE uuid = ?').run(fresh, uuid);
+        db.prepare('UPDATE annotation_events SET target_uuid = ? WHERE target_uuid = ? AND annotator = ?').run(fresh, uuid, row.annotator);
+        // Only the (at, uuid) order of events stamped in the same millisecond can change.
+        recompute({ model: row.model, split: row.split, sampleId: row.sample_id, annotator: row.annotator });
+        return fresh;
+      })();
+    },
     resync() {
       lastAtMs = Math.max(lastAtMs, Date.parse(q.maxAt.get()?.at ?? '') || 0);
     },
@@ -723,9 +758,13 @@ export function createAnnotationStore(db: Database.Database, options: Annotation
       .prepare(`SELECT * FROM annotation_events ${w.sql}${w.sql ? ' AND' : ' WHERE'} kind = 'adjudicate' ORDER BY at, uuid`)
       .all(...w.args) as EventRow[]).map(toEvent);
     if (adj.length === 0) return [];
-    // Undo/redo of an adjudication are events of the adjudicator that name it.
+    // Undo/redo of an adjudication are events of the adjudicator that name it: an undo by
+    // anyone else has no effect (docs/team-sync.md §3, "Ownership"), as in every key's replay.
     const targets = (db
-      .prepare(`SELECT * FROM annotation_events WHERE kind IN ('undo', 'redo') AND target_uuid IN (SELECT uuid FROM annotation_events WHERE kind = 'adjudicate') ORDER BY at, uuid`)
+      .prepare(
+        `SELECT u.* FROM annotation_events u JOIN annotation_events a ON a.uuid = u.target_uuid AND a.kind = 'adjudicate' AND a.annotator = u.annotator
+         WHERE u.kind IN ('undo', 'redo') ORDER BY u.at, u.uuid`,
+      )
       .all() as EventRow[]).map(toEvent);
     const active = activeSet([...adj, ...targets].sort(compareEvents));
     const latest = new Map<string, Resolution>();

@@ -134,6 +134,13 @@ export const ANNOTATION_EVENT_KINDS = [
   'undo',
   'redo',
 ] as const;
+/**
+ * How far ahead of a team space's server clock an event may be stamped (docs/team-sync.md
+ * §3, "Clocks"): a hybrid logical clock's skew bound. A local stamp follows the latest event
+ * the project holds only up to this far past its own clock.
+ */
+export const CLOCK_SKEW_BOUND_MS = 5 * 60_000;
+
 export const annotationEventKindSchema = z.lazy(() => z.enum(ANNOTATION_EVENT_KINDS));
 export type AnnotationEventKind = z.infer<typeof annotationEventKindSchema>;
 

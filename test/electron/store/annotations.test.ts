@@ -206,6 +206,27 @@ describe('annotations', () => {
     bob.project.close();
   });
 
+  it('a local stamp follows the latest event only up to the clock bound (docs/team-sync.md §3, Clocks)', () => {
+    const { project } = fresh();
+    const a = project.annotations;
+    const BOUND = 5 * 60_000;
+    // A colleague's events stamped one minute and one day ahead (their clock was wrong).
+    const peer = (uuid: string, at: string): AnnotationEvent => ({ uuid, at, annotator: 'pat', ...target, kind: 'setStatus', payload: { status: 'done' }, codebookVersion: null, targetUuid: null });
+    a.importEvents([peer('0e1f2a3b-4c5d-4e6f-8a9b-000000000010', new Date(Date.now() + 60_000).toISOString())]);
+    a.apply({ op: 'setStatus', ...target, status: 'in_progress' }, 'ana');
+    const first = a.exportEvents({ annotator: 'ana' })[0]!.at;
+    // Within the bound a new edit still comes after it (replay order = the order things happened).
+    expect(Date.parse(first)).toBeGreaterThan(Date.now() + 50_000);
+    a.importEvents([peer('0e1f2a3b-4c5d-4e6f-8a9b-000000000011', new Date(Date.now() + 86_400_000).toISOString())]);
+    for (let i = 0; i < 3; i++) a.apply({ op: 'setNotes', ...target, notes: `n${i}` }, 'ana');
+    const ats = a.exportEvents({ annotator: 'ana' }).map((e) => e.at);
+    for (const at of ats) expect(Date.parse(at)).toBeLessThanOrEqual(Date.now() + BOUND);
+    // Still strictly increasing among the local edits, and the last edit is the state.
+    expect([...ats].sort()).toEqual(ats);
+    expect(new Set(ats).size).toBe(ats.length);
+    expect(a.listStates({ annotator: 'ana' })[0]?.notes).toBe('n2');
+  });
+
   it('versions the codebook: a changed definition bumps it, an unchanged one does not', () => {
     const { project } = fresh();
     const a = project.annotations;
