@@ -56,7 +56,20 @@ export interface ConnectOptions {
   /** A password held in memory by the caller (the app's Sync panel); never written anywhere. */
   password?: string | null;
   connectTimeoutMs?: number;
+  /** How long a statement may wait for a lock (the push lock among them): SYNC_TIMEOUTS.lockMs. */
+  lockTimeoutMs?: number;
+  /** How long one statement may run on the server: SYNC_TIMEOUTS.statementMs. */
+  statementTimeoutMs?: number;
 }
+
+/**
+ * No wait of a sync is unbounded (docs/team-sync.md §2): the server cancels a statement that
+ * waits longer than `lockMs` for a lock or runs longer than `statementMs`, and ends a session
+ * left idle inside a transaction; the client gives up on an answer that never comes (a network
+ * that drops packets silently) a little after the server would have. Sent as start-up
+ * parameters of the connection: no statement more.
+ */
+export const SYNC_TIMEOUTS = { lockMs: 10_000, statementMs: 60_000, idleInTransactionMs: 60_000 } as const;
 
 export function lookupPgPass(addr: ServerAddress): Promise<string | undefined> {
   return new Promise((resolve) => pgPass({ host: addr.host, port: addr.port, database: addr.database, user: addr.user }, resolve));
@@ -71,6 +84,10 @@ export async function connect(addr: ServerAddress, opts: ConnectOptions = {}): P
   const client = new pg.Client({
     ...fromUrl,
     connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
+    lock_timeout: opts.lockTimeoutMs ?? SYNC_TIMEOUTS.lockMs,
+    statement_timeout: opts.statementTimeoutMs ?? SYNC_TIMEOUTS.statementMs,
+    idle_in_transaction_session_timeout: SYNC_TIMEOUTS.idleInTransactionMs,
+    query_timeout: (opts.statementTimeoutMs ?? SYNC_TIMEOUTS.statementMs) + 15_000,
     application_name: 'flipbook',
     password: async () => {
       if (opts.password) return opts.password;

@@ -11,11 +11,20 @@ import { sameCodebook, type StoredCodebook } from '../store/annotations';
 /** A space's codebook as the server sends it (json_build_array in sync.ts's HELLO_SQL). */
 const wireCodebookSchema = z.tuple([z.number().int().nonnegative(), codebookSchema, z.string()]);
 
-export function parseSpaceCodebooks(wire: unknown): StoredCodebook[] {
-  return z
-    .array(wireCodebookSchema)
-    .parse(wire ?? [])
-    .map(([version, codebook, createdAt]) => ({ version, codebook, createdAt }));
+/**
+ * The space's valid versions, and a line for each row that is not a codebook naming its own
+ * version (stored before the server checked them, docs/team-sync.md §3): such a row is left
+ * out, so one bad row cannot stop every member's sync.
+ */
+export function parseSpaceCodebooks(wire: unknown): { versions: StoredCodebook[]; invalid: string[] } {
+  const versions: StoredCodebook[] = [];
+  const invalid: string[] = [];
+  for (const row of z.array(z.unknown()).parse(wire ?? [])) {
+    const r = wireCodebookSchema.safeParse(row);
+    if (r.success && r.data[1].version === r.data[0]) versions.push({ version: r.data[0], codebook: r.data[1], createdAt: r.data[2] });
+    else invalid.push(`codebook version ${Array.isArray(row) ? String(JSON.stringify(row[0])).slice(0, 40) : '?'}: not a codebook naming its own version`);
+  }
+  return { versions, invalid };
 }
 
 export interface CodebookPlan {

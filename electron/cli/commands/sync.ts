@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { openProject } from '../../store/index';
 import { promptPassword } from '../prompt';
-import { runSync, SyncRefusedError } from '../../sync/sync';
+import { runSync, syncNotes, SyncRefusedError } from '../../sync/sync';
 import { ServerUrlError } from '../../sync/connect';
 import { parseCli, requireOption, toJson } from '../args';
 import { UsageError, type CliCommand } from '../command';
@@ -28,7 +28,12 @@ Options:
   --json          print the report as JSON
 
 Prints pushed / pulled / conflicts (items whose annotators disagree on the primary pathway,
-as in the Team view).
+as in the Team view), and what was set aside: rows of the space that break Flipbook's event
+rules or its clock bound, or have a kind this Flipbook does not know (kept in the project, not
+applied), and edits of yours the server will not take (each by uuid, with why). An edit whose
+uuid the space holds for someone else's event is pushed again under a new uuid, and said so;
+edits stamped more than 5 minutes after the server's time (a clock that is ahead) wait.
+Waits on the server are bounded: a lock for 10 s, a statement for 60 s.
 
 Exit codes: 0 ok, 1 failure (offline, refused, no rights: nothing lost, sync again), 2 bad usage.`;
 
@@ -62,6 +67,7 @@ export const syncCommand: CliCommand = {
         for (const [who, n] of Object.entries(r.notPushed)) {
           console.log(`  note: ${n} edit${n === 1 ? '' : 's'} made here by '${who}' ${n === 1 ? 'is' : 'are'} not pushed: the server takes only ${r.role}'s own events`);
         }
+        for (const line of syncNotes(r)) console.log(line);
       }
       return 0;
     } catch (err) {

@@ -107,12 +107,14 @@ describe('sync killed with SIGKILL', () => {
   it('mid-push: the server keeps nothing of the half-done push; the next sync pushes it all', async () => {
     const admin = await server.client();
     try {
-      await admin.query("SELECT pg_advisory_lock(hashtext('flipbook.events'))");
+      // The push lock (docs/team-sync.md §2): a table lock only the owner and a push may take.
+      await admin.query('BEGIN');
+      await admin.query('LOCK TABLE flipbook.push_lock IN EXCLUSIVE MODE');
       const child = spawnSync('kim', files.kim!);
       // The child's INSERT waits for the push lock: its transaction is open, rows formed.
       await until('the push to wait on the lock', async () => (await flipbookBackends("AND wait_event_type = 'Lock'")) === 1);
       await kill9(child);
-      await admin.query("SELECT pg_advisory_unlock(hashtext('flipbook.events'))");
+      await admin.query('ROLLBACK');
     } finally {
       await admin.end();
     }

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openProject } from '../../../electron/store/index';
+import { SERVER_SCHEMA_VERSION } from '../../../electron/sync/server-schema';
 import { pendingCount, runSync, type SyncReport } from '../../../electron/sync/sync';
 import { annotate as annotateRows, type AnnotateRow } from '../../../electron/jobs/annotate';
 import { repoRoot } from '../cli/cli-helpers';
@@ -72,7 +73,7 @@ describe('flipbook sync (real PostgreSQL)', () => {
     const first = sync(ADMIN, projects.lead!);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/Created Flipbook's schema .*version 20/);
+    expect(first.stdout).toMatch(new RegExp(`Created Flipbook's schema .*version ${SERVER_SCHEMA_VERSION}`));
     expect(first.stdout).toMatch(/Created space audit/);
     expect(first.stdout).toMatch(/pushed 0, pulled 0, conflicts 0/);
   });
@@ -121,7 +122,7 @@ describe('flipbook sync (real PostgreSQL)', () => {
     try {
       await expect(
         alice.query(
-          "INSERT INTO flipbook.events (space, uuid, at, annotator, device, local_seq, model, split, sample_id, kind, payload) VALUES ('audit', 'forged-0001', '2026-01-01T00:00:00.000Z', 'bob', 'x', 1, 'm1', 'S', 'q4', 'setStatus', '{\"status\":\"done\"}')",
+          "INSERT INTO flipbook.events (space, uuid, at, annotator, device, local_seq, model, split, sample_id, kind, payload) VALUES ('audit', '0e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b', '2026-01-01T00:00:00.000Z', 'bob', 'x', 1, 'm1', 'S', 'q4', 'setStatus', '{\"status\":\"done\"}')",
         ),
       ).rejects.toThrow(/row-level security/);
       await expect(alice.query("DELETE FROM flipbook.events WHERE annotator = 'alice'")).rejects.toThrow(/permission denied/);
