@@ -9,6 +9,7 @@ import type { EventName, EventPayload } from '../../shared/api/contract';
 import type { SYNC_OP_NAMES, SyncStatus } from '../../shared/api/sync-contract';
 import { syncTargetSchema, getCursor, pendingCount, runSync, SYNC_TARGET_SETTING, type SyncReport } from '../sync/sync';
 import { parseServerUrl, ServerUrlError } from '../sync/connect';
+import { heldCounts } from '../sync/held-events';
 import type { Project } from '../store/project';
 import type { Handlers } from './dispatch';
 import { ServiceError } from '../../shared/api/service-error';
@@ -62,7 +63,20 @@ export function createSyncService(deps: SyncDeps): SyncService {
       pending,
       running: running !== null,
       hasPassword: password !== null,
-      last: last && { pushed: last.pushed, pulled: last.pulled, conflicts: last.conflicts, openConflicts: last.openConflicts, role: last.role, notPushed: last.notPushed },
+      last: last && {
+        pushed: last.pushed,
+        pulled: last.pulled,
+        conflicts: last.conflicts,
+        openConflicts: last.openConflicts,
+        role: last.role,
+        notPushed: last.notPushed,
+        setAside: last.setAside,
+        refused: last.refused,
+        reissued: last.reissued,
+        waiting: last.waiting,
+        clockOffsetMs: last.clockOffsetMs,
+      },
+      held: t ? heldCounts(p, t.server, t.space) : { pulled: 0, notPushed: 0, latest: [] },
     };
   };
 

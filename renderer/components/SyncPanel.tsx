@@ -1,8 +1,17 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { SyncStatus } from '../../shared/api/sync-contract';
+import { CLOCK_SKEW_BOUND_MS } from '../../shared/domain/annotations';
 import { useClient } from '../api/use-client';
 
 const when = (iso: string | null): string => (iso === null ? 'never' : new Date(iso).toLocaleString());
+
+/** The clock bound of a team space, in minutes (docs/team-sync.md §3). */
+const CLOCK_BOUND_MIN = CLOCK_SKEW_BOUND_MS / 60_000;
+
+const aheadWords = (ms: number): string => {
+  const m = Math.round(ms / 60_000);
+  return m < 120 ? `${m} min` : m < 2880 ? `${Math.round(m / 60)} h` : `${Math.round(m / 1440)} days`;
+};
 
 /**
  * Team view: sync with a team space on a PostgreSQL server (docs/team-sync.md). Server, space,
@@ -125,6 +134,39 @@ export function SyncPanel({ annotator }: { annotator: string | null }) {
             <p aria-label="Sync result">
               Pushed {status.last.pushed}, pulled {status.last.pulled}; conflicts {status.last.conflicts} ({status.last.openConflicts} open)
             </p>
+          )}
+          {status.last?.reissued.map((x) => (
+            <p role="alert" key={x.uuid} aria-label="Sync uuid conflict">
+              Conflict: the space holds uuid {x.uuid} for an event of “{x.heldBy}”; your edit was pushed under the new uuid {x.newUuid}.
+            </p>
+          ))}
+          {status.last?.waiting && (
+            <p role="alert" aria-label="Sync edits waiting">
+              {status.last.waiting.count} edit{status.last.waiting.count === 1 ? '' : 's'} wait: stamped up to {aheadWords(status.last.waiting.aheadMs)} after
+              the server’s time (more than {CLOCK_BOUND_MIN} minutes). This computer’s clock was ahead when they were made; they are pushed once the
+              server’s time reaches them.
+            </p>
+          )}
+          {status.last && Math.abs(status.last.clockOffsetMs) > CLOCK_BOUND_MIN * 60_000 && (
+            <p role="alert" aria-label="Sync clock warning">
+              This computer’s clock is {aheadWords(Math.abs(status.last.clockOffsetMs))} {status.last.clockOffsetMs > 0 ? 'ahead of' : 'behind'} the server’s:
+              set it right.
+            </p>
+          )}
+          {status.held.pulled + status.held.notPushed > 0 && (
+            <details aria-label="Sync set aside">
+              <summary>
+                {status.held.pulled} event{status.held.pulled === 1 ? '' : 's'} of the space set aside, {status.held.notPushed} of yours held back (kept in
+                this project, never applied)
+              </summary>
+              <ul>
+                {status.held.latest.map((h) => (
+                  <li key={`${h.direction}:${h.uuid}`}>
+                    <code>{h.uuid}</code> ({h.direction === 'pull' ? 'from the space' : 'yours'}): {h.reason}
+                  </li>
+                ))}
+              </ul>
+            </details>
           )}
           {annotator !== null && roleName !== null && annotator !== roleName && (
             <p role="note">

@@ -7,6 +7,9 @@
 import * as z from 'zod';
 import { Empty, op } from './op';
 
+/** An event a sync set aside or held back (docs/team-sync.md §3), by uuid, with why. */
+export const SyncHeldEvent = z.object({ uuid: z.string(), reason: z.string() });
+
 export const SyncLast = z.object({
   pushed: z.number().int(),
   pulled: z.number().int(),
@@ -14,6 +17,15 @@ export const SyncLast = z.object({
   openConflicts: z.number().int(),
   role: z.string(),
   notPushed: z.record(z.string(), z.number().int()),
+  /** Rows of the space set aside by this sync, and own edits the server would not take. */
+  setAside: z.array(SyncHeldEvent),
+  refused: z.array(SyncHeldEvent),
+  /** Own edits whose uuid the space held for another annotator's event: pushed under a new uuid. */
+  reissued: z.array(z.object({ uuid: z.string(), newUuid: z.string(), heldBy: z.string() })),
+  /** Own edits stamped beyond the clock bound after the server's time: they wait. */
+  waiting: z.object({ count: z.number().int(), aheadMs: z.number() }).nullable(),
+  /** This computer's clock minus the server's (ms). */
+  clockOffsetMs: z.number(),
 });
 
 export const SyncStatus = z.object({
@@ -29,6 +41,12 @@ export const SyncStatus = z.object({
   /** A password is held in memory for this session (never stored). */
   hasPassword: z.boolean(),
   last: SyncLast.nullable(),
+  /** Everything set aside from this space so far (kept in the project, never applied), the latest first. */
+  held: z.object({
+    pulled: z.number().int(),
+    notPushed: z.number().int(),
+    latest: z.array(SyncHeldEvent.extend({ direction: z.enum(['pull', 'push']) })),
+  }),
 });
 export type SyncStatus = z.infer<typeof SyncStatus>;
 

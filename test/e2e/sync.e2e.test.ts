@@ -199,4 +199,28 @@ describe.skipIf(skipReason !== null)('team sync in the app (Chromium + real Post
     await expect.poll(() => text('Sync result')).toBe('Pushed 1, pulled 0; conflicts 1 (1 open)');
     expect(await panel().getByRole('alert').count()).toBe(0);
   });
+
+  it('a poison row in the space is set aside and named in the panel; the sync goes on (docs/team-sync.md §3)', async () => {
+    // Written around the server's rules by its owner, as a row stored before the rules would be.
+    const uuid = '0e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b';
+    const c = await pg.client();
+    try {
+      await c.query('SET session_replication_role = replica');
+      await c.query(
+        `INSERT INTO flipbook.events (space, uuid, at, annotator, device, local_seq, model, split, sample_id, kind, payload)
+         VALUES ($1, $2, 'yesterday', 'ben', 'psql', 1, $3, $4, $5, 'setStatus', '[1,2]')`,
+        [SPACE, uuid, item.model, item.split, item.sampleId],
+      );
+    } finally {
+      await c.end();
+    }
+    await syncNow();
+    await expect.poll(() => text('Sync result')).toBe('Pushed 0, pulled 0; conflicts 1 (1 open)');
+    const aside = panel().getByLabel('Sync set aside');
+    await expect.poll(() => aside.locator('summary').textContent()).toMatch(/^1 event of the space set aside, 0 of yours held back/);
+    await aside.locator('summary').click();
+    expect(await aside.locator('li').allTextContents()).toEqual([`${uuid} (from the space): at: not an ISO 8601 UTC time with milliseconds (YYYY-MM-DDTHH:MM:SS.sssZ)`]);
+    expect(await text('Sync error')).toBeNull();
+    await shot('sync-set-aside');
+  });
 });
