@@ -1,11 +1,13 @@
 /**
  * Per-project cache of what the queue and the item view derive from the response matrices:
- * trajectories, flags and harmed/rescued transitions per (model, split, item). Computed once
+ * trajectories, flags and harmed/rescued transitions per (model, split, item) — for an
+ * open-ended grid their continuous twins (docs/metrics.md §4: regressed/improved by more than ε). Computed once
  * per grid with the engine (typed arrays), invalidated when an import changes the project.
  */
 import type { Project } from '../store/project';
 import type { ConfigSpec } from '../../shared/domain/types';
 import { trajectories, type Trajectory } from '../../shared/engine/trajectories';
+import { continuousTrajectories } from '../../shared/engine/continuous';
 import { planGrid } from '../../shared/engine/grid-plan';
 import { itemTransitions, transitionPairs } from '../../shared/engine/mcqa';
 
@@ -41,6 +43,24 @@ function matchedGridOf(project: Project): string[] | null {
 export function computeGridAudit(project: Project, model: string, split: string): GridAudit {
   const m = project.loadMatrix(model, split);
   const items = new Map<string, ItemAudit>();
+  if (m.kind === 'open' && m.configs.length > 0) {
+    // docs/metrics.md §4: the continuous twins of the MCQA fields (queue-data.ts does the same).
+    const t = continuousTrajectories(m);
+    for (const x of t.rows) {
+      items.set(x.sampleId, {
+        pattern: x.pattern,
+        trajectoryClass: x.trajectoryClass,
+        visuallyConfused: x.regressed,
+        textOverwritten: false,
+        terminalRegression: x.terminalRegression,
+        bestConfig: x.bestConfig,
+        terminalConfig: t.terminalConfig,
+        harmed: x.regressedOn,
+        rescued: x.improvedOn,
+      });
+    }
+    return { model, split, kind: m.kind, configs: t.plan.specs, items };
+  }
   if (m.kind !== 'mcqa' || m.configs.length === 0) {
     for (const id of m.itemIds) {
       items.set(id, { pattern: '', trajectoryClass: null, visuallyConfused: false, textOverwritten: false, terminalRegression: false, bestConfig: null, terminalConfig: null, harmed: [], rescued: [] });

@@ -19,7 +19,10 @@ import {
   type OverviewMark,
   type Overview,
   type OverviewMetrics,
+  type OverviewOpen,
   type OverviewPatternRow,
+  SCORE_BINS,
+  scoreBin,
 } from '../../shared/api/overview';
 import { metricsFromTrajectories, pairwiseWins, transitions, type McqaMetrics } from '../../shared/engine/mcqa';
 import { TRAJECTORY_CLASSES, trajectoryColumns, type TrajectoryColumns } from '../../shared/engine/trajectories';
@@ -32,6 +35,8 @@ import { planGrid } from '../../shared/engine/grid-plan';
 import { configIndex } from '../../shared/engine/matrix';
 import { matchedGridMetrics, proposeMatchedGrid } from '../../shared/engine/matched-grid';
 import { derivedEntry } from './derived-entry';
+import { openMetrics } from '../../shared/engine/open-ended';
+import { continuousTrajectories, type ContinuousTrajectory } from '../../shared/engine/continuous';
 
 const toMetrics = (m: McqaMetrics): OverviewMetrics => ({ ...m, configs: [...m.configs] });
 
@@ -164,17 +169,19 @@ export function heatmapOf(m: ResponseMatrix, t: TrajectoryColumns): OverviewHeat
 export function gridOverview(m: ResponseMatrix): OverviewGrid {
   const base = { model: m.model, split: m.split, kind: m.kind };
   if (m.kind !== 'mcqa') {
+    const o = openOverview(m);
     return {
       ...base,
       metrics: null,
+      open: o.open,
       transitions: [],
       wins: { configs: [], n: 0, wins: [] },
-      classes: {},
+      classes: o.classes,
       heatmap: { items: [], patterns: [], rest: null },
       iso: [],
       cascadeBudgets: [],
       cascade: null,
-      cascadeNote: 'open-ended grid: see `flipbook metrics` for its oracle gap and regressions',
+      cascadeNote: 'the cascade is defined for MCQA grids',
     };
   }
   // One pass classifies every row and counts what §2 sums (equal to mcqaMetrics on the grid).
@@ -189,6 +196,7 @@ export function gridOverview(m: ResponseMatrix): OverviewGrid {
   return {
     ...base,
     metrics: toMetrics(metricsFromTrajectories(t)),
+    open: null,
     transitions: transitions(m),
     wins: pairwiseWins(m),
     classes,
@@ -201,11 +209,91 @@ export function gridOverview(m: ResponseMatrix): OverviewGrid {
 }
 
 /**
+ * An open-ended grid's figures (docs/metrics.md §4): the engine's means, oracle gap, flows and
+ * regression rate (openMetrics) with the continuous trajectories' terminal regressions, classes,
+ * score distribution and step patterns, all over the same complete items.
+ */
+export function openOverview(m: ResponseMatrix): { open: OverviewOpen; classes: Record<string, number> } {
+  const om = openMetrics(m);
+  const t = continuousTrajectories(m, { eps: om.eps });
+  const C = m.configs.length;
+  const cols = t.plan.cols;
+  const bins = om.configs.map(() => new Array<number>(SCORE_BINS).fill(0));
+  const byPattern = new Map<string, { pattern: string; n: number; cls: string | null }>();
+  for (const x of t.rows) {
+    if (!x.complete) continue;
+    for (let j = 0; j < cols.length; j++) bins[j]![scoreBin(m.score[x.row * C + cols[j]!]!)]!++;
+    const g = byPattern.get(x.pattern);
+    if (g) g.n++;
+    else byPattern.set(x.pattern, { pattern: x.pattern, n: 1, cls: x.trajectoryClass });
+  }
+  const classes: Record<string, number> = {};
+  for (const [k, v] of Object.entries(t.tallies.classes)) if (v > 0) classes[k] = v;
+  const N = t.tallies.complete;
+  return {
+    classes,
+    open: {
+      n: om.n,
+      nExcluded: om.nExcluded,
+      configs: om.configs,
+      eps: om.eps,
+      mean: om.mean,
+      bestFixed: om.bestFixed,
+      oracleMean: om.oracleMean,
+      oracleGapPts: om.oracleGapPts,
+      regressionRate: om.regressionRate,
+      terminalConfig: t.terminalConfig,
+      terminalRegressionRate: N > 0 ? t.tallies.terminalRegressions / N : 0,
+      counts: { regressed: t.tallies.regressed, terminalRegressions: t.tallies.terminalRegressions },
+      transitions: om.transitions.map((x) => ({ ...x })),
+      distribution: om.configs.map((config, j) => ({ config, bins: bins[j]! })),
+      patterns: [...byPattern.values()].sort((a, b) => b.n - a.n || compareCodePoints(a.pattern, b.pattern)).slice(0, HEATMAP_PATTERN_ROWS),
+    },
+  };
+}
+
+/** markItems for an open-ended grid: its complete items behind a mark (the definitions of openOverview). */
+function openMarkItems(m: ResponseMatrix, mark: OverviewMark): string[] {
+  const t = continuousTrajectories(m);
+  const C = m.configs.length;
+  const pos = (k: string) => {
+    const i = t.plan.keys.indexOf(k);
+    if (i < 0) throw new Error(`${m.model} / ${m.split} has no config "${k}"`);
+    return i;
+  };
+  let keep: (x: ContinuousTrajectory) => boolean;
+  switch (mark.kind) {
+    case 'flag':
+      if (mark.flag === 'textOverwritten') throw new Error('text overwrite is a multiple-choice measure');
+      keep = mark.flag === 'terminalRegression' ? (x) => x.terminalRegression : (x) => x.regressed;
+      break;
+    case 'pattern':
+      keep = (x) => x.pattern === mark.pattern;
+      break;
+    case 'otherPatterns': {
+      const shown = new Set(mark.shown);
+      keep = (x) => !shown.has(x.pattern);
+      break;
+    }
+    case 'scoreBin': {
+      const col = t.plan.cols[pos(mark.config)]!;
+      keep = (x) => scoreBin(m.score[x.row * C + col]!) === mark.bin;
+      break;
+    }
+    default:
+      throw new Error(`${mark.kind} is a multiple-choice mark; ${m.model} / ${m.split} is open-ended`);
+  }
+  return t.rows.filter((x) => x.complete && keep(x)).map((x) => x.sampleId);
+}
+
+/**
  * The complete items of a grid behind one overview mark, in matrix row order; the same
- * definitions as the counts the overview shows (docs/metrics.md §2–3). Throws on a config the
- * grid does not have.
+ * definitions as the counts the overview shows (docs/metrics.md §2–4). Throws on a config the
+ * grid does not have, or a mark its kind has no figure for.
  */
 export function markItems(m: ResponseMatrix, mark: OverviewMark): string[] {
+  if (m.kind === 'open') return openMarkItems(m, mark);
+  if (mark.kind === 'scoreBin') throw new Error(`a score bin is an open-ended mark; ${m.model} / ${m.split} is multiple choice`);
   const t = trajectoryColumns(m);
   const keys = t.plan.keys;
   const pos = (k: string) => {
@@ -287,7 +375,7 @@ export function matchedGridTable(project: Project, matrices: readonly ResponseMa
 const memo = new WeakMap<Project, { inputs: number; value: Overview }>();
 
 /** The shape of `Overview` the kept copy has: raise it whenever that schema changes. */
-const OVERVIEW_FORMAT = 2;
+const OVERVIEW_FORMAT = 3;
 interface KeptOverview {
   format: number;
   overview: Overview;

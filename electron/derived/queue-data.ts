@@ -16,6 +16,7 @@ import * as z from 'zod';
 import { planGrid } from '../../shared/engine/grid-plan';
 import { itemTransitions, transitionPairs } from '../../shared/engine/mcqa';
 import { patternOf, trajectoryColumns, TRAJECTORY_CLASSES } from '../../shared/engine/trajectories';
+import { CONTINUOUS_CLASSES, continuousTrajectories } from '../../shared/engine/continuous';
 import type { OutcomeGrid, ScannedItems } from '../store/outcome-scan';
 import type { Project } from '../store/project';
 import { projectVideoResolver } from '../media/item-video';
@@ -57,7 +58,7 @@ export interface QueueData {
   taskTypes: string[];
   /** Per shape. */
   shapePattern: Codes;
-  /** Index into classes, −1 = none (an incomplete row or a grid without MCQA outcomes). */
+  /** Index into classes, −1 = none (an incomplete row or a grid without outcomes). */
   shapeClass: Codes;
   /** FLAG_TR | FLAG_VC | FLAG_TO. */
   shapeFlags: Codes;
@@ -100,6 +101,9 @@ function starts(parts: readonly string[], gap: number): Int32Array {
   for (let i = 0; i < parts.length; i++) out[i + 1] = out[i]! + parts[i]!.length + gap;
   return out;
 }
+
+/** The MCQA classes (docs/metrics.md §3), then the continuous ones §4 adds (`flat`). */
+const QUEUE_CLASSES: string[] = [...new Set<string>([...TRAJECTORY_CLASSES, ...CONTINUOUS_CLASSES])];
 
 /** Patterns of grids up to this many configs are keyed by a base-3 number (exact below 2^53). */
 const MAX_NUMERIC_PATTERN = 33;
@@ -201,7 +205,7 @@ export function deriveQueueData(project: Project): QueueData {
     shapeRescued: shapeCol(4),
     shapeRows,
     patterns,
-    classes: [...TRAJECTORY_CLASSES],
+    classes: QUEUE_CLASSES,
     lists,
     facets: {
       // Task types of items with rows; '' offers nothing to pick.
@@ -252,8 +256,9 @@ type KnownShapes = Map<string, Map<number | string, number>>;
  * inlined, at several times the cost.
  */
 function gridShapes(g: OutcomeGrid, shapes: Shapes, known: KnownShapes, out: Int32Array): void {
+  if (g.kind === 'open' && g.score !== null && g.configs.length > 0) return continuousShapes(g, g.score, shapes, out);
   if (g.kind !== 'mcqa' || g.configs.length === 0) {
-    // No MCQA outcomes: no pattern, class, flags or transitions (as the item view shows it).
+    // No outcomes: no pattern, class, flags or transitions (as the item view shows it).
     out.fill(shapes.of('', -1, 0, [], []));
     return;
   }
@@ -279,6 +284,22 @@ function gridShapes(g: OutcomeGrid, shapes: Shapes, known: KnownShapes, out: Int
     });
   }
   fillShapes(codes, shapeOf, out);
+}
+
+/**
+ * An open-ended grid's rows (docs/metrics.md §4): the engine's continuous trajectories, with its
+ * regression with budget as the confusion flag and its regressed / improved transitions as the
+ * harmed / rescued lists, so the queue's filters and its default preset work the same way. Its
+ * shapes depend on the scores, not on a few outcomes, so each row is evaluated (open-ended grids
+ * are small: a benchmark's generation items).
+ */
+function continuousShapes(g: OutcomeGrid, score: Float64Array, shapes: Shapes, out: Int32Array): void {
+  const t = continuousTrajectories({ model: g.model, split: g.split, kind: g.kind, itemIds: g.itemIds, configs: g.configs, score });
+  for (let r = 0; r < t.rows.length; r++) {
+    const x = t.rows[r]!;
+    const flags = (x.terminalRegression ? FLAG_TR : 0) | (x.regressed ? FLAG_VC : 0);
+    out[r] = shapes.of(x.pattern, x.trajectoryClass === null ? -1 : QUEUE_CLASSES.indexOf(x.trajectoryClass), flags, x.regressedOn, x.improvedOn);
+  }
 }
 
 /** Per row, its code's shape (every code is in `shapeOf`). */
@@ -345,7 +366,7 @@ function firstOfNew<K>(codes: readonly K[], known: ReadonlyMap<K, number>): numb
 // digest are the ones this format's encoder wrote.
 
 /** Bumped whenever the layout changes: a stored value of another format is rebuilt, never misread. */
-const FORMAT = 5;
+const FORMAT = 6;
 const DIGEST_BYTES = 32;
 
 /** Integer types a column is stored in, and the range each holds. */

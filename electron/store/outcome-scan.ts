@@ -1,5 +1,5 @@
 /**
- * Every item and every grid's MCQA outcomes, column-wise, in one read: what the audit queue
+ * Every item and every grid's outcomes (MCQA correctness, open-ended scores), column-wise, in one read: what the audit queue
  * derives its rows from once per import (`project.scanOutcomes()`, docs/architecture.md "The
  * queue at lab scale"). Only the columns the queue needs are read — the items' id, split,
  * task type, video file and question, and each grid column's item ids and outcomes — so a
@@ -11,7 +11,7 @@ import type Database from 'better-sqlite3';
 import { compareCodePoints, configOrder } from '../../shared/engine/config';
 import type { ConfigSpec, TaskKind } from '../../shared/domain/types';
 import { GRID_CONFIGS_SQL, keptSpecs, specFromRow, type GridConfigRow } from './matrix-load';
-import { decodeInt32, decodeInt8 } from './response-columns';
+import { decodeFloat64, decodeInt32, decodeInt8 } from './response-columns';
 
 /** The project's items, one entry per index, in sample_id code-point order (ties: split id). */
 export interface ScannedItems {
@@ -37,6 +37,8 @@ export interface OutcomeGrid {
   itemIds: string[];
   /** rows × configs, row-major: 1 correct, 0 wrong, −1 missing (all −1 for an open-ended grid). */
   correct: Int8Array;
+  /** Open-ended grids: rows × configs scores, NaN = missing (docs/metrics.md §4); null for MCQA grids. */
+  score: Float64Array | null;
 }
 
 export interface OutcomeScan {
@@ -46,7 +48,7 @@ export interface OutcomeScan {
 }
 
 type ItemRow = [number, number, string, string | null, string | null, string | null];
-type ColumnRow = [number, number, number, number, number, Buffer, Buffer];
+type ColumnRow = [number, number, number, number, number, Buffer, Buffer, Buffer | null];
 
 /*
  * The work is split into small functions on purpose: this runs once per import in a fresh CLI
@@ -61,7 +63,7 @@ export function scanOutcomes(db: Database.Database, mainProtocol: string): Outco
     const splitNames = new Map((db.prepare('SELECT id, name FROM splits').raw(true).all() as [number, string][]).map(([id, name]) => [id, name] as const));
     const { items, indexOfId } = readItems(db, splitNames);
     const models = new Map((db.prepare('SELECT id, name FROM models').raw(true).all() as [number, string][]).map(([id, name]) => [id, name] as const));
-    const columns = db.prepare('SELECT model_id, split_id, config_id, n_correct, n_score, item_ids, correct FROM response_columns').raw(true).all() as ColumnRow[];
+    const columns = db.prepare('SELECT model_id, split_id, config_id, n_correct, n_score, item_ids, correct, score FROM response_columns').raw(true).all() as ColumnRow[];
     const byGrid = new Map<string, ColumnRow[]>();
     for (const c of columns) {
       const k = `${c[0]}:${c[1]}`;
@@ -178,10 +180,23 @@ function outcomeGrid(
   }
   // Open-ended: scores and no MCQA outcomes (docs/metrics.md §4), as loadMatrix decides.
   const kind: TaskKind = nScore > 0 && nCorrect === 0 ? 'open' : 'mcqa';
-  if (kind === 'open') correct.fill(-1);
+  let score: Float64Array | null = null;
+  if (kind === 'open') {
+    correct.fill(-1);
+    score = new Float64Array(count * C).fill(Number.NaN);
+    for (let j = 0; j < cols.length; j++) {
+      const c = cols[j] as ColumnRow;
+      if (c[7] !== null) scatterScores(score, listOf[j]!.rows, decodeFloat64(c[7]), C, colByKey.get(specsById.get(c[2])!.key)!);
+    }
+  }
   const itemIds = new Array<string>(count);
   for (let r = 0; r < count; r++) itemIds[r] = sampleIds[rows[r]!]!;
-  return { kind, configs, rows, itemIds, correct };
+  return { kind, configs, rows, itemIds, correct, score };
+}
+
+/** Writes a column's scores into its place `col` of the rows × C matrix. */
+function scatterScores(score: Float64Array, rows: Int32Array, values: Float64Array, C: number, col: number): void {
+  for (let k = 0; k < rows.length; k++) score[rows[k]! * C + col] = values[k]!;
 }
 
 /** Store item ids → item indexes, in place. */

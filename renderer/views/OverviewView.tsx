@@ -16,6 +16,7 @@ import { ClassChart } from '../components/charts/ClassChart';
 import { TrajectoryHeatmap, type OpenItem } from '../components/charts/TrajectoryHeatmap';
 import { CascadeChart } from '../components/charts/CascadeChart';
 import { useOpenMark, type OpenMark } from '../components/charts/open-mark';
+import { OpenGridOverview } from '../components/OpenGridOverview';
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? '—' : (100 * x).toFixed(2));
 
@@ -265,10 +266,17 @@ function GridCard({ g, onQueue, onItem, info }: { g: OverviewGrid; onQueue: Open
             {m.bestFixed && ` ${pct(m.accuracy[m.bestFixed])}%`} · oracle {pct(m.oracleAccuracy)}%
           </span>
         )}
+        {g.open && (
+          <span className="card-meta">
+            {g.open.n} items · {g.open.configs.length} configs · best fixed <code>{g.open.bestFixed ?? '—'}</code>
+            {g.open.bestFixed && ` ${pct(g.open.mean[g.open.bestFixed])}%`} · oracle {pct(g.open.oracleMean)}%
+          </span>
+        )}
+        {info && <span className="card-meta" aria-label={`Score: ${g.model} / ${g.split}`}>score: <code>{info.score}</code></span>}
       </header>
       {error && <p role="alert">{error}</p>}
       {g.kind !== 'mcqa' ? (
-        <p className="note">Open-ended grid: flows and cascades are MCQA measures; see `flipbook metrics` for the oracle gap.</p>
+        <OpenGridOverview grid={g} onQueue={onQueue} onMark={openMark} />
       ) : (
         <>
           <div className="card-hero">

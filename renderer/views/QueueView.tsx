@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ANNOTATION_STATUSES, TRAJECTORY_CLASSES, type ItemRef, type ProjectInfo } from '../../shared/api/contract';
+import { CONTINUOUS_CLASSES } from '../../shared/engine/continuous';
 import type { FlagName, QueueFilter, QueueSort, SortKey } from '../../shared/api/queue-filter';
 import { useShortcuts } from '../keymap';
 import { useQueuePages } from '../api/use-queue-pages';
@@ -173,7 +174,7 @@ export function QueueView({
         <Select label="Model" value={filter.model} options={project.models} onChange={(v) => set({ model: v })} />
         <Select label="Split" value={filter.split} options={project.splits} onChange={(v) => set({ split: v })} />
         <Select label="Task type" value={filter.taskType} options={opts.taskTypes} onChange={(v) => set({ taskType: v })} />
-        <Select label="Trajectory class" value={filter.trajectoryClass} options={[...TRAJECTORY_CLASSES]} onChange={(v) => set({ trajectoryClass: v })} />
+        <Select label="Trajectory class" value={filter.trajectoryClass} options={[...new Set<string>([...TRAJECTORY_CLASSES, ...CONTINUOUS_CLASSES])]} onChange={(v) => set({ trajectoryClass: v })} />
         <Select label="Transition" value={filter.transition} options={opts.transitions} onChange={(v) => set({ transition: v })} />
         <Select
           label="Status"

@@ -5,7 +5,7 @@
  * markItems): the overview's answer does not carry them (docs/architecture.md "The overview at
  * lab scale").
  */
-import type { OverviewGrid, OverviewMark, OverviewTransition } from './overview';
+import { SCORE_BINS, type OverviewGrid, type OverviewMark, type OverviewTransition } from './overview';
 
 const FLAG_LABELS = { visuallyConfused: 'visually confused', textOverwritten: 'text overwritten', terminalRegression: 'terminal regression' } as const;
 
@@ -24,7 +24,16 @@ export function markLabel(mark: OverviewMark): string {
       return `pattern ${mark.pattern}`;
     case 'otherPatterns':
       return 'other patterns';
+    case 'scoreBin':
+      return `score ${binRange(mark.bin)} at ${mark.config}`;
   }
+}
+
+/** A score bin as the overview names it: `0.3–0.4`, the last one `0.9–1`. */
+export function binRange(bin: number): string {
+  const lo = bin / SCORE_BINS;
+  const hi = (bin + 1) / SCORE_BINS;
+  return `${lo.toFixed(1)}–${bin === SCORE_BINS - 1 ? '1' : hi.toFixed(1)}`;
 }
 
 /** Oracle headroom items (correct under some config, wrong under the best fixed one): oracle − correct at best. */

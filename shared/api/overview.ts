@@ -132,12 +132,60 @@ export const OverviewCascade = z.object({
 });
 export type OverviewCascade = z.infer<typeof OverviewCascade>;
 
+/** Bins of an open-ended grid's score distribution: [0, 0.1), [0.1, 0.2), …, [0.9, 1]. */
+export const SCORE_BINS = 10;
+
+/** The bin of a score in [0, 1] (1 falls in the last bin). */
+export function scoreBin(s: number): number {
+  return Math.min(SCORE_BINS - 1, Math.max(0, Math.floor(s * SCORE_BINS)));
+}
+
+export const OverviewOpenTransition = z.object({
+  from: z.string(),
+  to: z.string(),
+  /** Complete items with s(b) > s(a) + ε. */
+  improved: z.number().int(),
+  /** Complete items with s(b) < s(a) − ε. */
+  regressed: z.number().int(),
+  netPts: z.number(),
+});
+export type OverviewOpenTransition = z.infer<typeof OverviewOpenTransition>;
+
+/**
+ * An open-ended (continuous) grid's figures, docs/metrics.md §4: means, the oracle gap, the
+ * items that regress with budget and the terminal regressions (counts, with ε), the flows of
+ * every transition, each config's score distribution over the complete items and the most
+ * frequent step patterns. Sized by configs and bins, never by items.
+ */
+export const OverviewOpen = z.object({
+  n: z.number().int(),
+  nExcluded: z.number().int(),
+  configs: z.array(z.string()),
+  eps: z.number(),
+  mean: Counts,
+  bestFixed: z.string().nullable(),
+  oracleMean: z.number(),
+  oracleGapPts: z.number(),
+  regressionRate: z.number(),
+  terminalConfig: z.string().nullable(),
+  terminalRegressionRate: z.number(),
+  counts: z.object({ regressed: z.number().int(), terminalRegressions: z.number().int() }),
+  transitions: z.array(OverviewOpenTransition),
+  /** Per config (config order): complete items per score bin (SCORE_BINS). */
+  distribution: z.array(z.object({ config: z.string(), bins: z.array(z.number().int()).length(SCORE_BINS) })),
+  /** The most frequent step patterns of complete items, most items first (ties: pattern order). */
+  patterns: z.array(z.object({ pattern: z.string(), n: z.number().int().positive(), cls: z.string().nullable() })).max(HEATMAP_PATTERN_ROWS),
+});
+export type OverviewOpen = z.infer<typeof OverviewOpen>;
+
 export const OverviewGrid = z.object({
   model: z.string(),
   split: z.string(),
   kind: z.enum(['mcqa', 'open']),
-  /** null for open-ended grids (the overview's flows are MCQA; §4 metrics are in the CLI). */
+  /** null for open-ended grids, whose figures are in `open`. */
   metrics: OverviewMetrics.nullable(),
+  /** An open-ended grid's figures (docs/metrics.md §4); null for MCQA grids. */
+  open: OverviewOpen.nullable(),
   transitions: z.array(OverviewTransition),
   wins: z.object({ configs: z.array(z.string()), n: z.number().int(), wins: z.array(z.array(z.number().int())) }),
   classes: z.record(z.string(), z.number().int()),
@@ -202,6 +250,8 @@ export const OverviewMark = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('pattern'), pattern: z.string().min(1) }),
   /** The heatmap's rest row: every pattern not in `shown`. */
   z.object({ kind: z.literal('otherPatterns'), shown: z.array(z.string()).max(HEATMAP_PATTERN_ROWS) }),
+  /** Open-ended grids: complete items whose score at `config` falls in bin `bin` (scoreBin). */
+  z.object({ kind: z.literal('scoreBin'), config: z.string().min(1), bin: z.number().int().min(0).max(SCORE_BINS - 1) }),
 ]);
 export type OverviewMark = z.infer<typeof OverviewMark>;
 export const OverviewItemsRequest = z.object({ model: z.string().min(1), split: z.string().min(1), mark: OverviewMark });

@@ -4,6 +4,7 @@ import { mcqaMetrics, transitions, type McqaMetrics, type Transition } from '../
 import { openMetrics, type OpenMetrics } from '../../../shared/engine/open-ended';
 import { isoComputeGroups, type IsoGroup } from '../../../shared/engine/iso-compute';
 import { compareProtocols, protocolLabel, protocolName, type MembershipChange, type ProtocolComparison, type SamplingRecovery } from '../../../shared/engine/protocols';
+import { continuousTrajectories } from '../../../shared/engine/continuous';
 import { listOption, parseCli, progress, requireOption, table, toJson } from '../args';
 import { UsageError, type CliCommand } from '../command';
 
@@ -17,7 +18,9 @@ the main grid: protocol agreement (the items that enter or leave the confused, t
 and text-overwrite sets, their Jaccard, the rates side by side) and sampling recovery (the main
 grid's terminal regressions the variant answers correctly, listed). Then the matched grid across
 models: from --matched-grid, else the project's matchedGrid setting, else Flipbook's proposal
-(naming the models it leaves out and why).
+(naming the models it leaves out and why). For open-ended grids: the mean score, oracle gap,
+regression rate, terminal regressions and each transition's improved / regressed items (§4).
+Each grid says which score it holds.
 
 Options:
   --project P          the .flipbook project file (opened read-only)
@@ -44,6 +47,8 @@ export interface GridReport {
   score: string;
   metrics: McqaMetrics | OpenMetrics;
   transitions: Transition[];
+  /** Open-ended grids: terminal regressions and classes of docs/metrics.md §4 (with the same ε). */
+  continuous?: { terminalConfig: string | null; terminalRegressionRate: number; terminalRegressions: number; regressed: number; classes: Record<string, number> };
   matchedGrid: { status: 'complete' | 'incomplete_matched_grid'; missing: string[]; metrics: McqaMetrics | OpenMetrics | null; transitions: Transition[] };
   /** Iso-compute groups of the main grid (docs/metrics.md §6); [] for open-ended grids. */
   isoCompute: IsoGroup[];
@@ -102,13 +107,23 @@ export function metricsReport(
     const missing = matched.configs.filter((k) => !keys.has(k));
     const complete = matched.configs.length > 0 && missing.length === 0;
     if (g.kind === 'open') {
+      const om = openMetrics(m);
+      const ct = continuousTrajectories(m, { eps: om.eps });
+      const N = ct.tallies.complete;
       reports.push({
         model: g.model,
         split: g.split,
         kind: 'open',
         score: g.score,
-        metrics: openMetrics(m),
+        metrics: om,
         transitions: [],
+        continuous: {
+          terminalConfig: ct.terminalConfig,
+          terminalRegressionRate: N > 0 ? ct.tallies.terminalRegressions / N : 0,
+          terminalRegressions: ct.tallies.terminalRegressions,
+          regressed: ct.tallies.regressed,
+          classes: ct.tallies.classes,
+        },
         matchedGrid: { status: complete ? 'complete' : 'incomplete_matched_grid', missing, metrics: complete ? openMetrics(m, matched.configs) : null, transitions: [] },
         isoCompute: [],
         protocols: [],
@@ -207,7 +222,19 @@ function printReport(r: ReturnType<typeof metricsReport>): string {
     } else {
       const m = g.metrics as OpenMetrics;
       out.push(table(['config', ...m.configs], [['mean score %', ...m.configs.map((c) => pct(m.mean[c]))]]));
-      out.push(`best fixed ${m.bestFixed ?? '—'}  oracle ${pct(m.oracleMean)}%  gap ${m.oracleGapPts.toFixed(2)} pts  regression rate ${pct(m.regressionRate)}% (ε ${m.eps})`);
+      const c = g.continuous;
+      out.push(
+        `best fixed ${m.bestFixed ?? '—'}  oracle ${pct(m.oracleMean)}%  gap ${m.oracleGapPts.toFixed(2)} pts  regression rate ${pct(m.regressionRate)}% (ε ${m.eps})` +
+          (c ? `  terminal regressions ${pct(c.terminalRegressionRate)}% (${c.terminalRegressions} items, ${c.terminalConfig ?? '—'})` : ''),
+      );
+      if (m.transitions.length) {
+        out.push(
+          table(
+            ['transition', 'improved', 'regressed', 'mean Δ pts'],
+            m.transitions.map((t) => [`${t.from} → ${t.to}`, t.improved, t.regressed, t.netPts.toFixed(2)]),
+          ),
+        );
+      }
     }
   }
   const mg = r.matchedGrid;
