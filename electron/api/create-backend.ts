@@ -8,6 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { MAIN_PROTOCOL_SETTING } from '../../shared/engine/protocols';
+import { knownProtocol } from '../store/protocols';
 import type { Res } from '../../shared/api/contract';
 import { openProject as openStore, type Project } from '../store/project';
 import { ProjectLockedError, ProjectNotWritableError } from '../store/errors';
@@ -170,11 +172,16 @@ export function createBackend(hooks: HostHooks, opts: { media?: MediaRegistry } 
       assertWritable(s);
       if (req.value === null) s.project.deleteSetting(req.key);
       else if (req.key === 'matchedGrid') s.project.setSetting(req.key, req.value.split(',').map((x) => x.trim()).filter((x) => x !== ''));
-      else s.project.setSetting(req.key, path.resolve(req.value));
+      else if (req.key === 'mainProtocol') {
+        const name = knownProtocol(s.project, req.value);
+        if (typeof name !== 'string') throw new ServiceError('bad-request', `main protocol ${name.error}`);
+        s.project.setSetting(MAIN_PROTOCOL_SETTING, name);
+      } else s.project.setSetting(req.key, path.resolve(req.value));
       s.videoCount = null;
       s.selections.clear();
       s.audit.invalidate();
-      hooks.emit('data:changed', { scope: 'settings', item: null });
+      // The main protocol decides every grid's numbers and the queue's rows: views re-read the project.
+      hooks.emit('data:changed', { scope: req.key === 'mainProtocol' ? 'project' : 'settings', item: null });
       return info() as NonNullable<Res<'project:info'>>;
     },
     'dialog:pick': async (req) => {

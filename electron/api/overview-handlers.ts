@@ -7,7 +7,7 @@ import type { Project } from '../store/project';
 import { SavedViewValue, type SavedViewDto } from '../../shared/api/overview';
 import type { Handlers } from './dispatch';
 import { ServiceError } from '../../shared/api/service-error';
-import { cascadeFor, markItems, overviewOf } from '../derived/overview';
+import { cascadeFor, markItems, overviewOf, protocolMarkItems } from '../derived/overview';
 import { cascadeCorrectRows } from '../../shared/engine/cascade';
 
 type OverviewOps = 'overview:get' | 'overview:cascade' | 'overview:cascade-items' | 'overview:items' | 'views:list' | 'views:save' | 'views:rename' | 'views:delete';
@@ -55,7 +55,11 @@ export function overviewHandlers(need: () => Project): Pick<Handlers, OverviewOp
       const grid = p.listGrids().find((g) => g.model === req.model && g.split === req.split);
       if (!grid) throw new ServiceError('not-found', `no grid ${req.model} / ${req.split}`);
       try {
-        return { ids: markItems(p.loadMatrix(req.model, req.split), req.mark) };
+        const mark = req.mark;
+        if (mark.kind === 'protocolMoved' || mark.kind === 'recovered') {
+          return { ids: protocolMarkItems(p.loadMatrix(req.model, req.split, { allProtocols: true }), p.mainProtocol().name, mark) };
+        }
+        return { ids: markItems(p.loadMatrix(req.model, req.split), mark) };
       } catch (e) {
         // An unknown config in the mark is the caller's mistake, not a crash.
         throw new ServiceError('bad-request', e instanceof Error ? e.message : String(e));

@@ -23,6 +23,7 @@ import {
   type OverviewPatternRow,
   SCORE_BINS,
   scoreBin,
+  type OverviewProtocol,
 } from '../../shared/api/overview';
 import { metricsFromTrajectories, pairwiseWins, transitions, type McqaMetrics } from '../../shared/engine/mcqa';
 import { TRAJECTORY_CLASSES, trajectoryColumns, type TrajectoryColumns } from '../../shared/engine/trajectories';
@@ -37,6 +38,7 @@ import { matchedGridMetrics, proposeMatchedGrid } from '../../shared/engine/matc
 import { derivedEntry } from './derived-entry';
 import { openMetrics } from '../../shared/engine/open-ended';
 import { continuousTrajectories, type ContinuousTrajectory } from '../../shared/engine/continuous';
+import { compareProtocols, protocolLabel, type MembershipChange, type ProtocolReport, type ProtocolSide } from '../../shared/engine/protocols';
 
 const toMetrics = (m: McqaMetrics): OverviewMetrics => ({ ...m, configs: [...m.configs] });
 
@@ -166,8 +168,62 @@ export function heatmapOf(m: ResponseMatrix, t: TrajectoryColumns): OverviewHeat
   return { items, patterns: shown, rest };
 }
 
-export function gridOverview(m: ResponseMatrix): OverviewGrid {
-  const base = { model: m.model, split: m.split, kind: m.kind };
+/** The marks of a grid's own figures (the protocol marks need every config: protocolMarkItems). */
+export type GridMark = Exclude<OverviewMark, { kind: 'protocolMoved' | 'recovered' }>;
+
+/** The comparisons of a grid's other protocols as the overview draws them: counts, no item lists. */
+export function protocolsOverview(report: ProtocolReport | null): OverviewProtocol[] {
+  if (!report) return [];
+  const side = (x: ProtocolSide) => ({ n: x.n, visualConfusionRate: x.visualConfusionRate, terminalRegressionRate: x.terminalRegressionRate, textOverwriteRate: x.textOverwriteRate });
+  const moves = (x: MembershipChange) => ({ onlyMain: x.onlyMain.length, onlyVariant: x.onlyVariant.length, both: x.both, jaccard: x.jaccard });
+  return report.variants.map((v) => ({
+    protocol: v.protocol,
+    configs: v.configs,
+    differsIn: v.differsIn,
+    agreement: v.agreement && {
+      budgets: v.agreement.budgets,
+      nCommon: v.agreement.nCommon,
+      main: side(v.agreement.main),
+      variant: side(v.agreement.variant),
+      confused: moves(v.agreement.confused),
+      terminalRegression: moves(v.agreement.terminalRegression),
+      textOverwritten: v.agreement.textOverwritten && moves(v.agreement.textOverwritten),
+    },
+    agreementNote: v.agreementNote,
+    recovery: {
+      terminalConfig: v.recovery.terminalConfig,
+      alternatives: v.recovery.alternatives,
+      n: v.recovery.n,
+      regressions: v.recovery.regressions,
+      recovered: v.recovery.recovered,
+      recoveryRate: v.recovery.recoveryRate,
+      note: v.recovery.note,
+    },
+  }));
+}
+
+/**
+ * The items of a protocol mark (docs/metrics.md §6) from the grid's every-config matrix: those
+ * whose membership of a set changes between the main grid and the protocol, or the main grid's
+ * terminal regressions the protocol recovers. Throws on a protocol the grid does not have.
+ */
+export function protocolMarkItems(all: ResponseMatrix, main: string, mark: Extract<OverviewMark, { kind: 'protocolMoved' | 'recovered' }>): string[] {
+  const report = compareProtocols(all, main);
+  if (!report) throw new Error(`${all.model} / ${all.split} has no grid of the main protocol ${protocolLabel(main)}`);
+  if (mark.kind === 'recovered' && mark.protocol === null) return report.anyRecovery?.recoveredItems ?? [];
+  const v = report.variants.find((x) => x.protocol === mark.protocol);
+  if (!v) throw new Error(`${all.model} / ${all.split} has no protocol ${protocolLabel(mark.protocol ?? '')} to compare`);
+  if (mark.kind === 'recovered') return v.recovery.recoveredItems;
+  if (!v.agreement) throw new Error(`${protocolLabel(v.protocol)} shares no visual budget with the main grid of ${all.model} / ${all.split}`);
+  const set = v.agreement[mark.set];
+  if (!set) throw new Error(`${all.model} / ${all.split}: no text-only config in both grids, so no text-overwrite set`);
+  if (mark.side === 'onlyMain') return set.onlyMain;
+  if (mark.side === 'onlyVariant') return set.onlyVariant;
+  return [...set.onlyMain, ...set.onlyVariant].sort(compareCodePoints);
+}
+
+export function gridOverview(m: ResponseMatrix, protocols: ProtocolReport | null = null): OverviewGrid {
+  const base = { model: m.model, split: m.split, kind: m.kind, protocols: protocolsOverview(protocols) };
   if (m.kind !== 'mcqa') {
     const o = openOverview(m);
     return {
@@ -291,7 +347,7 @@ function openMarkItems(m: ResponseMatrix, mark: OverviewMark): string[] {
  * definitions as the counts the overview shows (docs/metrics.md §2–4). Throws on a config the
  * grid does not have, or a mark its kind has no figure for.
  */
-export function markItems(m: ResponseMatrix, mark: OverviewMark): string[] {
+export function markItems(m: ResponseMatrix, mark: GridMark): string[] {
   if (m.kind === 'open') return openMarkItems(m, mark);
   if (mark.kind === 'scoreBin') throw new Error(`a score bin is an open-ended mark; ${m.model} / ${m.split} is multiple choice`);
   const t = trajectoryColumns(m);
@@ -375,7 +431,7 @@ export function matchedGridTable(project: Project, matrices: readonly ResponseMa
 const memo = new WeakMap<Project, { inputs: number; value: Overview }>();
 
 /** The shape of `Overview` the kept copy has: raise it whenever that schema changes. */
-const OVERVIEW_FORMAT = 3;
+const OVERVIEW_FORMAT = 4;
 interface KeptOverview {
   format: number;
   overview: Overview;
@@ -416,6 +472,20 @@ export function overviewOf(project: Project): Overview {
 }
 
 export function computeOverview(project: Project): Overview {
-  const matrices = project.loadMatrices(project.listGrids());
-  return { grids: matrices.map((m) => gridOverview(m)), matchedGrid: matchedGridTable(project, matrices) };
+  const grids = project.listGrids();
+  const matrices = project.loadMatrices(grids);
+  const main = project.mainProtocol();
+  // Only the MCQA grids with another protocol need every config's matrix (docs/metrics.md §6).
+  const several = grids.filter((g) => g.kind === 'mcqa' && g.protocols.length > 1);
+  const all = new Map(project.loadMatrices(several, { allProtocols: true }).map((m) => [`${m.model}\u0000${m.split}`, m] as const));
+  const reportOf = (m: ResponseMatrix) => {
+    const a = all.get(`${m.model}\u0000${m.split}`);
+    return a ? compareProtocols(a, main.name) : null;
+  };
+  const available = [...new Set(project.listGrids({ allProtocols: true }).flatMap((g) => g.protocols))].sort(compareCodePoints);
+  return {
+    mainProtocol: { name: main.name, source: main.source, available },
+    grids: matrices.map((m) => gridOverview(m, reportOf(m))),
+    matchedGrid: matchedGridTable(project, matrices),
+  };
 }

@@ -15,7 +15,8 @@ import type { Bundle } from '../importers/annotation-bundle';
 import { applyImportsWithAnnotations, bundleForImport, type ImportWithAnnotationsSummary } from './import-with-annotations';
 import type { ImportBatch } from '../../shared/domain/types';
 import { importOptionProblems, splitList, type ImportFormat, type ImportOptionValues } from '../../shared/api/import-options';
-import { MAIN_PROTOCOL_SETTING, protocolLabel, protocolName } from '../../shared/engine/protocols';
+import { MAIN_PROTOCOL_SETTING } from '../../shared/engine/protocols';
+import { knownProtocol } from '../store/protocols';
 
 export interface ReadFile {
   path: string;
@@ -67,16 +68,10 @@ export async function readImportFiles(paths: string[], o: ImportOptionValues, on
   return out;
 }
 
-/**
- * Stores the main protocol (docs/metrics.md §6), refused — with the whole import — when no grid
- * of the project has it.
- */
-export function setMainProtocol(project: Project, value: string, file: string): void {
-  const name = protocolName(value);
-  const available = [...new Set(project.listGrids({ allProtocols: true }).flatMap((g) => g.protocols))].sort();
-  if (!available.includes(name)) {
-    throw new ImportError(file, 0, 'main-protocol', `${value}: the project has no such protocol (it has ${available.map(protocolLabel).join(', ') || 'none'})`);
-  }
+/** Stores the main protocol with the import, refused — with the whole import — when no grid has it. */
+function setMainProtocol(project: Project, value: string, file: string): void {
+  const name = knownProtocol(project, value);
+  if (typeof name !== 'string') throw new ImportError(file, 0, 'main-protocol', name.error);
   project.setSetting(MAIN_PROTOCOL_SETTING, name);
 }
 

@@ -17,6 +17,7 @@ import { TrajectoryHeatmap, type OpenItem } from '../components/charts/Trajector
 import { CascadeChart } from '../components/charts/CascadeChart';
 import { useOpenMark, type OpenMark } from '../components/charts/open-mark';
 import { OpenGridOverview } from '../components/OpenGridOverview';
+import { MainProtocolPicker, ProtocolsPanel } from '../components/ProtocolsPanel';
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? '—' : (100 * x).toFixed(2));
 
@@ -303,6 +304,15 @@ function GridCard({ g, onQueue, onItem, info }: { g: OverviewGrid; onQueue: Open
             <Panel title="Iso-compute" caption="Configs with about the same frames × pixels (±5%): which items each one alone gets right.">
               <IsoCompute grid={g} />
             </Panel>
+            {g.protocols.length > 0 && (
+              <Panel
+                wide
+                title="Protocols"
+                caption="Each other protocol (sampling policy, pipeline, subtitles) against the main grid on the budgets both have: the rates side by side, the items that left (−) or entered (+) each set — click to open them — and the share of the main grid's terminal regressions the variant answers correctly."
+              >
+                <ProtocolsPanel grid={g} onMark={openMark} />
+              </Panel>
+            )}
             <Panel
               title="Trajectory heatmap"
               caption="One column per config, green correct, red wrong; one row per item (small grids) or per correctness pattern with its number of items. Click a row to open its item or items."
@@ -351,6 +361,7 @@ export function OverviewView({ onQueue, onItem, grids: gridInfo }: { onQueue: Op
             ))}
           </select>
         </label>
+        <MainProtocolPicker main={data.mainProtocol.name} available={data.mainProtocol.available} source={data.mainProtocol.source} />
         <span className="muted">
           {grids.length} of {data.grids.length} grids
         </span>

@@ -319,9 +319,10 @@ export const operations = {
     'Redo the annotator\'s last undone edit of this item; null when there is nothing to redo.',
   ),
   'codebook:get': op(Empty, Codebook, 'The project\'s codebook.'),
-  'settings:get': op(z.object({ key: z.enum(['mediaRoot', 'matchedGrid']) }), z.string().nullable(), 'A project setting.'),
+  'settings:get': op(z.object({ key: z.enum(['mediaRoot', 'matchedGrid', 'mainProtocol']) }), z.string().nullable(), 'A project setting.'),
   'settings:set': op(
-    z.object({ key: z.enum(['mediaRoot', 'matchedGrid']), value: z.string().nullable() }),
+    // mainProtocol: a variant tag, or `untagged`; null restores the default (docs/metrics.md §6).
+    z.object({ key: z.enum(['mediaRoot', 'matchedGrid', 'mainProtocol']), value: z.string().nullable() }),
     ProjectInfo,
     'Change a project setting; returns the refreshed project info.',
   ),

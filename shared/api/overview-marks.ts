@@ -6,6 +6,7 @@
  * lab scale").
  */
 import { SCORE_BINS, type OverviewGrid, type OverviewMark, type OverviewTransition } from './overview';
+import { protocolLabel } from '../engine/protocols';
 
 const FLAG_LABELS = { visuallyConfused: 'visually confused', textOverwritten: 'text overwritten', terminalRegression: 'terminal regression' } as const;
 
@@ -26,8 +27,19 @@ export function markLabel(mark: OverviewMark): string {
       return 'other patterns';
     case 'scoreBin':
       return `score ${binRange(mark.bin)} at ${mark.config}`;
+    case 'protocolMoved': {
+      const what = PROTOCOL_SET_LABELS[mark.set];
+      const p = protocolLabel(mark.protocol);
+      if (mark.side === 'onlyMain') return `${what} in the main grid only, not under ${p}`;
+      if (mark.side === 'onlyVariant') return `${what} under ${p} only, not in the main grid`;
+      return `${what}: membership changes under ${p}`;
+    }
+    case 'recovered':
+      return mark.protocol === null ? 'terminal regressions recovered by another protocol' : `terminal regressions recovered by ${protocolLabel(mark.protocol)}`;
   }
 }
+
+const PROTOCOL_SET_LABELS = { confused: 'visually confused', terminalRegression: 'terminal regression', textOverwritten: 'text overwritten' } as const;
 
 /** A score bin as the overview names it: `0.3–0.4`, the last one `0.9–1`. */
 export function binRange(bin: number): string {

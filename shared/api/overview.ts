@@ -4,6 +4,7 @@
  * so the charts, the CLI and the release export can never disagree.
  */
 import * as z from 'zod';
+import { MEMBERSHIP_SETS } from '../engine/protocols';
 
 const Counts = z.record(z.string(), z.number());
 
@@ -177,6 +178,44 @@ export const OverviewOpen = z.object({
   patterns: z.array(z.object({ pattern: z.string(), n: z.number().int().positive(), cls: z.string().nullable() })).max(HEATMAP_PATTERN_ROWS),
 });
 export type OverviewOpen = z.infer<typeof OverviewOpen>;
+/** A membership set's counts under the two protocols (docs/metrics.md §6); its items come by mark. */
+const OverviewMembership = z.object({ onlyMain: z.number().int(), onlyVariant: z.number().int(), both: z.number().int(), jaccard: z.number().nullable() });
+
+const OverviewProtocolSide = z.object({
+  n: z.number().int(),
+  visualConfusionRate: z.number(),
+  terminalRegressionRate: z.number(),
+  textOverwriteRate: z.number().nullable(),
+});
+
+/** One other protocol of a grid against its main grid: agreement and sampling recovery, as counts. */
+export const OverviewProtocol = z.object({
+  protocol: z.string(),
+  configs: z.array(z.string()),
+  differsIn: z.array(z.string()),
+  agreement: z
+    .object({
+      budgets: z.array(z.string()),
+      nCommon: z.number().int(),
+      main: OverviewProtocolSide,
+      variant: OverviewProtocolSide,
+      confused: OverviewMembership,
+      terminalRegression: OverviewMembership,
+      textOverwritten: OverviewMembership.nullable(),
+    })
+    .nullable(),
+  agreementNote: z.string().nullable(),
+  recovery: z.object({
+    terminalConfig: z.string().nullable(),
+    alternatives: z.array(z.string()),
+    n: z.number().int(),
+    regressions: z.number().int(),
+    recovered: z.number().int(),
+    recoveryRate: z.number().nullable(),
+    note: z.string().nullable(),
+  }),
+});
+export type OverviewProtocol = z.infer<typeof OverviewProtocol>;
 
 export const OverviewGrid = z.object({
   model: z.string(),
@@ -196,6 +235,8 @@ export const OverviewGrid = z.object({
   cascade: OverviewCascade.nullable(),
   /** Why there is no cascade (no confidence/margin recorded, fewer than two budgets, …). */
   cascadeNote: z.string().nullable(),
+  /** The grid's other protocols against its main grid (docs/metrics.md §6); [] when it has one. */
+  protocols: z.array(OverviewProtocol),
 });
 export type OverviewGrid = z.infer<typeof OverviewGrid>;
 
@@ -216,6 +257,8 @@ export const MatchedGridTable = z.object({
 export type MatchedGridTable = z.infer<typeof MatchedGridTable>;
 
 export const Overview = z.object({
+  /** The main protocol ('' = untagged), and whether the project's setting chose it. */
+  mainProtocol: z.object({ name: z.string(), source: z.enum(['setting', 'default']), available: z.array(z.string()) }),
   grids: z.array(OverviewGrid),
   matchedGrid: MatchedGridTable,
 });
@@ -252,6 +295,15 @@ export const OverviewMark = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('otherPatterns'), shown: z.array(z.string()).max(HEATMAP_PATTERN_ROWS) }),
   /** Open-ended grids: complete items whose score at `config` falls in bin `bin` (scoreBin). */
   z.object({ kind: z.literal('scoreBin'), config: z.string().min(1), bin: z.number().int().min(0).max(SCORE_BINS - 1) }),
+  /** Items whose membership of a set changes between the main grid and `protocol` (docs/metrics.md §6). */
+  z.object({
+    kind: z.literal('protocolMoved'),
+    protocol: z.string(),
+    set: z.enum(MEMBERSHIP_SETS),
+    side: z.enum(['onlyMain', 'onlyVariant', 'changed']),
+  }),
+  /** The main grid's terminal regressions that `protocol` (null: any other protocol) answers correctly. */
+  z.object({ kind: z.literal('recovered'), protocol: z.string().nullable() }),
 ]);
 export type OverviewMark = z.infer<typeof OverviewMark>;
 export const OverviewItemsRequest = z.object({ model: z.string().min(1), split: z.string().min(1), mark: OverviewMark });

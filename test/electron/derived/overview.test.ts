@@ -105,7 +105,7 @@ describe('overview and saved views (real project)', () => {
     const p = backend.project()!;
     const stored = () => p.db.prepare("SELECT inputs, json FROM derived WHERE name = 'overview'").get() as { inputs: number; json: string } | undefined;
     expect(stored()?.inputs).toBe(p.inputsVersion());
-    expect(JSON.parse(stored()!.json)).toEqual({ format: 3, overview: first });
+    expect(JSON.parse(stored()!.json)).toEqual({ format: 4, overview: first });
     // The matched grid setting changes the figures: the stored copy is stale and recomputed.
     await call('settings:set', { key: 'matchedGrid', value: 'textonly,8f,16f' });
     const narrower = await call<Overview>('overview:get', {});
@@ -178,7 +178,7 @@ describe('overview and saved views (real project)', () => {
     // checkedHandlers parses the answer with the contract: the old shape would fail it.
     expect(await call<Overview>('overview:get', {})).toEqual(fresh);
     const q = backend.project()!;
-    expect(JSON.parse((q.db.prepare("SELECT json FROM derived WHERE name = 'overview'").get() as { json: string }).json)).toEqual({ format: 3, overview: fresh });
+    expect(JSON.parse((q.db.prepare("SELECT json FROM derived WHERE name = 'overview'").get() as { json: string }).json)).toEqual({ format: 4, overview: fresh });
   });
 
   it('recomputes the cascade for a chosen reference and refuses an unknown or text-only one', async () => {
