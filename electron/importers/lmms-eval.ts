@@ -1,5 +1,5 @@
 import { readdir } from 'node:fs/promises';
-import { basename, dirname, extname, join } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join } from 'node:path';
 import * as z from 'zod';
 import type { ImportBatch, ItemMeta } from '../../shared/domain/types';
 import { BatchBuilder, emptyResponse, expandSplit, parseWith, type ImportOptions } from './batch-builder';
@@ -153,6 +153,23 @@ function metricString(rec: Record<string, unknown>, name: string): string | null
     if (typeof x === 'string' && x.trim() !== '') return x;
   }
   return null;
+}
+
+/**
+ * The video a row's metric object names, for logs without `doc` (lmms-eval ≥ 0.4 logs none by
+ * default): Video-MME's `videomme_perception_score` carries `videoID` (for its clustered
+ * standard error), other tasks `video_id`, `video_name`, `video` or `video_path`. An id becomes
+ * `<id>.mp4` (Video-MME's file naming); a file name is kept relative to the media root, and of
+ * an absolute path (the evaluating machine's) only the file name is kept.
+ */
+function videoOfMetrics(rec: Record<string, unknown>): { id: string; file: string } | null {
+  const id = metricString(rec, 'videoID') ?? metricString(rec, 'video_id');
+  if (id !== null) return { id, file: `${id}.mp4` };
+  const named = metricString(rec, 'video_name') ?? metricString(rec, 'video') ?? metricString(rec, 'video_path');
+  if (named === null) return null;
+  const file = isAbsolute(named) || /^[A-Za-z]:[\\/]/.test(named) ? basename(named.replace(/\\/g, '/')) : named;
+  if (extname(file) === '') return { id: file, file: `${file}.mp4` };
+  return { id: basename(file, extname(file)), file };
 }
 
 interface ResultsInfo {
@@ -378,7 +395,8 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
     const row = emptyResponse(model, split, sampleId, config, line);
     row.sourceTag = `lmms-eval:${task ?? 'unknown'}`;
     // Metadata both kinds of item carry.
-    const videoId = doc?.videoID ?? (video ? basename(video, extname(video)) : null);
+    const named = video === null && !doc?.videoID ? videoOfMetrics(rec as Record<string, unknown>) : null;
+    const videoId = doc?.videoID ?? (video ? basename(video, extname(video)) : null) ?? named?.id ?? null;
     const meta = {
       split,
       sampleId,
@@ -388,7 +406,7 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
       domain: score?.category ?? doc?.domain ?? null,
       subCategory: score?.sub_category ?? doc?.sub_category ?? null,
       videoId,
-      videoFile: doc?.videoID ? `${doc.videoID}.mp4` : video,
+      videoFile: doc?.videoID ? `${doc.videoID}.mp4` : (video ?? named?.file ?? null),
     };
 
     if (open) {

@@ -5,7 +5,7 @@ import { dirname, join, normalize, sep } from 'node:path';
 import { Unzip, UnzipInflate } from 'fflate';
 import * as z from 'zod';
 import type { ConfigSpec, ImportBatch, ItemMeta } from '../../shared/domain/types';
-import { ITEM_COLUMNS } from '../../shared/release/item-columns';
+import { ITEM_COLUMNS, VIDEO_COLUMNS } from '../../shared/release/item-columns';
 import { parseWith, type ImportOptions } from './batch-builder';
 import { readCsvRecords } from './csv-records';
 import { readTextFile } from './text-input';
@@ -138,11 +138,13 @@ const ItemRow = z.object({
  * labels/items.csv → item metadata merged into the batch's items: a field the per_item.csv
  * rows already gave (the answer letter) must agree; items with no response row are kept.
  */
-async function readItemsCsv(path: string, display: string, batch: ImportBatch): Promise<void> {
+async function readItemsCsv(path: string, display: string, batch: ImportBatch, columns: readonly string[] = ITEM_COLUMNS, earlier = 'labels/per_item.csv'): Promise<void> {
   const byKey = new Map<string, ItemMeta>();
   for (const it of batch.items) byKey.set(`${it.split}\u0000${it.sampleId}`, it);
-  await readAnnotationCsv(path, display, ITEM_COLUMNS, z.unknown(), (raw, line) => {
-    const r = parseWith(ItemRow, raw, display, line);
+  // provenance/videos.csv has a subset of the columns: the others read as empty.
+  const absent = Object.fromEntries(ITEM_COLUMNS.filter((c) => !columns.includes(c)).map((c) => [c, '']));
+  await readAnnotationCsv(path, display, columns, z.unknown(), (raw, line) => {
+    const r = parseWith(ItemRow, { ...absent, ...raw }, display, line);
     const kind = r.references ? 'open' : r.options ? 'mcqa' : null;
     const meta: ItemMeta = {
       split: r.split,
@@ -172,7 +174,7 @@ async function readItemsCsv(path: string, display: string, batch: ImportBatch): 
       const old = prev[k];
       if (old == null) (prev as unknown as Record<string, unknown>)[k] = v;
       else if (JSON.stringify(old) !== JSON.stringify(v)) {
-        throw new ImportError(display, line, k === 'sampleId' ? 'sample_id' : k, `contradicts labels/per_item.csv for (${r.split}, ${r.sample_id}): ${JSON.stringify(v)} here, ${JSON.stringify(old)} there`);
+        throw new ImportError(display, line, k === 'sampleId' ? 'sample_id' : k, `contradicts ${earlier} for (${r.split}, ${r.sample_id}): ${JSON.stringify(v)} here, ${JSON.stringify(old)} there`);
       }
     }
   });
@@ -187,6 +189,9 @@ async function readReleaseFolder(dir: string, opts: ImportOptions, label: string
 
   const itemsPath = join(dir, 'labels', 'items.csv');
   if (await exists(itemsPath)) await readItemsCsv(itemsPath, name('labels/items.csv'), batch);
+  // Every export's video names and durations (an export with the text repeats them in items.csv; both must agree).
+  const videosPath = join(dir, 'provenance', 'videos.csv');
+  if (await exists(videosPath)) await readItemsCsv(videosPath, name('provenance/videos.csv'), batch, VIDEO_COLUMNS, 'labels/items.csv');
 
   const configsPath = join(dir, 'provenance', 'configs.json');
   if (await exists(configsPath)) {

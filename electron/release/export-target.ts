@@ -27,6 +27,7 @@ const FIXED = new Set([
   'annotations/evidence_spans.csv',
   'annotations/events.jsonl',
   'provenance/configs.json',
+  'provenance/videos.csv',
 ]);
 
 const TABLE2 = 'labels/aggregated/table2_metrics.json';

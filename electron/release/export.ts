@@ -13,7 +13,7 @@ import { unsafeRelativePathReason } from '../../shared/domain/names';
 import { compareCodePoints } from './format';
 import { optionalColumnsOf, perItemCsvBytes, writePerItemCsv } from './per-item-csv';
 import { type ProjectSource, readReleaseData } from './project-source';
-import { configsJson, itemsCsv } from './provenance-files';
+import { configsJson, itemsCsv, videosCsv } from './provenance-files';
 import { readmeText } from './readme';
 import { assertReplaceableFolder, assertReplaceableZip, removeStaleExportTemps } from './export-target';
 import type { ReleaseData, ReleaseGrid } from './release-data';
@@ -131,6 +131,9 @@ function releaseFiles(data: ReleaseData, opts: ExportOptions, streamPerItem: boo
   // Counts from the grids' columns (every protocol's: per_item.csv holds them all) rather than passes over every cell.
   const usedConfigs = new Set(data.grids.flatMap((g) => g.columns.map((c) => c.config)));
   out.push({ path: 'provenance/configs.json', text: configsJson(data.configs.filter((c) => usedConfigs.has(c.key))) });
+  // Not benchmark text, so in every export: the importer's project finds the videos under its
+  // own media root and draws the same strips (docs/release-format.md "provenance/videos.csv").
+  out.push({ path: 'provenance/videos.csv', text: videosCsv(data.items) });
 
   const models = [...new Set(data.matrices.map((m) => m.model))].sort(compareCodePoints);
   const splits = [...new Set(data.matrices.map((m) => m.split))].sort(compareCodePoints);

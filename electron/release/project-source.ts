@@ -6,7 +6,7 @@ import type { ResponseMatrix } from '../../shared/domain/types';
 import { proposeMatchedGrid } from '../../shared/engine/matched-grid';
 import type { Project } from '../store/project';
 import type { ExportOptions } from './export';
-import type { ReleaseColumn, ReleaseData, ReleasePathwayRow, ReleaseSpanRow } from './release-data';
+import type { ReleaseData, ReleasePathwayRow, ReleaseSpanRow } from './release-data';
 import { gridMatrices } from './grid-matrices';
 import { mainGridOf } from './protocol-files';
 import { protocolsOf } from '../../shared/engine/protocols';
@@ -30,14 +30,6 @@ export function matchedGridOf(project: ProjectSource, matrices: readonly Respons
   return proposeMatchedGrid(matrices.map((m) => ({ model: m.model, split: m.split, configs: m.configs }))).configs;
 }
 
-/** Some MCQA cell of the column without its own ground truth (its item's answer stands in). */
-function lacksGroundTruth(c: ReleaseColumn): boolean {
-  const gt = c.groundTruth.idx;
-  const correct = c.correct;
-  for (let k = 0; k < c.length; k++) if (gt[k] === 0 && correct[k]! >= 0) return true;
-  return false;
-}
-
 export function readReleaseData(project: ProjectSource, opts: Pick<ExportOptions, 'matchedGrid' | 'includeText'> = {}): ReleaseData {
   const grids = project.scanColumns();
   const configs = project.listConfigs();
@@ -47,8 +39,6 @@ export function readReleaseData(project: ProjectSource, opts: Pick<ExportOptions
   const matrices = gridMatrices(mainGrids, configs);
   const several = grids.filter((g) => protocolsOf(g.columns.map((c) => c.config)).length > 1);
   const protocolMatrices = new Map(gridMatrices(several, configs).map((m) => [`${m.model}\u0000${m.split}`, m] as const));
-  // Item metadata is needed only for text, or for MCQA cells that lack their own ground truth.
-  const needItems = opts.includeText === true || grids.some((g) => g.columns.some(lacksGroundTruth));
   const pathways: ReleasePathwayRow[] = [];
   const spans: ReleaseSpanRow[] = [];
   for (const s of project.annotations.listStates()) {
@@ -84,7 +74,8 @@ export function readReleaseData(project: ProjectSource, opts: Pick<ExportOptions
   return {
     grids,
     configs,
-    items: needItems ? project.listItems() : [],
+    // Every export writes provenance/videos.csv; the text (items.csv) only with --include-text.
+    items: project.listItems(),
     mainProtocol: main,
     mainGrids,
     matrices,

@@ -1,8 +1,8 @@
 /**
- * provenance/configs.json and the opt-in labels/items.csv (benchmark text).
+ * provenance/configs.json, provenance/videos.csv and the opt-in labels/items.csv (benchmark text).
  */
 import type { ConfigSpec, ItemMeta } from '../../shared/domain/types';
-import { ITEM_COLUMNS } from '../../shared/release/item-columns';
+import { ITEM_COLUMNS, VIDEO_COLUMNS } from '../../shared/release/item-columns';
 import { compareCodePoints, compareKeys, csvText, jsonText, type JsonValue } from './format';
 
 /** `{"<config>": {...}}`, configs in code-point order, unknown fields null. */
@@ -44,5 +44,19 @@ export function itemsCsv(items: readonly ItemMeta[]): string {
       it.videoId ?? null,
       it.videoFile ?? null,
     ]),
+  );
+}
+
+/**
+ * provenance/videos.csv, in every export (shared/release/item-columns.ts VIDEO_COLUMNS): the
+ * items that name a video or a duration, so that the next annotator's project finds the videos
+ * under its media root and draws the same exact strips. No question, option or answer text.
+ */
+export function videosCsv(items: readonly ItemMeta[]): string {
+  const rows = items.filter((it) => it.videoId != null || it.videoFile != null || it.durationS != null || it.durationBucket != null);
+  rows.sort((a, b) => compareKeys([a.split, a.sampleId], [b.split, b.sampleId]));
+  return csvText(
+    VIDEO_COLUMNS,
+    rows.map((it) => [it.split, it.sampleId, it.videoId ?? null, it.videoFile ?? null, it.durationS ?? null, it.durationBucket ?? null]),
   );
 }

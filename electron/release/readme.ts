@@ -48,6 +48,7 @@ export function readmeText(f: ReadmeFacts): string {
   L.push('| `annotations/pathways.csv` | one row per (sample_id, model, split, annotator) |');
   L.push('| `annotations/evidence_spans.csv` | one row per marked evidence span |');
   L.push('| `provenance/configs.json` | every config: frames, pixels, sampling, pipeline |');
+  L.push('| `provenance/videos.csv` | each item\'s video id, video file name and duration (no benchmark text): a project importing this release finds the videos under its own media root |');
   L.push('');
   L.push('## Counts', '');
   L.push(`- ${f.cells} response cells (per_item.csv rows) over ${f.items} items`);
@@ -90,7 +91,7 @@ export function readmeText(f: ReadmeFacts): string {
     '- Videos are not redistributed: obtain Video-MME / MLVU under their own licences.',
     f.includeText
       ? '- This export INCLUDES benchmark question text (`--include-text`, `labels/items.csv`): check the benchmark\'s licence before sharing it.'
-      : '- Benchmark question text, options and answers are omitted (Video-MME and MLVU forbid redistribution); `ground_truth_option` is a letter. Export with `--include-text` to add them.',
+      : '- Benchmark question text, options and answers are omitted (Video-MME and MLVU forbid redistribution); `ground_truth_option` is a letter. Export with `--include-text` to add them, or import the benchmark\'s own question file (the Video-MME parquet, the MLVU metadata JSON) into the project that imports this release.',
     '',
   );
   return L.join('\n');

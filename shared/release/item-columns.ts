@@ -20,3 +20,11 @@ export const ITEM_COLUMNS = [
   'video_id',
   'video_file',
 ] as const;
+
+/**
+ * The columns of provenance/videos.csv (docs/release-format.md): what an item's video needs
+ * that is not benchmark text, written by every export so that a project imported from it
+ * finds its videos under its own media root and samples the same frames (scalegrid-random
+ * seeds with the video id). A subset of ITEM_COLUMNS, read back the same way.
+ */
+export const VIDEO_COLUMNS = ['split', 'sample_id', 'video_id', 'video_file', 'duration_s', 'duration_bucket'] as const;

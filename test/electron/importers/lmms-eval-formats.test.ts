@@ -26,7 +26,19 @@ describe('lmms-eval layouts', () => {
       options: ['Two.', 'Three.', 'Four.', 'Five.'],
       answer: 'C',
       durationBucket: 'short',
+      // No `doc` in the log: the video comes from the metric object's `videoID`.
+      videoId: 'vid001',
+      videoFile: 'vid001.mp4',
     });
+  });
+
+  it('a log without doc whose metric object names the video by another field: the file name, never the evaluating machine\'s path', async () => {
+    const p = scratch.lmmsEvalLog('videomme', 'video-path');
+    const { readFileSync, writeFileSync } = await import('node:fs');
+    writeFileSync(p, readFileSync(p, 'utf8').replaceAll('"videoID": "vid001"', '"video_path": "/mnt/eval/Video-MME/data/vid001.mp4"').replaceAll('"videoID": "vid302"', '"video_name": "clips/vid302.mkv"'));
+    const [b] = await readImport(p);
+    expect(b!.items.find((i) => i.sampleId === '001-1')).toMatchObject({ videoId: 'vid001', videoFile: 'vid001.mp4' });
+    expect(b!.items.find((i) => i.sampleId === '302-1')).toMatchObject({ videoId: 'vid302', videoFile: 'clips/vid302.mkv' });
   });
 
   it('videomme_w_subtitle / videomme_long: the same items as videomme; subtitles are a config variant', async () => {
