@@ -3,6 +3,7 @@
  * trajectory class, flags and annotation status) and an item's detail (question, per-config
  * responses, playable video, frames per config).
  */
+import { defaultTransition } from '../../shared/engine/default-transition';
 import type { ItemDetail } from '../../shared/api/contract';
 import { ensurePlayable } from '../media/proxy';
 import type { Handlers } from './dispatch';
@@ -61,7 +62,6 @@ export function itemHandlers(ctx: BackendContext): Pick<Handlers, 'queue:page' |
       };
     }
     const harmed = a?.harmed ?? [];
-    const terminalTransition = a?.terminalRegression ? (harmed.find((t) => t.endsWith(`>${a.terminalConfig}`)) ?? null) : null;
     return {
       model,
       split,
@@ -94,7 +94,7 @@ export function itemHandlers(ctx: BackendContext): Pick<Handlers, 'queue:page' |
       terminalConfig: a?.terminalConfig ?? null,
       harmed,
       rescued: a?.rescued ?? [],
-      defaultTransition: terminalTransition ?? harmed[0] ?? null,
+      defaultTransition: defaultTransition(harmed, (key) => g.configs.find((c) => c.key === key)?.frames),
       video,
       videoError,
       frames: (sel?.configs ?? []).map((c) => {

@@ -29,11 +29,15 @@ function expectedCoverage(d: ItemDetail, startS: number, endS: number): string[]
   return d.frames.filter((f) => f.timesS.some((t) => t >= startS - 1e-9 && t <= endS + 1e-9)).map((f) => f.config).sort();
 }
 
-/** The transition the item view must preselect, derived from item:get: the terminal regression, else the first harmed. */
+/**
+ * The transition the item view must preselect (README "Item view"), derived from item:get: the
+ * first step between consecutive visual configs (config order) that goes right → wrong, else
+ * the first harmed transition.
+ */
 function preselected(d: ItemDetail): string | null {
-  if (d.flags.terminalRegression) {
-    const t = d.harmed.find((h) => h.split('>')[1] === d.terminalConfig);
-    if (t) return t;
+  const visual = d.configs.filter((c) => c.frames > 0);
+  for (let i = 0; i + 1 < visual.length; i++) {
+    if (visual[i]!.correct === true && visual[i + 1]!.correct === false) return `${visual[i]!.key}>${visual[i + 1]!.key}`;
   }
   return d.harmed[0] ?? null;
 }
@@ -339,9 +343,9 @@ describe.skipIf(skipReason !== null)('item-audit interactions in Chromium', () =
     const d = await detailOf(row);
     const want = preselected(d);
     expect(want).not.toBeNull();
-    // The terminal regression's transition ends at the terminal config, which is wrong there and right before it.
+    // The first step where visual input lost the item: right at `from`, wrong at `to`, and listed as harmed.
     const [from, to] = want!.split('>') as [string, string];
-    expect(to).toBe(d.terminalConfig);
+    expect(d.harmed).toContain(want);
     expect(d.configs.find((c) => c.key === to)?.correct).toBe(false);
     expect(d.configs.find((c) => c.key === from)?.correct).toBe(true);
     await expect.poll(() => page.getByLabel('Transition explained').inputValue()).toBe(want);
