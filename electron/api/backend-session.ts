@@ -41,7 +41,8 @@ export interface Session {
   /** Per (model, split, sample): the frames each config saw, for coverage and strips. */
   selections: Map<string, { meta: VideoMeta; configs: ConfigFrames[] }>;
   jobs: Map<string, AbortController>;
-  videoCount: number | null;
+  /** Items whose video resolves, and per split the items without question text (project:info); null until counted. */
+  itemCounts: { video: number; withoutQuestion: { split: string; items: number }[] } | null;
   /** Frame cache folder of the project; also holds H.264 proxies of unplayable videos. */
   cacheDir: string;
 }

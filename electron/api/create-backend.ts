@@ -29,6 +29,7 @@ import { itemHandlers } from './item-handlers';
 import { framesHandlers } from './frames-handlers';
 import { annotationHandlers } from './annotation-handlers';
 import { afterProjectWrite, importHandlers } from './import-handlers';
+import { filesHandlers } from './files-handlers';
 import { createBackgroundJobs } from '../jobs/background-jobs';
 import { operations, type OpName } from '../../shared/api/contract';
 import { assertWritable, type BackendContext, type HostHooks, type Session } from './backend-session';
@@ -68,13 +69,18 @@ export function createBackend(hooks: HostHooks, opts: { media?: MediaRegistry } 
     media.clear();
   };
 
-  const countVideos = (s: Session): number => {
-    if (s.videoCount !== null) return s.videoCount;
+  /** One pass over the items for project:info: which have a video, which splits lack question text. */
+  const countItems = (s: Session): NonNullable<Session['itemCounts']> => {
+    if (s.itemCounts !== null) return s.itemCounts;
     const video = projectVideoResolver(s.project);
     let n = 0;
-    for (const it of s.project.listItems()) if (video(it.videoFile).file !== null) n++;
-    s.videoCount = n;
-    return n;
+    const noQuestion = new Map<string, number>();
+    for (const it of s.project.listItems()) {
+      if (video(it.videoFile).file !== null) n++;
+      if (it.question == null || it.question === '') noQuestion.set(it.split, (noQuestion.get(it.split) ?? 0) + 1);
+    }
+    s.itemCounts = { video: n, withoutQuestion: [...noQuestion].map(([split, items]) => ({ split, items })) };
+    return s.itemCounts;
   };
 
   const gridsOf = (p: Project): NonNullable<Res<'project:info'>>['grids'] =>
@@ -100,7 +106,8 @@ export function createBackend(hooks: HostHooks, opts: { media?: MediaRegistry } 
       grids: gridsOf(p),
       nItems: p.countItems(),
       mediaRoot: mediaRootOf(p),
-      itemsWithVideo: countVideos(session),
+      itemsWithVideo: countItems(session).video,
+      withoutQuestion: countItems(session).withoutQuestion,
       codebookVersion: p.annotations.getCodebook().version,
     };
   };
@@ -132,7 +139,7 @@ export function createBackend(hooks: HostHooks, opts: { media?: MediaRegistry } 
       frames: createFrameService({ cacheDir, metadataCache: createProjectMetadataCache(project) }),
       selections: new Map(),
       jobs: new Map(),
-      videoCount: null,
+      itemCounts: null,
       cacheDir,
     };
     hooks.recent?.add(project.path);
@@ -158,6 +165,7 @@ export function createBackend(hooks: HostHooks, opts: { media?: MediaRegistry } 
     ...framesHandlers(ctx),
     ...annotationHandlers(ctx),
     ...importHandlers(ctx),
+    ...filesHandlers(() => session),
     'project:open': (req) => open(req.path, { create: req.create ?? false }),
     'project:info': () => info(),
     // Only the grids: not the item count, codebook and (on first use) every item's video check info() makes.
@@ -177,7 +185,7 @@ export function createBackend(hooks: HostHooks, opts: { media?: MediaRegistry } 
         if (typeof name !== 'string') throw new ServiceError('bad-request', `main protocol ${name.error}`);
         s.project.setSetting(MAIN_PROTOCOL_SETTING, name);
       } else s.project.setSetting(req.key, path.resolve(req.value));
-      s.videoCount = null;
+      s.itemCounts = null;
       s.selections.clear();
       s.audit.invalidate();
       // The main protocol decides every grid's numbers and the queue's rows: views re-read the project.

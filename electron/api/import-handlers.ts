@@ -10,7 +10,7 @@ import { assertWritable, type BackendContext, type Session } from './backend-ses
 /** After a job wrote the project from another connection: every cache derived from it is stale. */
 export function afterProjectWrite(ctx: BackendContext, s: Session): void {
   s.audit.invalidate();
-  s.videoCount = null;
+  s.itemCounts = null;
   s.selections.clear();
   s.project.annotations.resync();
   ctx.hooks.emit('data:changed', { scope: 'project', item: null });

@@ -14,6 +14,7 @@ import { Strips } from '../components/Strips';
 import { TaggingPanel, type SaveState } from '../components/TaggingPanel';
 import { SpansPanel } from '../components/SpansPanel';
 import { AnnotatorsPanel } from '../components/AnnotatorsPanel';
+import { QuestionImport } from '../components/QuestionImport';
 
 const sameItem = (a: ItemRef, b: ItemRef) => a.model === b.model && a.split === b.split && a.sampleId === b.sampleId;
 
@@ -440,7 +441,7 @@ export function ItemView({
         </div>
         <div className="item-side">
           <section className="facts" aria-label="Item facts">
-            <p className="question">{detail.question ?? '(question text not in the project)'}</p>
+            {detail.question !== null ? <p className="question">{detail.question}</p> : <QuestionImport split={detail.split} readOnly={readOnly} compact />}
             {detail.options.length > 0 && (
               <ol className="options" aria-label="Options">
                 {detail.options.map((o, i) => (

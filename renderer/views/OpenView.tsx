@@ -2,7 +2,10 @@ import { useEffect, useState } from 'react';
 import type { ImportFileSummary, ImportSummary, ProjectInfo } from '../../shared/api/contract';
 import { IMPORT_OPTIONS, ImportOptionValues, type ImportOptionKey } from '../../shared/api/import-options';
 import { useClient } from '../api/use-client';
+import { importSummaryText } from '../../shared/api/import-summary-text';
 import { MergePanel } from '../components/MergePanel';
+import { PathField } from '../components/PathField';
+import { QuestionImport } from '../components/QuestionImport';
 
 interface Job {
   id: string;
@@ -12,6 +15,8 @@ interface Job {
   total: number;
   message: string | null;
   state: 'running' | 'ok' | 'error' | 'cancelled';
+  /** The import's paths, in the order it reads them (per-file progress). */
+  paths: string[];
   files: ImportFileSummary[];
   summary: ImportSummary | null;
   error: string | null;
@@ -43,7 +48,6 @@ export function OpenView({
   const [outDir, setOutDir] = useState('');
   const [includeText, setIncludeText] = useState(false);
   const [dragOver, setDragOver] = useState(false);
-  const electron = client.transport === 'ipc';
 
   useEffect(() => {
     void client.call('recent:list', {}).then((r) => r.ok && setRecent(r.value));
@@ -53,7 +57,9 @@ export function OpenView({
   useEffect(
     () =>
       client.on('job:progress', (p) => {
-        setJobs((js) => js.map((j) => (j.id === p.jobId ? { ...j, done: p.done, total: p.total, message: p.message } : j)));
+        // A job that has answered is finished: a progress event that arrives after its answer
+        // (events and answers travel apart) must not move its bar back.
+        setJobs((js) => js.map((j) => (j.id === p.jobId && j.state === 'running' ? { ...j, done: p.done, total: p.total, message: p.message } : j)));
       }),
     [client],
   );
@@ -65,15 +71,10 @@ export function OpenView({
     else setOpenError(r.error.message);
   };
 
-  const pick = async (kind: 'open-project' | 'new-project' | 'import' | 'export-dir' | 'media-root'): Promise<string[]> => {
-    const r = await client.call('dialog:pick', { kind });
-    return r.ok ? r.value.paths : [];
-  };
-
   const runImport = async (paths: string[]) => {
     if (paths.length === 0) return;
     const id = newJobId('import');
-    const job: Job = { id, kind: 'import', label: paths.join(', '), done: 0, total: paths.length, message: null, state: 'running', files: [], summary: null, error: null };
+    const job: Job = { id, kind: 'import', label: paths.join(', '), done: 0, total: paths.length, message: null, state: 'running', paths, files: [], summary: null, error: null };
     setJobs((js) => [job, ...js]);
     const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined && v.trim() !== ''));
     const parsed = ImportOptionValues.safeParse(given);
@@ -84,7 +85,7 @@ export function OpenView({
       js.map((j) =>
         j.id === id
           ? r.ok
-            ? { ...j, state: 'ok', files: r.value.files, summary: r.value.summary, done: j.total }
+            ? { ...j, state: 'ok', files: r.value.files, summary: r.value.summary, done: j.total, message: null }
             : 'code' in r.error && r.error.code === 'cancelled'
               ? { ...j, state: 'cancelled', message: 'nothing was imported' }
               : { ...j, state: 'error', error: r.error.message }
@@ -97,7 +98,7 @@ export function OpenView({
 
   const runExport = async () => {
     const id = newJobId('export');
-    setJobs((js) => [{ id, kind: 'export', label: outDir, done: 0, total: 1, message: null, state: 'running', files: [], summary: null, error: null }, ...js]);
+    setJobs((js) => [{ id, kind: 'export', label: outDir, done: 0, total: 1, message: null, state: 'running', paths: [], files: [], summary: null, error: null }, ...js]);
     const r = await client.call('export:run', { jobId: id, outDir, includeText });
     setJobs((js) =>
       js.map((j) =>
@@ -131,26 +132,20 @@ export function OpenView({
             {project.readOnly && <strong> — read-only: {project.readOnlyReason}</strong>}
           </p>
         )}
+        {project?.withoutQuestion.map((g) => (
+          <QuestionImport key={g.split} split={g.split} readOnly={project.readOnly} compact />
+        ))}
         <div className="row">
-          <label>
+          <span className="field">
             Project file
-            <input className="path" aria-label="Project file" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/path/to/audit.flipbook" />
-          </label>
+            <PathField label="Project file" value={path} onChange={setPath} kind="file" pick="open-project" placeholder="e.g. ~/audits/videomme.flipbook" onChosen={(ps) => ps[0] && void open(false, ps[0])} />
+          </span>
           <button type="button" onClick={() => void open(false)} disabled={path.trim() === ''}>
             Open project
           </button>
           <button type="button" onClick={() => void open(true)} disabled={path.trim() === ''}>
             Create project
           </button>
-          {electron && (
-            <button
-              type="button"
-              aria-label="Browse for a project"
-              onClick={() => void pick('open-project').then((ps) => ps[0] && (setPath(ps[0]), void open(false, ps[0])))}
-            >
-              Browse…
-            </button>
-          )}
         </div>
         {openError && <p role="alert">{openError}</p>}
         {recent.length > 0 && (
@@ -184,8 +179,8 @@ export function OpenView({
           }}
         >
           <h2 id="h-import">Import results or metadata</h2>
-          <p>Drop files here{electron ? ', browse,' : ''} or enter paths (one per line).</p>
-          <textarea className="path" aria-label="Files to import" rows={3} value={importPaths} onChange={(e) => setImportPaths(e.target.value)} />
+          <p>Drop files here, browse, or enter paths (one per line).</p>
+          <PathField label="Files to import" value={importPaths} onChange={setImportPaths} kind="files" pick="import" multiline placeholder="e.g. ~/results/20250301_samples_videomme.jsonl (one path per line)" />
           <div className="row import-options" role="group" aria-label="Import options">
             {IMPORT_OPTIONS.map((o) => (
               <label key={o.key} title={o.help}>
@@ -205,7 +200,7 @@ export function OpenView({
                     aria-describedby={`import-help-${o.key}`}
                     value={options[o.key] ?? ''}
                     className={o.kind === 'path' ? 'path' : undefined}
-                    placeholder={o.example ?? (o.kind === 'path' ? '/path/to/file' : '')}
+                    placeholder={o.example ? `e.g. ${o.example}` : o.kind === 'path' ? 'a file path' : ''}
                     onChange={(e) => setOptions((x) => ({ ...x, [o.key]: e.target.value }))}
                   />
                 )}
@@ -223,11 +218,6 @@ export function OpenView({
             >
               Import
             </button>
-            {electron && (
-              <button type="button" aria-label="Browse files to import" onClick={() => void pick('import').then(runImport)}>
-                Browse…
-              </button>
-            )}
           </div>
         </section>
       )}
@@ -248,7 +238,20 @@ export function OpenView({
                     </button>
                   )}
                 </div>
-                <progress aria-label={`Progress of ${j.kind} ${j.label}`} max={Math.max(1, j.total)} value={j.done} />
+                <progress aria-label={`Progress of ${j.kind} ${j.label}`} max={Math.max(1, j.total)} value={j.state === 'ok' ? Math.max(1, j.total) : j.done} />
+                {j.kind === 'import' && j.paths.length > 1 && (
+                  // Per file: the import reads them in order, then applies all in one transaction.
+                  <ol className="import-files" aria-label={`Files of import ${j.label}`}>
+                    {j.paths.map((f, i) => {
+                      const st = j.state === 'ok' ? 'imported' : j.state !== 'running' ? (j.state === 'error' ? 'not imported' : 'cancelled') : i < j.done ? 'read' : i === j.done ? 'reading' : 'waiting';
+                      return (
+                        <li key={f} data-state={st}>
+                          <code>{f}</code> — {st}
+                        </li>
+                      );
+                    })}
+                  </ol>
+                )}
                 {j.error && <p role="alert">{j.error}</p>}
                 {j.outDir && <p>Written to {j.outDir}</p>}
                 {j.files.map((f) => (
@@ -258,8 +261,8 @@ export function OpenView({
                 ))}
                 {j.summary && (
                   <div className="import-summary" aria-label="Import summary">
-                    added {j.summary.itemsAdded} items, {j.summary.responsesAdded} responses, {j.summary.configsAdded} configs; updated {j.summary.itemsUpdated} items,{' '}
-                    {j.summary.responsesUpdated} responses · models {j.summary.models.join(', ') || '—'} · splits {j.summary.splits.join(', ') || '—'}
+                    {importSummaryText(j.summary)} · models {j.summary.models.join(', ') || '—'} · splits {j.summary.splits.join(', ') || '—'}
+                    {j.summary.configs.length > 0 && <> · configs {j.summary.configs.join(', ')}</>}
                     {j.summary.groundTruth && (
                       <span>
                         {' '}
@@ -290,18 +293,13 @@ export function OpenView({
         <section aria-labelledby="h-media">
           <h2 id="h-media">Media root</h2>
           <div className="row">
-            <label>
+            <span className="field">
               Media folder
-              <input className="path" aria-label="Media root" value={mediaRoot} onChange={(e) => setMediaRoot(e.target.value)} />
-            </label>
+              <PathField label="Media root" value={mediaRoot} onChange={setMediaRoot} kind="folder" pick="media-root" placeholder="the folder that holds the videos, e.g. ~/data/videomme/videos" />
+            </span>
             <button type="button" onClick={() => void setRoot()} disabled={project.readOnly}>
               Set media root
             </button>
-            {electron && (
-              <button type="button" aria-label="Browse for the media folder" onClick={() => void pick('media-root').then((p) => p[0] && setMediaRoot(p[0]))}>
-                Browse…
-              </button>
-            )}
           </div>
           <p aria-label="Video coverage">{mediaMsg ?? `${project.itemsWithVideo} of ${project.nItems} items have video`}</p>
         </section>
@@ -311,10 +309,10 @@ export function OpenView({
         <section aria-labelledby="h-export">
           <h2 id="h-export">Export release</h2>
           <div className="row">
-            <label>
+            <span className="field">
               Output folder
-              <input className="path" aria-label="Export folder" value={outDir} onChange={(e) => setOutDir(e.target.value)} />
-            </label>
+              <PathField label="Export folder" value={outDir} onChange={setOutDir} kind="folder" pick="export-dir" placeholder="a new folder, e.g. ~/releases/audit-2025-03" />
+            </span>
             <label>
               <input type="checkbox" aria-label="Include benchmark text" checked={includeText} onChange={(e) => setIncludeText(e.target.checked)} /> include
               benchmark text (check the benchmark's licence)
@@ -322,11 +320,6 @@ export function OpenView({
             <button type="button" onClick={() => void runExport()} disabled={outDir.trim() === ''}>
               Export
             </button>
-            {electron && (
-              <button type="button" aria-label="Browse for the export folder" onClick={() => void pick('export-dir').then((p) => p[0] && setOutDir(p[0]))}>
-                Browse…
-              </button>
-            )}
           </div>
         </section>
       )}

@@ -67,6 +67,8 @@ export const ProjectInfo = z.object({
   nItems: z.number().int(),
   mediaRoot: z.string().nullable(),
   itemsWithVideo: z.number().int(),
+  /** Per split, the items without question text (a release exported without it): the Project view says which file brings it. */
+  withoutQuestion: z.array(z.object({ split: z.string(), items: z.number().int() })),
   codebookVersion: z.number().int().nullable(),
 });
 export type ProjectInfo = z.infer<typeof ProjectInfo>;
@@ -350,6 +352,21 @@ export const operations = {
     z.object({ kind: z.enum(['open-project', 'new-project', 'import', 'export-dir', 'media-root']) }),
     z.object({ paths: z.array(z.string()) }),
     'Native file dialog (Electron only; the web mode answers `unsupported` and the UI shows a path field).',
+  ),
+  'files:list': op(
+    z.object({ path: z.string().min(1).max(4096).nullable() }),
+    z.object({
+      /** The folder listed (absolute, symlinks resolved). */
+      path: z.string(),
+      /** Its parent when that is still inside a browsable folder, else null. */
+      parent: z.string().nullable(),
+      /** The folders this chooser may show: the user's home, the project's folder, the media root. */
+      roots: z.array(z.string()),
+      entries: z.array(z.object({ name: z.string(), kind: z.enum(['dir', 'file']), bytes: z.number().nullable() })),
+      /** More entries than FILES_LIST_MAX: the list is cut (folders first, then files, by name). */
+      truncated: z.boolean(),
+    }),
+    "The web mode's file chooser: one folder's entries, only inside the user's own folders (docs/security.md \"Web mode\").",
   ),
   'recent:list': op(Empty, z.array(z.string()), 'Recently opened projects (Electron; web mode: the served project).'),
   'annotator:get': op(Empty, z.string().nullable(), 'The annotator name of this machine.'),

@@ -23,6 +23,7 @@ export const OP_NAME_LIST = [
   'export:run',
   'job:cancel',
   'dialog:pick',
+  'files:list',
   'recent:list',
   'annotator:get',
   'annotator:set',

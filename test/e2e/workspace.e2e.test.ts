@@ -82,9 +82,26 @@ describe.skipIf(skipReason !== null)('workspace states in Chromium', () => {
     expect(await job.getAttribute('data-state'), (await job.textContent()) ?? '').toBe('ok');
     const text = (await job.textContent()) ?? '';
     expect(text).toContain('format per-item-csv');
-    expect(text).toMatch(/added \d+ items, 4 responses, 2 configs/);
+    expect(text).toMatch(/added \d+ items, 4 responses; 2 configs in 1 split of 1 model \(2 new grid columns/);
     expect(await job.getByRole('list', { name: 'Warnings' }).textContent()).toContain('repeated identical row');
     expect(await job.getByRole('progressbar').getAttribute('value')).toBe('1');
+
+    // Two files at once: each file's own line says where it is, and the bar is full at done.
+    const two = ['a', 'b'].map((x) => {
+      const f = path.join(sample.dir, `per_item_${x}.csv`);
+      fs.writeFileSync(f, [header, `two-${x},CsvModel,CsvSplit,textonly,0,0,A,A,1,t,`, `two-${x},CsvModel,CsvSplit,8f_151k,8,151000,B,A,0,t,`].join('\n') + '\n');
+      return f;
+    });
+    await page.getByLabel('Files to import').fill(two.join('\n'));
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    const twoJob = page.getByRole('listitem', { name: `import job ${two.join(', ')}` });
+    await expect.poll(() => twoJob.getAttribute('data-state'), { timeout: 60_000 }).toBe('ok');
+    const perFile = twoJob.getByRole('list', { name: `Files of import ${two.join(', ')}` }).getByRole('listitem');
+    expect(await perFile.evaluateAll((li) => li.map((x) => x.getAttribute('data-state')))).toEqual(['imported', 'imported']);
+    const bar = twoJob.getByRole('progressbar');
+    expect(await bar.getAttribute('value')).toBe(await bar.getAttribute('max'));
+    expect((await twoJob.textContent()) ?? '').toMatch(/added 2 items, 4 responses; 2 configs in 1 split of 1 model \(no new grid column\)/);
+
     const after = await api<Info>(server, 'project:info', {});
     expect(after.models).toContain('CsvModel');
     const rowsAfter = (await queueRows<Row>(server)).length;
