@@ -398,7 +398,7 @@ export function createAnnotationStore(db: Database.Database, options: Annotation
          pathways = excluded.pathways, transition = excluded.transition, notes = excluded.notes, confidence = excluded.confidence,
          codebook_version = excluded.codebook_version, created_at = excluded.created_at, updated_at = excluded.updated_at`,
     ),
-    deleteSpan: db.prepare('DELETE FROM evidence_spans WHERE id = ?'),
+    deleteSpan: db.prepare('DELETE FROM evidence_spans WHERE model = ? AND split = ? AND sample_id = ? AND annotator = ? AND id = ?'),
     deleteSpans: db.prepare('DELETE FROM evidence_spans WHERE model = ? AND split = ? AND sample_id = ? AND annotator = ?'),
     insertSpan: db.prepare(
       `INSERT OR REPLACE INTO evidence_spans (id, model, split, sample_id, annotator, start_s, end_s, label, covered_by, created_at, updated_at)
@@ -609,7 +609,7 @@ export function createAnnotationStore(db: Database.Database, options: Annotation
             if (old && JSON.stringify(old) === JSON.stringify(sp)) continue;
             q.insertSpan.run(sp.id, key.model, key.split, key.sampleId, annotator, sp.startS, sp.endS, sp.label, JSON.stringify(sp.coveredBy), sp.createdAt, sp.updatedAt);
           }
-          for (const id of before.keys()) q.deleteSpan.run(id);
+          for (const id of before.keys()) q.deleteSpan.run(key.model, key.split, key.sampleId, annotator, id);
           return next;
         }
         return recompute(key) ?? emptyAnnotationState(key, at);

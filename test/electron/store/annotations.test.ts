@@ -227,6 +227,23 @@ describe('annotations', () => {
     expect(a.listStates({ annotator: 'ana' })[0]?.notes).toBe('n2');
   });
 
+  it("another annotator's span with the same id leaves this one's span in place (ids are per annotator)", () => {
+    const { project } = fresh();
+    const a = project.annotations;
+    a.apply({ op: 'addSpan', ...target, span: { id: 's1', startS: 1, endS: 2, label: 'mine' } }, 'ana');
+    const at = new Date(Date.now() + 1000).toISOString();
+    a.importEvents([
+      { uuid: '0e1f2a3b-4c5d-4e6f-8a9b-000000000020', at, annotator: 'pat', ...target, kind: 'addSpan', payload: { span: { id: 's1', startS: 5, endS: 6, label: 'theirs' } }, codebookVersion: null, targetUuid: null },
+    ]);
+    const spans = (who: string) => a.listStates({ annotator: who })[0]?.spans.map((x) => [x.id, x.label]);
+    expect(spans('ana')).toEqual([['s1', 'mine']]);
+    expect(spans('pat')).toEqual([['s1', 'theirs']]);
+    // Deleting one deletes only that one.
+    a.apply({ op: 'deleteSpan', ...target, spanId: 's1' }, 'ana');
+    expect(spans('ana')).toEqual([]);
+    expect(spans('pat')).toEqual([['s1', 'theirs']]);
+  });
+
   it('versions the codebook: a changed definition bumps it, an unchanged one does not', () => {
     const { project } = fresh();
     const a = project.annotations;
