@@ -7,6 +7,7 @@
  */
 import { ANNOTATION_STATUSES, type AnnotationEdit, type AnnotationStatus } from '../../shared/domain/annotations';
 import { readCsvRecords } from '../importers/csv-records';
+import { namingStorage } from '../store/errors';
 import type { Project } from '../store/project';
 
 export interface AnnotateRow {
@@ -98,14 +99,16 @@ export function annotate(project: Project, rows: readonly { row: AnnotateRow; wh
   const facts = factsOf(project);
   const planned = rows.map(({ row, where }) => ({ annotator: row.annotator, edits: editsOf(project, facts, row, where) }));
   let events = 0;
-  project.db.transaction(() => {
-    for (const p of planned) {
-      for (const e of p.edits) {
-        project.annotations.apply(e, p.annotator);
-        events++;
+  namingStorage(project.path, `annotating ${rows.length} row${rows.length === 1 ? '' : 's'}`, () =>
+    project.db.transaction(() => {
+      for (const p of planned) {
+        for (const e of p.edits) {
+          project.annotations.apply(e, p.annotator);
+          events++;
+        }
       }
-    }
-  })();
+    })(),
+  );
   return { rows: rows.length, events, annotators: [...new Set(planned.map((p) => p.annotator))].sort() };
 }
 

@@ -6,9 +6,11 @@
  * 2. apply all of them in ONE transaction, with a release's annotations and the matched grid:
  *    a rejected file or row leaves the project exactly as it was.
  */
+import path from 'node:path';
 import { ImportError } from '../importers/errors';
 import { groundTruthCoverage, parseSplitMap } from '../importers/ground-truth';
 import { detectFormat, readImport } from '../importers/index';
+import { namingStorage, storageFailure } from '../store/errors';
 import type { Project } from '../store/project';
 import { createQueueTable } from '../derived/queue-table';
 import type { Bundle } from '../importers/annotation-bundle';
@@ -76,24 +78,40 @@ function setMainProtocol(project: Project, value: string, file: string): void {
 }
 
 /** Step 2: applies everything read in one transaction (all or nothing). */
+/** The files of an import, for messages: the first few by name. */
+function describeFiles(files: readonly { path: string }[]): string {
+  const names = [...new Set(files.map((f) => path.basename(f.path)))];
+  return names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
+}
+
 export function applyImportFiles(project: Project, files: ReadFile[], o: ImportOptionValues, onCommitted?: () => void): ImportRun {
   const batches = files.flatMap((f) => f.batches);
   const matchedGrid = o.matchedGrid !== undefined ? splitList(o.matchedGrid) : null;
-  const summary = project.db.transaction(() => {
-    // The readers already applied model/split/config (templates expanded per item): the store must not map again.
-    const s = applyImportsWithAnnotations(
-      project,
-      batches,
-      files.flatMap((f) => (f.bundle ? [f.bundle] : [])),
-    );
-    if (matchedGrid !== null) project.setSetting('matchedGrid', matchedGrid);
-    if (o.mainProtocol !== undefined) setMainProtocol(project, o.mainProtocol, files[0]?.path ?? '');
-    return s;
-  })();
+  // A full disk or an I/O error, at any write or at the commit, names the project and the import.
+  const summary = namingStorage(project.path, `the import of ${describeFiles(files)}`, () =>
+    project.db.transaction(() => {
+      // The readers already applied model/split/config (templates expanded per item): the store must not map again.
+      const s = applyImportsWithAnnotations(
+        project,
+        batches,
+        files.flatMap((f) => (f.bundle ? [f.bundle] : [])),
+      );
+      if (matchedGrid !== null) project.setSetting('matchedGrid', matchedGrid);
+      if (o.mainProtocol !== undefined) setMainProtocol(project, o.mainProtocol, files[0]?.path ?? '');
+      return s;
+    })(),
+  );
   // From here the import is in the project: a job's cancel no longer applies (background-jobs.ts).
   onCommitted?.();
   // The queue's rows are derived here, once per import, so no view pays for them (queue-table.ts).
-  createQueueTable(project).refresh();
+  // They are derived again when next asked if they cannot be stored now: the import stands.
+  try {
+    createQueueTable(project).refresh();
+  } catch (err) {
+    const s = storageFailure(err);
+    if (s === null) throw err;
+    summary.warnings.push(`the audit queue could not be stored (${s.failure}); it is derived again when next opened`);
+  }
   return {
     files: files.map((f) => ({ path: f.path, format: f.format, warnings: f.batches.flatMap((b) => b.warnings) })),
     summary,

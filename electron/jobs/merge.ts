@@ -4,6 +4,7 @@
  * merging the same bundle twice adds nothing. Disagreements on the primary pathway then show
  * up in the conflicts queue (AnnotationStore.conflicts()).
  */
+import { namingStorage } from '../store/errors';
 import type { Project } from '../store/project';
 import { readBundle } from '../importers/annotation-bundle';
 
@@ -24,7 +25,7 @@ export interface MergeReport {
 
 export async function mergeBundle(project: Project, path: string): Promise<MergeReport> {
   const bundle = await readBundle(path);
-  const summary = project.annotations.importEvents(bundle.events);
+  const summary = namingStorage(project.path, `the merge of ${path}`, () => project.annotations.importEvents(bundle.events));
   const current = project.annotations.getCodebook();
   const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
   return {

@@ -16,6 +16,7 @@ import { type ProjectSource, readReleaseData } from './project-source';
 import { configsJson, itemsCsv, videosCsv } from './provenance-files';
 import { readmeText } from './readme';
 import { assertReplaceableFolder, assertReplaceableZip, removeStaleExportTemps } from './export-target';
+import { storageFailure } from '../store/errors';
 import type { ReleaseData, ReleaseGrid } from './release-data';
 import type { ReleaseFile } from './zip';
 
@@ -230,6 +231,20 @@ function describe(files: readonly (ReleaseFile | StreamedFile)[], written = new 
   });
 }
 
+/**
+ * A full disk or an I/O error while writing an export, in words naming the target and what was
+ * being written; the target is as it was (docs/security.md "Export"). Any other error as it is.
+ */
+function exportFailure(e: unknown, target: string, writing: string, had: boolean): unknown {
+  const s = storageFailure(e);
+  if (s === null) return e;
+  return new Error(
+    `export to ${target} failed: ${s.failure} (${s.code}) while writing ${writing}; ` +
+      (had ? 'the previous export there is kept as it was' : 'nothing was left there'),
+    { cause: e },
+  );
+}
+
 /** Writes all of `bytes` to `fd` (writeSync may write less than asked). */
 function writeAll(fd: number, bytes: Uint8Array): void {
   for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
@@ -251,12 +266,13 @@ export async function exportRelease(project: ProjectSource, outDir: string, opts
     mkdirSync(path.dirname(target), { recursive: true });
     removeStaleExportTemps(target);
     const tmp = `${target}.tmp-${process.pid}`;
+    const had = existsSync(target);
     try {
       writeFileSync(tmp, zipRelease(files));
       renameSync(tmp, target);
     } catch (e) {
       rmSync(tmp, { force: true });
-      throw e;
+      throw exportFailure(e, target, 'the zip', had);
     }
     return { ...summary, path: target, zip: true, files: describe(files) };
   }
@@ -267,10 +283,14 @@ export async function exportRelease(project: ProjectSource, outDir: string, opts
   const tmp = `${target}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   const written = new Map<string, { bytes: number; at: string }>();
+  const had = existsSync(target);
+  const old = `${tmp}-old`;
+  let writing = '';
   try {
     const made = new Set<string>();
     for (const f of files) {
       const p = pathInside(tmp, f.path);
+      writing = f.path;
       const dir = path.dirname(p);
       if (!made.has(dir)) (mkdirSync(dir, { recursive: true }), made.add(dir));
       if ('data' in f) writeFileSync(p, f.data);
@@ -285,13 +305,15 @@ export async function exportRelease(project: ProjectSource, outDir: string, opts
     }
     // The previous export moves aside (under a name the next run cleans if this one is
     // killed now) and the new one takes its place.
-    const old = `${tmp}-old`;
-    if (existsSync(target)) renameSync(target, old);
+    writing = '';
+    if (had) renameSync(target, old);
     renameSync(tmp, target);
     rmSync(old, { recursive: true, force: true });
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
-    throw e;
+    // The previous export, moved aside, goes back when the new one could not take its place.
+    if (had && !existsSync(target) && existsSync(old)) renameSync(old, target);
+    throw exportFailure(e, target, writing || 'the folder', had);
   }
   return { ...summary, path: target, zip: false, files: describe(files, written) };
 }

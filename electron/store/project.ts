@@ -18,7 +18,8 @@ import { createAnnotationStore, type AnnotationStore } from './annotations';
 import { scanColumns, type ScannedGrid } from './column-scan';
 import { scanOutcomes, type OutcomeScan } from './outcome-scan';
 import { checkDerivedIds } from './derived-ids';
-import { ProjectLockedError, ProjectNotWritableError, ProjectOpenError, ProjectReadOnlyError } from './errors';
+import { namingStorage, ProjectForeignError, ProjectLockedError, ProjectNotWritableError, ProjectOpenError, ProjectReadOnlyError, ProjectVersionError } from './errors';
+import { identifyProjectFile } from './identify';
 import { createImportApplier, type ImportOverrides, type ImportSummary } from './import-apply';
 import { assertSafeNames } from './import-names';
 import { acquireLock, lockHolder, type ProjectLock } from './lock';
@@ -333,17 +334,27 @@ export function createProjectWith<T>(file: string, fill: (project: Project) => T
     // import is still one transaction that a rejected file rolls back. The file is in WAL mode
     // again, and synced once, before it is linked into place.
     // The fill writes every page once: with a small page cache (page-cache.ts).
-    initProjectFile(tmp, 'OFF');
-    const project = openProjectFile(tmp, {}, 'OFF');
-    try {
-      project.db.pragma('journal_mode = DELETE');
-      result = withSmallPageCache(project.db, () => fill(project));
-      // WAL is kept in the file; synchronous is the connection's, and this one closes now.
-      project.db.pragma('journal_mode = WAL');
-    } finally {
-      project.close();
-    }
-    syncFile(tmp);
+    // A full disk or an I/O error names the project being made; nothing of it is left.
+    result = namingStorage(
+      abs,
+      'creating the project',
+      (): T => {
+        initProjectFile(tmp, 'OFF');
+        const project = openProjectFile(tmp, {}, 'OFF');
+        let filled: T;
+        try {
+          project.db.pragma('journal_mode = DELETE');
+          filled = withSmallPageCache(project.db, () => fill(project));
+          // WAL is kept in the file; synchronous is the connection's, and this one closes now.
+          project.db.pragma('journal_mode = WAL');
+        } finally {
+          project.close();
+        }
+        syncFile(tmp);
+        return filled;
+      },
+      'nothing was created',
+    );
   } catch (err) {
     for (const f of projectFiles(tmp)) fs.rmSync(f, { force: true });
     throw err;
@@ -358,6 +369,12 @@ export function openProject(file: string, opts: OpenProjectOptions = {}): Projec
 
 /** openProject, with `synchronous` for a writable connection (OFF: createProjectWith's temp project). */
 function openProjectFile(file: string, opts: OpenProjectOptions, synchronous: 'FULL' | 'OFF'): Project {
+  // Opening writes too (the writer lock beside the file, the WAL, a schema upgrade): a full disk
+  // or an I/O error there names the project.
+  return namingStorage(path.resolve(file), 'opening the project', () => openProjectFileAs(file, opts, synchronous), 'nothing was changed');
+}
+
+function openProjectFileAs(file: string, opts: OpenProjectOptions, synchronous: 'FULL' | 'OFF'): Project {
   const abs = path.resolve(file);
   const readOnly = opts.readOnly ?? false;
   const exists = fs.existsSync(abs);
@@ -369,6 +386,8 @@ function openProjectFile(file: string, opts: OpenProjectOptions, synchronous: 'F
   }
 
   if (opts.underHeldLock) return openUnderHeldLock(abs);
+  // Before the lock (which writes beside the file) and before anything is written to it.
+  if (exists) refuseOthersFiles(abs);
   const lock: ProjectLock | null = readOnly ? null : acquireLock(abs);
   let db: Database.Database | null = null;
   let created: MigrationResult | null = null;
@@ -397,6 +416,16 @@ function openProjectFile(file: string, opts: OpenProjectOptions, synchronous: 'F
     lock?.release();
     throw err;
   }
+}
+
+/**
+ * Another application's SQLite file, or a project of a newer Flipbook, is refused before
+ * anything is written to it or beside it (identify.ts).
+ */
+function refuseOthersFiles(abs: string): void {
+  const id = identifyProjectFile(abs);
+  if (id.kind === 'foreign') throw new ProjectForeignError(abs, id.why);
+  if (id.kind === 'flipbook' && id.version > latestVersion()) throw new ProjectVersionError(abs, id.version, latestVersion());
 }
 
 function openUnderHeldLock(abs: string): Project {

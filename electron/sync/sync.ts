@@ -28,6 +28,7 @@ import type pg from 'pg';
 import * as z from 'zod';
 import type { AnnotationEvent } from '../../shared/domain/annotations';
 import type { SequencedEvent, StoredCodebook } from '../store/annotations';
+import { storageFailure } from '../store/errors';
 import type { Project } from '../store/project';
 import { connect, parseServerUrl, SYNC_TIMEOUTS, type ConnectOptions, type ServerAddress } from './connect';
 import { beyondClockBound, checkEvent, CLOCK_SKEW_BOUND_MS, describeAhead, type WireEvent } from './event-rules';
@@ -615,10 +616,13 @@ export async function runSync(project: Project, opts: SyncOptions): Promise<Sync
   let cursor = getCursor(project, addr.display, space);
   let lockHolder: string | null = null;
   const fail = (err: unknown): never => {
+    const disk = storageFailure(err);
     const message =
       err instanceof SyncRefusedError || err instanceof ServerSchemaError
         ? err.message
-        : describeSyncError(err, { ...addr, lockTimeoutMs: opts.lockTimeoutMs, statementTimeoutMs: opts.statementTimeoutMs, lockHolder });
+        : disk !== null
+          ? `${project.path}: the sync could not write the project: ${disk.failure} (${disk.code}); what it was writing was rolled back — sync again once there is room`
+          : describeSyncError(err, { ...addr, lockTimeoutMs: opts.lockTimeoutMs, statementTimeoutMs: opts.statementTimeoutMs, lockHolder });
     try {
       putCursor(project, { ...cursor, lastError: message });
     } catch {

@@ -73,7 +73,7 @@ describe('migrations', () => {
     db.pragma(`user_version = ${latestVersion() + 10}`);
     db.close();
     expect(() => openProject(file)).toThrow(ProjectVersionError);
-    expect(() => openProject(file)).toThrow(`was written by a newer Flipbook (schema ${latestVersion() + 10} > ${latestVersion()}); update Flipbook`);
+    expect(() => openProject(file)).toThrow(`was written by a newer Flipbook (schema ${latestVersion() + 10}; this one knows up to ${latestVersion()}): update Flipbook`);
     expect(() => openProject(file, { readOnly: true })).toThrow(ProjectVersionError);
     // The refusal released the lock: nothing is left behind.
     expect(fs.existsSync(`${file}.lock`)).toBe(false);
