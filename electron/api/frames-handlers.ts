@@ -5,6 +5,7 @@
  */
 import type { Strip, Tile } from '../../shared/api/contract';
 import { stripsForItem } from '../frames/item-strips';
+import { videoCachesOfItem } from '../frames/item-frames';
 import type { Handlers } from './dispatch';
 import { ServiceError } from '../../shared/api/service-error';
 import { videoPathOf } from '../media/item-video';
@@ -39,7 +40,7 @@ export function framesHandlers(ctx: BackendContext): Pick<Handlers, 'frames:stri
       const file = sel.meta.path;
       const strip = await stripsForItem(
         s.frames,
-        { videoPath: file, model: req.model, configs: g.configs.map((c) => ({ config: c, recorded: s.project.responsesForItem(req.model, req.split, req.sampleId).find((r) => r.config === c.key)?.frameIndices ?? null })), videoId: s.project.getItem(req.split, req.sampleId)?.videoId ?? null },
+        { videoPath: file, model: req.model, configs: g.configs.map((c) => ({ config: c, recorded: s.project.responsesForItem(req.model, req.split, req.sampleId).find((r) => r.config === c.key)?.frameIndices ?? null })), videoId: s.project.getItem(req.split, req.sampleId)?.videoId ?? null, caches: videoCachesOfItem(s.project, req.split, req.sampleId) },
         {
           signal: controller.signal,
           priority: req.priority ?? 0,

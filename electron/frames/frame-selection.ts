@@ -1,4 +1,4 @@
-import type { ConfigSpec, SamplingPolicy } from '../../shared/domain/types';
+import type { ConfigSpec, SamplingPolicy, VideoCache } from '../../shared/domain/types';
 import { defaultPolicyForModel, sampleFrames } from '../../shared/samplers/index';
 import { relativeTimeOfIndex, timeOfIndex, type VideoMeta } from '../media/video-meta';
 
@@ -24,6 +24,8 @@ export interface ConfigFrames {
   /** 'cache' = indices are over the fps=r frames; 'native' = over the video's own frames. */
   domain: 'native' | 'cache';
   cacheFps: number | null;
+  /** Whether a recorded cache (its frame count and timestamps) defined the domain, not the video's duration. */
+  cacheMetadata: boolean;
   /** T of the sampling domain. */
   total: number;
   /** Indices in the sampling domain, as the sampler (or the record) gave them — duplicates kept. */
@@ -41,6 +43,12 @@ export interface SelectFramesInput {
   recorded?: readonly number[] | null;
   override?: SamplingOverride | null;
   videoId?: string | null;
+  /**
+   * The video's frame caches (a cached pipeline's metadata, e.g. cache_frames.py): the one at
+   * the config's rate r gives the sampling domain's size and each cache frame's time, so the
+   * strip shows the frames the pipeline really read.
+   */
+  caches?: readonly VideoCache[] | null;
 }
 
 /** ffmpeg's fps filter rounds timestamps half away from zero (AV_ROUND_NEAR_INF). */
@@ -64,7 +72,7 @@ export function nativeIndexForCacheFrame(meta: VideoMeta, r: number, x: number):
   let best = 0;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (roundHalfUp(relativeTimeOfIndex(meta, mid) * r) <= x) {
+    if (roundHalfUp(relativeTimeOfIndex(meta, mid) * r) <= x + 1e-9) {
       best = mid;
       lo = mid + 1;
     } else hi = mid - 1;
@@ -77,7 +85,9 @@ export function selectFramesForConfig(input: SelectFramesInput): ConfigFrames {
   const o = input.override ?? null;
   const rate = o && o.fps !== undefined ? o.fps : config.sampling.fps;
   const r = rate !== null && rate > 0 ? rate : null;
-  const total = r !== null ? cacheFrameCount(meta, r) : meta.frameCount;
+  // A recorded cache at this rate is the domain the pipeline sampled: its frames, its times.
+  const cache = r !== null ? (input.caches?.find((c) => Math.abs(c.fps - r) <= 1e-9) ?? null) : null;
+  const total = cache !== null ? cache.frameCount : r !== null ? cacheFrameCount(meta, r) : meta.frameCount;
 
   let policy: SamplingPolicy;
   let source: ConfigFrames['source'];
@@ -105,10 +115,13 @@ export function selectFramesForConfig(input: SelectFramesInput): ConfigFrames {
       ...(input.videoId ? { videoId: input.videoId } : {}),
     });
   }
-  const frames = sampled.map((x) => (r !== null ? nativeIndexForCacheFrame(meta, r, x) : x));
+  // The cache frame's time (as run_inference.py reads it: the last timestamp for an index past
+  // the end), and the native frame fps=r shows at that time.
+  const cacheTime = (x: number): number => (cache !== null ? cache.timestampsS[Math.min(x, cache.timestampsS.length - 1)]! : x / r!);
+  const frames = sampled.map((x) => (r !== null ? nativeIndexForCacheFrame(meta, r, cacheTime(x) * r) : x));
   const t0 = timeOfIndex(meta, 0);
-  const timestampsS = sampled.map((x, i) => (r !== null ? x / r : timeOfIndex(meta, frames[i] ?? 0) - t0));
-  return { configKey: config.key, policy, source, domain: r !== null ? 'cache' : 'native', cacheFps: r, total, sampled, frames, timestampsS };
+  const timestampsS = sampled.map((x, i) => (r !== null ? cacheTime(x) : timeOfIndex(meta, frames[i] ?? 0) - t0));
+  return { configKey: config.key, policy, source, domain: r !== null ? 'cache' : 'native', cacheFps: r, cacheMetadata: cache !== null, total, sampled, frames, timestampsS };
 }
 
 /** The union of native frames over configs: what gets extracted, each frame once. */

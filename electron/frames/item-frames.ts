@@ -5,7 +5,7 @@
  * and the cascade's shared frame cost (docs/metrics.md §5) agree on the frames.
  */
 import * as z from 'zod';
-import { SAMPLING_POLICIES, type ConfigSpec } from '../../shared/domain/types';
+import { SAMPLING_POLICIES, type ConfigSpec, type VideoCache } from '../../shared/domain/types';
 import { selectFramesForConfig, type ConfigFrames, type SamplingOverride } from './frame-selection';
 import type { VideoMeta } from '../media/video-meta';
 import type { Project } from '../store/project';
@@ -29,6 +29,12 @@ export function samplerOverridesOf(project: Project): Record<string, SamplingOve
   return parsed.data;
 }
 
+/** The frame caches of an item's video (cached pipelines' metadata), [] when it names no video id. */
+export function videoCachesOfItem(project: Project, split: string, sampleId: string): VideoCache[] {
+  const videoId = project.getItem(split, sampleId)?.videoId ?? null;
+  return videoId !== null ? project.videoCaches(videoId) : [];
+}
+
 export interface ItemFrames {
   meta: VideoMeta;
   configs: ConfigFrames[];
@@ -47,10 +53,11 @@ export async function selectItemFrames(
   const meta = await probe(file);
   const recorded = new Map(project.responsesForItem(item.model, item.split, item.sampleId).map((r) => [r.config, r.frameIndices]));
   const videoId = project.getItem(item.split, item.sampleId)?.videoId ?? null;
+  const caches = videoCachesOfItem(project, item.split, item.sampleId);
   return {
     meta,
     configs: configs.map((c) =>
-      selectFramesForConfig({ meta, config: c, model: item.model, recorded: recorded.get(c.key) ?? null, override: overrides[c.key] ?? null, videoId }),
+      selectFramesForConfig({ meta, config: c, model: item.model, recorded: recorded.get(c.key) ?? null, override: overrides[c.key] ?? null, videoId, caches }),
     ),
   };
 }

@@ -1,4 +1,4 @@
-import type { ConfigSpec } from '../../shared/domain/types';
+import type { ConfigSpec, VideoCache } from '../../shared/domain/types';
 import type { ImageSpec } from './decode-run';
 import type { FrameBatchResult, FrameService, TileEvent } from './frame-service';
 import { selectFramesForConfig, unionOfFrames, type ConfigFrames, type SamplingOverride } from './frame-selection';
@@ -15,6 +15,8 @@ export interface ItemStripInput {
   model: string;
   configs: readonly ItemStripConfigInput[];
   videoId?: string | null;
+  /** The video's frame caches (cached pipelines' metadata: frame-selection.ts). */
+  caches?: readonly VideoCache[] | null;
   /** Project-level sampler overrides, keyed by config key. */
   overrides?: Readonly<Record<string, SamplingOverride>>;
 }
@@ -55,6 +57,7 @@ export async function stripsForItem(service: FrameService, input: ItemStripInput
       recorded: c.recorded ?? null,
       override: input.overrides?.[c.config.key] ?? null,
       videoId: input.videoId ?? null,
+      caches: input.caches ?? null,
     }),
   );
   const union = unionOfFrames(configs);

@@ -16,10 +16,14 @@
  * - `videomme-parquet`  `.parquet` (Video-MME's dataset table) → item metadata
  * - `mlvu-meta`         `.json` records with candidates + question_type and no prediction → item metadata
  *                       (generation tasks: question_type + question + free-text answer, no candidates)
+ * - `scalegrid-jsonl`   `.jsonl` rows of the release's own pipeline (`run_inference*.py`: sample_id +
+ *                       correct_letter; `cascade.py`'s timed rows: config_key + wall_clock_s)
+ * - `scalegrid-cache`   `cache_frames.py`'s `metadata.json` (video_id, extracted_fps, frame_count), or a
+ *                       cache folder of `<video_id>/metadata.json` (no labels/per_item.csv)
  */
-import { statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { extname } from 'node:path';
+import { extname, join } from 'node:path';
 import { clipMessage } from '../../shared/api/clip';
 import type { ImportBatch } from '../../shared/domain/types';
 import type { ImportOptions } from './batch-builder';
@@ -59,6 +63,11 @@ export function classifyJson(value: unknown): ImportFormat | null {
   return null;
 }
 
+/** Whether a folder holds a `<name>/metadata.json` (a frame cache; the cache reader checks what it says). */
+function hasCacheMetadata(dir: string): boolean {
+  return readdirSync(dir, { withFileTypes: true }).some((e) => e.isDirectory() && existsSync(join(dir, e.name, 'metadata.json')));
+}
+
 async function detectFormatAs(path: string): Promise<ImportFormat> {
   let st;
   try {
@@ -66,7 +75,11 @@ async function detectFormatAs(path: string): Promise<ImportFormat> {
   } catch {
     throw new ImportError(path, 0, '', 'no such file or folder');
   }
-  if (st.isDirectory()) return 'release';
+  if (st.isDirectory()) {
+    // A cache_frames.py --cache-dir: one <video_id>/metadata.json per video, and no release labels.
+    if (!existsSync(join(path, 'labels', 'per_item.csv')) && hasCacheMetadata(path)) return 'scalegrid-cache';
+    return 'release';
+  }
   const ext = extname(path).toLowerCase();
   const head = await readHead(path, 8192);
   if (ext === '.zip' || (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04 && ext !== '.xlsx')) {
@@ -92,14 +105,27 @@ async function detectFormatAs(path: string): Promise<ImportFormat> {
   if (ext === '.jsonl' || (ext !== '.json' && text.trimStart().startsWith('{') && text.includes('\n{'))) {
     const firstLine = text.split('\n')[0] ?? '';
     if (/"doc_id"\s*:/.test(firstLine) && /"(filtered_resps|resps)"\s*:/.test(firstLine)) return 'lmms-eval';
-    if (ext === '.jsonl') throw new ImportError(path, 1, '', 'unknown JSONL: expected an lmms-eval --log_samples file (doc_id, filtered_resps)');
+    // The release pipeline's rows (scalegrid-pipeline.ts, loaded only when such a file comes).
+    const pipelineRow = /"sample_id"\s*:/.test(firstLine) && /"correct_letter"\s*:/.test(firstLine);
+    const timedRow = /"config_key"\s*:/.test(firstLine) && /"wall_clock_s"\s*:/.test(firstLine);
+    if (pipelineRow || timedRow) return 'scalegrid-jsonl';
+    if (ext === '.jsonl') {
+      throw new ImportError(path, 1, '', "unknown JSONL: expected an lmms-eval --log_samples file (doc_id, filtered_resps) or the release pipeline's rows (sample_id, correct_letter; or config_key, wall_clock_s)");
+    }
   }
   if (ext === '.json') {
     const src = await readJsonSource(path);
     const f = classifyJson(src.value);
     if (f) return f;
+    if (isRecord(src.value) && 'extracted_fps' in src.value && 'frame_count' in src.value && 'video_id' in src.value) return 'scalegrid-cache';
+    if (isRecord(src.value) && 'cache_dir' in src.value && 'target_fps' in src.value && Array.isArray(src.value.results)) {
+      throw new ImportError(path, 0, '', `a cache_frames.py manifest: import its cache folder (${String(src.value.cache_dir)}) or the metadata.json files in it`);
+    }
     if (isRecord(src.value) && 'results' in src.value && 'config' in src.value) {
       throw new ImportError(path, 0, '', 'an lmms-eval results summary: import the *_samples_<task>.jsonl beside it');
+    }
+    if (isRecord(src.value) && 'method' in src.value && 'base_correct' in src.value && 'total' in src.value) {
+      throw new ImportError(path, 0, '', "a run_inference summary (no per-item rows): import the .jsonl beside it");
     }
     throw new ImportError(path, 0, '', 'unknown JSON layout (not Video-MME results, MLVU, or VLMEvalKit records)');
   }
@@ -167,6 +193,10 @@ async function readImportAs(path: string, opts: ImportOptions): Promise<ImportBa
       return [await (await import('./mlvu')).readMlvuMeta(path, opts)];
     case 'videomme-parquet':
       return [await (await import('./videomme-parquet')).readVideoMmeParquet(path, opts)];
+    case 'scalegrid-jsonl':
+      return [await (await import('./scalegrid-pipeline')).readScalegridPipeline(path, opts)];
+    case 'scalegrid-cache':
+      return [await (await import('./scalegrid-cache')).readScalegridCache(path, opts)];
   }
 }
 

@@ -34,6 +34,8 @@ export interface ImportSummary {
   splits: string[];
   configs: string[];
   warnings: string[];
+  /** Frame caches of cached pipelines recorded (video-caches.ts); absent when none. */
+  videoCachesAdded?: number;
 }
 
 export function emptySummary(): ImportSummary {

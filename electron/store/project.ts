@@ -10,7 +10,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import * as z from 'zod';
 import { codebookSchema, type Codebook } from '../../shared/domain/annotations';
-import type { ConfigSpec, ImportBatch, ItemMeta, ResponseMatrix, ResponseRow, TaskKind } from '../../shared/domain/types';
+import type { ConfigSpec, ImportBatch, ItemMeta, ResponseMatrix, ResponseRow, TaskKind, VideoCache } from '../../shared/domain/types';
+import { applyVideoCaches, videoCachesOf } from './video-caches';
 import { gridScore, scoreSourceOf } from '../../shared/domain/score';
 import { configOrder } from '../../shared/engine/config';
 import { defaultMainProtocol, MAIN_PROTOCOL_SETTING, protocolsOf } from '../../shared/engine/protocols';
@@ -172,6 +173,8 @@ export interface Project {
   setSetting(key: string, value: unknown): void;
   deleteSetting(key: string): void;
 
+  /** The frame caches of one video (cached pipelines' metadata), any rate. */
+  videoCaches(videoId: string): VideoCache[];
   getItem(split: string, sampleId: string): ItemMeta | undefined;
   listItems(filter?: ItemFilter): ItemMeta[];
   /** How many items the project holds (without reading them). */
@@ -631,6 +634,8 @@ function createProject(
         // Derived item ids are checked against known question text before anything is written.
         const notes = checkDerivedIds(db, batches, opts);
         const summary = applier(batches, opts);
+        const caches = applyVideoCaches(db, batches);
+        if (caches > 0) summary.videoCachesAdded = caches;
         q.inputsBump.run();
         summary.warnings.push(...notes);
         return summary;
@@ -699,6 +704,7 @@ function createProject(
       q.inputsBump.run();
     },
 
+    videoCaches: (videoId) => videoCachesOf(db, videoId),
     getItem(split, sampleId) {
       const row = q.item.get(split, sampleId);
       return row ? itemFromRow(row) : undefined;

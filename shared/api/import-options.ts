@@ -17,6 +17,8 @@ export const IMPORT_FORMATS = [
   'mlvu-results',
   'videomme-parquet',
   'mlvu-meta',
+  'scalegrid-jsonl',
+  'scalegrid-cache',
 ] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 

@@ -190,8 +190,26 @@ export interface DerivedId {
   field: string;
 }
 
+/**
+ * One video's frame cache of a cached pipeline (the release's cache_frames.py metadata.json):
+ * the frames written at rate `fps` and the time of each (docs/metrics.md §8).
+ */
+export interface VideoCache {
+  videoId: string;
+  fps: number;
+  frameCount: number;
+  durationS: number | null;
+  /** Seconds of cache frame x, for x = 0…frameCount−1. */
+  timestampsS: number[];
+  /** The file it came from (provenance), and its line for errors. */
+  source: string | null;
+  line?: number;
+}
+
 /** Everything an importer read from one file, applied to a project in one transaction. */
 export interface ImportBatch {
+  /** Frame caches of a cached pipeline (cache_frames.py metadata), keyed by (video id, fps). */
+  videoCaches?: VideoCache[];
   /**
    * Items whose ids were derived from the benchmark's structure (docs/formats.md "How items
    * join"), with how: the store checks each against the question text of the project's item of

@@ -65,6 +65,7 @@ export const framesCommand: CliCommand = {
           model,
           configs: configs.map((c) => ({ config: c, recorded: recorded.get(c.key) ?? null })),
           videoId: item.videoId ?? null,
+          caches: item.videoId ? project.videoCaches(item.videoId) : [],
           overrides,
         },
         { spec: { width: width === 0 ? null : width, format: 'jpeg' }, approximate: false },

@@ -90,6 +90,7 @@ export const importCommand: CliCommand = {
         `  configs:   ${summary.configsAdded} added to grids (${summary.configs.join(', ') || '—'})`,
         `  models:    ${summary.models.join(', ') || '—'}`,
         `  splits:    ${summary.splits.join(', ') || '—'}`,
+        ...(summary.videoCachesAdded ? [`  frame caches: ${summary.videoCachesAdded} video(s) (cached pipeline metadata)`] : []),
         ...(coverage
           ? [
               `  answers:   ${
