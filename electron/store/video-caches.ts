@@ -1,5 +1,5 @@
 /**
- * The frame caches of cached pipelines (migration 0060; the release's cache_frames.py
+ * The frame caches of cached pipelines (migration 0080; the release's cache_frames.py
  * metadata): imported with the import's transaction, read by the frame selection so a cached
  * config's strips show the cache's own frames (docs/metrics.md §8).
  */

@@ -1,4 +1,4 @@
--- Flipbook project schema, version 60: the frame caches of a cached pipeline (the release's
+-- Flipbook project schema, version 80: the frame caches of a cached pipeline (the release's
 -- cache_frames.py writes one metadata.json per video), so a cached config's strips show the
 -- frames it saw: the cache's own frame count and each cache frame's timestamp
 -- (docs/formats.md "The release's pipeline files", docs/metrics.md §8).
