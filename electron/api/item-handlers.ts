@@ -11,6 +11,8 @@ import { ServiceError } from '../../shared/api/service-error';
 import { mimeOf } from '../media/media-registry';
 import { videoPathOf } from '../media/item-video';
 import { samplerName, selection, uniqueFrames, type BackendContext, type Session } from './backend-session';
+import { scoreSourceOf, TOKEN_F1_SOURCE } from '../../shared/domain/score';
+import { DEFAULT_EPS } from '../../shared/engine/continuous';
 
 export function itemHandlers(ctx: BackendContext): Pick<Handlers, 'queue:page' | 'item:get'> {
   const { hooks, media, need } = ctx;
@@ -70,6 +72,10 @@ export function itemHandlers(ctx: BackendContext): Pick<Handlers, 'queue:page' |
       question: meta?.question ?? null,
       options: meta?.options ?? [],
       groundTruth: meta?.answer ?? [...responses.values()].find((r) => r.groundTruth)?.groundTruth ?? null,
+      references: meta?.references ?? [],
+      context: meta?.context ?? null,
+      score: p.listGrids().find((x) => x.model === model && x.split === split)?.score ?? (g.kind === 'open' ? TOKEN_F1_SOURCE : 'correct'),
+      eps: DEFAULT_EPS,
       taskType: meta?.taskType ?? null,
       durationS: meta?.durationS ?? sel?.meta.durationS ?? null,
       configs: g.configs.map((c) => {
@@ -83,6 +89,7 @@ export function itemHandlers(ctx: BackendContext): Pick<Handlers, 'queue:page' |
           pred: r?.pred ?? null,
           correct: r?.correct ?? null,
           score: r?.score ?? null,
+          scoreSource: scoreSourceOf(r?.protocolNote),
           confidence: r?.confidence ?? null,
           margin: r?.margin ?? null,
         };

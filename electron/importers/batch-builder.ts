@@ -13,6 +13,8 @@ export interface ImportOptions {
   groundTruth?: string;
   /** Source split → target split (template) rules for --ground-truth (ground-truth.ts). */
   groundTruthSplit?: string;
+  /** Every file of the same import (a reader whose file refers to another one, as an AVSD result to its reference, finds it here). */
+  companions?: readonly string[];
 }
 
 /** A response with every optional column unset; importers override what the file gives. */
@@ -124,6 +126,8 @@ export class BatchBuilder {
     if (item.videoFile != null) checkId(item.videoFile, this.file, line, name('videoFile'));
     for (const k of ['question', 'answer', 'taskType', 'durationBucket', 'domain', 'subCategory'] as const) checkText(item[k], this.file, line, name(k));
     for (const k of ['options', 'references'] as const) for (const t of item[k] ?? []) checkText(t, this.file, line, name(k));
+    const c = item.context;
+    if (c) for (const t of [c.caption, c.summary, c.prompt, ...c.history.flatMap((h) => [h.question, h.answer])]) checkText(t, this.file, line, name('context'));
     const key = `${item.split}\u0000${item.sampleId}`;
     const prev = this.items.get(key);
     if (!prev) {

@@ -43,6 +43,7 @@ const DATASETS = [
   'mlvu_dev',
   'mlvu_test',
   'MLVU',
+  'AVSD',
   'MVBench_MP4',
   'MVBench',
   'LongVideoBench',

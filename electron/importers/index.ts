@@ -20,6 +20,8 @@
  *                       correct_letter; `cascade.py`'s timed rows: config_key + wall_clock_s)
  * - `scalegrid-cache`   `cache_frames.py`'s `metadata.json` (video_id, extracted_fps, frame_count), or a
  *                       cache folder of `<video_id>/metadata.json` (no labels/per_item.csv)
+ * - `avsd`              `.json` `{dialogs: [{image_id, dialog}]}` (a DSTC7/8 reference or a system's result) or
+ *                       the multi-reference `{images, annotations}`
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { parse as parseCsv } from 'csv-parse/sync';
@@ -46,6 +48,8 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 /** Classifies an already-parsed JSON document (shared by detection and the JSON readers). */
 export function classifyJson(value: unknown): ImportFormat | null {
   if (isRecord(value) && Array.isArray(value.res_list)) return 'mlvu-results';
+  // AVSD (DSTC7/DSTC8): the dialog files (reference or result) and the multi-reference file.
+  if (isRecord(value) && (Array.isArray(value.dialogs) || (Array.isArray(value.images) && Array.isArray(value.annotations)))) return 'avsd';
   // lmms-eval before v0.3: `<task>.json` = {args, model_configs, logs, time}.
   if (isRecord(value) && Array.isArray(value.logs) && isRecord(value.args) && isRecord(value.model_configs)) return 'lmms-eval';
   if (isRecord(value) && isRecord(value.prediction) && isRecord(value.index)) return 'vlmevalkit';
@@ -127,7 +131,7 @@ async function detectFormatAs(path: string): Promise<ImportFormat> {
     if (isRecord(src.value) && 'method' in src.value && 'base_correct' in src.value && 'total' in src.value) {
       throw new ImportError(path, 0, '', "a run_inference summary (no per-item rows): import the .jsonl beside it");
     }
-    throw new ImportError(path, 0, '', 'unknown JSON layout (not Video-MME results, MLVU, or VLMEvalKit records)');
+    throw new ImportError(path, 0, '', 'unknown JSON layout (not Video-MME results, MLVU, VLMEvalKit records or AVSD dialogs)');
   }
   throw new ImportError(path, 0, '', `cannot tell the format of ${ext || 'this file'}; pass --format (${FORMATS.join(', ')})`);
 }
@@ -197,6 +201,8 @@ async function readImportAs(path: string, opts: ImportOptions): Promise<ImportBa
       return [await (await import('./scalegrid-pipeline')).readScalegridPipeline(path, opts)];
     case 'scalegrid-cache':
       return [await (await import('./scalegrid-cache')).readScalegridCache(path, opts)];
+    case 'avsd':
+      return [await (await import('./avsd')).readAvsd(path, opts)];
   }
 }
 

@@ -5,7 +5,8 @@ import { dirname, join, normalize, sep } from 'node:path';
 import { Unzip, UnzipInflate } from 'fflate';
 import * as z from 'zod';
 import type { ConfigSpec, ImportBatch, ItemMeta } from '../../shared/domain/types';
-import { ITEM_COLUMNS, VIDEO_COLUMNS } from '../../shared/release/item-columns';
+import { GENERATION_COLUMNS, ITEM_COLUMNS, ITEM_OPTIONAL_COLUMNS, VIDEO_COLUMNS } from '../../shared/release/item-columns';
+import { parseContext } from '../../shared/domain/item-context';
 import { parseWith, type ImportOptions } from './batch-builder';
 import { readCsvRecords } from './csv-records';
 import { readTextFile } from './text-input';
@@ -85,12 +86,14 @@ async function readAnnotationCsv<T extends readonly string[]>(
   columns: T,
   schema: z.ZodType<unknown>,
   onRow?: (row: Record<string, string>, line: number) => void,
+  /** Columns a file may hold but need not (a row without them reads them as ''). */
+  optional: readonly string[] = [],
 ): Promise<Record<string, string>[]> {
   const rows: Record<string, string>[] = [];
   let header: Header | null = null;
   await readCsvRecords(path, display, (r, line) => {
     if (!header) {
-      for (const c of r) if (!columns.includes(c)) throw new ImportError(display, 1, c, `unknown header "${c}"`);
+      for (const c of r) if (!columns.includes(c) && !optional.includes(c)) throw new ImportError(display, 1, c, `unknown header "${c}"`);
       for (const c of columns) if (!r.includes(c)) throw new ImportError(display, 1, c, `missing required header "${c}"`);
       header = new Header(r, display);
       return;
@@ -98,6 +101,7 @@ async function readAnnotationCsv<T extends readonly string[]>(
     const h: Header = header;
     if (r.length !== h.width) throw new ImportError(display, line, '', `malformed row: ${r.length} fields, header has ${h.width}`);
     const row = h.record(r, line) as Record<string, string>;
+    for (const c of optional) row[c] ??= '';
     parseWith(schema, row, display, line);
     if (onRow) onRow(row, line);
     else rows.push(row);
@@ -132,6 +136,16 @@ const ItemRow = z.object({
   sub_category: orNull,
   video_id: orNull,
   video_file: orNull,
+  // Only items.csv may have it (an optional column): absent reads as none.
+  context: z.string().optional().transform((t, ctx) => {
+    if (t === undefined || t === '') return null;
+    try {
+      return parseContext(t);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: (e as Error).message });
+      return z.NEVER;
+    }
+  }),
 });
 
 /**
@@ -161,6 +175,7 @@ async function readItemsCsv(path: string, display: string, batch: ImportBatch, c
       videoId: r.video_id,
       videoFile: r.video_file,
       kind,
+      context: r.context,
     };
     const key = `${r.split}\u0000${r.sample_id}`;
     const prev = byKey.get(key);
@@ -177,7 +192,70 @@ async function readItemsCsv(path: string, display: string, batch: ImportBatch, c
         throw new ImportError(display, line, k === 'sampleId' ? 'sample_id' : k, `contradicts ${earlier} for (${r.split}, ${r.sample_id}): ${JSON.stringify(v)} here, ${JSON.stringify(old)} there`);
       }
     }
+  }, columns === ITEM_COLUMNS ? ITEM_OPTIONAL_COLUMNS : []);
+}
+
+const GenerationRow = z.object({ sample_id: nonEmpty, model: nonEmpty, split: nonEmpty, config: nonEmpty, text: z.string().min(1, 'empty generated text (a cell without text has no row)') });
+
+/**
+ * labels/generations.csv → the generated text of each open-ended cell, into the pred of the
+ * per_item.csv cell it belongs to (docs/release-format.md). A row naming no per_item.csv cell,
+ * a cell that is not open-ended (it has a correctness, or no score), or a cell named twice is
+ * refused naming the line.
+ */
+async function readGenerationsCsv(path: string, display: string, batch: ImportBatch): Promise<void> {
+  const cols = batch.columns ?? [];
+  const columns = new Map<string, { at: number; ids: Map<string, number>; text: (string | null)[] | null }>();
+  cols.forEach((c, at) => columns.set(`${c.model}\u0000${c.split}\u0000${c.config}`, { at, ids: new Map(c.sampleIds.map((id, k) => [id, k])), text: null }));
+  const seen = new Set<string>();
+  await readAnnotationCsv(path, display, GENERATION_COLUMNS, z.unknown(), (raw, line) => {
+    const r = parseWith(GenerationRow, raw, display, line);
+    const key = `${r.model}\u0000${r.split}\u0000${r.config}`;
+    const col = columns.get(key);
+    const k = col?.ids.get(r.sample_id);
+    const what = `(${r.sample_id}, ${r.model}, ${r.split}, ${r.config})`;
+    if (!col || k === undefined) throw new ImportError(display, line, 'sample_id', `no labels/per_item.csv row for ${what}`);
+    if (seen.has(`${key}\u0000${r.sample_id}`)) throw new ImportError(display, line, 'sample_id', `${what} is listed twice`);
+    seen.add(`${key}\u0000${r.sample_id}`);
+    const c = cols[col.at]!;
+    if (c.correct[k]! >= 0 || Number.isNaN(c.score[k]!)) throw new ImportError(display, line, 'config', `${what} is not an open-ended cell in labels/per_item.csv (it needs a score and no correct)`);
+    col.text ??= c.pred.slice();
+    if (col.text[k] != null && col.text[k] !== r.text) throw new ImportError(display, line, 'text', `contradicts labels/per_item.csv's predicted_option for ${what}`);
+    col.text[k] = r.text;
   });
+  // The columns that got texts, as new plain columns: a reader's column may compute its string
+  // arrays from shared tables (per-item-csv.ts), which stay as they are.
+  for (const col of columns.values()) {
+    if (col.text === null) continue;
+    const c = cols[col.at]!;
+    const table: string[] = [];
+    const of = new Map<string, number>();
+    const index = Int32Array.from(col.text, (t) => {
+      if (t === null) return -1;
+      let i = of.get(t);
+      if (i === undefined) of.set(t, (i = table.push(t) - 1));
+      return i;
+    });
+    cols[col.at] = {
+      model: c.model,
+      split: c.split,
+      config: c.config,
+      length: c.length,
+      sampleIds: c.sampleIds,
+      pred: col.text,
+      correct: c.correct,
+      score: c.score,
+      groundTruth: c.groundTruth,
+      confidence: c.confidence,
+      margin: c.margin,
+      latencyMs: c.latencyMs,
+      frameIndices: c.frameIndices,
+      sourceTag: c.sourceTag,
+      protocolNote: c.protocolNote,
+      line: c.line,
+      tables: { ...c.tables, pred: { table, index } },
+    };
+  }
 }
 
 async function readReleaseFolder(dir: string, opts: ImportOptions, label: string): Promise<ImportBatch> {
@@ -192,6 +270,8 @@ async function readReleaseFolder(dir: string, opts: ImportOptions, label: string
   // Every export's video names and durations (an export with the text repeats them in items.csv; both must agree).
   const videosPath = join(dir, 'provenance', 'videos.csv');
   if (await exists(videosPath)) await readItemsCsv(videosPath, name('provenance/videos.csv'), batch, VIDEO_COLUMNS, 'labels/items.csv');
+  const generationsPath = join(dir, 'labels', 'generations.csv');
+  if (await exists(generationsPath)) await readGenerationsCsv(generationsPath, name('labels/generations.csv'), batch);
 
   const configsPath = join(dir, 'provenance', 'configs.json');
   if (await exists(configsPath)) {

@@ -63,6 +63,7 @@ export async function readImportFiles(paths: string[], o: ImportOptionValues, on
       ...(o.config !== undefined && { config: o.config }),
       ...(o.groundTruth !== undefined && { groundTruth: o.groundTruth }),
       ...(o.groundTruthSplit !== undefined && { groundTruthSplit: o.groundTruthSplit }),
+      companions: paths,
     });
     // A release's annotations/ come in with it (same transaction below).
     out.push({ path, format, batches, bundle: await bundleForImport(path, batches) });

@@ -13,12 +13,13 @@ import * as z from 'zod';
 import { removeStaleTemps } from '../store/process-alive';
 import { README_DATE_PREFIX } from './readme';
 
-/** The files every export may write whatever the project holds (labels/items.csv only with --include-text). */
+/** The files every export may write whatever the project holds (labels/items.csv and generations.csv only with --include-text). */
 const FIXED = new Set([
   'README.md',
   'labels/per_item.csv',
   'labels/derived.csv',
   'labels/items.csv',
+  'labels/generations.csv',
   'labels/aggregated/table2_metrics.json',
   'labels/aggregated/release_manifest.json',
   'labels/aggregated/protocols.json',

@@ -13,7 +13,7 @@ import { unsafeRelativePathReason } from '../../shared/domain/names';
 import { compareCodePoints } from './format';
 import { optionalColumnsOf, perItemCsvBytes, writePerItemCsv } from './per-item-csv';
 import { type ProjectSource, readReleaseData } from './project-source';
-import { configsJson, itemsCsv, videosCsv } from './provenance-files';
+import { configsJson, generationsCsv, itemsCsv, videosCsv } from './provenance-files';
 import { readmeText } from './readme';
 import { assertReplaceableFolder, assertReplaceableZip, removeStaleExportTemps } from './export-target';
 import { storageFailure } from '../store/errors';
@@ -122,7 +122,12 @@ function releaseFiles(data: ReleaseData, opts: ExportOptions, streamPerItem: boo
   );
   const agg = aggregatedFiles(data);
   out.push(...agg.files);
-  if (opts.includeText) out.push({ path: 'labels/items.csv', text: itemsCsv(data.items) });
+  if (opts.includeText) {
+    // Generated texts of open-ended cells, beside the benchmark text they answer (docs/release-format.md).
+    const gen = generationsCsv(data.grids);
+    if (gen !== null) out.push({ path: 'labels/generations.csv', text: gen });
+    out.push({ path: 'labels/items.csv', text: itemsCsv(data.items) });
+  }
   out.push({ path: 'annotations/codebook.json', text: codebookJson(data.codebook) });
   out.push({ path: 'annotations/pathways.csv', text: pathwaysCsv(data.pathways) });
   out.push({ path: 'annotations/evidence_spans.csv', text: spansCsv(data.spans) });

@@ -43,7 +43,10 @@ export function readmeText(f: ReadmeFacts): string {
   L.push('| `labels/aggregated/<model>_<split>_predictions_wide.csv` | predicted option per config (columns in code-point order) |');
   L.push('| `labels/aggregated/table2_metrics.json` | `{split: {model: metrics}}` |');
   L.push('| `labels/aggregated/release_manifest.json` | per-cell totals and correct counts; grids that came from one older source under `wide_sources` |');
-  if (f.includeText) L.push('| `labels/items.csv` | benchmark question, options (JSON array), answer and metadata per (split, sample_id) |');
+  if (f.includeText) {
+    L.push('| `labels/items.csv` | benchmark question, options (JSON array), answer, metadata and a generation item\'s context (dialogue history) per (split, sample_id) |');
+    L.push('| `labels/generations.csv` | the text each config generated for an open-ended item (written when there is any) |');
+  }
   L.push('| `annotations/codebook.json` | the evidence-pathway codebook used |');
   L.push('| `annotations/pathways.csv` | one row per (sample_id, model, split, annotator) |');
   L.push('| `annotations/evidence_spans.csv` | one row per marked evidence span |');

@@ -14,6 +14,7 @@ import type Database from 'better-sqlite3';
 import { emptyResponse } from '../importers/batch-builder';
 import { ImportError } from '../importers/errors';
 import type { ConfigSpec, ImportBatch, InternedStrings, ItemMeta, ResponseColumnBatch, ResponseRow } from '../../shared/domain/types';
+import { contextJson } from '../../shared/domain/item-context';
 import { applyOverrides, type ImportOverrides } from './import-overrides';
 import { createConfigUpserter, specFromKey } from './import-configs';
 import { mergeCell, type CellPatch, type StoredCell } from './merge-cell';
@@ -55,9 +56,11 @@ const ITEM_FIELDS = [
   ['videoId', 'video_id'],
   ['videoFile', 'video_file'],
   ['kind', 'kind'],
+  ['context', 'context_json'],
 ] as const satisfies readonly (readonly [keyof ItemMeta, string])[];
 
 function itemValue(meta: ItemMeta, field: (typeof ITEM_FIELDS)[number][0]): string | number | null {
+  if (field === 'context') return contextJson(meta.context);
   const v = meta[field];
   if (v === undefined || v === null) return null;
   if (Array.isArray(v)) return JSON.stringify(v);
@@ -86,6 +89,7 @@ function itemValues(meta: ItemMeta, out: (string | number | null)[]): void {
   out[9] = fieldValue(meta.videoId);
   out[10] = fieldValue(meta.videoFile);
   out[11] = fieldValue(meta.kind);
+  out[12] = contextJson(meta.context);
 }
 
 export interface StoredItem {

@@ -13,6 +13,7 @@ import { codebookSchema, type Codebook } from '../../shared/domain/annotations';
 import type { ConfigSpec, ImportBatch, ItemMeta, ResponseMatrix, ResponseRow, TaskKind, VideoCache } from '../../shared/domain/types';
 import { applyVideoCaches, videoCachesOf } from './video-caches';
 import { gridScore, scoreSourceOf } from '../../shared/domain/score';
+import { parseContext } from '../../shared/domain/item-context';
 import { configOrder } from '../../shared/engine/config';
 import { defaultMainProtocol, MAIN_PROTOCOL_SETTING, protocolsOf } from '../../shared/engine/protocols';
 import { createAnnotationStore, type AnnotationStore } from './annotations';
@@ -769,6 +770,7 @@ interface ItemRow {
   video_id: string | null;
   video_file: string | null;
   kind: string | null;
+  context_json: string | null;
 }
 
 function itemFromRow(r: ItemRow): ItemMeta {
@@ -787,6 +789,7 @@ function itemFromRow(r: ItemRow): ItemMeta {
     videoId: r.video_id,
     videoFile: r.video_file,
     kind: r.kind === 'mcqa' || r.kind === 'open' ? r.kind : null,
+    context: r.context_json === null ? null : parseContext(r.context_json),
   };
 }
 

@@ -102,6 +102,8 @@ export const ConfigOutcome = ConfigInfo.extend({
   pred: z.string().nullable(),
   correct: z.boolean().nullable(),
   score: z.number().nullable(),
+  /** Where the outcome came from (docs/metrics.md §1): `token_f1`, the file's own field; null = matched by the reader (closed answers). */
+  scoreSource: z.string().nullable(),
   confidence: z.number().nullable(),
   margin: z.number().nullable(),
 });
@@ -128,11 +130,26 @@ export const StripFrames = z.object({
 });
 export type StripFrames = z.infer<typeof StripFrames>;
 
+/** A generation item's context (shared/domain/item-context.ts): dialogue history, descriptions, a rendered prompt. */
+export const ItemContextDto = z.object({
+  history: z.array(z.object({ question: z.string(), answer: z.string() })),
+  caption: z.string().nullable(),
+  summary: z.string().nullable(),
+  prompt: z.string().nullable(),
+});
+
 export const ItemDetail = ItemRef.extend({
   kind: z.enum(['mcqa', 'open']),
   question: z.string().nullable(),
   options: z.array(z.string()),
   groundTruth: z.string().nullable(),
+  /** An open-ended item's reference answer(s); [] when none are in the project. */
+  references: z.array(z.string()),
+  context: ItemContextDto.nullable(),
+  /** Which score the grid holds (docs/metrics.md §1). */
+  score: z.string(),
+  /** docs/metrics.md §4's ε: the step a continuous score must move to count. */
+  eps: z.number(),
   taskType: z.string().nullable(),
   durationS: z.number().nullable(),
   configs: z.array(ConfigOutcome),

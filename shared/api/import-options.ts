@@ -19,6 +19,7 @@ export const IMPORT_FORMATS = [
   'mlvu-meta',
   'scalegrid-jsonl',
   'scalegrid-cache',
+  'avsd',
 ] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 

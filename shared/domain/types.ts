@@ -90,8 +90,29 @@ export interface ItemMeta {
   /** Path of the video file relative to the project's media root. */
   videoFile?: string | null;
   kind?: TaskKind | null;
+  /** What a generation item is asked in (a dialogue's earlier turns, the benchmark's descriptions): shared/domain/item-context.ts. */
+  context?: ItemContext | null;
   /** 1-based line (or row) in the source file, for error messages (optional). */
   line?: number;
+}
+
+/** One earlier turn of a dialogue (AVSD): the question asked and the answer given. */
+export interface DialogTurn {
+  question: string;
+  answer: string;
+}
+
+/**
+ * The context of a generation item (docs/metrics.md §4: context, not scored): the dialogue
+ * history before the evaluated turn, oldest first, the descriptions the benchmark gives with
+ * the item (AVSD's `caption` and `summary`), and the prompt a log rendered when it holds more
+ * than the question. Benchmark text: exported only with --include-text.
+ */
+export interface ItemContext {
+  history: DialogTurn[];
+  caption: string | null;
+  summary: string | null;
+  prompt: string | null;
 }
 
 /** One response cell as an importer produces it. */

@@ -28,3 +28,18 @@ export const ITEM_COLUMNS = [
  * seeds with the video id). A subset of ITEM_COLUMNS, read back the same way.
  */
 export const VIDEO_COLUMNS = ['split', 'sample_id', 'video_id', 'video_file', 'duration_s', 'duration_bucket'] as const;
+
+/**
+ * Columns of labels/items.csv written after the thirteen only when some exported item has a
+ * value (as per_item.csv's optional columns): `context`, the item's context as the canonical
+ * JSON of shared/domain/item-context.ts (a dialogue's earlier turns, the benchmark's
+ * descriptions). An export of a project without any is byte for byte what it was before.
+ */
+export const ITEM_OPTIONAL_COLUMNS = ['context'] as const;
+
+/**
+ * labels/generations.csv (with --include-text): the text each config generated for an
+ * open-ended item, one row per cell with text, sorted as per_item.csv is (model, split,
+ * sample_id, config). per_item.csv's option columns stay empty for such cells.
+ */
+export const GENERATION_COLUMNS = ['sample_id', 'model', 'split', 'config', 'text'] as const;
