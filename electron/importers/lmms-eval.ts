@@ -3,7 +3,7 @@ import { basename, dirname, extname, isAbsolute, join } from 'node:path';
 import * as z from 'zod';
 import type { ImportBatch, ItemMeta } from '../../shared/domain/types';
 import { BatchBuilder, emptyResponse, expandSplit, parseWith, type ImportOptions } from './batch-builder';
-import { resolveConfigKey, specFor, withVariant } from './config-keys';
+import { parseKey, resolveConfigKey, specFor, withVariant } from './config-keys';
 import { ImportError } from './errors';
 import { parsePythonJson } from './py-json';
 import { sha256File } from './file-hash';
@@ -323,7 +323,9 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
   b.fieldName = (f) => (f === 'pred' ? 'filtered_resps' : f === 'groundTruth' ? 'answer' : f);
   b.addConfig(
     specFor(config, {
-      pixelCount: results?.pixels ?? null,
+      // A key that names its pixel budget (`32f_151k`) stands for that budget; the exact
+      // max_pixels stays in model_args (docs/formats.md "One config identity").
+      pixelCount: parseKey(config)?.pixelCount ?? results?.pixels ?? null,
       toolkit: 'lmms-eval',
       modelArgs: results?.modelArgs ?? null,
     }),

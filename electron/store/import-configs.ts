@@ -6,12 +6,22 @@
 import type Database from 'better-sqlite3';
 import { ImportError } from '../importers/errors';
 import type { ConfigSpec, RunInfo } from '../../shared/domain/types';
+import { parseConfigKey, sameLabelledBudget } from '../../shared/engine/config';
 
 /** Frames named by a config key (`textonly` → 0, `16f…` → 16), or null when the key names none. */
 export function framesFromKey(key: string): number | null {
   if (key === 'textonly' || key.startsWith('textonly@')) return 0;
   const m = /^(\d+)f(?:_|$)/.exec(key);
   return m ? Number(m[1]) : null;
+}
+
+/** A key as the engine reads it, or null for a key the store holds that the engine does not parse. */
+function parsedKey(key: string): ReturnType<typeof parseConfigKey> | null {
+  try {
+    return parseConfigKey(key);
+  } catch {
+    return null;
+  }
 }
 
 /** The spec of a config that only responses name: its frames come from its key. */
@@ -63,7 +73,14 @@ export function createConfigUpserter(db: Database.Database) {
     if (stored.frames !== spec.frames) {
       throw new ImportError(file, line, 'config', `config "${spec.key}" has ${spec.frames} frames here but ${stored.frames} in the project`);
     }
-    if (stored.pixel_count !== null && spec.pixelCount !== null && stored.pixel_count !== spec.pixelCount) {
+    const label = parsedKey(spec.key)?.pixelLabel ?? null;
+    // The same key with another count of the same `<n>k` budget is the same config: the stored count stays.
+    if (
+      stored.pixel_count !== null &&
+      spec.pixelCount !== null &&
+      stored.pixel_count !== spec.pixelCount &&
+      !(label !== null && sameLabelledBudget(label, stored.pixel_count, spec.pixelCount))
+    ) {
       throw new ImportError(
         file,
         line,
@@ -74,4 +91,41 @@ export function createConfigUpserter(db: Database.Database) {
     q.configFill.run(spec.pixelCount, ...prov, stored.id);
     return stored.id;
   };
+}
+
+/** Pixel budgets this close (relative) name one setting twice when their keys differ (docs/formats.md "One config identity"). */
+const NEAR_DUPLICATE = 0.01;
+
+/**
+ * Warnings for the configs an import would add that look like a config the project (or the
+ * same import) already has under another key: the same frames and variant, a pixel budget
+ * within 1% (`32f_151200` beside `32f_151k`). Two keys are two configs, so the grids would not
+ * join; the warning says which key to pass instead.
+ */
+export function nearDuplicateConfigWarnings(db: Database.Database, batches: readonly { configs: readonly ConfigSpec[] }[]): string[] {
+  const known = new Map<string, { frames: number; pixels: number | null }>();
+  for (const r of db.prepare('SELECT key, frames, pixel_count FROM configs').all() as { key: string; frames: number; pixel_count: number | null }[]) {
+    known.set(r.key, { frames: r.frames, pixels: r.pixel_count });
+  }
+  const out: string[] = [];
+  const said = new Set<string>();
+  for (const b of batches) {
+    for (const c of b.configs) {
+      if (known.has(c.key)) continue;
+      const variant = parsedKey(c.key)?.variant ?? null;
+      for (const [key, k] of known) {
+        if (c.frames === 0 || k.frames !== c.frames || c.pixelCount === null || k.pixels === null) continue;
+        if ((parsedKey(key)?.variant ?? null) !== variant) continue;
+        if (Math.abs(c.pixelCount - k.pixels) > NEAR_DUPLICATE * Math.min(c.pixelCount, k.pixels)) continue;
+        const pair = `${c.key}\u0000${key}`;
+        if (said.has(pair)) continue;
+        said.add(pair);
+        out.push(
+          `config ${c.key} (${c.pixelCount} pixels per frame) is a near-duplicate of ${key} (${k.pixels}): the same frames and a pixel budget within 1%, under another key, so their grids do not join; if they are one setting, import with --config ${key}`,
+        );
+      }
+      known.set(c.key, { frames: c.frames, pixels: c.pixelCount });
+    }
+  }
+  return out;
 }

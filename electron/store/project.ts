@@ -12,6 +12,7 @@ import * as z from 'zod';
 import { codebookSchema, type Codebook } from '../../shared/domain/annotations';
 import type { ConfigSpec, ImportBatch, ItemMeta, ResponseMatrix, ResponseRow, TaskKind, VideoCache } from '../../shared/domain/types';
 import { applyVideoCaches, videoCachesOf } from './video-caches';
+import { nearDuplicateConfigWarnings } from './import-configs';
 import { gridScore, scoreSourceOf } from '../../shared/domain/score';
 import { parseContext } from '../../shared/domain/item-context';
 import { configOrder } from '../../shared/engine/config';
@@ -634,7 +635,9 @@ function createProject(
       return db.transaction(() => {
         // Derived item ids are checked against known question text before anything is written.
         const notes = checkDerivedIds(db, batches, opts);
+        const nearDuplicates = nearDuplicateConfigWarnings(db, batches);
         const summary = applier(batches, opts);
+        summary.warnings.push(...nearDuplicates);
         const caches = applyVideoCaches(db, batches);
         if (caches > 0) summary.videoCachesAdded = caches;
         q.inputsBump.run();

@@ -97,10 +97,27 @@ export function configKeyFor(frames: number, pixelLabel: string | null, variant:
   return key;
 }
 
-/** The release's label for a pixel count: `151000` → `151k`; other counts are written as digits. */
+/**
+ * The release's label for a pixel count (docs/formats.md "One config identity"): thousands,
+ * rounded, with `k` — `151000` and lmms-eval's `max_pixels=151200` are both `151k`, so a user's
+ * logs and the public release name the same setting alike; below 1000, the digits.
+ */
 export function pixelLabelFor(pixelCount: number): string {
-  if (pixelCount % 1000 === 0) return `${pixelCount / 1000}k`;
+  if (pixelCount >= 1000) return `${Math.round(pixelCount / 1000)}k`;
   return String(pixelCount);
+}
+
+/**
+ * Whether two pixel counts are the same budget under a key's pixel label: a `<n>k` label
+ * stands for every count that rounds to n thousand (the release's 151000, lmms-eval's 151200);
+ * any other label (`input224`, `448x448`, digits) for its exact count.
+ */
+export function sameLabelledBudget(label: string, a: number, b: number): boolean {
+  if (a === b) return true;
+  const m = /^(\d+)k$/.exec(label);
+  if (!m) return false;
+  const n = Number(m[1]);
+  return Math.round(a / 1000) === n && Math.round(b / 1000) === n;
 }
 
 /** A full ConfigSpec for a key; `partial` fields win over what the key says (unknown fields null). */

@@ -9,6 +9,7 @@ import {
   mostCommonPpf,
   parseConfigKey,
   pixelLabelFor,
+  sameLabelledBudget,
   terminalConfig,
 } from '../../../shared/engine/config';
 
@@ -41,7 +42,14 @@ describe('parseConfigKey', () => {
     expect(() => configKeyFor(16, 'bogus')).toThrow(/bogus/);
     expect(() => configKeyFor(-1, null)).toThrow();
     expect(pixelLabelFor(151000)).toBe('151k');
-    expect(pixelLabelFor(50176)).toBe('50176');
+    // The release's `<frames>f_<k>k` naming (docs/formats.md "One config identity"): thousands, rounded.
+    expect(pixelLabelFor(151200)).toBe('151k');
+    expect(pixelLabelFor(75600)).toBe('76k');
+    expect(pixelLabelFor(50176)).toBe('50k');
+    expect(pixelLabelFor(784)).toBe('784');
+    expect(sameLabelledBudget('151k', 151000, 151200)).toBe(true);
+    expect(sameLabelledBudget('151k', 151000, 152000)).toBe(false);
+    expect(sameLabelledBudget('input224', 50176, 50000)).toBe(false);
   });
   it('makeConfigSpec fills unknowns with null and lets partial fields win', () => {
     const c = makeConfigSpec('32f_302k');
