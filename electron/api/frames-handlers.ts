@@ -4,8 +4,7 @@
  * frame.
  */
 import type { Strip, Tile } from '../../shared/api/contract';
-import { stripsForItem } from '../frames/item-strips';
-import { videoCachesOfItem } from '../frames/item-frames';
+import { extractItemFrames, prefetchItemKeyframes } from '../frames/item-strips';
 import type { Handlers } from './dispatch';
 import { ServiceError } from '../../shared/api/service-error';
 import { videoPathOf } from '../media/item-video';
@@ -17,11 +16,31 @@ export function framesHandlers(ctx: BackendContext): Pick<Handlers, 'frames:stri
     'frames:strips': async (req) => {
       const s = need();
       const g = s.audit.grid(req.model, req.split);
-      const sel = await selection(s, req.model, req.split, req.sampleId, g.configs);
-      if (sel === null) throw new ServiceError('not-found', videoPathOf(s.project, req.split, req.sampleId).error ?? 'no video');
+      const { file, error } = videoPathOf(s.project, req.split, req.sampleId);
+      if (file === null) throw new ServiceError('not-found', error ?? 'no video');
       const controller = new AbortController();
       s.jobs.get(req.jobId)?.abort();
       s.jobs.set(req.jobId, controller);
+      const opts = { signal: controller.signal, priority: req.priority ?? 0 };
+      prefetchItemKeyframes(s.frames, file, opts);
+      // then(done, done), not finally(): finally() re-rejects with a cancelled extraction's error,
+      // an unhandled rejection that would end the server process.
+      const done = () => {
+        if (s.jobs.get(req.jobId) === controller) s.jobs.delete(req.jobId);
+      };
+      const stop = () => {
+        controller.abort();
+        done();
+      };
+      // The one selection of this request: the strips drawn and the frames extracted are the same.
+      const sel = await selection(s, req.model, req.split, req.sampleId, g.configs).catch((e: unknown) => {
+        stop();
+        throw e;
+      });
+      if (sel === null) {
+        stop();
+        throw new ServiceError('not-found', 'no video');
+      }
       const strips: Strip[] = sel.configs.map((c) => {
         const u = uniqueFrames(c);
         return {
@@ -37,36 +56,25 @@ export function framesHandlers(ctx: BackendContext): Pick<Handlers, 'frames:stri
       const total = tilesByIndex.size;
       let exact = 0;
       const item = { model: req.model, split: req.split, sampleId: req.sampleId };
-      const file = sel.meta.path;
-      const strip = await stripsForItem(
-        s.frames,
-        { videoPath: file, model: req.model, configs: g.configs.map((c) => ({ config: c, recorded: s.project.responsesForItem(req.model, req.split, req.sampleId).find((r) => r.config === c.key)?.frameIndices ?? null })), videoId: s.project.getItem(req.split, req.sampleId)?.videoId ?? null, caches: videoCachesOfItem(s.project, req.split, req.sampleId) },
-        {
-          signal: controller.signal,
-          priority: req.priority ?? 0,
-          onTile: (ev) => {
-            const list = tilesByIndex.get(ev.index);
-            if (!list) return;
-            // Never downgrade: an exact tile stays exact even if a late keyframe thumbnail arrives.
-            if (ev.kind === 'approximate' && list.every((t) => !t.approximate)) return;
-            const url = hooks.mediaUrl(media.register(ev.file));
-            for (const t of list) {
-              t.url = url;
-              t.approximate = ev.kind === 'approximate';
-              hooks.emit('frames:tile', { ...item, jobId: req.jobId, tile: { ...t } });
-            }
-            if (ev.kind === 'exact') {
-              exact++;
-              hooks.emit('job:progress', { jobId: req.jobId, kind: 'frames', done: exact, total, message: null });
-            }
-          },
+      const strip = extractItemFrames(s.frames, sel, {
+        ...opts,
+        onTile: (ev) => {
+          const list = tilesByIndex.get(ev.index);
+          if (!list) return;
+          // Never downgrade: an exact tile stays exact even if a late keyframe thumbnail arrives.
+          if (ev.kind === 'approximate' && list.every((t) => !t.approximate)) return;
+          const url = hooks.mediaUrl(media.register(ev.file));
+          for (const t of list) {
+            t.url = url;
+            t.approximate = ev.kind === 'approximate';
+            hooks.emit('frames:tile', { ...item, jobId: req.jobId, tile: { ...t } });
+          }
+          if (ev.kind === 'exact') {
+            exact++;
+            hooks.emit('job:progress', { jobId: req.jobId, kind: 'frames', done: exact, total, message: null });
+          }
         },
-      );
-      // then(done, done), not finally(): finally() re-rejects with a cancelled extraction's error,
-      // an unhandled rejection that would end the server process.
-      const done = () => {
-        if (s.jobs.get(req.jobId) === controller) s.jobs.delete(req.jobId);
-      };
+      });
       void strip.frames.then(done, done);
       return { strips };
     },

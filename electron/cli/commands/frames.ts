@@ -1,9 +1,10 @@
 import { resolve } from 'node:path';
 import { frameCacheDirForProject } from '../../frames/frame-cache';
 import { createFrameService } from '../../frames/frame-service';
-import { stripsForItem } from '../../frames/item-strips';
+import { selectItemFrames } from '../../frames/item-frames';
+import { extractItemFrames } from '../../frames/item-strips';
 import { createProjectMetadataCache } from '../../media/project-metadata-cache';
-import { samplerOverridesOf } from '../../frames/item-frames';
+import { videoPathOf } from '../../media/item-video';
 import { openProject } from '../../store/index';
 import { integerOption, parseCli, requireOption, table, toJson } from '../args';
 import { UsageError, type CliCommand } from '../command';
@@ -50,38 +51,26 @@ export const framesCommand: CliCommand = {
     try {
       const item = project.getItem(split, sampleId);
       if (!item) throw new Error(`${projectPath}: no item ${split}/${sampleId}`);
-      if (!item.videoFile) throw new Error(`${split}/${sampleId} names no video file`);
-      const root = project.getSetting<unknown>('mediaRoot');
-      if (typeof root !== 'string' || !root) throw new Error(`${projectPath}: no media root is set (setting 'mediaRoot')`);
       const configs = project.gridConfigs(model, split);
       if (!configs.length) throw new Error(`${projectPath}: model ${model} has no configs on split ${split}`);
-      const recorded = new Map(project.responsesForItem(model, split, sampleId).map((r) => [r.config, r.frameIndices]));
-      const overrides = samplerOverridesOf(project);
       const t0 = performance.now();
-      const strips = await stripsForItem(
-        svc,
-        {
-          videoPath: resolve(root, item.videoFile),
-          model,
-          configs: configs.map((c) => ({ config: c, recorded: recorded.get(c.key) ?? null })),
-          videoId: item.videoId ?? null,
-          caches: item.videoId ? project.videoCaches(item.videoId) : [],
-          overrides,
-        },
-        { spec: { width: width === 0 ? null : width, format: 'jpeg' }, approximate: false },
-      );
+      // The same selection as the item view's strips (item-frames.ts): the video checked against
+      // the media root, recorded frame_indices, the project's sampler overrides.
+      const sel = await selectItemFrames(project, (file) => svc.probe(file), { model, split, sampleId }, configs);
+      if (sel === null) throw new Error(`${projectPath}: ${split}/${sampleId}: ${videoPathOf(project, split, sampleId).error ?? 'no video'}`);
+      const strips = extractItemFrames(svc, sel, { spec: { width: width === 0 ? null : width, format: 'jpeg' }, approximate: false });
       const res = await strips.frames;
       if (res.failures.length) throw new Error(res.failures[0]?.message ?? 'extraction failed');
       const out = {
         item: `${split}/${sampleId}`,
         model,
-        video: strips.meta.path,
-        frameCount: strips.meta.frameCount,
+        video: sel.meta.path,
+        frameCount: sel.meta.frameCount,
         unionFrames: strips.union.length,
         decoded: res.decoded,
         cacheHits: res.cacheHits,
         seconds: Math.round((performance.now() - t0) / 10) / 100,
-        configs: strips.configs.map((c) => ({
+        configs: sel.configs.map((c) => ({
           config: c.configKey,
           policy: c.policy,
           source: c.source,
