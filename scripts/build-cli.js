@@ -34,7 +34,7 @@ export const MANIFEST = path.join(dist, 'cli.json');
  * by electron/store/sqlite-binding.ts. Every other package stays external: big ones are loaded
  * only where a file needs them (exceljs, hyparquet).
  */
-const BUNDLED = new Set(['zod', 'csv-parse', 'fflate', 'better-sqlite3']);
+const BUNDLED = new Set(['zod', 'fflate', 'better-sqlite3']);
 
 /** An esbuild plugin: bare imports stay external unless their package is in `bundled`. */
 function bundleOnly(bundled) {

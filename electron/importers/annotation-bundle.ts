@@ -9,10 +9,10 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { parse } from 'csv-parse/sync';
 import { unzipSync } from 'fflate';
 import * as z from 'zod';
 import { annotationEventSchema, codebookSchema, type AnnotationEvent, type Codebook } from '../../shared/domain/annotations';
+import { bomLength, recordStrings, type Cursor } from './csv-tokenize';
 import { ImportError } from './errors';
 import { decodeText, readTextFile } from './text-input';
 
@@ -69,23 +69,24 @@ function check<T>(schema: z.ZodType<T>, value: unknown, file: string, line: numb
 
 /** Rows of a CSV with exactly the given header (any order); line = the record's first line. */
 function csvRows(text: string, file: string, columns: readonly string[]): { row: Record<string, string>; line: number }[] {
-  let records: { record: string[]; info: { lines: number } }[];
-  try {
-    records = parse(text, { bom: true, info: true, relax_column_count: true, skip_empty_lines: true }) as unknown as typeof records;
-  } catch (e) {
-    const m = /line (\d+)/.exec((e as Error).message);
-    throw new ImportError(file, m ? Number(m[1]) : 0, '', `malformed CSV: ${(e as Error).message}`);
+  const bytes = Buffer.from(text, 'utf8');
+  const at: Cursor = { p: bomLength(bytes), line: 1, quote: -1 };
+  const records: { record: string[]; line: number }[] = [];
+  while (at.p < bytes.length) {
+    const line = at.line;
+    const record = recordStrings(bytes, at, file);
+    if (record.length > 0) records.push({ record, line });
   }
   const head = records[0];
   if (!head) return [];
   const header = head.record;
   for (const c of header) if (!columns.includes(c)) throw new ImportError(file, 1, c, `unknown header "${c}"`);
   for (const c of columns) if (!header.includes(c)) throw new ImportError(file, 1, c, `missing required header "${c}"`);
-  return records.slice(1).map(({ record, info }) => {
-    if (record.length !== header.length) throw new ImportError(file, info.lines, '', `malformed row: ${record.length} fields, header has ${header.length}`);
+  return records.slice(1).map(({ record, line }) => {
+    if (record.length !== header.length) throw new ImportError(file, line, '', `malformed row: ${record.length} fields, header has ${header.length}`);
     const row: Record<string, string> = {};
     header.forEach((c, i) => (row[c] = record[i] ?? ''));
-    return { row, line: info.lines };
+    return { row, line };
   });
 }
 

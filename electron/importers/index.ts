@@ -24,11 +24,11 @@
  *                       the multi-reference `{images, annotations}`
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { parse as parseCsv } from 'csv-parse/sync';
 import { extname, join } from 'node:path';
 import { clipMessage } from '../../shared/api/clip';
 import type { ImportBatch } from '../../shared/domain/types';
 import type { ImportOptions } from './batch-builder';
+import { recordStrings } from './csv-tokenize';
 import { ImportError } from './errors';
 import { GroundTruth, parseSplitMap } from './ground-truth';
 import { readJsonSource } from './json-source';
@@ -97,7 +97,7 @@ async function detectFormatAs(path: string): Promise<ImportFormat> {
     const first = (text.split('\n')[0] ?? '').replace(/\r$/, '');
     let header: string[];
     try {
-      header = (parseCsv(first, { relax_column_count: true, relax_quotes: true }) as string[][])[0] ?? [];
+      header = recordStrings(Buffer.from(first, 'utf8'), { p: 0, line: 1, quote: -1 }, path);
     } catch {
       header = first.split(',');
     }

@@ -1,16 +1,16 @@
 /**
  * The per_item.csv reader (docs/release-format.md "labels/per_item.csv"; docs/formats.md
  * "Damaged input", "Duplicated columns"). One reader for every per_item.csv: the file is read
- * a window at a time and tokenized byte by byte (RFC 4180 quoting included; per-item-tokenize.ts
+ * a window at a time and tokenized byte by byte (RFC 4180 quoting included; csv-tokenize.ts
  * — from 32 MB up, read whole on a scan thread of its own, per-item-scan.ts), and each cell
  * goes straight into the typed arrays of its (model, split, config) column — the store's own
  * layout — with every string field interned per table: a value becomes a string only the
  * first time its bytes are seen (≈ 5k sample ids, ≈ 120 source tags and a few names in the
  * 145k-row bench file), so there is no string per field and no object per row.
  *
- * Why a small tokenizer rather than csv-parse: csv-parse hands over a string per field and an
- * array per record; on the 145k-row bench file that alone took longer than this whole reader
- * (see csv-records.ts). This format's fields are short and mostly unquoted; a record holding a
+ * Field offsets rather than strings: a string per field and an array per record (what csv-parse
+ * hands over) took ~60× as long as these offsets on the 145k-row bench file, longer than this
+ * whole reader (csv-tokenize.ts). This format's fields are short and mostly unquoted; a record holding a
  * quote takes a slower byte loop here (its quoted fields decoded to strings and interned by
  * those), so a quoted and an unquoted spelling of one value are the same value.
  *
@@ -29,7 +29,7 @@ import { parseKey, specFor } from './config-keys';
 import { ImportError } from './errors';
 import { Header } from './header';
 import { checkId, checkText, decodeText } from './text-input';
-import { bomLength, CHUNK_ROWS, LF, recordStrings, recordsEnd, tokenize, type Cursor } from './per-item-tokenize';
+import { bomLength, CHUNK_ROWS, LF, recordStrings, recordsEnd, tokenize, type Cursor } from './csv-tokenize';
 import type { Scan } from './per-item-scan';
 
 /** docs/release-format.md: the eleven columns of labels/per_item.csv. */
@@ -894,7 +894,7 @@ class Rows {
 /** A DataView of all of `buf`. */
 const dataView = (buf: Buffer): DataView => new DataView(buf.buffer, buf.byteOffset, buf.length);
 
-/** Where the rows' field offsets come from (per-item-tokenize.ts): this thread, or the scan thread. */
+/** Where the rows' field offsets come from (csv-tokenize.ts): this thread, or the scan thread. */
 interface RowSource {
   /** The bytes the rows' offsets index: the window (after `header`), or the file. */
   readonly buf: Buffer;

@@ -1,18 +1,18 @@
 /**
  * The scan thread of a large per_item.csv (per-item-scan.ts starts it): reads the file block by
  * block into shared memory and tokenizes every complete record it holds into the ring's slots
- * (per-item-tokenize.ts), posting one message per chunk. The reader's thread interns those rows
+ * (csv-tokenize.ts), posting one message per chunk. The reader's thread interns those rows
  * meanwhile, and hashes the bytes each chunk ends (it has time to spare: this thread, reading and
  * tokenizing, is the slower of the two).
  *
  * A record is tokenized only once its line break has been read: the bytes read so far are cut
- * at their last line break outside quotes (recordsEnd, per-item-tokenize.ts).
+ * at their last line break outside quotes (recordsEnd, csv-tokenize.ts).
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { errorData } from './error-data';
 import { ImportError } from './errors';
-import { bomLength, CHUNK_ROWS, recordStrings, recordsEnd, tokenize, type Cursor } from './per-item-tokenize';
+import { bomLength, CHUNK_ROWS, recordStrings, recordsEnd, tokenize, type Cursor } from './csv-tokenize';
 import { BLOCK, CTRL_RELEASED, CTRL_STOP, RING_SLOTS, type ScanInput, type ScanMessage } from './per-item-scan-protocol';
 
 function post(m: ScanMessage): void {

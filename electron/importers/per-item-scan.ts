@@ -10,11 +10,11 @@ import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { errorFromData } from './error-data';
 import { startWorkerThread, WorkerError, workerEntry } from '../threads/worker-thread';
-import { CHUNK_ROWS } from './per-item-tokenize';
+import { CHUNK_ROWS } from './csv-tokenize';
 import { CTRL_RELEASED, CTRL_STOP, CTRL_WORDS, type ScanInput, type ScanMessage } from './per-item-scan-protocol';
 
 export interface Chunk {
-  /** The chunk's rows: `stride` int32 each (per-item-tokenize.ts). */
+  /** The chunk's rows: `stride` int32 each (csv-tokenize.ts). */
   offs: Int32Array;
   rows: number;
   quoted: string[];

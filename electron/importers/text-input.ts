@@ -158,6 +158,12 @@ export class StrictUtf8 {
   }
 }
 
+/** Throws the refusal of the first invalid UTF-8 byte of `bytes` (a file already read whole), if any. */
+export function refuseInvalidUtf8(bytes: Uint8Array, display: string, layout: TextLayout): void {
+  const at = firstInvalidUtf8(bytes);
+  if (at >= 0) throw invalidError(display, bytes, at, layout);
+}
+
 /** A whole text file, strictly decoded, without a leading byte-order mark. */
 export async function readTextFile(path: string, display = path, layout: TextLayout = { delimiter: null }): Promise<string> {
   return decodeText(await readFile(path), display, layout);

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { readCsvRecords } from '../../../electron/importers/csv-records';
 import { Scratch } from './helpers';
+import { mulberry32 } from '../../../shared/engine/prng';
 
 const scratch = new Scratch();
 afterAll(() => scratch.cleanup());
@@ -24,7 +25,7 @@ describe('readCsvRecords', () => {
     expect(got.map(([, l]) => l)).toEqual([1, 2, 4, 6, 7, 8]);
   });
 
-  it('streams across chunk boundaries (a 3 MB file, quote late in the file)', async () => {
+  it('reads a 3 MB file whose first quote comes late', async () => {
     const lines = ['id,v'];
     for (let i = 0; i < 150_000; i++) lines.push(`${i},v${i}`);
     lines.push('"q,1",2');
@@ -54,5 +55,48 @@ describe('readCsvRecords', () => {
   it('reports an unclosed quote as malformed CSV with a line', async () => {
     const p = scratch.write('bad.csv', 'a,b\n1,2\n"open,3\n');
     await expect(records(p)).rejects.toThrow(/bad\.csv:\d+: malformed CSV/);
+  });
+
+  it('refuses a quote inside an unquoted field, as csv-parse does', async () => {
+    const text = 'a,b\n1,x"y\n';
+    expect(() => parse(text)).toThrow();
+    await expect(records(scratch.write('q.csv', text))).rejects.toThrow(/q\.csv:2: malformed CSV: a quote inside an unquoted field/);
+  });
+
+  it('refuses a file that is not UTF-8 before any record, naming line and column', async () => {
+    const p = scratch.write('latin1.csv', Buffer.concat([Buffer.from('id,text\n1,ok\n2,caf'), Buffer.from([0xe9]), Buffer.from('\n')]));
+    const seen: string[][] = [];
+    await expect(readCsvRecords(p, 'latin1.csv', (r) => seen.push(r))).rejects.toThrow(/latin1\.csv:3: text: invalid UTF-8/);
+    expect(seen).toEqual([]);
+  });
+
+  it('agrees with csv-parse on seeded random files (quotes, delimiters and line breaks in fields, CRLF, empty lines)', async () => {
+    const seed = 0x5eed34;
+    console.log(`csv-records random files: seed ${seed}`);
+    const rnd = mulberry32(seed);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+    for (const delimiter of [',', '\t']) {
+      for (let file = 0; file < 40; file++) {
+        const eol = pick(['\n', '\r\n']);
+        const lines: string[] = [];
+        for (let r = 0; r < 1 + Math.floor(rnd() * 12); r++) {
+          if (rnd() < 0.1) {
+            lines.push('');
+            continue;
+          }
+          const fields: string[] = [];
+          for (let f = 0; f < 1 + Math.floor(rnd() * 5); f++) {
+            const raw = Array.from({ length: Math.floor(rnd() * 6) }, () => pick(['a', 'é', '1', ' ', delimiter, '"', '\n', '\r\n', 'x'])).join('');
+            const needsQuotes = /["\n\r]/.test(raw) || raw.includes(delimiter);
+            fields.push(needsQuotes || rnd() < 0.2 ? `"${raw.replace(/"/g, '""')}"` : raw);
+          }
+          lines.push(fields.join(delimiter));
+        }
+        const text = lines.join(eol) + (rnd() < 0.5 ? eol : '');
+        const want = parse(text, { delimiter, relax_column_count: true, skip_empty_lines: true }) as string[][];
+        const got = await records(scratch.write(`r${file}.csv`, text), delimiter);
+        expect(got.map(([r]) => r), `seed ${seed}, delimiter ${JSON.stringify(delimiter)}, file ${file}: ${JSON.stringify(text)}`).toEqual(want);
+      }
+    }
   });
 });

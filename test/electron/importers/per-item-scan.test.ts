@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readPerItemCsv } from '../../../electron/importers/per-item-csv';
 import { BLOCK, RING_SLOTS } from '../../../electron/importers/per-item-scan-protocol';
-import { CHUNK_ROWS } from '../../../electron/importers/per-item-tokenize';
+import { CHUNK_ROWS } from '../../../electron/importers/csv-tokenize';
 import type { ImportBatch } from '../../../shared/domain/types';
 import { Scratch, expectImportError } from './helpers';
 

@@ -1,13 +1,18 @@
 /**
- * The per_item.csv tokenizer (RFC 4180, docs/release-format.md "General rules"): it finds each
- * record's field boundaries and writes them as byte offsets, chunk by chunk, without making a
- * string per field. It is apart from the reader (per-item-csv.ts) because it runs on either
- * thread: inline for a small file, and for a large one on a thread of its own while the
- * reader's thread interns the rows it has already tokenized (per-item-scan.ts).
+ * The CSV/TSV tokenizer every reader of delimited text uses (RFC 4180, docs/release-format.md
+ * "General rules"; docs/formats.md for the toolkits' files). Two ways out of the same quoting
+ * rules: `tokenize` writes each record's field boundaries as byte offsets, chunk by chunk,
+ * without making a string per field (per_item.csv, the one file read at lab scale; it runs on
+ * either thread: inline for a small file, on a thread of its own for a large one,
+ * per-item-scan.ts), and `recordStrings` gives one record's fields as strings
+ * (csv-records.ts, for every other CSV or TSV). Measured on the real files and the bench's
+ * per_item.csv, csv-parse took 4–7× as long for string records and ~60× as long as the
+ * offsets (docs/performance.md "Import at lab scale"), so the library is not used.
  */
 import { ImportError } from './errors';
 
 export const COMMA = 44;
+export const TAB = 9;
 export const LF = 10;
 export const CR = 13;
 export const QUOTE = 34;
@@ -56,7 +61,7 @@ export interface Cursor {
 }
 
 /** Reads the quoted field at `at.p` (its opening quote), leaves `at.p` after the closing quote. */
-function readQuoted(buf: Buffer, at: Cursor, file: string): string {
+function readQuoted(buf: Buffer, at: Cursor, file: string, delimiter: number): string {
   const n = buf.length;
   const parts: string[] = [];
   let p = at.p + 1;
@@ -74,7 +79,7 @@ function readQuoted(buf: Buffer, at: Cursor, file: string): string {
       }
       p++;
       const after = p < n ? buf[p]! : LF;
-      if (after !== COMMA && after !== LF && !(after === CR && (p + 1 >= n || buf[p + 1] === LF))) {
+      if (after !== delimiter && after !== LF && !(after === CR && (p + 1 >= n || buf[p + 1] === LF))) {
         throw new ImportError(file, at.line, '', 'malformed CSV: unexpected character after a closing quote');
       }
       at.p = p;
@@ -86,33 +91,59 @@ function readQuoted(buf: Buffer, at: Cursor, file: string): string {
 }
 
 /**
- * One record at `at.p`, every field as a string (the header row); `at` moves past its line
- * break. An empty line gives [].
+ * One record at `at.p`, every field as a string (a header row, or any record of a CSV or TSV
+ * that is not per_item.csv); `at` moves past its line break. An empty line gives []. A record
+ * without a quote is split at its delimiters by indexOf (machine code from the first call);
+ * one with a quote is read byte by byte, and a quote inside an unquoted field is refused.
  */
-export function recordStrings(buf: Buffer, at: Cursor, file: string): string[] {
+export function recordStrings(buf: Buffer, at: Cursor, file: string, delimiter: number = COMMA): string[] {
   const n = buf.length;
   const out: string[] = [];
-  if (buf[at.p] === LF || (buf[at.p] === CR && buf[at.p + 1] === LF)) {
-    at.p += buf[at.p] === CR ? 2 : 1;
+  let le = buf.indexOf(LF, at.p);
+  if (le < 0) le = n;
+  const end = le > at.p && buf[le - 1] === CR ? le - 1 : le;
+  if (end === at.p) {
+    at.p = le + 1;
+    at.line++;
+    return out;
+  }
+  if (at.quote < at.p) {
+    at.quote = buf.indexOf(QUOTE, at.p);
+    if (at.quote < 0) at.quote = n;
+  }
+  if (at.quote >= le) {
+    for (let s = at.p; ; ) {
+      let e = buf.indexOf(delimiter, s);
+      if (e < 0 || e > end) e = end;
+      out.push(buf.toString('utf8', s, e));
+      if (e >= end) break;
+      s = e + 1;
+    }
+    at.p = le + 1;
     at.line++;
     return out;
   }
   for (;;) {
     let c = at.p < n ? buf[at.p]! : LF;
     if (c === QUOTE) {
-      out.push(readQuoted(buf, at, file));
+      out.push(readQuoted(buf, at, file, delimiter));
       c = at.p < n ? buf[at.p]! : LF;
     } else {
       const s = at.p;
       let p = s;
       c = LF;
-      while (p < n && buf[p] !== COMMA && buf[p] !== LF) p++;
+      while (p < n) {
+        const b = buf[p]!;
+        if (b === delimiter || b === LF) break;
+        if (b === QUOTE) throw new ImportError(file, at.line, '', 'malformed CSV: a quote inside an unquoted field');
+        p++;
+      }
       if (p < n) c = buf[p]!;
       out.push(buf.toString('utf8', s, c === LF && p > s && buf[p - 1] === CR ? p - 1 : p));
       at.p = p;
     }
     at.p += c === CR ? 2 : 1;
-    if (c !== COMMA) {
+    if (c !== delimiter) {
       at.line++;
       return out;
     }
@@ -210,7 +241,7 @@ function quotedRecord(buf: Buffer, at: Cursor, file: string, width: number, offs
     let e: number;
     if (ch === QUOTE) {
       at.p = p;
-      quoted.push(readQuoted(buf, at, file));
+      quoted.push(readQuoted(buf, at, file, COMMA));
       p = at.p;
       s = -1;
       e = quoted.length - 1;
