@@ -27,7 +27,7 @@ const local = {
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'release/**', 'build/**', 'node_modules/**', 'test-results/**', 'coverage/**'],
+    ignores: ['dist/**', 'release/**', 'build/**', 'node_modules/**', 'test-results/**', 'coverage/**', '.stryker-tmp/**', 'reports/**'],
   },
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   js.configs.recommended,

@@ -5,6 +5,8 @@
  * - `flipbook import` then `flipbook export` of the ~145k-row bench per_item.csv as two CLI
  *   processes, against the plain Python exporter (baseline_export.py) on the same input in
  *   the same run; target ≤ 0.5×.
+ * With FLIPBOOK_BENCH_BEFORE=<commit>, the same start-up and import + export by that tree
+ * (import-scale.ts's treeBefore), alternating with this one's in the same run, and their ratio.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { MATCHED } from './release-cold';
 import type { GeneratedCsv } from './generate-per-item';
+import { treeBefore } from './import-scale';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const BIN = path.resolve(HERE, '../../bin/flipbook.js');
@@ -67,6 +70,10 @@ export async function benchCli(): Promise<Record<string, unknown>> {
 
   const tmp = mkdtempSync(path.join(tmpdir(), 'flipbook-bench-cli-'));
   try {
+    const beforeCommit = process.env.FLIPBOOK_BENCH_BEFORE;
+    const before = beforeCommit ? treeBefore(tmp, beforeCommit) : null;
+    const beforeHelp: number[] = [];
+    if (before) for (let i = 0; i < 9; i++) (beforeHelp.push(timed(process.execPath, [before, '--help'])), help.push(timed(process.execPath, [BIN, '--help'])));
     const csv = path.join(tmp, 'per_item.csv');
     const g = spawnSync(process.execPath, ['--import', 'tsx', path.join(HERE, 'generate-per-item.ts'), csv], { encoding: 'utf8' });
     if (g.status !== 0) throw new Error(`generating the input failed: ${g.stderr}`);
@@ -76,14 +83,20 @@ export async function benchCli(): Promise<Record<string, unknown>> {
     const warm = path.join(tmp, 'warm.flipbook');
     timed(process.execPath, [BIN, 'import', csv, '--project', warm]);
     timed(process.execPath, [BIN, 'export', '--project', warm, '--out', path.join(tmp, 'warm-out'), '--matched-grid', MATCHED.join(',')]);
+    const pair = (bin: string, name: string) => {
+      const project = path.join(tmp, `${name}.flipbook`);
+      const imp = timed(process.execPath, [bin, 'import', csv, '--project', project]);
+      const exp = timed(process.execPath, [bin, 'export', '--project', project, '--out', path.join(tmp, `${name}-out`), '--matched-grid', MATCHED.join(',')]);
+      return { import_ms: round(imp), export_ms: round(exp), total_ms: round(imp + exp) };
+    };
+    if (before) pair(before, 'warm-before');
     const py: number[] = [];
     const fb: { import_ms: number; export_ms: number; total_ms: number }[] = [];
+    const fbBefore: typeof fb = [];
     for (let i = 0; i < RUNS; i++) {
       py.push(timed('python3', [path.join(HERE, 'baseline_export.py'), csv, path.join(tmp, `py${i}`), MATCHED.join(',')]));
-      const project = path.join(tmp, `run${i}.flipbook`);
-      const imp = timed(process.execPath, [BIN, 'import', csv, '--project', project]);
-      const exp = timed(process.execPath, [BIN, 'export', '--project', project, '--out', path.join(tmp, `out${i}`), '--matched-grid', MATCHED.join(',')]);
-      fb.push({ import_ms: round(imp), export_ms: round(exp), total_ms: round(imp + exp) });
+      if (before) fbBefore.push(pair(before, `before${i}`));
+      fb.push(pair(BIN, `run${i}`));
     }
     const pyMs = median(py);
     const fbMs = median(fb.map((r) => r.total_ms));
@@ -109,6 +122,16 @@ export async function benchCli(): Promise<Record<string, unknown>> {
         target_ratio: 0.5,
         meets_target: ioRatio <= 0.5,
       },
+      ...(before && {
+        before: {
+          commit: beforeCommit,
+          flipbook_help_ms: median(beforeHelp),
+          help_vs_before: Math.round((median(help) / median(beforeHelp)) * 1000) / 1000,
+          import_export_ms: median(fbBefore.map((r) => r.total_ms)),
+          runs: fbBefore,
+          import_export_vs_before: Math.round((fbMs / median(fbBefore.map((r) => r.total_ms))) * 1000) / 1000,
+        },
+      }),
       machine: { load_average_1m: Math.round((loadavg()[0] ?? 0) * 100) / 100 },
     };
   } finally {

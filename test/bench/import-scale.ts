@@ -24,7 +24,8 @@ import { generatePerItemCsv } from './generate-per-item';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../..');
 const BIN = path.join(ROOT, 'bin/flipbook.js');
-const BEFORE_COMMIT = '23696c9';
+/** The tree compared against: the one before the plain TypeScript reader, or FLIPBOOK_BENCH_BEFORE (e.g. main, to show a change is no slower than it). */
+const BEFORE_COMMIT = process.env.FLIPBOOK_BENCH_BEFORE ?? '23696c9';
 
 /**
  * The tree before, measured by an earlier version of this bench on a 2-core machine shared with
@@ -73,11 +74,11 @@ function timed(cmd: string, args: string[]): Timed {
 
 const PY_READ = 'import csv, sys\nn = 0\nwith open(sys.argv[1], newline="", encoding="utf-8") as f:\n    for row in csv.reader(f):\n        n += 1\n';
 
-/** The tree before, unpacked from the repository's history into `work`, built; null when the history lacks it. */
-function treeBefore(work: string): string | null {
-  const dir = path.join(work, `before-${BEFORE_COMMIT}`);
+/** The tree at `commit`, unpacked from the repository's history into `work`, built; null when the history lacks it. */
+export function treeBefore(work: string, commit = BEFORE_COMMIT): string | null {
+  const dir = path.join(work, `before-${commit}`);
   mkdirSync(dir);
-  const archive = spawnSync('git', ['-C', ROOT, 'archive', '--format=tar', BEFORE_COMMIT], { maxBuffer: 1 << 30 });
+  const archive = spawnSync('git', ['-C', ROOT, 'archive', '--format=tar', commit], { maxBuffer: 1 << 30 });
   if (archive.status !== 0) return null;
   const untar = spawnSync('tar', ['-x', '-C', dir], { input: archive.stdout });
   if (untar.status !== 0) throw new Error(`tar: ${untar.stderr.toString().slice(0, 400)}`);
