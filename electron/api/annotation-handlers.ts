@@ -7,12 +7,13 @@ import { evidenceCoverage } from '../../shared/evidence/coverage';
 import { toContractCodebook } from '../../shared/api/codebook';
 import type { Handlers } from './dispatch';
 import { ServiceError } from '../../shared/api/service-error';
-import { assertWritable, selection, type BackendContext, type Session } from './backend-session';
+import type { ItemRef } from '../../shared/api/contract';
+import { selection, type BackendContext, type Session } from './backend-session';
 
 type AnnotationOps = 'annotation:state' | 'annotation:apply' | 'annotation:undo' | 'annotation:redo' | 'codebook:get';
 
 export function annotationHandlers(ctx: BackendContext): Pick<Handlers, AnnotationOps> {
-  const { hooks, need } = ctx;
+  const { need } = ctx;
 
   const annotationOf = (s: Session, model: string, split: string, sampleId: string, annotator: string): AnnotationState =>
     s.project.annotations.state(model, split, sampleId).find((a) => a.annotator === annotator) ??
@@ -37,36 +38,23 @@ export function annotationHandlers(ctx: BackendContext): Pick<Handlers, Annotati
     return { ...edit, patch: { ...edit.patch, coveredBy: cov } };
   };
 
+  /** Undo and redo are one operation in two directions: the annotator's last edit of the item, or the last undone one. */
+  const step = (direction: 'undo' | 'redo', annotator: string, on: ItemRef) => {
+    const r = need().project.annotations[direction](annotator, on);
+    if (!r) return null;
+    const item = { model: r.target.model, split: r.target.split, sampleId: r.target.sampleId };
+    return { item, state: r.state ?? emptyAnnotationState({ ...item, annotator }, new Date().toISOString()) };
+  };
+
   return {
     'annotation:state': (req) => annotationOf(need(), req.model, req.split, req.sampleId, req.annotator),
     'annotation:apply': async (req) => {
       const s = need();
-      assertWritable(s);
       const edit = await withCoverage(s, req.edit, req.annotator);
-      const state = s.project.annotations.apply(edit, req.annotator);
-      hooks.emit('data:changed', { scope: 'annotations', item: { model: state.model, split: state.split, sampleId: state.sampleId } });
-      return state;
+      return s.project.annotations.apply(edit, req.annotator);
     },
-    'annotation:undo': (req) => {
-      const s = need();
-      assertWritable(s);
-      const r = s.project.annotations.undo(req.annotator, req.item);
-      if (!r) return null;
-      const t = r.target;
-      const item = { model: t.model, split: t.split, sampleId: t.sampleId };
-      hooks.emit('data:changed', { scope: 'annotations', item });
-      return { item, state: r.state ?? emptyAnnotationState({ ...item, annotator: req.annotator }, new Date().toISOString()) };
-    },
-    'annotation:redo': (req) => {
-      const s = need();
-      assertWritable(s);
-      const r = s.project.annotations.redo(req.annotator, req.item);
-      if (!r) return null;
-      const t = r.target;
-      const item = { model: t.model, split: t.split, sampleId: t.sampleId };
-      hooks.emit('data:changed', { scope: 'annotations', item });
-      return { item, state: r.state ?? emptyAnnotationState({ ...item, annotator: req.annotator }, new Date().toISOString()) };
-    },
+    'annotation:undo': (req) => step('undo', req.annotator, req.item),
+    'annotation:redo': (req) => step('redo', req.annotator, req.item),
     'codebook:get': () => toContractCodebook(need().project.annotations.getCodebook()),
   };
 }

@@ -11,7 +11,6 @@ import type { Project } from '../store/project';
 import type { FrameService } from '../frames/frame-service';
 import type { ConfigFrames } from '../frames/frame-selection';
 import type { VideoMeta } from '../media/video-meta';
-import { ServiceError } from '../../shared/api/service-error';
 import type { AuditIndex } from '../derived/audit-index';
 import type { QueueTable } from '../derived/queue-table';
 import type { MediaRegistry } from '../media/media-registry';
@@ -73,11 +72,6 @@ export function samplerName(c: ConfigFrames, spec: ConfigSpec | undefined, model
     return `${p} · recorded indices`;
   }
   return `${c.policy}${c.source === 'model-default' ? ' (model default)' : c.source === 'override' ? ' (override)' : ''}`;
-}
-
-/** Writes refused on a read-only project with the reason, before they reach the store. */
-export function assertWritable(s: { project: Project; readOnlyReason: string | null }): void {
-  if (s.project.readOnly) throw new ServiceError('read-only', `the project is open read-only: ${s.readOnlyReason ?? 'opened read-only'}`);
 }
 
 /** Frames per config for an item (probe cached by the frame service); null without video. */

@@ -15,7 +15,7 @@ import { openProject as openStore, type Project } from '../store/project';
 import { ProjectLockedError, ProjectNotWritableError } from '../store/errors';
 import { createFrameService } from '../frames/frame-service';
 import { frameCacheDirForProject } from '../frames/frame-cache';
-import type { Handlers } from './dispatch';
+import { withEffects, type Handlers } from './dispatch';
 import { ServiceError } from '../../shared/api/service-error';
 import { createAuditIndex } from '../derived/audit-index';
 import { createQueueTable } from '../derived/queue-table';
@@ -31,8 +31,8 @@ import { annotationHandlers } from './annotation-handlers';
 import { afterProjectWrite, importHandlers } from './import-handlers';
 import { filesHandlers } from './files-handlers';
 import { createBackgroundJobs } from '../jobs/background-jobs';
-import { operations, type OpName } from '../../shared/api/contract';
-import { assertWritable, type BackendContext, type HostHooks, type Session } from './backend-session';
+import { operations } from '../../shared/api/contract';
+import type { BackendContext, HostHooks, Session } from './backend-session';
 
 export type { HostHooks, PickKind } from './backend-session';
 
@@ -150,16 +150,15 @@ export function createBackend(hooks: HostHooks, opts: { media?: MediaRegistry } 
   const ctx: BackendContext = { hooks, media, need, current: () => session, background };
   const merge = async (bundlePath: string, jobId: string | undefined) => {
     const s = need();
-    assertWritable(s);
     try {
       return await background.run(jobId ?? `merge-${randomUUID()}`, { kind: 'merge', project: s.project.path, path: path.resolve(bundlePath) }, operations['team:merge'].response);
     } finally {
       if (session === s) afterProjectWrite(ctx, s);
     }
   };
-  const handlers: Handlers = {
+  const plain: Handlers = {
     ...overviewHandlers(() => need().project),
-    ...createTeamHandlers({ project: () => need().project, emit: hooks.emit.bind(hooks), merge }),
+    ...createTeamHandlers({ project: () => need().project, merge }),
     ...sync.handlers,
     ...itemHandlers(ctx),
     ...framesHandlers(ctx),
@@ -177,7 +176,6 @@ export function createBackend(hooks: HostHooks, opts: { media?: MediaRegistry } 
     },
     'settings:set': (req) => {
       const s = need();
-      assertWritable(s);
       if (req.value === null) s.project.deleteSetting(req.key);
       else if (req.key === 'matchedGrid') s.project.setSetting(req.key, req.value.split(',').map((x) => x.trim()).filter((x) => x !== ''));
       else if (req.key === 'mainProtocol') {
@@ -188,8 +186,6 @@ export function createBackend(hooks: HostHooks, opts: { media?: MediaRegistry } 
       s.itemCounts = null;
       s.selections.clear();
       s.audit.invalidate();
-      // The main protocol decides every grid's numbers and the queue's rows: views re-read the project.
-      hooks.emit('data:changed', { scope: req.key === 'mainProtocol' ? 'project' : 'settings', item: null });
       return info() as NonNullable<Res<'project:info'>>;
     },
     'dialog:pick': async (req) => {
@@ -206,30 +202,12 @@ export function createBackend(hooks: HostHooks, opts: { media?: MediaRegistry } 
       return hooks.annotator.set(req.name);
     },
   };
-  // Writes made on this thread wait — without blocking it — while a job's worker holds its
-  // write transaction (SQLite's busy wait would stop every request meanwhile).
-  for (const name of UI_THREAD_WRITES) {
-    const run = handlers[name] as (req: unknown) => unknown;
-    (handlers as Record<OpName, unknown>)[name] = async (req: unknown) => {
-      await background.writesIdle();
-      return run(req);
-    };
-  }
-
+  // The contract's declared effects (shared/api/op.ts): read-only refusal, waiting while a job
+  // writes, and one data:changed per change — here once, for every transport.
+  const handlers = withEffects(plain, {
+    readOnlyReason: () => (session?.project.readOnly ? (session.readOnlyReason ?? 'opened read-only') : null),
+    writesIdle: () => background.writesIdle(),
+    changed: (payload) => hooks.emit('data:changed', payload),
+  });
   return { handlers, media, open, project: () => session?.project ?? null, close: closeSession };
 }
-
-/** Operations that write the open project from the thread that serves the UI. */
-const UI_THREAD_WRITES: readonly OpName[] = [
-  'annotation:apply',
-  'annotation:undo',
-  'annotation:redo',
-  'settings:set',
-  'views:save',
-  'views:rename',
-  'views:delete',
-  'codebook:set',
-  'team:adjudicate',
-  'sync:configure',
-  'sync:run',
-];

@@ -5,7 +5,7 @@
  */
 import { operations } from '../../shared/api/contract';
 import type { Handlers } from './dispatch';
-import { assertWritable, type BackendContext, type Session } from './backend-session';
+import type { BackendContext, Session } from './backend-session';
 
 /** After a job wrote the project from another connection: every cache derived from it is stale. */
 export function afterProjectWrite(ctx: BackendContext, s: Session): void {
@@ -21,7 +21,6 @@ export function importHandlers(ctx: BackendContext): Pick<Handlers, 'import:run'
   return {
     'import:run': async (req) => {
       const s = need();
-      assertWritable(s);
       const { jobId, paths, ...options } = req;
       try {
         // The CLI's path (import-files.ts), in a worker: read every file, then one transaction for all of them.

@@ -1,10 +1,9 @@
 /**
  * Handlers of the team operations (shared/api/team-contract.ts): codebook editing, annotators
  * side by side, agreement, conflicts, adjudication and merge. createBackend spreads them into
- * its handler table; they need the open project, the event hook and, for a merge, the
- * backend's job runner (the merge runs in a worker thread: background-jobs.ts).
+ * its handler table; they need the open project and, for a merge, the backend's job runner
+ * (the merge runs in a worker thread: background-jobs.ts).
  */
-import type { EventName, EventPayload } from '../../shared/api/contract';
 import type { TEAM_OP_NAMES } from '../../shared/api/team-contract';
 import { agreementReport } from '../../shared/team/agreement';
 import { codebookProblems } from '../../shared/team/codebook-rules';
@@ -16,7 +15,6 @@ import { ServiceError } from '../../shared/api/service-error';
 
 export interface TeamDeps {
   project(): Project;
-  emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
   /** Merges a bundle into the open project (in a worker) and refreshes what the UI thread derived from it. */
   merge(bundlePath: string, jobId: string | undefined): Promise<MergeReport>;
 }
@@ -26,9 +24,7 @@ export function createTeamHandlers(deps: TeamDeps): Pick<Handlers, (typeof TEAM_
     'codebook:set': (req) => {
       const problems = codebookProblems(req.codebook);
       if (problems.length > 0) throw new ServiceError('bad-request', `codebook not saved: ${problems.join('; ')}`);
-      const saved = deps.project().annotations.setCodebook(req.codebook);
-      deps.emit('data:changed', { scope: 'project', item: null });
-      return toContractCodebook(saved);
+      return toContractCodebook(deps.project().annotations.setCodebook(req.codebook));
     },
     'team:item': (req) => {
       const a = deps.project().annotations;
@@ -59,7 +55,6 @@ export function createTeamHandlers(deps: TeamDeps): Pick<Handlers, (typeof TEAM_
       a.apply({ op: 'adjudicate', ...item, primary: req.primary, pathways, note: req.note }, req.adjudicator);
       const r = a.resolutions(item)[0];
       if (!r) throw new ServiceError('internal', 'the adjudication was not recorded');
-      deps.emit('data:changed', { scope: 'annotations', item });
       return r;
     },
     'team:merge': (req) => deps.merge(req.path, req.jobId),

@@ -326,16 +326,19 @@ export const operations = {
     z.object({ annotator: Annotator, edit: AnnotationEdit }),
     AnnotationState,
     'One edit = one SQLite transaction; the returned state is what is saved.',
+    { writes: 'inline', changes: 'annotations' },
   ),
   'annotation:undo': op(
     z.object({ annotator: Annotator, item: ItemRef }),
     z.object({ item: ItemRef, state: AnnotationState }).nullable(),
     'Undo the annotator\'s last edit of this item (the one on screen: an undo never changes what the user cannot see); null when there is nothing to undo.',
+    { writes: 'inline', changes: 'annotations' },
   ),
   'annotation:redo': op(
     z.object({ annotator: Annotator, item: ItemRef }),
     z.object({ item: ItemRef, state: AnnotationState }).nullable(),
     'Redo the annotator\'s last undone edit of this item; null when there is nothing to redo.',
+    { writes: 'inline', changes: 'annotations' },
   ),
   'codebook:get': op(Empty, Codebook, 'The project\'s codebook.'),
   'settings:get': op(z.object({ key: z.enum(['mediaRoot', 'matchedGrid', 'mainProtocol']) }), z.string().nullable(), 'A project setting.'),
@@ -344,6 +347,8 @@ export const operations = {
     z.object({ key: z.enum(['mediaRoot', 'matchedGrid', 'mainProtocol']), value: z.string().nullable() }),
     ProjectInfo,
     'Change a project setting; returns the refreshed project info.',
+    // The main protocol decides every grid's numbers and the queue's rows: views re-read the project.
+    { writes: 'inline', changes: (req) => (req.key === 'mainProtocol' ? 'project' : 'settings') },
   ),
   'import:run': op(
     z.object({
@@ -354,6 +359,7 @@ export const operations = {
     }),
     z.object({ files: z.array(ImportFileSummary), summary: ImportSummary }),
     'Import files into the open project: every file read first, then all applied in ONE transaction (a rejected file changes nothing); progress as job:progress.',
+    { writes: 'job' },
   ),
   'export:run': op(
     z.object({ jobId: JobId, outDir: z.string().min(1), includeText: z.boolean().optional(), zip: z.boolean().optional() }),
@@ -405,9 +411,9 @@ export const operations = {
     'The complete items of a grid behind one overview mark (a flip-matrix cell, an accuracy point, a rate, a heatmap pattern row): what its click opens in the queue.',
   ),
   'views:list': op(Empty, z.array(SavedViewDto), 'Saved queue views of the project, by name.'),
-  'views:save': op(z.object({ name: ViewName, value: SavedViewValue }), SavedViewDto, 'Save (or replace) a queue view by name.'),
-  'views:rename': op(z.object({ id: z.number().int(), name: ViewName }), z.array(SavedViewDto), 'Rename a saved view; returns the list.'),
-  'views:delete': op(z.object({ id: z.number().int() }), z.array(SavedViewDto), 'Delete a saved view; returns the list.'),
+  'views:save': op(z.object({ name: ViewName, value: SavedViewValue }), SavedViewDto, 'Save (or replace) a queue view by name.', { writes: 'inline' }),
+  'views:rename': op(z.object({ id: z.number().int(), name: ViewName }), z.array(SavedViewDto), 'Rename a saved view; returns the list.', { writes: 'inline' }),
+  'views:delete': op(z.object({ id: z.number().int() }), z.array(SavedViewDto), 'Delete a saved view; returns the list.', { writes: 'inline' }),
   ...teamOperations,
   ...syncOperations,
 } as const;

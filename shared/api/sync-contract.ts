@@ -62,8 +62,9 @@ export const syncOperations = {
     }),
     SyncStatus,
     'Set the server (postgresql://user@host/db, no password), the space and the minutes between automatic syncs (0 = on demand).',
+    { writes: 'inline' },
   ),
-  'sync:run': op(Empty, SyncStatus, 'Sync now (one round); a failure is reported in the status, never lost edits.'),
+  'sync:run': op(Empty, SyncStatus, 'Sync now (one round); a failure is reported in the status, never lost edits.', { writes: 'inline' }),
 } as const;
 
 export const SYNC_OP_NAMES = ['sync:status', 'sync:configure', 'sync:run'] as const;

@@ -91,6 +91,7 @@ export const teamOperations = {
     z.object({ codebook: TeamCodebook }),
     TeamCodebook,
     'Save the codebook (ids unique, keys unique and free); a changed definition bumps the version. Returns what is now current.',
+    { writes: 'inline', changes: 'project' },
   ),
   'team:item': op(
     Ref,
@@ -103,8 +104,9 @@ export const teamOperations = {
     Ref.extend({ adjudicator: Name, primary: z.string().min(1).nullable(), pathways: z.array(z.string().min(1)), note: z.string() }),
     Resolution,
     'Resolve an item: an event of the adjudicator; nobody\'s own labels change.',
+    { writes: 'inline', changes: 'annotations' },
   ),
-  'team:merge': op(z.object({ path: z.string().min(1), jobId: z.string().min(1).max(100).optional() }), MergeReport, 'Merge another annotator\'s exported release or annotations/ folder (idempotent).'),
+  'team:merge': op(z.object({ path: z.string().min(1), jobId: z.string().min(1).max(100).optional() }), MergeReport, 'Merge another annotator\'s exported release or annotations/ folder (idempotent).', { writes: 'job' }),
 } as const;
 
 export const TEAM_OP_NAMES = ['codebook:set', 'team:item', 'team:agreement', 'team:conflicts', 'team:adjudicate', 'team:merge'] as const;
