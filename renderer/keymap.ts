@@ -121,7 +121,3 @@ export function useDialog(ref: RefObject<HTMLElement | null>, onClose: (() => vo
   }, [ref, initial]);
 }
 
-/** True while one of our dialogs is open (for code outside the keymap that must know). */
-export function dialogOpen(): boolean {
-  return dialogs.length > 0;
-}

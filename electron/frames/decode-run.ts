@@ -135,12 +135,6 @@ export async function decodeRuns(meta: VideoMeta, runs: readonly DecodeRun[], sp
   return { incomplete, error };
 }
 
-/** One run in one process; throws when any needed frame is not delivered. */
-export async function decodeRun(meta: VideoMeta, run: DecodeRun, spec: ImageSpec, opts: DecodeRunOptions): Promise<void> {
-  const out = await decodeRuns(meta, [run], spec, opts);
-  if (out.error) throw new MediaError('ffmpeg-failed', meta.path, out.error);
-}
-
 /**
  * The approximate first fill: every keyframe, decoded without touching any other packet
  * (-discard nokey drops them in the demuxer, so this is ~0.3 s for 10 minutes of 720p).

@@ -1,4 +1,4 @@
-import { mkdir, rename, writeFile, access, readFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile, readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { ImageSpec } from './decode-run';
 
@@ -43,15 +43,6 @@ export async function writeFileAtomic(path: string, data: Buffer | string): Prom
   const tmp = `${path}.${process.pid}.${tmpCounter++}.tmp`;
   await writeFile(tmp, data);
   await rename(tmp, path);
-}
-
-export async function fileExists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export async function readJsonIfExists(path: string): Promise<unknown> {

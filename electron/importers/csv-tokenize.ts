@@ -12,7 +12,6 @@
 import { ImportError } from './errors';
 
 export const COMMA = 44;
-export const TAB = 9;
 export const LF = 10;
 export const CR = 13;
 export const QUOTE = 34;

@@ -7,11 +7,6 @@ import { existsSync } from 'node:fs';
  * ffmpeg-static is an optionalDependency (absent on some machines), so it is looked up at
  * run time and never imported statically.
  */
-export interface FfmpegPaths {
-  ffmpeg: string;
-  ffprobe: string;
-}
-
 function fromStaticPackage(): string | null {
   try {
     const require = createRequire(import.meta.url);
@@ -42,6 +37,3 @@ export function resolveFfprobe(env: NodeJS.ProcessEnv = process.env): string {
   return 'ffprobe';
 }
 
-export function resolveFfmpegPaths(env: NodeJS.ProcessEnv = process.env): FfmpegPaths {
-  return { ffmpeg: resolveFfmpeg(env), ffprobe: resolveFfprobe(env) };
-}

@@ -22,6 +22,3 @@ export class MediaError extends Error {
   }
 }
 
-export function isAbortError(err: unknown): boolean {
-  return err instanceof MediaError && err.code === 'cancelled';
-}

@@ -9,7 +9,7 @@ import * as z from 'zod';
 import { Empty, op } from './op';
 import { ImportOptionValues } from './import-options';
 import { annotationEditSchema } from '../domain/annotations';
-import { EVENT_NAME_LIST, IPC_EVENT_CHANNEL, IPC_PREFIX, OP_NAME_LIST } from './names';
+import { EVENT_NAME_LIST, IPC_PREFIX, OP_NAME_LIST } from './names';
 import { CascadeItemsRequest, CascadeRequest, Overview, OverviewCascade, OverviewItemsRequest, QueueFilterSchema, QueueSortSchema, SavedViewDto, SavedViewValue, ViewName } from './overview';
 import { syncOperations } from './sync-contract';
 import { teamOperations } from './team-contract';
@@ -443,7 +443,6 @@ export const events = {
 } as const;
 export type Events = typeof events;
 export type EventName = keyof Events;
-export const EVENT_NAMES = Object.keys(events) as EventName[];
 export type EventPayload<E extends EventName> = z.infer<Events[E]>;
 
 // ---------------------------------------------------------------- results
@@ -469,21 +468,8 @@ export interface ApiError {
 }
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ApiError };
 
-export const ResultSchema = z.union([
-  z.object({ ok: z.literal(true), value: z.unknown() }),
-  z.object({ ok: z.literal(false), error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }) }),
-]);
-
-export function ok<T>(value: T): Result<T> {
-  return { ok: true, value };
-}
-export function err(code: ErrorCode, message: string): Result<never> {
-  return { ok: false, error: { code, message } };
-}
-
 /** IPC channel names: one per operation, prefixed so nothing else on ipcMain can collide. */
 export const ipcChannel = (name: OpName): string => `${IPC_PREFIX}${name}`;
-export const ipcEventChannel = IPC_EVENT_CHANNEL;
 
 // Compile-time proof that names.ts (used by the preload) lists exactly these operations/events.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -25,7 +25,6 @@ export const codebookPathwaySchema = z.lazy(() => z.looseObject({
   /** Default key in the tagging panel. */
   shortcut: z.string().nullable().optional(),
 }));
-export type CodebookPathway = z.infer<typeof codebookPathwaySchema>;
 
 export const codebookSchema = z.lazy(() => z.looseObject({
   id: z.string().min(1),
@@ -48,7 +47,6 @@ export const evidenceSpanInputSchema = z.lazy(() => z.object({
   /** Config keys whose sampled frames fall inside the span (frames engine). */
   coveredBy: z.array(z.string()).default([]),
 }));
-export type EvidenceSpanInput = z.input<typeof evidenceSpanInputSchema>;
 
 export const evidenceSpanPatchSchema = z.lazy(() => z.object({
   startS: z.number().finite().nonnegative().optional(),
@@ -108,7 +106,6 @@ export const annotationEditSchema = z.lazy(() => {
 });
 export type AnnotationEdit = z.input<typeof annotationEditSchema>;
 export type AnnotationEditParsed = z.output<typeof annotationEditSchema>;
-export type AnnotationEditOp = AnnotationEditParsed['op'];
 
 // ---------------------------------------------------------------------------------------------
 // Events: what the store records (append-only) and what bundles carry between machines.
@@ -142,7 +139,6 @@ export const ANNOTATION_EVENT_KINDS = [
 export const CLOCK_SKEW_BOUND_MS = 5 * 60_000;
 
 export const annotationEventKindSchema = z.lazy(() => z.enum(ANNOTATION_EVENT_KINDS));
-export type AnnotationEventKind = z.infer<typeof annotationEventKindSchema>;
 
 export const annotationEventSchema = z.lazy(() => z.object({
   /** Globally unique; the merge key. */

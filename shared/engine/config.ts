@@ -137,11 +137,6 @@ export function makeConfigSpec(key: string, partial: Partial<ConfigSpec> = {}): 
   };
 }
 
-/** Text only: no frames. */
-export function isText(c: ConfigSpec): boolean {
-  return c.frames === 0;
-}
-
 /**
  * `a ≺ b` (docs/metrics.md §1): frames(a) ≤ frames(b) and ppf(a) ≤ ppf(b), one strict. Text is below
  * every visual config. Two unknown ppfs compare equal; a known and an unknown ppf are not

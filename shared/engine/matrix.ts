@@ -51,15 +51,6 @@ export function configIndex(m: Pick<OutcomeMatrix, 'model' | 'split' | 'configs'
   );
 }
 
-/** Row of an item id (linear scan — build a Map yourself in loops). -1 when absent. */
-export function rowIndex(m: ResponseMatrix, itemId: string): number {
-  return m.itemIds.indexOf(itemId);
-}
-
-export function cellIndex(m: ResponseMatrix, row: number, col: number): number {
-  return row * m.configs.length + col;
-}
-
 /**
  * The grid's columns in the grid's own config order (the config order of the chosen configs,
  * which is what a release of that grid would list). Default grid: all configs of the matrix.
@@ -76,12 +67,6 @@ export function gridColumns(m: Pick<OutcomeMatrix, 'model' | 'split' | 'configs'
 /** The grid's configs in the grid's config order. */
 export function gridConfigs(m: ResponseMatrix, grid?: readonly string[] | null): ConfigSpec[] {
   return Array.from(gridColumns(m, grid), (c) => m.configs[c]!);
-}
-
-/** Whether cell (row, col) has an outcome: MCQA `correct ≠ -1`, open-ended a non-NaN score. */
-export function hasOutcome(m: ResponseMatrix, row: number, col: number): boolean {
-  const k = row * m.configs.length + col;
-  return m.kind === 'mcqa' ? m.correct[k] !== -1 : !Number.isNaN(m.score[k]!);
 }
 
 /** Rows with an outcome in every column of `cols`. */
