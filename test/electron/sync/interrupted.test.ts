@@ -15,6 +15,7 @@ import { repoRoot } from '../cli/cli-helpers';
 import { tempDir } from '../store/helpers';
 import { copies, eventUuids, exportedAnnotations, makeReleaseProject } from './helpers';
 import { ADMIN, startPgServer, type PgServer } from './pg-server';
+import { mulberry32 } from '../../../shared/engine/prng';
 
 const EVENTS = 5000;
 let server: PgServer;
@@ -148,11 +149,15 @@ describe('sync killed with SIGKILL', () => {
 
     // Killed a random few milliseconds after connecting: during the hello, the transfer or the import.
     const outcomes: number[] = [];
+    const seed = Number(process.env.FLIPBOOK_SYNC_SEED ?? Date.now() % 1_000_000);
+    console.log(`kill delays seed ${seed} (FLIPBOOK_SYNC_SEED=${seed} repeats this run)`);
+    const rand = mulberry32(seed);
     for (let k = 0; k < 3; k++) {
       await until('no client connected', async () => (await flipbookBackends()) === 0);
       const child = spawnSync('lou', files.lou!);
       await until('the client to connect', async () => child.exitCode !== null || (await flipbookBackends()) > 0);
-      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 1200)));
+      // The kill's moment is the fault under test, drawn from the seed (not a wait for a condition).
+      await new Promise((r) => setTimeout(r, Math.floor(rand() * 1200)));
       await kill9(child);
       const n = localEvents(files.lou!);
       expect([0, EVENTS]).toContain(n);
