@@ -46,7 +46,7 @@ for (const f of FOLDERS.filter((x) => only.length === 0 || only.includes(x.folde
   const slug = f.folder.replace(/\//g, '-');
   const config = {
     ...JSON.parse(fs.readFileSync(path.join(root, 'stryker.config.json'), 'utf8')),
-    mutate: [`${f.folder}/**/*.ts`, `!${f.folder}/**/*.d.ts`],
+    mutate: [`${f.folder}/**/*.ts`],
     vitest: { configFile: 'test/mutation.vitest.config.ts', related: true },
     concurrency: Number(concurrency),
     incremental: true,
