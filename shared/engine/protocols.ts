@@ -128,6 +128,8 @@ export interface MembershipChange {
   jaccard: number | null;
 }
 
+export const MEMBERSHIP_SETS = ['confused', 'terminalRegression', 'textOverwritten'] as const;
+export type MembershipSet = (typeof MEMBERSHIP_SETS)[number];
 
 export interface ProtocolAgreement {
   /** The budgets both protocols have (text only included when both have it), in main config order. */
