@@ -78,13 +78,13 @@ function setMainProtocol(project: Project, value: string, file: string): void {
   project.setSetting(MAIN_PROTOCOL_SETTING, name);
 }
 
-/** Step 2: applies everything read in one transaction (all or nothing). */
 /** The files of an import, for messages: the first few by name. */
 function describeFiles(files: readonly { path: string }[]): string {
   const names = [...new Set(files.map((f) => path.basename(f.path)))];
   return names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
 }
 
+/** Step 2: applies everything read in one transaction (all or nothing). */
 export function applyImportFiles(project: Project, files: ReadFile[], o: ImportOptionValues, onCommitted?: () => void): ImportRun {
   const batches = files.flatMap((f) => f.batches);
   const matchedGrid = o.matchedGrid !== undefined ? splitList(o.matchedGrid) : null;
