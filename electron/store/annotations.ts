@@ -107,7 +107,8 @@ export function sameCodebook(a: Codebook, b: Codebook): boolean {
   return canonicalJson(codebookSchema.parse(a)) === canonicalJson(codebookSchema.parse(b));
 }
 
-function canonicalJson(v: unknown): string {
+/** A JSON value's text with object keys sorted: two values are the same JSON when these are equal. */
+export function canonicalJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
   if (v !== null && typeof v === 'object') {
     const o = v as Record<string, unknown>;

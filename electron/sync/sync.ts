@@ -27,7 +27,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import * as z from 'zod';
 import type { AnnotationEvent } from '../../shared/domain/annotations';
-import type { SequencedEvent, StoredCodebook } from '../store/annotations';
+import { canonicalJson, type SequencedEvent, type StoredCodebook } from '../store/annotations';
 import { storageFailure } from '../store/errors';
 import type { Project } from '../store/project';
 import { connect, parseServerUrl, SYNC_TIMEOUTS, type ConnectOptions, type ServerAddress } from './connect';
@@ -170,16 +170,6 @@ function toRows(wire: unknown): { maxId: number; rows: WireRow[] } {
   return { maxId, rows };
 }
 
-/** Key order aside, the same JSON value. */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v !== null && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o).sort().filter((k) => o[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(v);
-}
-
 /** Whether two events with one uuid say the same thing (a re-sent copy) or are two different events. */
 function sameEvent(a: Omit<AnnotationEvent, 'kind'> & { kind: string }, b: Omit<AnnotationEvent, 'kind'> & { kind: string }): boolean {
   return (
@@ -191,7 +181,7 @@ function sameEvent(a: Omit<AnnotationEvent, 'kind'> & { kind: string }, b: Omit<
     a.kind === b.kind &&
     a.codebookVersion === b.codebookVersion &&
     (a.targetUuid ?? null) === (b.targetUuid ?? null) &&
-    canonical(a.payload) === canonical(b.payload)
+    canonicalJson(a.payload) === canonicalJson(b.payload)
   );
 }
 
@@ -243,7 +233,8 @@ function importRows(ctx: PullContext, rows: readonly WireRow[]): PageResult {
   for (const { row, event } of ok) {
     const mine = local.get(event.uuid);
     if (seen.has(event.uuid)) {
-      // A space made before uuids were unique per space cannot hold two; a page never repeats one.
+      // The server keeps uuids unique per space, so a page never repeats one; were it to, the
+      // second is set aside rather than merged over the first.
       setAside.push(hold(project, at, 'pull', row.id, event.uuid, 'uuid: already used by another row of this pull', row.raw));
       continue;
     }

@@ -5,8 +5,6 @@
  * pathways can then be used), and a project with other content under a version number the space
  * has is refused, saying what differs, with nothing moved on either side.
  */
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Codebook } from '../../../shared/domain/annotations';
 import { openProject } from '../../../electron/store/index';
@@ -15,9 +13,8 @@ import { releaseIdentity } from '../../../electron/sync/release-identity';
 import { migrateServer, SERVER_MIGRATIONS, SERVER_SCHEMA_VERSION } from '../../../electron/sync/server-schema';
 import { runSync, type SyncReport } from '../../../electron/sync/sync';
 import { annotate } from '../../../electron/jobs/annotate';
-import { repoRoot } from '../cli/cli-helpers';
 import { tempDir } from '../store/helpers';
-import { copies, eventUuids, makeReleaseProject } from './helpers';
+import { cliAs, copies, eventUuids, makeReleaseProject } from './helpers';
 import { ADMIN, startPgServer, type PgServer } from './pg-server';
 
 let server: PgServer;
@@ -25,15 +22,7 @@ let files: Record<string, string>;
 
 const SPACE = 'cb';
 
-function cli(user: string, ...args: string[]): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [path.join(repoRoot, 'bin/flipbook.js'), ...args], {
-    encoding: 'utf8',
-    cwd: repoRoot,
-    env: { ...process.env, PGPASSWORD: server.password, FLIPBOOK_ANNOTATOR: user },
-    timeout: 60_000,
-  });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (user: string, ...args: string[]) => cliAs(server, user, ...args);
 
 async function syncIn(user: string, file: string): Promise<SyncReport> {
   const p = openProject(file);

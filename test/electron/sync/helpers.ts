@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { exportRelease } from '../../../electron/release/export';
 import { openProject } from '../../../electron/store/index';
-import { flipbook, writePerItem, TWO_MODEL_CELLS } from '../cli/cli-helpers';
+import { spawnSync } from 'node:child_process';
+import { flipbook, repoRoot, writePerItem, TWO_MODEL_CELLS } from '../cli/cli-helpers';
+import type { PgServer } from './pg-server';
 
 /** Items q1…qN of model m1 on split S at textonly/16f/32f (ground truth A). */
 export function cells(n: number): Record<string, Record<string, [string, number]>> {
@@ -54,4 +56,15 @@ export function eventUuids(projectPath: string): string[] {
   } finally {
     p.close();
   }
+}
+
+/** The real CLI as `user` of `server` (PGPASSWORD and FLIPBOOK_ANNOTATOR set). */
+export function cliAs(server: PgServer, user: string, ...args: string[]): { code: number; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [path.join(repoRoot, 'bin/flipbook.js'), ...args], {
+    encoding: 'utf8',
+    cwd: repoRoot,
+    env: { ...process.env, PGPASSWORD: server.password, FLIPBOOK_ANNOTATOR: user },
+    timeout: 60_000,
+  });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }

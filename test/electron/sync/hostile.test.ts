@@ -6,16 +6,13 @@
  * Rows that reach the server around its rules are written by the database owner with triggers
  * off (`session_replication_role = replica`), as rows stored before the rules existed would be.
  */
-import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openProject, type Project } from '../../../electron/store/index';
 import { pendingCount, runSync, type SyncReport } from '../../../electron/sync/sync';
 import { annotate } from '../../../electron/jobs/annotate';
-import { repoRoot } from '../cli/cli-helpers';
 import { tempDir } from '../store/helpers';
-import { copies, makeReleaseProject } from './helpers';
+import { cliAs, copies, makeReleaseProject } from './helpers';
 import { ADMIN, startPgServer, type PgServer } from './pg-server';
 
 const SPACE = 'team';
@@ -26,15 +23,7 @@ const DAY_MS = 86_400_000;
 let server: PgServer;
 let files: Record<string, string>;
 
-function cli(user: string, ...args: string[]): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [path.join(repoRoot, 'bin/flipbook.js'), ...args], {
-    encoding: 'utf8',
-    cwd: repoRoot,
-    env: { ...process.env, PGPASSWORD: server.password, FLIPBOOK_ANNOTATOR: user },
-    timeout: 60_000,
-  });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (user: string, ...args: string[]) => cliAs(server, user, ...args);
 const syncCli = (user: string) => cli(user, 'sync', '--project', files[user]!, '--server', server.url(user), '--space', SPACE);
 
 function withProject<T>(user: string, f: (p: Project) => T): T {
