@@ -3,7 +3,8 @@
  * limits"). The readers fuzzed are the ones registered when the test runs: IMPORT_FORMATS, with
  * seeds found by detecting the format of every fixture under test/fixtures/ plus inputs made
  * here for the formats that have no file fixture (a per_item.csv, a release folder and zip
- * exported by Flipbook, a Video-MME parquet table, MLVU metadata). A registered format without
+ * exported by Flipbook, a Video-MME parquet table, MLVU metadata, an AVSD run, the release
+ * pipeline's rows and a frame cache). A registered format without
  * a seed fails the test: a new reader gets a fixture and is fuzzed from then on.
  *
  * Each trial copies a seed's folder, damages the file with one of byte flips, truncation,
@@ -31,6 +32,7 @@ import { exportRelease } from '../../../electron/release/export';
 import { openProject } from '../../../electron/store/index';
 import { flipbook, writePerItem } from '../cli/cli-helpers';
 import { tempDir } from '../../temp-dir';
+import { writeAvsdRun } from '../../avsd-run';
 import { repoRoot } from './helpers';
 
 const SEED = process.env.FLIPBOOK_FUZZ_SEED ? Number(process.env.FLIPBOOK_FUZZ_SEED) : Date.now() % 0x100000000;
@@ -41,11 +43,11 @@ const rand = mulberry32(SEED);
 const int = (n: number): number => Math.floor(rand() * n);
 console.log(`importer fuzz: seed ${SEED}, ${TRIALS} trials per format (FLIPBOOK_FUZZ_SEED=${SEED} repeats this run)`);
 
-/** A seed: a folder to copy and the path inside it to import (a file, or the folder itself: ''). */
+/** A seed: a folder to copy and the paths inside it imported together (files or folders). */
 interface Seed {
   format: ImportFormat;
   dir: string;
-  target: string;
+  targets: string[];
   options: ImportOptionValues;
   /** Whether the undamaged seed imports cleanly with these options. */
   clean: boolean;
@@ -127,17 +129,24 @@ function filesUnder(dir: string): string[] {
   return out.sort();
 }
 
-const OPTION_SETS: ImportOptionValues[] = [{}, { model: 'fuzz-model' }, { config: '16f_151k' }, { model: 'fuzz-model', config: '16f_151k' }, { split: 'V1_{duration}' }];
+const OPTION_SETS: ImportOptionValues[] = [
+  {},
+  { model: 'fuzz-model' },
+  { config: '16f_151k' },
+  { model: 'fuzz-model', config: '16f_151k' },
+  { split: 'V1_{duration}' },
+  { model: 'fuzz-model', split: 'V1_{duration}' },
+];
 
 let work: string;
 let baseProject: string;
 const seeds: Seed[] = [];
 
-/** Imports `target` the CLI's way into `project`: the ImportRun, or what was thrown. */
-async function importInto(project: string, target: string, options: ImportOptionValues): Promise<{ ok: true } | { ok: false; err: unknown }> {
+/** Imports `targets` the CLI's way into `project`: ok, or what was thrown. */
+async function importInto(project: string, targets: string[], options: ImportOptionValues): Promise<{ ok: true } | { ok: false; err: unknown }> {
   const p = openProject(project);
   try {
-    const read = await readImportFiles([target], options);
+    const read = await readImportFiles(targets, options);
     applyImportFiles(p, read, options);
     return { ok: true };
   } catch (err) {
@@ -147,11 +156,11 @@ async function importInto(project: string, target: string, options: ImportOption
   }
 }
 
-async function addSeed(dir: string, target: string): Promise<void> {
-  const full = path.join(dir, target);
+async function addSeed(dir: string, ...targets: string[]): Promise<void> {
+  const full = targets.map((t) => path.join(dir, t));
   let format: ImportFormat;
   try {
-    format = await detectFormat(full);
+    format = await detectFormat(full[0]!);
   } catch {
     return; // not an importable file (a results.json beside its samples log, a README)
   }
@@ -161,11 +170,11 @@ async function addSeed(dir: string, target: string): Promise<void> {
     fs.copyFileSync(baseProject, project);
     const r = await importInto(project, full, options);
     if (r.ok) {
-      seeds.push({ format, dir, target, options, clean: true });
+      seeds.push({ format, dir, targets, options, clean: true });
       return;
     }
   }
-  seeds.push({ format, dir, target, options: {}, clean: false });
+  seeds.push({ format, dir, targets, options: {}, clean: false });
 }
 
 beforeAll(async () => {
@@ -247,6 +256,46 @@ beforeAll(async () => {
     ),
   );
   await addSeed(meta, '4_count.json');
+  // AVSD: a DSTC7 test set, its multi-references and results at three budgets, imported together.
+  const avsd = writeAvsdRun(path.join(made, 'avsd'), 4);
+  await addSeed(avsd.dir, ...[avsd.reference, avsd.multiref, ...avsd.results.map((r) => r.path)].map((f) => path.basename(f)));
+  // The release's pipeline: run_inference.py rows (as Python's json.dumps writes them) and a
+  // cache_frames.py cache folder.
+  const pipe = path.join(made, 'pipeline');
+  fs.mkdirSync(pipe);
+  const py = (o: Record<string, unknown>): string => `{${Object.entries(o).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v).replace(/,(?=["\d[{-])/g, ', ').replace(/":/g, '": ')}`).join(', ')}}`;
+  const row = (i: number) => ({
+    sample_id: `00${1 + Math.floor(i / 3)}-${(i % 3) + 1}`,
+    video_id: `00${1 + Math.floor(i / 3)}`,
+    correct_letter: 'ABCD'[i % 4],
+    task_type: 'Counting Problem',
+    duration_category: 'short',
+    base_pred: 'ABCD'[(i * 7) % 4],
+    base_correct: (i * 7) % 4 === i % 4 ? 1 : 0,
+    base_option_probs: { A: 0.4, B: 0.3, C: 0.2, D: 0.1 },
+    base_margin: 0.1,
+    final_pred: 'ABCD'[(i * 7) % 4],
+    final_correct: (i * 7) % 4 === i % 4 ? 1 : 0,
+    cached_frame_count: 16,
+    cached_sample_fps: 16 / 120.5,
+    cached_raw_fps: 1.0,
+    prompt_style: 'cached',
+    inference_mode: 'prob',
+    subtitle_mode: 'none',
+    subtitle_char_count: 0,
+    frame_sampling: 'uniform',
+    frame_sampling_seed: 42,
+    selected_frame_indices: Array.from({ length: 16 }, (_, k) => k * 8),
+  });
+  fs.writeFileSync(path.join(pipe, 'qwen25_16f_v1_short.jsonl'), Array.from({ length: 9 }, (_, i) => py(row(i))).join('\n') + '\n');
+  await addSeed(pipe, 'qwen25_16f_v1_short.jsonl');
+  const cache = path.join(made, 'cache', 'cache');
+  for (const v of ['001', '002']) {
+    fs.mkdirSync(path.join(cache, v), { recursive: true });
+    for (let k = 1; k <= 3; k++) fs.writeFileSync(path.join(cache, v, `frame_${String(k).padStart(6, '0')}.jpg`), 'jpeg');
+    fs.writeFileSync(path.join(cache, v, 'metadata.json'), JSON.stringify({ video_id: v, duration_sec: 3, extracted_fps: 1.0, frame_count: 3, timestamps_sec: [0, 1, 2], width: 640, height: 360 }, null, 2));
+  }
+  await addSeed(path.join(made, 'cache'), 'cache');
 }, 300_000);
 
 describe('seeded fuzzing of every registered importer', () => {
@@ -272,8 +321,8 @@ describe('seeded fuzzing of every registered importer', () => {
         const kind = MUTATIONS[t % MUTATIONS.length]!;
         const dir = path.join(work, `t${trial}`);
         fs.cpSync(seed.dir, dir, { recursive: true });
-        const target = path.join(dir, seed.target);
-        const candidates = fs.statSync(target).isDirectory() ? filesUnder(target) : [target];
+        const targets = seed.targets.map((t) => path.join(dir, t));
+        const candidates = targets.flatMap((t) => (fs.statSync(t).isDirectory() ? filesUnder(t) : [t]));
         const victim = candidates[int(candidates.length)]!;
         const { what, out } = mutate(fs.readFileSync(victim), kind);
         fs.writeFileSync(victim, out);
@@ -282,7 +331,7 @@ describe('seeded fuzzing of every registered importer', () => {
         const before = fingerprint(project);
         const label = `trial ${trial} ${format} ${path.relative(dir, victim) || path.basename(victim)}: ${what}`;
         const t0 = performance.now();
-        const r = await importInto(project, target, seed.options);
+        const r = await importInto(project, targets, seed.options);
         const ms = performance.now() - t0;
         st.maxMs = Math.max(st.maxMs, Math.round(ms));
         if (ms > LIMIT_MS) failures.push(`${label}: took ${Math.round(ms)} ms`);
@@ -324,14 +373,14 @@ describe('seeded fuzzing of every registered importer', () => {
       if (!seed) continue;
       const dir = path.join(work, `cli-${format}`);
       fs.cpSync(seed.dir, dir, { recursive: true });
-      const target = path.join(dir, seed.target);
-      const victim = fs.statSync(target).isDirectory() ? filesUnder(target)[0]! : target;
+      const targets = seed.targets.map((t) => path.join(dir, t));
+      const victim = fs.statSync(targets[0]!).isDirectory() ? filesUnder(targets[0]!)[0]! : targets[0]!;
       fs.writeFileSync(victim, mutate(fs.readFileSync(victim), 'truncate').out);
       const project = path.join(work, `cli-${format}.flipbook`);
       fs.copyFileSync(baseProject, project);
       const before = fingerprint(project);
       const opts = Object.entries(seed.options).flatMap(([k, v]) => [`--${k === 'groundTruth' ? 'ground-truth' : k}`, String(v)]);
-      const r = flipbook('import', target, '--project', project, ...opts);
+      const r = flipbook('import', ...targets, '--project', project, ...opts);
       lines.push(`${format}: exit ${r.code}`);
       expect([0, 1], `${format}: ${r.stderr}`).toContain(r.code);
       expect(r.stderr, format).not.toMatch(/^\s+at /m);
