@@ -15,6 +15,7 @@ import { TaggingPanel, type SaveState } from '../components/TaggingPanel';
 import { SpansPanel } from '../components/SpansPanel';
 import { AnnotatorsPanel } from '../components/AnnotatorsPanel';
 import { QuestionImport } from '../components/QuestionImport';
+import { GenerationPanel } from '../components/GenerationPanel';
 
 const sameItem = (a: ItemRef, b: ItemRef) => a.model === b.model && a.split === b.split && a.sampleId === b.sampleId;
 
@@ -440,7 +441,8 @@ export function ItemView({
           )}
         </div>
         <div className="item-side">
-          <section className="facts" aria-label="Item facts">
+          {detail.kind === 'open' && <GenerationPanel detail={detail} questionFallback={<QuestionImport split={detail.split} readOnly={readOnly} compact />} />}
+          <section className="facts" aria-label="Item facts" hidden={detail.kind === 'open'}>
             {detail.question !== null ? <p className="question">{detail.question}</p> : <QuestionImport split={detail.split} readOnly={readOnly} compact />}
             {detail.options.length > 0 && (
               <ol className="options" aria-label="Options">

@@ -1,9 +1,14 @@
 /**
  * Open-ended audits end to end (docs/metrics.md §4): the real renderer against `flipbook serve`
- * in Debian's Chromium, on a project imported from an MLVU generation run in MLVU's own layouts.
- * The overview shows the run's flows and rates as an independent computation from the files
- * gives them, and a click on a flows bar opens exactly that transition's regressed items.
+ * in Debian's Chromium. On a project imported from an MLVU generation run in MLVU's own layouts,
+ * the overview shows the run's flows and rates as an independent computation from the files
+ * gives them, and a click on a flows bar opens exactly that transition's regressed items. On a
+ * project imported from an AVSD test set (DSTC7 layout, multi-references, three budgets, real
+ * ffmpeg-made videos), the item view shows the dialogue history, the question, the references
+ * and each budget's generated text with its score, and the keyboard flow of MCQA items works:
+ * tag a pathway, mark a span on the video, set the status, go to the next item.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +18,10 @@ import { applyImportFiles, readImportFiles } from '../../electron/jobs/import-fi
 import { openProject } from '../../electron/store/project';
 import { expectedFlows, MODEL, writeMlvuGeneration, type ExpectedFlows } from '../mlvu-generation';
 import { tempDir } from '../temp-dir';
-import { chromiumMissingReason, launchBrowser, resultsDir, serve, type Served, signIn, stop } from './harness';
+import { api, chromiumMissingReason, launchBrowser, resultsDir, serve, type Served, signIn, stop } from './harness';
+import type { AnnotationState } from '../../shared/api/contract';
+import { routeHash } from '../../renderer/route';
+import { AVSD_BUDGETS, AVSD_MODEL, expectedAvsd, writeAvsdRun, type AvsdExpected } from '../avsd-run';
 
 const skipReason = chromiumMissingReason();
 if (skipReason) console.log(`[e2e] skipped: ${skipReason}`);
@@ -95,5 +103,100 @@ describe.skipIf(skipReason !== null)('open-ended flows in Chromium', () => {
     await page.getByRole('button', { name: `${terminal} items → open the terminal regressions items (${where})` }).click();
     await page.getByRole('listbox', { name: 'Queue' }).waitFor();
     await expect.poll(queueLabels).toEqual(want.items.filter((x) => x.terminalRegression).map((x) => `${MODEL} MLVU_gen ${idOf(x)}`).sort());
+  });
+});
+
+describe.skipIf(skipReason !== null)('an AVSD dialogue item in Chromium', () => {
+  let want: AvsdExpected[];
+  let server: Served;
+  let browser: Browser;
+  let page: Page;
+  const annotator = 'Ada Dialogue';
+
+  beforeAll(async () => {
+    fs.mkdirSync(resultsDir, { recursive: true });
+    const dir = tempDir('flipbook-e2e-avsd-');
+    const run = writeAvsdRun(path.join(dir, 'avsd'));
+    want = expectedAvsd(run);
+    // One short real video per dialog, named as Charades names them (<image_id>.mp4).
+    const media = path.join(dir, 'media');
+    fs.mkdirSync(media);
+    for (const x of want) {
+      const id = x.sampleId.replace(/_\d+$/, '');
+      execFileSync(process.env.FLIPBOOK_FFMPEG ?? 'ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10', '-t', '3', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-g', '10', path.join(media, `${id}.mp4`)]);
+    }
+    const file = path.join(dir, 'avsd.flipbook');
+    const p = openProject(file, { create: true });
+    try {
+      applyImportFiles(p, await readImportFiles([run.reference, run.multiref, ...run.results.map((r) => r.path)], {}), {});
+      p.setSetting('mediaRoot', media);
+    } finally {
+      p.close();
+    }
+    server = await serve(file);
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (server) await stop(server);
+  });
+
+  it('shows history, question, references and each budget’s text with its score; the keyboard flow tags, marks a span, sets the status and moves on', async () => {
+    // The item with the largest drop between budgets: the one an auditor opens first.
+    const drop = (x: AvsdExpected) => Math.max(...x.scores) - x.scores[x.scores.length - 1]!;
+    const x = [...want].sort((a, b) => drop(b) - drop(a))[0]!;
+    expect(drop(x)).toBeGreaterThan(0.05);
+    const item = { model: AVSD_MODEL, split: 'AVSD', sampleId: x.sampleId };
+    await page.goto(`${server.url}${routeHash({ view: 'item', item })}`);
+    await signIn(page, annotator);
+    await page.getByTestId('item-view').waitFor();
+    const panel = page.getByRole('region', { name: 'Generation item' });
+    await panel.waitFor();
+
+    // The dialogue so far, turn by turn; the current question; the references.
+    const turns = panel.getByRole('list', { name: `Earlier turns (${x.history.length})` }).getByRole('listitem');
+    await expect.poll(() => turns.count()).toBe(x.history.length);
+    for (const [i, t] of x.history.entries()) {
+      expect(await turns.nth(i).textContent()).toContain(t.question);
+      expect(await turns.nth(i).textContent()).toContain(t.answer);
+    }
+    expect(await panel.getByLabel('Question').textContent()).toContain(x.question);
+    const refs = panel.getByRole('list', { name: `Reference answers (${x.references.length})` }).getByRole('listitem');
+    expect(await refs.allTextContents()).toEqual(x.references);
+
+    // One row per budget: its text (words shared with the best reference marked) and its score.
+    const table = panel.getByRole('table', { name: 'Generations per config' });
+    for (const [j, frames] of AVSD_BUDGETS.entries()) {
+      const row = table.locator(`tr[data-config="${frames}f"]`);
+      expect((await row.locator('td.text').textContent())?.trim()).toBe(x.texts[j]);
+      expect(Math.abs(Number(await row.getAttribute('data-score')) - x.scores[j]!)).toBeLessThan(1e-9);
+      expect(await row.locator('td.score').textContent()).toContain(x.scores[j]!.toFixed(2));
+    }
+    expect(await table.locator('mark').count()).toBeGreaterThan(0);
+    // The regression at a glance: the terminal budget's row says how far it fell below the best.
+    const last = table.locator(`tr[data-config="${AVSD_BUDGETS[AVSD_BUDGETS.length - 1]}f"]`);
+    expect(await last.getAttribute('class')).toContain('below-best');
+    expect(await last.locator('.drop-by').textContent()).toContain((Math.max(...x.scores) - x.scores[x.scores.length - 1]!).toFixed(2));
+    await page.screenshot({ path: path.join(resultsDir, 'avsd-item.png'), fullPage: true });
+
+    // The keyboard flow: pathway (d), a span on the video (i … e), status done (v), next item (j).
+    await page.getByRole('group', { name: 'Player controls' }).waitFor();
+    await page.locator('body').press('d');
+    await page.keyboard.press('i');
+    for (let k = 0; k < 5; k++) await page.keyboard.press('.');
+    await page.keyboard.press('e');
+    await page.keyboard.press('v');
+    await expect
+      .poll(async () => {
+        const st = await api<AnnotationState>(server, 'annotation:state', { ...item, annotator });
+        return { status: st.status, pathways: st.pathways, spans: st.spans.length, wide: (st.spans[0]?.endS ?? 0) > (st.spans[0]?.startS ?? 0) };
+      })
+      .toEqual({ status: 'done', pathways: ['evidence-dilution'], spans: 1, wide: true });
+    const before = page.url();
+    await page.keyboard.press('j');
+    await expect.poll(() => page.url()).not.toBe(before);
+    await page.getByRole('region', { name: 'Generation item' }).waitFor();
   });
 });
