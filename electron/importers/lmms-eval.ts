@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join } from 'node:path';
 import * as z from 'zod';
-import type { ImportBatch, ItemMeta } from '../../shared/domain/types';
+import type { ImportBatch, ItemContext, ItemMeta } from '../../shared/domain/types';
 import { BatchBuilder, emptyResponse, expandSplit, parseWith, type ImportOptions } from './batch-builder';
 import { parseKey, resolveConfigKey, specFor, withVariant } from './config-keys';
 import { ImportError } from './errors';
@@ -170,6 +170,29 @@ function videoOfMetrics(rec: Record<string, unknown>): { id: string; file: strin
   const file = isAbsolute(named) || /^[A-Za-z]:[\\/]/.test(named) ? basename(named.replace(/\\/g, '/')) : named;
   if (extname(file) === '') return { id: file, file: `${file}.mp4` };
   return { id: basename(file, extname(file)), file };
+}
+
+const TurnSchema = z.object({ question: z.string(), answer: z.string() });
+
+/**
+ * What an open-ended record tells of its item beyond the question (docs/formats.md
+ * "lmms-eval"): the earlier turns of a dialogue — `doc.history`, or `doc.dialog` up to the turn
+ * asked (the one with the doc's question, else the last) — and the rendered prompt when it holds
+ * more than the question (a history or instructions the model saw). Null when neither.
+ */
+function openContext(doc: Record<string, unknown> | undefined, input: string | null, question: string | null): ItemContext | null {
+  const turns = (v: unknown) => (Array.isArray(v) && v.length > 0 && v.every((t) => TurnSchema.safeParse(t).success) ? (v as { question: string; answer: string }[]) : null);
+  let history: { question: string; answer: string }[] = [];
+  const h = turns(doc?.history);
+  const d = turns(doc?.dialog);
+  if (h) history = h;
+  else if (d) {
+    const at = d.findIndex((t) => question !== null && t.question.trim() === question.trim());
+    history = d.slice(0, at >= 0 ? at : d.length - 1);
+  }
+  const prompt = input !== null && input.trim() !== '' && input.trim() !== (question ?? '').trim() ? input : null;
+  if (history.length === 0 && prompt === null) return null;
+  return { history: history.map((t) => ({ question: t.question, answer: t.answer })), caption: null, summary: null, prompt };
 }
 
 interface ResultsInfo {
@@ -420,8 +443,9 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
         checkKind(kindState, 'open', file, line, answerField);
         scorer.apply(row, { pred: raw, references, given: given?.value ?? null, givenField: given?.field ?? '', referenceField: refField, line });
         b.addResponse(row);
+        const question = docQuestion ?? lastLine(input);
         b.addItem(
-          { ...meta, question: docQuestion ?? lastLine(input), options: null, answer: null, references, kind: 'open' },
+          { ...meta, question, options: null, answer: null, references, kind: 'open', context: openContext(doc, input, question) },
           line,
           { references: refField },
         );

@@ -150,6 +150,22 @@ describe('open-ended imports with Token-F1', () => {
     expect(nb!.items.find((x) => x.sampleId === 'n-2')!.references).toEqual(['x', 'y']);
   });
 
+  it('lmms-eval: a dialogue-style open record keeps the history it carries (doc.dialog before the asked turn) and the rendered prompt', async () => {
+    const dialog = [
+      { question: 'what is the man holding ?', answer: 'a red cup' },
+      { question: 'does he drink from it ?', answer: 'yes , twice' },
+      { question: 'where does he put it ?', answer: '' },
+    ];
+    const input = `Q: ${dialog[0]!.question}\nA: ${dialog[0]!.answer}\nQ: ${dialog[1]!.question}\nA: ${dialog[1]!.answer}\nQ: ${dialog[2]!.question}`;
+    const withDoc = JSON.stringify({ doc_id: 0, doc: { question_id: 'd-1', question: dialog[2]!.question, dialog, videoID: 'v1' }, target: 'on the table', filtered_resps: ['he puts it on the table'], input });
+    const [b] = await readImport(lmmsLog('lmdialog', 8, [withDoc], 'dialogtask'));
+    expect(b!.items[0]).toMatchObject({ question: dialog[2]!.question, kind: 'open', context: { history: dialog.slice(0, 2), caption: null, summary: null, prompt: input } });
+    // A 0.4+ log (no doc): the prompt the model saw is kept whole, the question is its last line.
+    const noDoc = JSON.stringify({ doc_id: 0, target: 'on the table', filtered_resps: ['on the table'], input });
+    const [nb] = await readImport(lmmsLog('lmdialog04', 8, [noDoc], 'dialogtask'));
+    expect(nb!.items[0]).toMatchObject({ question: `Q: ${dialog[2]!.question}`, context: { history: [], prompt: input } });
+  });
+
   it('MLVU: generation metadata (no candidates) → open items; {video_name, Q, A, pred} outputs → open rows with Token-F1', async () => {
     const meta = [
       { video: 'subPlot_1.mp4', duration: 300, question: 'Describe the scene where the chef cooks.', answer: 'The chef fries an egg in a pan.', question_type: 'subPlot' },
