@@ -15,6 +15,8 @@ export interface ImportOptions {
   groundTruthSplit?: string;
   /** Every file of the same import (a reader whose file refers to another one, as an AVSD result to its reference, finds it here). */
   companions?: readonly string[];
+  /** `role=column,…` for the generic table reader (columns.ts). */
+  columns?: string;
 }
 
 /** A response with every optional column unset; importers override what the file gives. */

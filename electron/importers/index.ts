@@ -171,7 +171,7 @@ async function readImportAs(path: string, opts: ImportOptions): Promise<ImportBa
     throw new ImportError(path, 0, '', 'no such file or folder');
   }
   if (size === 0) throw new ImportError(path, 0, '', 'empty file (0 bytes)');
-  const format = (opts.format ?? (await detectFormat(path))) as ImportFormat;
+  const format = (opts.format ?? (opts.columns !== undefined ? 'columns' : await detectFormat(path))) as ImportFormat;
   if (!FORMATS.includes(format)) {
     throw new ImportError(path, 0, 'format', `unknown format "${format}"; one of ${FORMATS.join(', ')}`);
   }
@@ -201,6 +201,9 @@ async function readImportAs(path: string, opts: ImportOptions): Promise<ImportBa
       return [await (await import('./scalegrid-pipeline')).readScalegridPipeline(path, opts)];
     case 'scalegrid-cache':
       return [await (await import('./scalegrid-cache')).readScalegridCache(path, opts)];
+    case 'columns':
+      if (opts.columns === undefined) throw new ImportError(path, 0, 'columns', '--format columns needs --columns role=column,…');
+      return [await (await import('./columns')).readColumns(path, { ...opts, columns: opts.columns })];
     case 'avsd':
       return [await (await import('./avsd')).readAvsd(path, opts)];
   }

@@ -312,11 +312,100 @@ function docOptions(options: string[] | string | null | undefined): string[] | n
   return splitMcqPrompt(`?\n${options}`).options;
 }
 
-/** An answer as a letter: `B`, or MLVU's `(B)` / `(B) text`; anything else unchanged. */
+/**
+ * An answer as a letter: `B`; MLVU's `(B)` / `(B) text`; TempCompass's `D. text` / `D) text`;
+ * anything else unchanged (an option text or an index is resolved against the options later).
+ */
 function answerLetterOf(v: unknown): unknown {
   if (typeof v !== 'string') return v;
-  const m = /^\(([A-H])\)(\s.*)?$/s.exec(v.trim());
+  const m = /^\(([A-H])\)(\s.*)?$/s.exec(v.trim()) ?? /^([A-H])[.)](\s.*)?$/s.exec(v.trim());
   return m ? m[1] : v;
+}
+
+/** A 0-based option index: LongVideoBench's `correct_choice`, EgoSchema's `answer` (a number or its digits). */
+function optionIndexOf(v: unknown): number | null {
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return v;
+  if (typeof v === 'string' && /^\d{1,2}$/.test(v.trim())) return Number(v.trim());
+  return null;
+}
+
+const LETTERS = 'ABCDEFGH';
+
+/**
+ * The answer letter a task's own metric object states (docs/formats.md "lmms-eval", the tasks'
+ * `process_results`): MVBench `mvbench_accuracy.gt_answer`, LongVideoBench `lvb_acc.answer`; the
+ * first letter-valued `gt_answer` / `answer` of an object other than `doc`.
+ */
+function metricAnswerLetter(rec: Record<string, unknown>): { letter: string; field: string } | null {
+  for (const [k, v] of Object.entries(rec)) {
+    if (k === 'doc' || v === null || typeof v !== 'object' || Array.isArray(v)) continue;
+    for (const f of ['gt_answer', 'answer']) {
+      const x = (v as Record<string, unknown>)[f];
+      if (typeof x === 'string' && isOptionLetter(x)) return { letter: x, field: `${k}.${f}` };
+    }
+  }
+  return null;
+}
+
+/**
+ * The item id a task's metric object names when there is no question_id: LongVideoBench's
+ * `lvb_acc.id`, EgoSchema's one `submission` key (its video_idx). Null otherwise.
+ */
+function metricItemId(rec: Record<string, unknown>): string | null {
+  const lvb = rec.lvb_acc;
+  if (lvb && typeof lvb === 'object' && !Array.isArray(lvb)) {
+    const id = (lvb as Record<string, unknown>).id;
+    if (typeof id === 'string' && id !== '') return id;
+  }
+  const sub = rec.submission;
+  if (sub && typeof sub === 'object' && !Array.isArray(sub)) {
+    const keys = Object.keys(sub);
+    if (keys.length === 1 && keys[0] !== '') return keys[0]!;
+  }
+  return null;
+}
+
+/**
+ * The answer's letter: the task's metric object's letter; a letter (or `(B)`, `D. text`); a
+ * 0-based option index (LongVideoBench, EgoSchema); an option's text (MVBench's target). Null
+ * when the record gives none; anything else is refused.
+ */
+function resolveAnswer(raw: unknown, options: string[] | null | undefined, stated: { letter: string; field: string } | null, file: string, line: number, field: string): string | null {
+  if (stated !== null) return stated.letter;
+  if (raw === null || raw === undefined || raw === '') return null;
+  if (typeof raw === 'string' && isOptionLetter(raw)) return raw;
+  const n = optionIndexOf(raw);
+  if (n !== null) {
+    const count = options?.length ?? LETTERS.length;
+    if (n >= count) throw new ImportError(file, line, field, `option index ${n} is past the ${count} options (0-based: ${LETTERS.slice(0, count).split('').map((l, i) => `${i} = ${l}`).join(', ')})`);
+    return LETTERS[n]!;
+  }
+  if (typeof raw === 'string' && options) {
+    const at = options.findIndex((o) => o.trim() === raw.trim());
+    if (at >= 0 && at < LETTERS.length) return LETTERS[at]!;
+    throw new ImportError(file, line, field, `the answer ${JSON.stringify(raw)} is neither an option letter nor one of the options (${options.map((o, i) => `${LETTERS[i]}. ${o}`).join('; ')})`);
+  }
+  throw new ImportError(file, line, field, `expected an option letter A–H, got ${JSON.stringify(raw)}`);
+}
+
+/**
+ * The letter a task's own code read from the response, to compare with Flipbook's (the summary
+ * says where they differ): LongVideoBench's `lvb_acc.parsed_pred` (a random letter when its
+ * parser found none), EgoSchema's `score.pred` index (−1: none). Undefined when the record has
+ * neither (Video-MME's `pred_answer` is compared on its own).
+ */
+function taskParsedLetter(rec: Record<string, unknown>): string | null | undefined {
+  const lvb = rec.lvb_acc;
+  if (lvb && typeof lvb === 'object' && !Array.isArray(lvb)) {
+    const p = (lvb as Record<string, unknown>).parsed_pred;
+    if (typeof p === 'string') return isOptionLetter(p) ? p : null;
+  }
+  const sc = rec.score;
+  if (sc && typeof sc === 'object' && !Array.isArray(sc) && 'ground_truth' in sc) {
+    const p = (sc as Record<string, unknown>).pred;
+    if (typeof p === 'number') return p >= 0 && p < LETTERS.length ? LETTERS[p]! : null;
+  }
+  return undefined;
 }
 
 export async function readLmmsEval(path: string, opts: ImportOptions = {}): Promise<ImportBatch> {
@@ -357,11 +446,14 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
   let scoreKey: string | null = null;
   let disagreements = 0;
   const examples: string[] = [];
+  let parsedDisagreements = 0;
+  const parsedExamples: string[] = [];
   let byDocId = 0;
   let textIdsWithoutVideo = 0;
   const kindState: { kind: 'mcqa' | 'open' | null; line: number } = { kind: null, line: 0 };
   const scorer = new OpenScorer(file);
   const closed = new ClosedScorer(file);
+  const mcqClosed = new ClosedScorer(file);
   // Records whose free-text answer is yes or no: closed when every free-text record of the log
   // is one (a yes/no task), else open-ended like the rest; decided once the log is read.
   const yesNo: (() => void)[] = [];
@@ -403,8 +495,12 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
       }
     } else if (qid !== undefined && qid !== '') sampleId = String(qid);
     else {
-      sampleId = String(rec.doc_id);
-      byDocId += 1;
+      const named = metricItemId(rec as Record<string, unknown>);
+      if (named !== null) sampleId = named;
+      else {
+        sampleId = String(rec.doc_id);
+        byDocId += 1;
+      }
     }
     const duration = score?.duration ?? (typeof doc?.duration === 'string' ? doc.duration : null);
     const split = opts.split ? expandSplit(opts.split, duration) : (variant.split ?? 'lmms-eval');
@@ -413,7 +509,8 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
     const answerField = score?.answer != null ? `${scoreKey}.answer` : doc?.answer != null ? 'doc.answer' : 'target';
     const options = docOptions(doc?.options) ?? (doc?.candidates?.length ? doc.candidates : null) ?? docSplit?.options ?? prompt.options;
     const hasOptions = (options?.length ?? 0) > 0;
-    const letterLike = typeof rawAnswer === 'string' && (rawAnswer === '' || isOptionLetter(rawAnswer));
+    const stated = metricAnswerLetter(rec as Record<string, unknown>);
+    const letterLike = (typeof rawAnswer === 'string' && (rawAnswer === '' || isOptionLetter(rawAnswer))) || optionIndexOf(rawAnswer) !== null || stated !== null;
     const open = !hasOptions && rawAnswer !== null && !letterLike;
     if (!open) checkKind(kindState, 'mcqa', file, line, answerField);
     const raw = firstString(rec.filtered_resps) ?? (rec.resps ? firstString(rec.resps) : null);
@@ -480,11 +577,7 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
       });
       continue;
     }
-    let answer: string | null;
-    if (rawAnswer === null || rawAnswer === '') answer = null;
-    else if (typeof rawAnswer === 'string' && isOptionLetter(rawAnswer)) answer = rawAnswer;
-    else if (typeof rawAnswer === 'number' && isOptionLetter(String(rawAnswer))) answer = String(rawAnswer);
-    else throw new ImportError(file, line, answerField, `expected an option letter A–H, got ${JSON.stringify(rawAnswer)}`);
+    const answer = resolveAnswer(rawAnswer, options, stated, file, line, answerField);
 
     const pred = extractOptionLetter(raw);
     const toolkitPred = score?.pred_answer;
@@ -492,10 +585,21 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
       disagreements += 1;
       if (examples.length < 5) examples.push(`line ${line} (${sampleId}): ${JSON.stringify(raw)} → ${pred ?? 'none'} vs pred_answer ${JSON.stringify(toolkitPred)}`);
     }
+    const parsed = toolkitPred == null ? taskParsedLetter(rec as Record<string, unknown>) : undefined;
+    if (parsed !== undefined && parsed !== pred) {
+      parsedDisagreements += 1;
+      if (parsedExamples.length < 5) parsedExamples.push(`line ${line} (${sampleId}): ${JSON.stringify(raw)} → ${pred ?? 'none'} vs ${JSON.stringify(parsed)}`);
+    }
 
-    row.pred = pred;
-    row.groundTruth = answer;
-    row.correct = answer === null ? null : pred === answer;
+    // The task's own per-sample outcome (MVBench's mcq_acc score, TempCompass's rating) is kept
+    // where the record has one; otherwise the letters decide (closed-answer.ts).
+    const given = answer === null ? null : givenOutcome(rec as Record<string, unknown>, file, line);
+    if (answer !== null && given !== null) mcqClosed.apply(row, { pred, answer, given, line });
+    else {
+      row.pred = pred;
+      row.groundTruth = answer;
+      row.correct = answer === null ? null : pred === answer;
+    }
     b.addResponse(row);
 
     const item: ItemMeta = {
@@ -509,10 +613,14 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
   }
   for (const emit of freeText === 0 ? yesNo : asOpen) emit();
   b.warnings.push(...closed.warnings('yes/no'));
+  b.warnings.push(...mcqClosed.warnings('multiple-choice'));
   if (disagreements > 0) {
     b.warnings.push(
       `${basename(file)}: re-extracted letter differs from lmms-eval's pred_answer on ${disagreements} line(s): ${examples.join('; ')}`,
     );
+  }
+  if (parsedDisagreements > 0) {
+    b.warnings.push(`${basename(file)}: re-extracted letter differs from the task's own parsed answer on ${parsedDisagreements} line(s): ${parsedExamples.join('; ')}`);
   }
   b.warnings.push(...scorer.warnings());
   if (byDocId > 0) b.warnings.push(`${basename(file)}: ${byDocId} line(s) have no question_id; keyed by doc_id`);

@@ -17,7 +17,8 @@ import { parseListLiteral } from './list-literal';
  * line and dropping a `Question:` prefix (instructions and subtitles come earlier).
  */
 const OPTION = /^\(?([A-H])[.)]\s?(.*)$/;
-const LABEL = /^(options|choices|candidates)\s*:?$/i;
+// MVBench's lmms-eval prompt labels its options `Option:`.
+const LABEL = /^(options?|choices|candidates)\s*:?$/i;
 const QUESTION_PREFIX = /^question\s*:\s*/i;
 
 export interface McqText {

@@ -15,6 +15,7 @@ import { parseListLiteral } from './list-literal';
 import { stripOptionPrefix } from './mcq-text';
 import { MlvuQuirks, answerLetter, mlvuSplit, sampleIdOf } from './mlvu';
 import { OpenScorer, checkKind, parseScore, referencesOf } from './open-ended';
+import { ClosedScorer, extractYesNo, YES_NO_OPTIONS, yesNoAnswer, yesNoLetter } from './closed-answer';
 import { extractOptionLetter, isOptionLetter, letterOf } from './option-letter';
 
 /**
@@ -234,6 +235,10 @@ export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Pr
   let bench: Benchmark = null;
   const kindState: { kind: 'mcqa' | 'open' | null; line: number } = { kind: null, line: 0 };
   const scorer = new OpenScorer(file);
+  const closed = new ClosedScorer(file);
+  const mcqClosed = new ClosedScorer(file);
+  /** Per part of a concatenated dataset (SUB_DATASET): the kind its rows hold. */
+  const partKinds = new Map<string, { kind: 'mcqa' | 'open' | null; line: number }>();
   const quirks = new MlvuQuirks(file);
   const derived: DerivedId[] = [];
   /** Video-MME: derived video number ↔ the file's video, each with the first line that said so. */
@@ -244,7 +249,8 @@ export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Pr
     rows++;
     if (!header) {
       header = new Set(Object.keys(rec));
-      for (const c of ['prediction', 'answer']) if (!header.has(c)) throw new ImportError(file, 1, c, `missing column "${c}"`);
+      // LongVideoBench's rows carry `correct_choice` (a 0-based index) instead of `answer`.
+      for (const c of ['prediction', 'answer']) if (!header.has(c) && !(c === 'answer' && header.has('correct_choice'))) throw new ImportError(file, 1, c, `missing column "${c}"`);
       if (!header.has('index') && !header.has('question_id')) throw new ImportError(file, 1, 'index', 'missing column "index" (or "question_id")');
       bench = benchmarkOf(rn.dataset, header);
     }
@@ -252,26 +258,46 @@ export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Pr
     const optionsField = rec.candidates != null ? 'candidates' : 'options';
     const options = rawOptions ? parseListLiteral(rawOptions) : null;
     if (rawOptions && !options) throw new ImportError(file, line, optionsField, 'not a list of options');
-    const ansText = text(rec.answer);
+    const choice = rec.answer === undefined ? text(rec.correct_choice) : null;
+    const ansField = choice !== null ? 'correct_choice' : 'answer';
+    const ansText = choice ?? text(rec.answer);
     const duration = text(rec.duration);
     const videoId = text(rec.videoID) ?? text(rec.video);
     const question = text(rec.question);
     const subDataset = text(rec.SUB_DATASET);
+    // A concatenated dataset (TempCompass: MCQ, YorN, Captioning rows in one file): each part is a split of its own.
+    const part = bench !== 'mlvu' && subDataset !== null ? subDataset : null;
     const durNum = duration !== null && /^\d+(\.\d+)?$/.test(duration) ? Number(duration) : null;
+    const index = choice !== null && /^\d+$/.test(choice.trim()) ? Number(choice) : null;
+    // A yes/no task (TempCompass_YorN, a part of TempCompass or its own file) is closed; elsewhere a
+    // "yes" answer is one free-text answer among others, and the file stays one kind.
+    const yesNoTask = /yorn|yes_?no/i.test(part ?? dataset);
+    const yesNo = yesNoTask && (!options || options.length === 0) ? yesNoAnswer(ansText) : null;
     const open =
       subDataset === 'MLVU_OpenEnded' ||
-      ((!options || options.length === 0) && ansText !== null && ansText.trim() !== '' && !isOptionLetter(ansText.trim()));
+      (yesNo === null && index === null && (!options || options.length === 0) && ansText !== null && ansText.trim() !== '' && !isOptionLetter(ansText.trim()));
     const kind = open ? 'open' : 'mcqa';
-    if (bench !== 'mlvu') checkKind(kindState, kind, file, line, open ? 'answer' : optionsField);
+    if (part !== null) {
+      let st = partKinds.get(part);
+      if (!st) partKinds.set(part, (st = { kind: null, line: 0 }));
+      checkKind(st, kind, file, line, open ? ansField : optionsField);
+    } else if (bench !== 'mlvu') checkKind(kindState, kind, file, line, open ? ansField : optionsField);
     else if (quirks.skip({ video: videoId, question, candidates: options, answer: ansText, kind }, line, { question: 'question', answer: 'answer', candidates: optionsField })) return;
 
     // The sample id: the benchmark's own (see the header).
     let sampleId: string | null;
     let idField = 'question_id';
-    const givenId = text(rec.question_id);
+    const givenId = text(rec.question_id) ?? (header?.has('correct_choice') ? text(rec.id) : null);
     if (givenId != null && givenId !== '') {
+      // LongVideoBench: its own `id` (the id lmms-eval's lvb_acc names), so the two join.
+      if (rec.question_id == null) idField = 'id';
       sampleId = givenId;
       idCounts.given++;
+    } else if (part !== null && text(rec.original_index) !== null) {
+      // A concatenated dataset's row: its index in its own part (the concat renumbers `index`).
+      idField = 'original_index';
+      sampleId = text(rec.original_index);
+      idCounts.index++;
     } else if (bench === 'videomme') {
       idField = 'index';
       const raw = text(rec.index);
@@ -306,6 +332,7 @@ export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Pr
 
     let split: string;
     if (bench === 'mlvu') split = mlvuSplit(kind, opts.split ? (open ? `${opts.split}_gen` : opts.split) : undefined);
+    else if (part !== null) split = opts.split ? `${opts.split}_${part}` : part;
     else if (opts.split) split = splitFor(opts.split, duration, file, line, 'duration');
     else split = bench === 'videomme' ? 'videomme' : bench === 'videomme_v2' ? 'videomme_v2' : dataset;
     if (idField === 'index' && bench === 'videomme') derived.push({ split, sampleId, question, videoId, line, field: 'index' });
@@ -314,7 +341,7 @@ export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Pr
       split,
       sampleId,
       question,
-      taskType: text(rec.task_type) ?? text(rec.question_type) ?? text(rec.second_head),
+      taskType: text(rec.task_type) ?? text(rec.question_type) ?? text(rec.second_head) ?? text(rec.question_category) ?? text(rec.dim),
       durationS: durNum,
       durationBucket: durNum === null ? duration : null,
       domain: text(rec.domain),
@@ -343,33 +370,54 @@ export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Pr
       b.addItem({ ...itemBase, options: null, answer: null, references, kind: 'open' }, line, { references: 'answer' });
       return;
     }
-    let answer: string | null = null;
-    if (ansText) {
-      if (isOptionLetter(ansText.trim())) answer = ansText.trim();
-      else {
-        const i = options ? options.findIndex((o, k) => o.trim() === ansText.trim() || stripOptionPrefix(o, k) === ansText.trim()) : -1;
-        const letter = i >= 0 ? letterOf(i) : bench === 'mlvu' ? answerLetter(ansText, options) : undefined;
-        if (!letter) throw new ImportError(file, line, 'answer', `answer ${JSON.stringify(ansText)} is neither a letter nor one of the options`);
-        answer = letter;
-      }
-    }
     const predText = rec.prediction;
     if (predText != null && typeof predText === 'object' && text(predText) === null) {
       throw new ImportError(file, line, 'prediction', 'expected text');
     }
+    // The row's own outcome (VLMEvalKit's `_score` files: 1 / 0, −1 where it could not judge) is
+    // kept where it is 0 or 1 (closed-answer.ts); otherwise the letters decide.
+    const ownScore = rec.score == null || text(rec.score) === '-1' ? null : parseScore(typeof rec.score === 'object' ? text(rec.score) : rec.score, file, line, 'score');
+    const given = ownScore === null ? null : { value: ownScore, field: 'score' };
+    const row = emptyResponse(model, split, sampleId, config, line);
+    row.sourceTag = `vlmevalkit:${dataset}`;
+    if (yesNo !== null) {
+      // A yes/no row (TempCompass_YorN): a closed two-option item, never free text.
+      const said = extractYesNo(text(predText));
+      closed.apply(row, { pred: said === null ? null : yesNoLetter(said), answer: yesNoLetter(yesNo), given, line });
+      b.addResponse(row);
+      b.addItem({ ...itemBase, options: [...YES_NO_OPTIONS], answer: yesNoLetter(yesNo), kind: 'mcqa' }, line);
+      return;
+    }
+    let answer: string | null = null;
+    if (index !== null) {
+      // LongVideoBench's correct_choice: 0-based over the candidates.
+      const count = options?.length ?? 8;
+      if (index >= count || index >= 8) throw new ImportError(file, line, ansField, `option index ${index} is past the ${count} candidates (0-based)`);
+      answer = letterOf(index);
+    } else if (ansText) {
+      if (isOptionLetter(ansText.trim())) answer = ansText.trim();
+      else {
+        const i = options ? options.findIndex((o, k) => o.trim() === ansText.trim() || stripOptionPrefix(o, k) === ansText.trim()) : -1;
+        const lettered = /^([A-H])[.)]\s/.exec(ansText.trim());
+        const letter = i >= 0 ? letterOf(i) : bench === 'mlvu' ? answerLetter(ansText, options) : lettered?.[1];
+        if (!letter) throw new ImportError(file, line, ansField, `answer ${JSON.stringify(ansText)} is neither a letter nor one of the options`);
+        answer = letter;
+      }
+    }
     const maxLetter = options && options.length > 0 ? letterOf(Math.min(options.length, 8) - 1) : 'H';
     const pred = extractOptionLetter(text(predText), maxLetter);
-    const row = emptyResponse(model, split, sampleId, config, line);
-    row.pred = pred;
-    row.groundTruth = answer;
-    row.correct = answer === null ? null : pred === answer;
-    row.sourceTag = `vlmevalkit:${dataset}`;
+    if (answer !== null && given !== null) mcqClosed.apply(row, { pred, answer, given, line });
+    else {
+      row.pred = pred;
+      row.groundTruth = answer;
+      row.correct = answer === null ? null : pred === answer;
+    }
     b.addResponse(row);
-    b.addItem({ ...itemBase, options: options ? options.map(stripOptionPrefix) : null, answer, kind: 'mcqa' }, line);
+    b.addItem({ ...itemBase, options: options ? options.map(stripOptionPrefix) : null, answer, kind: 'mcqa' }, line, { answer: ansField });
   });
   // A file with no data rows is damaged or the wrong file; importing it would change nothing silently.
   if (rows === 0) throw new ImportError(file, 0, '', 'no prediction rows (an empty file, or a header only)');
-  b.warnings.push(...scorer.warnings(), ...quirks.warnings());
+  b.warnings.push(...scorer.warnings(), ...closed.warnings('yes/no'), ...mcqClosed.warnings('multiple-choice'), ...quirks.warnings());
   const name = basename(file);
   let how: string | null = null;
   if (idCounts.derived > 0) {

@@ -55,7 +55,7 @@ export async function readImportFiles(paths: string[], o: ImportOptionValues, on
   const out: ReadFile[] = [];
   for (const [i, path] of paths.entries()) {
     onFile?.(i, path);
-    const format = o.format ?? (await detectFormat(path));
+    const format = o.format ?? (o.columns !== undefined ? 'columns' : await detectFormat(path));
     const batches = await readImport(path, {
       format,
       ...(o.model !== undefined && { model: o.model }),
@@ -63,6 +63,7 @@ export async function readImportFiles(paths: string[], o: ImportOptionValues, on
       ...(o.config !== undefined && { config: o.config }),
       ...(o.groundTruth !== undefined && { groundTruth: o.groundTruth }),
       ...(o.groundTruthSplit !== undefined && { groundTruthSplit: o.groundTruthSplit }),
+      ...(o.columns !== undefined && { columns: o.columns }),
       companions: paths,
     });
     // A release's annotations/ come in with it (same transaction below).

@@ -20,6 +20,7 @@ export const IMPORT_FORMATS = [
   'scalegrid-jsonl',
   'scalegrid-cache',
   'avsd',
+  'columns',
 ] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
@@ -35,6 +36,7 @@ export const ImportOptionValues = z.object({
   groundTruthSplit: text.optional(),
   matchedGrid: text.optional(),
   mainProtocol: text.optional(),
+  columns: text.optional(),
 });
 export type ImportOptionValues = z.infer<typeof ImportOptionValues>;
 export type ImportOptionKey = keyof ImportOptionValues;
@@ -106,6 +108,16 @@ export const IMPORT_OPTIONS: readonly ImportOptionSpec[] = [
     example: '8f_151k,16f_151k,32f_151k',
   },
   {
+    key: 'columns',
+    flag: 'columns',
+    metavar: 'MAP',
+    label: 'Columns',
+    kind: 'text',
+    help:
+      'read any CSV/TSV/JSONL by naming its columns (role=column, comma-separated): sample_id and prediction required; answer, options, config, model, split, correct, score, question, video, task_type, confidence, latency_ms optional (docs/formats.md)',
+    example: 'sample_id=qid,prediction=response,answer=gt,config=budget',
+  },
+  {
     key: 'mainProtocol',
     flag: 'main-protocol',
     metavar: 'P',
@@ -130,6 +142,8 @@ export const splitList = (v: string): string[] =>
  */
 export function importOptionProblems(o: ImportOptionValues): string[] {
   const out: string[] = [];
+  if (o.columns !== undefined && o.format !== undefined && o.format !== 'columns') out.push(`--columns reads the file by its columns: it cannot be combined with --format ${o.format}`);
+  if (o.format === 'columns' && o.columns === undefined) out.push('--format columns needs --columns');
   for (const spec of IMPORT_OPTIONS) {
     if (spec.requires && o[spec.key] !== undefined && o[spec.requires] === undefined) {
       const needed = IMPORT_OPTIONS.find((x) => x.key === spec.requires);
