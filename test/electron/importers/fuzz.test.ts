@@ -296,6 +296,17 @@ beforeAll(async () => {
     fs.writeFileSync(path.join(cache, v, 'metadata.json'), JSON.stringify({ video_id: v, duration_sec: 3, extracted_fps: 1.0, frame_count: 3, timestamps_sec: [0, 1, 2], width: 640, height: 360 }, null, 2));
   }
   await addSeed(path.join(made, 'cache'), 'cache');
+  // Any table read through --columns (no file's shape names this format: the option does).
+  const cols = path.join(made, 'columns');
+  fs.mkdirSync(cols);
+  fs.writeFileSync(
+    path.join(cols, 'mine.csv'),
+    'qid,budget,resp,gt,opts\n' + Array.from({ length: 8 }, (_, i) => `c${i},${i % 2 ? '8f' : '16f'},${'ABC'[i % 3]},${'ABC'[(i * 2) % 3]},"[""x"", ""y"", ""z""]"`).join('\n') + '\n',
+  );
+  const colOptions = { columns: 'sample_id=qid,prediction=resp,answer=gt,options=opts,config=budget', model: 'cols-model', split: 'COLS' };
+  const probe = path.join(work, 'probe-columns.flipbook');
+  fs.copyFileSync(baseProject, probe);
+  seeds.push({ format: 'columns', dir: cols, targets: ['mine.csv'], options: colOptions, clean: (await importInto(probe, [path.join(cols, 'mine.csv')], colOptions)).ok });
 }, 300_000);
 
 describe('seeded fuzzing of every registered importer', () => {
