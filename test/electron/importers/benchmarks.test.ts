@@ -1,7 +1,7 @@
 /**
  * The benchmarks researchers run beside Video-MME (docs/formats.md "lmms-eval", "VLMEvalKit"),
  * in the exact record shapes of the toolkits' own task code:
- * - lmms-eval (EvolvingLMMs-Lab/lmms-eval `lmms_eval/tasks/*​/utils.py`, `_default_template_yaml`):
+ * - lmms-eval (EvolvingLMMs-Lab/lmms-eval `lmms_eval/tasks/<task>/utils.py`, `_default_template_yaml`):
  *   MVBench (`doc_to_target: answer`, the option text; `mvbench_accuracy: {pred_answer,
  *   gt_answer, score}`; the prompt's `(A) …` options), LongVideoBench (`doc_to_target:
  *   correct_choice`, a 0-based index; `lvb_acc: {id, duration_group, question_category, answer,
