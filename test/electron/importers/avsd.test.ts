@@ -100,26 +100,39 @@ describe('AVSD: a DSTC7 test set, its multi-references and three budgets', () =>
       await expectImportError(readImportFiles([run.reference, run.results[0]!.path], {}), { file: path.basename(run.results[0]!.path), line: lineOf(run.results[0]!.path, '"answer"', 2) - 2, field: 'dialogs[0].dialog[2].answer', reason: /no reference answer .*multi-reference file/ });
       await expectImportError(readImportFiles([run.results[0]!.path], {}), { file: path.basename(run.results[0]!.path), line: 1, field: 'dialogs', reason: /reference dialog file/ });
     });
-    it('flipbook import (the real CLI): the refusal names file, line and field, and the project file is unchanged', () => {
+
+    /** The three mismatches a result can have with its reference, each in a file of its own. */
+    const mismatches = (): { what: string; file: string; where: string; reason: string }[] => [
+      { what: 'a missing dialog', file: damaged('cli-missing', (d) => d.dialogs.splice(2, 1)), where: ':1: dialogs: ', reason: '1 of the 5 dialogs of test_set4DSTC7-AVSD\\.json missing: SYN02' },
+      { what: 'a turn count that differs', file: damaged('cli-turns', (d) => d.dialogs[1]!.dialog.splice(0, 1)), where: ':\\d+: dialogs\\[1\\]\\.dialog: ', reason: '3 turn\\(s\\); the reference dialog SYN01' },
+      { what: 'an empty generated answer', file: damaged('cli-empty', (d) => (d.dialogs[4]!.dialog.at(-1)!.answer = '')), where: ':\\d+: dialogs\\[4\\]\\.dialog\\[\\d\\]\\.answer: ', reason: 'empty generated answer' },
+    ];
+
+    it('flipbook import (the real CLI): each mismatch is refused naming file, line and field, and the project file is unchanged', () => {
       const project = scratch.path('cli.flipbook');
       const ok = flipbook('import', run.reference, run.multiref, run.results[1]!.path, '--project', project);
       expect(ok.code, ok.stderr).toBe(0);
       const bytes = readFileSync(project);
-      const f = damaged('cli-empty', (d) => (d.dialogs[4]!.dialog.at(-1)!.answer = ''));
-      const r = flipbook('import', run.reference, run.multiref, run.results[2]!.path, f, '--project', project);
-      expect(r.code).not.toBe(0);
-      expect(r.stderr).toMatch(new RegExp(`${path.basename(f).replace(/[.]/g, '\\.')}:\\d+: dialogs\\[4\\]\\.dialog\\[\\d\\]\\.answer: empty generated answer`));
-      expect(readFileSync(project).equals(bytes)).toBe(true);
+      for (const { what, file, where, reason } of mismatches()) {
+        const r = flipbook('import', run.reference, run.multiref, run.results[2]!.path, file, '--project', project);
+        expect(r.code, what).not.toBe(0);
+        expect(r.stderr, what).toMatch(new RegExp(path.basename(file).replace(/[.]/g, '\\.') + where + reason));
+        expect(readFileSync(project).equals(bytes), what).toBe(true);
+      }
     });
-    it('in one transaction: a refused import leaves the project as it was', async () => {
+
+    it('in one transaction: each refused mismatch leaves the project as it was', async () => {
       const file = scratch.path('unchanged.flipbook');
       const p = openProject(file, { create: true });
       try {
         applyImportFiles(p, await readImportFiles([run.reference, run.multiref, run.results[1]!.path], {}), {});
-        const before = { grids: JSON.stringify(p.listGrids()), items: p.countItems(), cells: [...p.iterateResponses()].length };
-        const f = damaged('cli', (d) => (d.dialogs[4]!.dialog.at(-1)!.answer = ''));
-        await expect(readAll(run, [run.results[2]!.path, f]).then((r) => applyImportFiles(p, r, {}))).rejects.toThrow(/empty generated answer/);
-        expect({ grids: JSON.stringify(p.listGrids()), items: p.countItems(), cells: [...p.iterateResponses()].length }).toEqual(before);
+        const state = () => ({ grids: JSON.stringify(p.listGrids()), items: p.countItems(), cells: JSON.stringify([...p.iterateResponses()]) });
+        const before = state();
+        for (const { what, file, reason } of mismatches()) {
+          // The good 32-frame result comes first: its rows must not land either.
+          await expect(readAll(run, [run.results[2]!.path, file]).then((r) => applyImportFiles(p, r, {})), what).rejects.toThrow(new RegExp(reason));
+          expect(state(), what).toEqual(before);
+        }
       } finally {
         p.close();
       }
