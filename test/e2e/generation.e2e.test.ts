@@ -1,8 +1,9 @@
 /**
  * Open-ended audits end to end (docs/metrics.md §4): the real renderer against `flipbook serve`
  * in Debian's Chromium. On a project imported from an MLVU generation run in MLVU's own layouts,
- * the overview shows the run's flows and rates as an independent computation from the files
- * gives them, and a click on a flows bar opens exactly that transition's regressed items. On a
+ * the overview shows the run's flows, rates, score distribution per config and step patterns as
+ * an independent computation from the files gives them, and a click on any flows bar (improved
+ * or regressed, each transition), a pattern or a score band opens exactly its items. On a
  * project imported from an AVSD test set (DSTC7 layout, multi-references, three budgets, real
  * ffmpeg-made videos), the item view shows the dialogue history, the question, the references
  * and each budget's generated text with its score, and the keyboard flow of MCQA items works:
@@ -21,6 +22,7 @@ import { tempDir } from '../temp-dir';
 import { api, chromiumMissingReason, launchBrowser, resultsDir, serve, type Served, signIn, stop } from './harness';
 import type { AnnotationState } from '../../shared/api/contract';
 import { routeHash } from '../../renderer/route';
+import { binRange } from '../../shared/api/overview-marks';
 import { AVSD_BUDGETS, AVSD_MODEL, expectedAvsd, writeAvsdRun, type AvsdExpected } from '../avsd-run';
 
 const skipReason = chromiumMissingReason();
@@ -59,7 +61,7 @@ describe.skipIf(skipReason !== null)('open-ended flows in Chromium', () => {
     if (server) await stop(server);
   });
 
-  it('the overview shows the run’s flows, and a regressed bar opens exactly its items', async () => {
+  it('the overview shows the run’s flows, and every bar of the flows chart opens exactly its items', async () => {
     await page.goto(`${server.url}#/overview`);
     await signIn(page, 'Ada Open');
     await page.locator('.overview-view[data-ready="true"]').waitFor();
@@ -78,24 +80,29 @@ describe.skipIf(skipReason !== null)('open-ended flows in Chromium', () => {
     expect(await page.getByRole('button', { name: `${terminal} items → open the terminal regressions items (${where})` }).getAttribute('data-count')).toBe(String(terminal));
     await shot('open-overview');
 
-    // Click the regressed bar of the first transition on the chart's canvas.
-    const t = want.transitions[0]!;
-    const chart = page.getByTestId(`flows-${MODEL}-MLVU_gen`);
-    await chart.scrollIntoViewIfNeeded();
-    await page.waitForFunction((id) => document.querySelector(`[data-testid="${id}"]`)?.getAttribute('data-ready') === 'true', `flows-${MODEL}-MLVU_gen`);
-    const marks = JSON.parse((await chart.getAttribute('data-marks')) ?? '{}') as Record<string, [number, number]>;
-    const at = marks[`regressed:${t.from}>${t.to}`];
-    expect(at).toBeDefined();
-    await chart.click({ position: { x: at![0], y: at![1] } });
-    await page.getByRole('listbox', { name: 'Queue' }).waitFor();
-    const expected = want.items
-      .filter((x) => x.regressedOn.includes(`${t.from}>${t.to}`))
-      .map((x) => `${MODEL} MLVU_gen ${idOf(x)}`)
-      .sort();
-    expect(expected.length).toBe(t.regressed);
-    await expect.poll(queueLabels).toEqual(expected);
-    await expect.poll(() => page.getByLabel('Unsaved view').textContent()).toContain(`regressed ${t.from} → ${t.to}`);
-    await shot('open-regressed-queue');
+    // Every bar of the chart's canvas, improved and regressed of each transition, opens exactly its items.
+    for (const t of want.transitions) {
+      for (const kind of ['regressed', 'improved'] as const) {
+        await page.goto(`${server.url}#/overview`);
+        await page.locator('.overview-view[data-ready="true"]').waitFor();
+        const chart = page.getByTestId(`flows-${MODEL}-MLVU_gen`);
+        await chart.scrollIntoViewIfNeeded();
+        await page.waitForFunction((id) => document.querySelector(`[data-testid="${id}"]`)?.getAttribute('data-ready') === 'true', `flows-${MODEL}-MLVU_gen`);
+        const marks = JSON.parse((await chart.getAttribute('data-marks')) ?? '{}') as Record<string, [number, number]>;
+        const at = marks[`${kind}:${t.from}>${t.to}`];
+        expect(at, `${kind} ${t.from}>${t.to}`).toBeDefined();
+        await chart.click({ position: { x: at![0], y: at![1] } });
+        await page.getByRole('listbox', { name: 'Queue' }).waitFor();
+        const expected = want.items
+          .filter((x) => (kind === 'regressed' ? x.regressedOn : x.improvedOn).includes(`${t.from}>${t.to}`))
+          .map((x) => `${MODEL} MLVU_gen ${idOf(x)}`)
+          .sort();
+        expect(expected.length).toBe(kind === 'regressed' ? t.regressed : t.improved);
+        await expect.poll(queueLabels).toEqual(expected);
+        await expect.poll(() => page.getByLabel('Unsaved view').textContent()).toContain(`${kind} ${t.from} → ${t.to}`);
+        if (t === want.transitions[0] && kind === 'regressed') await shot('open-regressed-queue');
+      }
+    }
 
     // The terminal-regression rate opens exactly the terminal regressions.
     await page.goto(`${server.url}#/overview`);
@@ -103,6 +110,51 @@ describe.skipIf(skipReason !== null)('open-ended flows in Chromium', () => {
     await page.getByRole('button', { name: `${terminal} items → open the terminal regressions items (${where})` }).click();
     await page.getByRole('listbox', { name: 'Queue' }).waitFor();
     await expect.poll(queueLabels).toEqual(want.items.filter((x) => x.terminalRegression).map((x) => `${MODEL} MLVU_gen ${idOf(x)}`).sort());
+  });
+
+  it('the overview shows each config’s score distribution and each step pattern as computed from the files, and a count opens exactly its items', async () => {
+    await page.goto(`${server.url}#/overview`);
+    await page.locator('.overview-view[data-ready="true"]').waitFor();
+    const where = `${MODEL} / MLVU_gen`;
+    const label = (x: ExpectedFlows['items'][number]) => `${MODEL} MLVU_gen ${idOf(x)}`;
+    const bin = (s: number) => Math.min(9, Math.floor(s * 10));
+
+    // Every non-empty band of every config, with its count; the empty ones show no button.
+    const dist = page.getByRole('table', { name: `Score distribution: ${where}` });
+    await dist.waitFor();
+    const shown = await dist.getByRole('button').evaluateAll((els) => els.map((e) => `${e.getAttribute('aria-label')}=${e.getAttribute('data-count')}`));
+    const expectedBands: string[] = [];
+    want.configs.forEach((c, j) => {
+      for (let b = 0; b < 10; b++) {
+        const n = want.items.filter((x) => bin(x.scores[j]!) === b).length;
+        if (n > 0) expectedBands.push(`${n} items scoring ${binRange(b)} at ${c} (${where})=${n}`);
+      }
+    });
+    expect(shown.sort()).toEqual(expectedBands.sort());
+    for (const [j, c] of want.configs.entries()) expect(Math.abs(Number(await dist.locator('td[data-mean]').nth(j).getAttribute('data-mean')) - want.mean[j]!), c).toBeLessThan(1e-9);
+
+    // Every pattern with its count.
+    const counts = new Map<string, number>();
+    for (const x of want.items) counts.set(x.pattern, (counts.get(x.pattern) ?? 0) + 1);
+    const pats = page.getByRole('table', { name: `Step patterns: ${where}` });
+    const rows = await pats.locator('tr[data-pattern]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-pattern')}=${e.querySelector('button')?.getAttribute('data-count')}`));
+    expect(rows.sort()).toEqual([...counts].map(([p, n]) => `${p}=${n}`).sort());
+
+    // The most common pattern opens exactly its items.
+    const [p, n] = [...counts].sort((a, b) => b[1] - a[1])[0]!;
+    await pats.getByRole('button', { name: `${n} items with pattern ${p} (${where})` }).click();
+    await page.getByRole('listbox', { name: 'Queue' }).waitFor();
+    await expect.poll(queueLabels).toEqual(want.items.filter((x) => x.pattern === p).map(label).sort());
+
+    // The terminal config's lowest band opens exactly the items scoring in it there.
+    await page.goto(`${server.url}#/overview`);
+    await page.locator('.overview-view[data-ready="true"]').waitFor();
+    const last = want.configs.length - 1;
+    const low = Math.min(...want.items.map((x) => bin(x.scores[last]!)));
+    const inLow = want.items.filter((x) => bin(x.scores[last]!) === low);
+    await page.getByRole('button', { name: `${inLow.length} items scoring ${binRange(low)} at ${want.configs[last]} (${where})` }).click();
+    await page.getByRole('listbox', { name: 'Queue' }).waitFor();
+    await expect.poll(queueLabels).toEqual(inLow.map(label).sort());
   });
 });
 
