@@ -50,6 +50,9 @@ import { extractOptionLetter, isOptionLetter, letterOf } from './option-letter';
  * says which): its multiple-choice rows go to split `MLVU` (or --split) and its open-ended
  * ones to `MLVU_gen` (or --split + `_gen`). MLVU's benchmark quirks are skipped and counted
  * as in mlvu.ts.
+ *
+ * Multi-turn rows (a whole dialogue per row, `question`/`answer`/`prediction` lists): one open
+ * item per turn, its earlier turns as its history (multiTurnRow).
  */
 type Rec = Record<string, unknown>;
 
@@ -111,9 +114,13 @@ async function finishReading(sheets: AsyncIterator<AsyncIterable<unknown>>): Pro
   }
 }
 
-/** JSON keeps types: a prediction must be text (or null), never a number or an object. */
+/**
+ * JSON keeps types: a prediction must be text (or null), never a number or an object — or, on a
+ * multi-turn row, a list of texts (multiTurnRow checks it against the row's questions).
+ */
 function checkJsonPrediction(rec: Rec, file: string, line: number): void {
   const p = rec.prediction;
+  if (Array.isArray(p) && p.every((x) => typeof x === 'string')) return;
   if (p !== undefined && p !== null && typeof p !== 'string') {
     throw new ImportError(file, line, 'prediction', `expected text, got ${Array.isArray(p) ? 'a list' : typeof p === 'object' ? 'an object' : `the ${typeof p} ${JSON.stringify(p)}`}`);
   }
@@ -213,6 +220,38 @@ function videoMmeIdOf(index: number): { video: string; id: string } {
   return { video, id: `${video}-${(index % 3) + 1}` };
 }
 
+/** A cell holding a list: a JSON array of texts, or the Python list literal pandas writes for one. */
+function listCell(v: unknown): string[] | null {
+  if (Array.isArray(v)) return v.every((x) => typeof x === 'string') ? (v as string[]) : null;
+  const t = text(v);
+  return t !== null && t.trim().startsWith('[') ? parseListLiteral(t) : null;
+}
+
+interface Turn {
+  question: string;
+  answer: string;
+  prediction: string;
+}
+
+/**
+ * The turns of a multi-turn row (docs/formats.md "VLMEvalKit", multi-turn datasets): VLMEvalKit's
+ * `TYPE == 'MT'` datasets (vlmeval/dataset/image_mt.py) hold every turn of a dialogue in one row,
+ * `question` and `answer` as lists, and inference_mt.py writes `prediction` as the list of the
+ * model's answers, one per turn. Null for a row that is not one (its question is not a list).
+ * Lists of different lengths are refused: the turns would not line up.
+ */
+function multiTurnRow(rec: Rec, file: string, line: number): Turn[] | null {
+  const questions = listCell(rec.question);
+  const predictions = listCell(rec.prediction);
+  if (Array.isArray(rec.prediction) && questions === null) throw new ImportError(file, line, 'prediction', 'expected text, got a list (and the question is not a list of turns)');
+  if (questions === null || questions.length === 0 || predictions === null) return null;
+  const answers = listCell(rec.answer);
+  if (answers === null) throw new ImportError(file, line, 'answer', `expected the list of the ${questions.length} turns' reference answers, got ${JSON.stringify(text(rec.answer))}`);
+  if (predictions.length !== questions.length) throw new ImportError(file, line, 'prediction', `${predictions.length} answer(s) for the ${questions.length} turn(s) of the question list`);
+  if (answers.length !== questions.length) throw new ImportError(file, line, 'answer', `${answers.length} reference(s) for the ${questions.length} turn(s) of the question list`);
+  return questions.map((question, t) => ({ question, answer: answers[t]!, prediction: predictions[t]! }));
+}
+
 export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Promise<ImportBatch> {
   const file = path;
   const stem = basename(path, extname(path));
@@ -244,7 +283,9 @@ export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Pr
   /** Video-MME: derived video number ↔ the file's video, each with the first line that said so. */
   const videoOfNumber = new Map<string, { video: string; line: number }>();
   const numberOfVideo = new Map<string, { number: string; line: number }>();
-  const idCounts = { given: 0, derived: 0, mlvu: 0, index: 0 };
+  const idCounts = { given: 0, derived: 0, mlvu: 0, index: 0, turns: 0 };
+  /** Multi-turn rows (every turn of a dialogue in one row) or single-turn ones: a file holds one kind. */
+  let turnState: { multi: boolean; line: number } | null = null;
   await forEachRow(path, file, (rec, line) => {
     rows++;
     if (!header) {
@@ -253,6 +294,53 @@ export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Pr
       for (const c of ['prediction', 'answer']) if (!header.has(c) && !(c === 'answer' && header.has('correct_choice'))) throw new ImportError(file, 1, c, `missing column "${c}"`);
       if (!header.has('index') && !header.has('question_id')) throw new ImportError(file, 1, 'index', 'missing column "index" (or "question_id")');
       bench = benchmarkOf(rn.dataset, header);
+    }
+    const turns = multiTurnRow(rec, file, line);
+    if (turnState === null) turnState = { multi: turns !== null, line };
+    else if (turnState.multi !== (turns !== null)) {
+      const what = (multi: boolean) => (multi ? 'multi-turn (a list of turns)' : 'single-turn');
+      throw new ImportError(file, line, 'question', `a ${what(turns !== null)} row in a file whose rows are ${what(turnState.multi)} (from line ${turnState.line})`);
+    }
+    if (turns) {
+      // One item per (row, turn), `<index>_<turn>` (0-based, as AVSD's are), its earlier turns as
+      // the history; each turn's answer is a free-text cell scored by Token-F1 against its reference.
+      const idField = header!.has('question_id') ? 'question_id' : 'index';
+      const base = text(rec[idField]);
+      if (!base) throw new ImportError(file, line, idField, 'empty');
+      const split = opts.split ?? dataset;
+      const videoId = text(rec.videoID) ?? text(rec.video);
+      turns.forEach((t, k) => {
+        const sampleId = `${base}_${k}`;
+        checkId(sampleId, file, line, idField);
+        const references = referencesOf(t.answer, file, line, `answer[${k}]`);
+        const row = emptyResponse(model, split, sampleId, config, line);
+        row.sourceTag = `vlmevalkit:${dataset}`;
+        scorer.apply(row, { pred: t.prediction, references, given: null, givenField: 'score', referenceField: `answer[${k}]`, line });
+        b.addResponse(row);
+        b.addItem(
+          {
+            split,
+            sampleId,
+            question: t.question,
+            taskType: text(rec.category) ?? text(rec.task_type),
+            durationS: null,
+            durationBucket: null,
+            domain: null,
+            subCategory: null,
+            videoId,
+            videoFile: videoId ? (/\.\w{2,4}$/.test(videoId) ? videoId : `${videoId}.mp4`) : null,
+            options: null,
+            answer: null,
+            references,
+            kind: 'open',
+            context: { history: turns.slice(0, k).map((h) => ({ question: h.question, answer: h.answer })), caption: null, summary: null, prompt: null },
+          },
+          line,
+          { question: `question[${k}]`, references: `answer[${k}]`, context: 'question' },
+        );
+      });
+      idCounts.turns += turns.length;
+      return;
     }
     const rawOptions = text(rec.candidates ?? rec.options);
     const optionsField = rec.candidates != null ? 'candidates' : 'options';
@@ -426,6 +514,8 @@ export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Pr
       `(index i → question <⌊i/3⌋+1>-<i mod 3 + 1>, e.g. 0 → 001-1; 3 questions per video, checked against each row's video)`;
   } else if (idCounts.mlvu > 0) {
     b.warnings.push(`${name}: ${idCounts.mlvu} item id(s) are MLVU's <video>#<sha1(question)>, the ids of MLVU's metadata files`);
+  } else if (idCounts.turns > 0) {
+    b.warnings.push(`${name}: multi-turn rows: ${idCounts.turns} item(s), one per turn, <index>_<turn>; each turn's earlier turns are its history (the dataset's reference answers: the model itself was given its own earlier answers)`);
   } else if (idCounts.index > 0 && idCounts.given === 0) {
     b.warnings.push(`${name}: no question_id column — items are keyed by VLMEvalKit's row index (${dataset} is not a benchmark whose ids Flipbook can derive)`);
   }
