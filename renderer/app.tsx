@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { FlipbookClient } from '../shared/api/client';
 import type { Codebook, ProjectInfo } from '../shared/api/contract';
 import { EMPTY_FILTER, rowKey, type QueueFilter, type QueueSort } from '../shared/api/queue-filter';
@@ -8,16 +8,20 @@ import { loadAnnotator, saveAnnotator } from './api/annotator';
 import { parseRoute, routeHash, type Route } from './route';
 import { OpenView } from './views/OpenView';
 import { QueueView } from './views/QueueView';
-import { ItemView } from './views/ItemView';
-import { OverviewView } from './views/OverviewView';
-import { CodebookView } from './views/CodebookView';
-import { TeamView } from './views/TeamView';
 import { SavedViewsBar, hiddenColumnsCss } from './views/SavedViewsBar';
 import { QUEUE_COLUMNS, type QueueColumn } from '../shared/api/overview';
 import { AnnotatorPrompt } from './components/AnnotatorPrompt';
 import { ShortcutsDialog } from './components/ShortcutsDialog';
 import { allShortcuts } from './shortcuts';
 import { escape, handleKey, runAction, useShortcuts } from './keymap';
+
+// The views behind the queue load on first use (docs/performance.md "The renderer's first
+// chunk"): the charts (ECharts) and the player (video.js) are most of the bundle, and the app
+// opens on the project or the queue.
+const ItemView = lazy(() => import('./views/ItemView').then((m) => ({ default: m.ItemView })));
+const OverviewView = lazy(() => import('./views/OverviewView').then((m) => ({ default: m.OverviewView })));
+const CodebookView = lazy(() => import('./views/CodebookView').then((m) => ({ default: m.CodebookView })));
+const TeamView = lazy(() => import('./views/TeamView').then((m) => ({ default: m.TeamView })));
 
 /**
  * UI state that belongs to a project — the queue's filter, sort and columns — is kept per
@@ -299,7 +303,9 @@ export function App({ client }: { client: FlipbookClient }) {
             </button>
           </div>
         )}
-        <main>{body}</main>
+        <main>
+          <Suspense fallback={<p role="status">Loading…</p>}>{body}</Suspense>
+        </main>
         {promptOpen && (
           <AnnotatorPrompt
             current={annotator}
