@@ -24,6 +24,27 @@ import type { AnnotationState } from '../../shared/api/contract';
 import { routeHash } from '../../renderer/route';
 import { binRange } from '../../shared/api/overview-marks';
 import { AVSD_BUDGETS, AVSD_MODEL, expectedAvsd, writeAvsdRun, type AvsdExpected } from '../avsd-run';
+import { f1Independent, tokensIndependent } from '../independent-f1';
+
+/** The words of `text` sharing a token with its best reference (first on a tie), each reference token matched once, left to right. */
+function sharedWordsIndependent(text: string, refs: readonly string[]): string[] {
+  const best = refs.reduce((b, r) => (f1Independent(text, [r]) > f1Independent(text, [b]) ? r : b), refs[0]!);
+  const left = tokensIndependent(best);
+  return text
+    .split(/\s+/)
+    .filter((w) => w !== '')
+    .filter((w) => {
+      let hit = false;
+      for (const t of tokensIndependent(w)) {
+        const i = left.indexOf(t);
+        if (i >= 0) {
+          left.splice(i, 1);
+          hit = true;
+        }
+      }
+      return hit;
+    });
+}
 
 const skipReason = chromiumMissingReason();
 if (skipReason) console.log(`[e2e] skipped: ${skipReason}`);
@@ -225,6 +246,11 @@ describe.skipIf(skipReason !== null)('an AVSD dialogue item in Chromium', () => 
       expect((await row.locator('td.text').textContent())?.trim()).toBe(x.texts[j]);
       expect(Math.abs(Number(await row.getAttribute('data-score')) - x.scores[j]!)).toBeLessThan(1e-9);
       expect(await row.locator('td.score').textContent()).toContain(x.scores[j]!.toFixed(2));
+    }
+    // The marked words are the ones the text shares with its best reference, as computed here.
+    for (const [j, frames] of AVSD_BUDGETS.entries()) {
+      const marked = (await table.locator(`tr[data-config="${frames}f"] td.text mark`).allTextContents()).map((w) => w.trim());
+      expect(marked, `${frames}f`).toEqual(sharedWordsIndependent(x.texts[j]!, x.references));
     }
     expect(await table.locator('mark').count()).toBeGreaterThan(0);
     // The regression at a glance: the terminal budget's row says how far it fell below the best.
