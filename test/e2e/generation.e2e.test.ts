@@ -133,6 +133,24 @@ describe.skipIf(skipReason !== null)('open-ended flows in Chromium', () => {
     await expect.poll(queueLabels).toEqual(want.items.filter((x) => x.terminalRegression).map((x) => `${MODEL} MLVU_gen ${idOf(x)}`).sort());
   });
 
+  it('the queue’s default filter, in a fresh page, lists exactly the terminal regressions and the regressed items', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1500, height: 1600 } });
+    try {
+      const fresh = await ctx.newPage();
+      await fresh.goto(`${server.url}#/queue`);
+      await signIn(fresh, 'Ada Queue');
+      const list = fresh.getByRole('listbox', { name: 'Queue' });
+      await list.waitFor();
+      const labels = async () => (await list.getByRole('option').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''))).sort();
+      const expected = want.items.filter((x) => x.terminalRegression || x.regressed).map((x) => `${MODEL} MLVU_gen ${idOf(x)}`).sort();
+      expect(expected.length).toBeGreaterThan(0);
+      expect(expected.length).toBeLessThan(want.items.length);
+      await expect.poll(labels).toEqual(expected);
+    } finally {
+      await ctx.close();
+    }
+  });
+
   it('the overview shows each config’s score distribution and each step pattern as computed from the files, and a count opens exactly its items', async () => {
     await page.goto(`${server.url}#/overview`);
     await page.locator('.overview-view[data-ready="true"]').waitFor();
