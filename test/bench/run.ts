@@ -20,6 +20,7 @@ const MODULES: { name: string; file: string; fn: string }[] = [
   { name: 'queue-scale', file: 'queue-scale.ts', fn: 'benchQueueScale' },
   { name: 'import-scale', file: 'import-scale.ts', fn: 'benchImportScale' },
   { name: 'import-latency', file: 'import-latency.ts', fn: 'benchImportLatency' },
+  { name: 'item-view', file: 'item-view.ts', fn: 'benchItemView' },
 ];
 
 async function main(): Promise<number> {
