@@ -35,10 +35,16 @@ import { extractOptionLetter, isOptionLetter, letterOf } from './option-letter';
  * options are read back out of the prompt, the letter out of `gt`, so its items join the
  * metadata's.
  *
+ * Answers given as option text take the letter MLVU's own scorer gives them (`choice_bench.py`'s
+ * `qa_template`): the last candidate equal to the answer, so a repeated candidate is its later
+ * letter, and a blank answer beside a blank candidate is that blank candidate's letter.
+ *
  * Benchmark quirks (docs/formats.md "MLVU quirks"): MLVU's own files hold rows that cannot be
- * scored — an answer that is not among the candidates, a blank question or answer, an answer that is a blank candidate,
+ * scored — an answer that is not among the candidates, a blank answer with no blank candidate,
  * the same video and question again with other candidates. Each such row is skipped with a
- * warning naming file:line and why, and counted; the rest of the file imports.
+ * warning naming file:line and why, and counted; the rest of the file imports. A row whose
+ * answer is a blank candidate (a blank row of the benchmark among them) is scorable as MLVU
+ * scores it, and in its scorer's denominator: it is kept with that letter, with a warning.
  */
 const Meta = z
   .object({
@@ -71,19 +77,31 @@ export function sampleIdOf(r: { question_id?: string | number | null; id?: strin
   if (r.question_id != null && r.question_id !== '') return String(r.question_id);
   if (r.id != null && r.id !== '') return String(r.id);
   const video = r.video ?? r.video_name;
-  if (!video || !r.question) return null;
+  // A blank question (a blank row of the benchmark) still has an id: its video and the empty text.
+  if (!video || r.question == null) return null;
   return mlvuSampleId(video, r.question);
 }
 
 /**
  * Letter of an answer given as a letter, "(B)", "(B) text" (choice_bench.py), or the text of
  * one of the candidates. null = no answer; undefined = not understood / not a candidate.
+ *
+ * Option text takes the letter MLVU's `choice_bench.py` (`qa_template`) gives it: the last
+ * candidate equal to it (a repeated candidate, as in `1_plotQA.json`, is its later letter; a
+ * blank answer is the last blank candidate). Only then a candidate equal to it up to the ends'
+ * white space, for a file whose cells lost it (choice_bench.py's prompt strips its last option).
  */
 export function answerLetter(answer: string | null | undefined, candidates: string[] | null | undefined): string | null | undefined {
-  if (answer == null || answer === '') return null;
+  if (answer == null) return null;
+  const cands = candidates ?? [];
+  if (answer === '') {
+    const blank = cands.lastIndexOf('');
+    return blank >= 0 && blank < 8 ? letterOf(blank) : null;
+  }
   if (isOptionLetter(answer)) return answer;
-  const i = candidates ? candidates.findIndex((c) => c.trim() === answer.trim()) : -1;
-  if (i >= 0) return letterOf(i);
+  let i = cands.lastIndexOf(answer);
+  if (i < 0) i = cands.map((c) => c.trim()).lastIndexOf(answer.trim());
+  if (i >= 0 && i < 8) return letterOf(i);
   const l = /^\(?([A-H])[).]?$/.exec(answer.trim()) ?? /^\(([A-H])\)\s/.exec(answer.trim());
   return l?.[1] ?? undefined; // undefined = not understood
 }
@@ -105,58 +123,66 @@ function splitChoicePrompt(prompt: string | null | undefined): { question: strin
   return options.length > 0 ? { question: m[1] as string, options } : null;
 }
 
+type QuirkRow = { video?: string | null; question?: string | null; candidates?: string[] | null; answer?: string | null; kind: 'mcqa' | 'open' };
+type QuirkFields = { question: string; answer: string; candidates: string };
+
 /**
- * The rows MLVU itself ships that cannot be scored (see the header): `skip` returns true for
- * such a row after recording a warning `file:line: field: skipped — why`.
+ * The rows MLVU itself ships that need a word (see the header): `skip` returns true for a row
+ * that cannot be scored, after recording a warning `file:line: field: skipped — why`; a row
+ * whose answer is a blank candidate is kept (false) with a warning `file:line: field: kept — …`.
  */
 export class MlvuQuirks {
   private readonly seen = new Map<string, { candidates: string; line: number }>();
   private readonly skippedLines: string[] = [];
+  private readonly keptLines: string[] = [];
 
   constructor(private readonly file: string) {}
 
-  skip(
-    r: { video?: string | null; question?: string | null; candidates?: string[] | null; answer?: string | null; kind: 'mcqa' | 'open' },
-    line: number,
-    fields: { question: string; answer: string; candidates: string },
-  ): boolean {
+  skip(r: QuirkRow, line: number, fields: QuirkFields): boolean {
     const why = this.reason(r, line, fields);
     if (!why) return false;
+    if (why.keep) {
+      this.keptLines.push(`${this.file}:${line}: ${why.field}: kept — ${why.text}`);
+      return false;
+    }
     this.skippedLines.push(`${this.file}:${line}: ${why.field}: skipped — ${why.text}`);
     return true;
   }
 
-  private reason(
-    r: { video?: string | null; question?: string | null; candidates?: string[] | null; answer?: string | null; kind: 'mcqa' | 'open' },
-    line: number,
-    fields: { question: string; answer: string; candidates: string },
-  ): { field: string; text: string } | null {
-    if (r.question == null || r.question.trim() === '') return { field: fields.question, text: 'blank question (a blank row of the benchmark)' };
-    if (r.kind === 'open') return null;
-    if (r.answer == null || r.answer.trim() === '') return { field: fields.answer, text: 'blank answer' };
+  private reason(r: QuirkRow, line: number, fields: QuirkFields): { field: string; text: string; keep?: true } | null {
+    const blankQuestion = r.question == null || r.question.trim() === '';
+    if (r.kind === 'open') return blankQuestion ? { field: fields.question, text: 'blank question (a blank row of the benchmark)' } : null;
     const cands = r.candidates ?? [];
     const letter = answerLetter(r.answer, cands);
     if (letter === undefined) {
       return { field: fields.answer, text: `answer ${JSON.stringify(r.answer)} is not among the candidates` };
     }
-    // A blank candidate that is not the answer only pads the list (1_plotQA.json has one); the
-    // answer being a blank candidate is unscorable.
     const at = letter === null ? -1 : letter.charCodeAt(0) - 65;
-    if (at >= 0 && (cands[at] ?? '').trim() === '') return { field: `${fields.candidates}[${at}]`, text: 'the answer is a blank candidate' };
-    const key = `${r.video ?? ''}\u0000${r.question}`;
+    // The answer is a blank candidate (3_ego.json twice; 7_topic_reasoning.json's blank row, all
+    // blank): choice_bench.py scores it as that letter and counts it, so it is kept.
+    const blankAnswer = at >= 0 && (cands[at] ?? '').trim() === '';
+    if (blankQuestion && !blankAnswer) return { field: fields.question, text: 'blank question (a blank row of the benchmark)' };
+    if (letter === null) return { field: fields.answer, text: 'blank answer, and no blank candidate to be it' };
+    const key = `${r.video ?? ''}\u0000${r.question ?? ''}`;
     const cs = JSON.stringify(cands);
     const prev = this.seen.get(key);
     if (prev && prev.candidates !== cs) {
       return { field: fields.candidates, text: `the same video and question as line ${prev.line} with different candidates` };
     }
     if (!prev) this.seen.set(key, { candidates: cs, line });
+    if (blankAnswer) {
+      const what = blankQuestion ? 'a blank row of the benchmark (blank question, candidates and answer)' : 'the answer is a blank candidate';
+      return { field: `${fields.candidates}[${at}]`, text: `${what}; scored as MLVU's choice_bench.py scores it, with answer ${letter}`, keep: true };
+    }
     return null;
   }
 
-  /** Each skipped row, then the count: the import's warnings. */
+  /** Each skipped row, then the count; each kept blank-answer row, then the count: the import's warnings. */
   warnings(): string[] {
-    if (this.skippedLines.length === 0) return [];
-    return [...this.skippedLines, `${basename(this.file)}: ${this.skippedLines.length} benchmark row(s) skipped (MLVU quirks listed above)`];
+    const out: string[] = [];
+    if (this.skippedLines.length > 0) out.push(...this.skippedLines, `${basename(this.file)}: ${this.skippedLines.length} benchmark row(s) skipped (MLVU quirks listed above)`);
+    if (this.keptLines.length > 0) out.push(...this.keptLines, `${basename(this.file)}: ${this.keptLines.length} blank-answer row(s) kept with the answer MLVU's scorer gives them (listed above)`);
+    return out;
   }
 
   get count(): number {

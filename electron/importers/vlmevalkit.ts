@@ -370,7 +370,8 @@ export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Pr
       if (!st) partKinds.set(part, (st = { kind: null, line: 0 }));
       checkKind(st, kind, file, line, open ? ansField : optionsField);
     } else if (bench !== 'mlvu') checkKind(kindState, kind, file, line, open ? ansField : optionsField);
-    else if (quirks.skip({ video: videoId, question, candidates: options, answer: ansText, kind }, line, { question: 'question', answer: 'answer', candidates: optionsField })) return;
+    // An empty cell is NaN to pandas, so a blank MLVU answer or question may come as null: blank.
+    else if (quirks.skip({ video: videoId, question: question ?? '', candidates: options, answer: ansText ?? '', kind }, line, { question: 'question', answer: 'answer', candidates: optionsField })) return;
 
     // The sample id: the benchmark's own (see the header).
     let sampleId: string | null;
@@ -408,7 +409,7 @@ export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Pr
       idCounts.derived++;
     } else if (bench === 'mlvu') {
       idField = 'question';
-      sampleId = sampleIdOf({ video: videoId ?? undefined, question });
+      sampleId = sampleIdOf({ video: videoId ?? undefined, question: question ?? '' });
       idCounts.mlvu++;
     } else {
       idField = 'index';
@@ -482,12 +483,17 @@ export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Pr
       const count = options?.length ?? 8;
       if (index >= count || index >= 8) throw new ImportError(file, line, ansField, `option index ${index} is past the ${count} candidates (0-based)`);
       answer = letterOf(index);
+    } else if (bench === 'mlvu') {
+      // MLVU's own letter (mlvu.ts answerLetter): the last equal candidate, a blank answer's blank candidate.
+      const letter = answerLetter(ansText ?? '', options);
+      if (!letter) throw new ImportError(file, line, ansField, `answer ${JSON.stringify(ansText)} is neither a letter nor one of the options`);
+      answer = letter;
     } else if (ansText) {
       if (isOptionLetter(ansText.trim())) answer = ansText.trim();
       else {
         const i = options ? options.findIndex((o, k) => o.trim() === ansText.trim() || stripOptionPrefix(o, k) === ansText.trim()) : -1;
         const lettered = /^([A-H])[.)]\s/.exec(ansText.trim());
-        const letter = i >= 0 ? letterOf(i) : bench === 'mlvu' ? answerLetter(ansText, options) : lettered?.[1];
+        const letter = i >= 0 ? letterOf(i) : lettered?.[1];
         if (!letter) throw new ImportError(file, line, ansField, `answer ${JSON.stringify(ansText)} is neither a letter nor one of the options`);
         answer = letter;
       }

@@ -308,23 +308,29 @@ describe('VLMEvalKit MLVU (multiple-choice and open-ended rows in one file)', ()
 describe('MLVU metadata and choice_bench.py', () => {
   const META = ['1_plotQA.json', '2_needle.json', '3_ego.json', '4_count.json', '7_topic_reasoning.json', '8_sub_scene.json', '9_summary.json'];
 
-  it('the metadata files import together; quirk rows are skipped with file:line and why, and counted', async () => {
+  it('the metadata files import together; quirk rows are skipped, blank-answer rows kept, each with file:line and why, and counted', async () => {
     const project = newProject('mlvu-meta.flipbook');
     try {
       const batches = (await Promise.all(META.map((f) => readImport(fx(`mlvu/${f}`))))).flat();
       const summary = project.applyImports(batches);
-      // 1_plotQA's third row pads two options with blank candidates: answerable, so imported.
-      expect(summary.itemsAdded).toBe(9);
+      // 1_plotQA's third row pads two options with blank candidates: answerable, so imported. So are
+      // 3_ego's blank answer beside a blank candidate and 7_topic_reasoning's blank row, as MLVU scores them.
+      expect(summary.itemsAdded).toBe(11);
       expect(project.listItems().find((i) => i.videoFile === 'movieSynth_12.mp4')).toMatchObject({ answer: 'C', options: ['', 'There is an archery scene', 'There is no archery scene', ''] });
       expect(summary.splits).toEqual(['MLVU', 'MLVU_gen']);
       const w = summary.warnings.join('\n');
       expect(w).toContain(`${fx('mlvu/2_needle.json')}:2: [0].answer: skipped — answer "Catching a drone in flight" is not among the candidates`);
-      expect(w).toContain(`${fx('mlvu/3_ego.json')}:15: [1].answer: skipped — blank answer`);
+      expect(w).toContain(`${fx('mlvu/3_ego.json')}:15: [1].candidates[2]: kept — the answer is a blank candidate; scored as MLVU's choice_bench.py scores it, with answer C`);
+      expect(project.listItems().find((i) => i.videoFile === 'egoSynth_9.mp4')).toMatchObject({ answer: 'C', options: ['In the garage', 'In the toolbox', '', 'On the shelf'] });
       expect(w).toContain(`${fx('mlvu/3_ego.json')}:28: [2].candidates: skipped — the same video and question as line 2 with different candidates`);
-      expect(w).toContain(`${fx('mlvu/7_topic_reasoning.json')}:15: [1].question: skipped — blank question (a blank row of the benchmark)`);
-      for (const [f, n] of [['2_needle.json', 1], ['3_ego.json', 2], ['7_topic_reasoning.json', 1]] as const) {
+      expect(w).toContain(
+        `${fx('mlvu/7_topic_reasoning.json')}:15: [1].candidates[3]: kept — a blank row of the benchmark (blank question, candidates and answer); scored as MLVU's choice_bench.py scores it, with answer D`,
+      );
+      for (const [f, n] of [['2_needle.json', 1], ['3_ego.json', 1]] as const) {
         expect(w).toContain(`${f}: ${n} benchmark row(s) skipped (MLVU quirks listed above)`);
       }
+      for (const f of ['3_ego.json', '7_topic_reasoning.json']) expect(w).toContain(`${f}: 1 blank-answer row(s) kept with the answer MLVU's scorer gives them (listed above)`);
+      expect(w).not.toContain('7_topic_reasoning.json: 1 benchmark row(s) skipped');
       expect(project.listItems().filter((i) => i.kind === 'open').map((i) => i.split)).toEqual(['MLVU_gen', 'MLVU_gen']);
     } finally {
       project.close();
@@ -340,17 +346,20 @@ describe('MLVU metadata and choice_bench.py', () => {
     expect(r!.responses.map((x) => [byId.get(x.sampleId)?.videoFile, x.pred, x.groundTruth, x.correct])).toEqual([
       ['countSynth_4.mp4', 'B', 'B', true],
       ['egoSynth_3.mp4', 'A', 'A', true],
+      ['egoSynth_9.mp4', 'B', 'C', false],
       ['needleSynth_8.mp4', 'B', 'B', true],
       ['movieSynth_1.mp4', 'A', 'A', true],
       ['movieSynth_7.mp4', 'C', 'B', false],
       ['topicSynth_10.mp4', 'A', 'A', true],
+      ['topicSynth_11.mp4', 'A', 'D', false],
     ]);
     for (const it of r!.items) {
       const m = byId.get(it.sampleId)!;
       expect([it.question, it.options, it.answer, it.videoFile]).toEqual([m.question, m.options, m.answer, m.videoFile]);
     }
-    // The quirk rows (blank candidate, "(@)" answer, repeated question, blank row) are skipped and counted.
-    expect(r!.warnings).toContain('test_all_choice.json: 4 benchmark row(s) skipped (MLVU quirks listed above)');
+    // The "(@)" answer and the repeated question are skipped; the blank-candidate answers (the blank row's too) kept.
+    expect(r!.warnings).toContain('test_all_choice.json: 2 benchmark row(s) skipped (MLVU quirks listed above)');
+    expect(r!.warnings).toContain("test_all_choice.json: 2 blank-answer row(s) kept with the answer MLVU's scorer gives them (listed above)");
   });
 });
 
