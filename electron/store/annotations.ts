@@ -428,11 +428,22 @@ export function createAnnotationStore(db: Database.Database, options: Annotation
   // never later than this clock + CLOCK_SKEW_BOUND_MS, so an event stamped far ahead by a wrong
   // clock elsewhere (pulled, merged) cannot drag every later edit here into its future
   // (docs/team-sync.md §3, "Clocks").
+  // Both rules hold together only if a stamp at the ceiling (clock + bound) waits for the clock:
+  // once this millisecond's ceiling is taken, the next edit is stamped in the next millisecond.
+  // That wait can only happen after meeting an event stamped beyond the bound, and lasts < 1 ms.
   let lastAtMs = Date.parse(q.maxAt.get()?.at ?? '') || 0;
+  // No earlier local stamp is later than this (each was at most its clock + the bound).
+  let lastIssuedMs = Math.min(lastAtMs, Date.now() + CLOCK_SKEW_BOUND_MS);
   const nextAt = (): string => {
-    const now = Date.now();
-    lastAtMs = Math.max(now, Math.min(lastAtMs, now + CLOCK_SKEW_BOUND_MS) + 1);
-    return new Date(lastAtMs).toISOString();
+    for (;;) {
+      const now = Date.now();
+      const at = Math.max(now, Math.min(lastAtMs + 1, now + CLOCK_SKEW_BOUND_MS));
+      if (at > lastIssuedMs) {
+        lastIssuedMs = at;
+        if (at > lastAtMs) lastAtMs = at;
+        return new Date(at).toISOString();
+      }
+    }
   };
 
   const getCodebook = (): Codebook => {

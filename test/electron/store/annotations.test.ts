@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openProject, type Project } from '../../../electron/store/index';
 import type { AnnotationEvent } from '../../../shared/domain/annotations';
 import { tempDir } from './helpers';
@@ -225,6 +225,33 @@ describe('annotations', () => {
     expect([...ats].sort()).toEqual(ats);
     expect(new Set(ats).size).toBe(ats.length);
     expect(a.listStates({ annotator: 'ana' })[0]?.notes).toBe('n2');
+  });
+
+  it('at the clock bound, edits faster than the clock ticks are still stamped in order and within the bound', () => {
+    const { project } = fresh();
+    const a = project.annotations;
+    const BOUND = 5 * 60_000;
+    // A clock that ticks one millisecond every 7 reads: several edits fall in each millisecond.
+    const base = Date.now();
+    let reads = 0;
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => base + Math.floor(reads++ / 7));
+    try {
+      a.importEvents([
+        { uuid: '0e1f2a3b-4c5d-4e6f-8a9b-000000000030', at: new Date(base + 86_400_000).toISOString(), annotator: 'pat', ...target, kind: 'setStatus', payload: { status: 'done' }, codebookVersion: null, targetUuid: null },
+      ]);
+      for (let i = 0; i < 20; i++) {
+        a.apply({ op: 'setNotes', ...target, notes: `n${i}` }, 'ana');
+        const ats = a.exportEvents({ annotator: 'ana' }).map((e) => Date.parse(e.at));
+        // Each stamp within the bound of the clock as it read right after the edit.
+        expect(ats[ats.length - 1]!).toBeLessThanOrEqual(Date.now() + BOUND);
+      }
+      const ats = a.exportEvents({ annotator: 'ana' }).map((e) => Date.parse(e.at));
+      for (let i = 1; i < ats.length; i++) expect(ats[i]!).toBeGreaterThan(ats[i - 1]!);
+      expect(a.listStates({ annotator: 'ana' })[0]?.notes).toBe('n19');
+    } finally {
+      clock.mockRestore();
+      project.close();
+    }
   });
 
   it("another annotator's span with the same id leaves this one's span in place (ids are per annotator)", () => {
