@@ -100,12 +100,13 @@ export async function buildCli() {
     throw new Error(`the CLI build is not ASCII: ${mainFile} line ${line} has byte 0x${bytes[at].toString(16)} (write the character as an escape in its source)`);
   }
   // The worker threads' entries — the job worker (import/export/merge off the UI thread) and
-  // a large per_item.csv's scan thread.
+  // a large per_item.csv's scan thread, and a parquet table's decoding thread.
   const workers = await build({
     ...common,
     entryPoints: {
       'job-worker': 'electron/jobs/job-worker.ts',
       'per-item-scan-worker': 'electron/importers/per-item-scan-worker.ts',
+      'parquet-rows-worker': 'electron/importers/parquet-rows-worker.ts',
     },
     splitting: true,
     format: 'esm',

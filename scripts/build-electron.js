@@ -27,6 +27,7 @@ for (const [name, entry] of [
   ['backend-host', 'electron/host/backend-host.ts'],
   ['job-worker', 'electron/jobs/job-worker.ts'],
   ['per-item-scan-worker', 'electron/importers/per-item-scan-worker.ts'],
+  ['parquet-rows-worker', 'electron/importers/parquet-rows-worker.ts'],
 ]) {
   await build({
     ...common,

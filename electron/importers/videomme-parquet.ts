@@ -4,6 +4,7 @@ import { BatchBuilder, parseWith, splitFor, type ImportOptions } from './batch-b
 import { ImportError } from './errors';
 import { sha256File } from './file-hash';
 import { parseListLiteral } from './list-literal';
+import { readParquetRows } from './parquet-rows';
 import { stripOptionPrefix } from './mcq-text';
 import { isOptionLetter } from './option-letter';
 
@@ -19,7 +20,8 @@ import { isOptionLetter } from './option-letter';
  * Video-MME's dataset table (Hugging Face `videomme/test-*.parquet`) → item metadata:
  * question, options, answer letter, task type, duration bucket, domain, sub-category and
  * the video file `<videoID>.mp4`. Read with hyparquet in slices of rows (the file is read
- * by ranges, never whole); snappy/zstd/… via hyparquet-compressors. "Line" in errors is
+ * by ranges, never whole), on a thread that a damaged file cannot hold past a deadline
+ * (parquet-rows.ts); snappy/zstd/… via hyparquet-compressors. "Line" in errors is
  * the 1-based row number. Split: --split (with `{duration}`, e.g. `V1_{duration}`) or
  * `videomme` — the same default as the lmms-eval importer, so the two join.
  */
@@ -58,55 +60,48 @@ const SLICE = 10_000;
 
 export async function readVideoMmeParquet(path: string, opts: ImportOptions = {}): Promise<ImportBatch> {
   const file = path;
-  // Loaded on first use so that start-up does not pay for them (docs/architecture.md, "CLI start-up").
-  const [{ asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects }, { compressors }] = await Promise.all([
-    import('hyparquet'),
-    import('hyparquet-compressors'),
-  ]);
-  const buf = await asyncBufferFromFile(path);
-  let meta;
+  const table = readParquetRows(path, file, SLICE);
   try {
-    meta = await parquetMetadataAsync(buf);
-  } catch (e) {
-    throw new ImportError(file, 0, '', `not a readable parquet file: ${(e as Error).message}`);
+    const head = await table.header();
+    const names = new Set(head.names);
+    const v2 = !names.has('duration') && names.has('group_type');
+    for (const c of v2 ? REQUIRED_V2 : REQUIRED) {
+      if (!names.has(c)) throw new ImportError(file, 0, c, `missing column "${c}" (expected Video-MME's table)`);
+    }
+    const b = new BatchBuilder(file);
+    for (let slice = await table.next(); slice; slice = await table.next()) {
+      const { start, rows } = slice;
+        rows.forEach((raw, k) => {
+          const line = start + k + 1;
+          if (v2) {
+            addV2(b, parseWith(RowV2, raw, file, line), file, line, opts);
+            return;
+          }
+          const r = parseWith(Row, raw, file, line);
+          const split = opts.split ? splitFor(opts.split, r.duration, file, line, 'duration') : 'videomme';
+          b.addItem(
+            {
+              split,
+              sampleId: r.question_id,
+              question: r.question,
+              options: r.options.map(stripOptionPrefix),
+              answer: r.answer,
+              taskType: r.task_type ?? null,
+              durationBucket: r.duration,
+              domain: r.domain ?? null,
+              subCategory: r.sub_category ?? null,
+              videoId: r.videoID,
+              videoFile: `${r.videoID}.mp4`,
+              kind: 'mcqa',
+            },
+            line,
+          );
+        });
+    }
+    return b.finish({ sourcePath: path, sha256: await sha256File(path), format: 'videomme-parquet', toolkit: 'video-mme', modelArgs: null });
+  } finally {
+    table.stop();
   }
-  const names = new Set(meta.schema.map((s) => s.name));
-  const v2 = !names.has('duration') && names.has('group_type');
-  for (const c of v2 ? REQUIRED_V2 : REQUIRED) {
-    if (!names.has(c)) throw new ImportError(file, 0, c, `missing column "${c}" (expected Video-MME's table)`);
-  }
-  const total = Number(meta.num_rows);
-  const b = new BatchBuilder(file);
-  for (let start = 0; start < total; start += SLICE) {
-    const rows = await parquetReadObjects({ file: buf, metadata: meta, compressors, rowStart: start, rowEnd: Math.min(total, start + SLICE) });
-    rows.forEach((raw, k) => {
-      const line = start + k + 1;
-      if (v2) {
-        addV2(b, parseWith(RowV2, raw, file, line), file, line, opts);
-        return;
-      }
-      const r = parseWith(Row, raw, file, line);
-      const split = opts.split ? splitFor(opts.split, r.duration, file, line, 'duration') : 'videomme';
-      b.addItem(
-        {
-          split,
-          sampleId: r.question_id,
-          question: r.question,
-          options: r.options.map(stripOptionPrefix),
-          answer: r.answer,
-          taskType: r.task_type ?? null,
-          durationBucket: r.duration,
-          domain: r.domain ?? null,
-          subCategory: r.sub_category ?? null,
-          videoId: r.videoID,
-          videoFile: `${r.videoID}.mp4`,
-          kind: 'mcqa',
-        },
-        line,
-      );
-    });
-  }
-  return b.finish({ sourcePath: path, sha256: await sha256File(path), format: 'videomme-parquet', toolkit: 'video-mme', modelArgs: null });
 }
 
 /** One row of Video-MME-v2's table → an item (see the header). */
