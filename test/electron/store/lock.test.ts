@@ -99,8 +99,10 @@ describe('project lock', () => {
   it('a zombie holder of an old-style lock is not alive: its lock is taken over', async () => {
     const file = path.join(tempDir(), 'p.flipbook');
     openProject(file, { create: true }).close();
-    // sh starts a short child, then becomes `sleep 30` in place: that child exits unreaped.
-    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // sh starts a short child, then becomes `sleep 30` in place: that child exits unreaped. The
+    // child lives a second, so that sh has become `sleep 30` (which reaps nothing) before it
+    // exits: a child that ended while sh still ran was sometimes reaped by sh on a busy machine.
+    const parent = spawn('sh', ['-c', 'sleep 1 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
       const zombie = Number((await new Promise<string>((resolve) => readline.createInterface({ input: parent.stdout }).once('line', resolve))).trim());
       const deadline = Date.now() + 10_000;
