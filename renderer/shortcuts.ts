@@ -37,6 +37,13 @@ export type ActionId =
   | 'nudgeEndEarlier'
   | 'nudgeEndLater'
   | 'deleteSpan'
+  | 'zoomIn'
+  | 'zoomOut'
+  | 'fitItem'
+  | 'fitSpan'
+  | 'panEarlier'
+  | 'panLater'
+  | 'moment'
   | 'nextTransition'
   | 'notes'
   | 'confidence'
@@ -87,6 +94,14 @@ export const APP_SHORTCUTS: readonly Shortcut[] = [
   { key: 'Alt+ArrowLeft', id: 'nudgeEndEarlier', action: 'Selected span: end one frame earlier', scope: 'item' },
   { key: 'Alt+ArrowRight', id: 'nudgeEndLater', action: 'Selected span: end one frame later', scope: 'item' },
   { key: 'Delete', id: 'deleteSpan', action: 'Delete the selected span', scope: 'item' },
+  { key: '=', id: 'zoomIn', action: 'Time axis: zoom in (around the playhead)', scope: 'item' },
+  { key: '+', id: 'zoomIn', action: 'Time axis: zoom in (alternative)', scope: 'item' },
+  { key: '-', id: 'zoomOut', action: 'Time axis: zoom out', scope: 'item' },
+  { key: '0', id: 'fitItem', action: 'Time axis: fit the whole video', scope: 'item' },
+  { key: 'Shift+F', id: 'fitSpan', action: 'Time axis: fit the selected evidence span', scope: 'item' },
+  { key: 'ArrowLeft', id: 'panEarlier', action: 'Time axis: pan earlier', scope: 'item' },
+  { key: 'ArrowRight', id: 'panLater', action: 'Time axis: pan later', scope: 'item' },
+  { key: 'Shift+V', id: 'moment', action: 'Moment view on/off: each budget\'s nearest frame at the playhead', scope: 'item' },
   { key: 'w', id: 'nextTransition', action: 'Next transition to explain', scope: 'item' },
   { key: 'a', id: 'notes', action: 'Edit notes', scope: 'item' },
   ...['1', '2', '3', '4', '5'].map((n): Shortcut => ({ key: n, id: 'confidence', arg: n, action: `Confidence ${n}`, scope: 'item' })),

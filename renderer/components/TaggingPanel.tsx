@@ -53,6 +53,40 @@ export function TaggingPanel({
         {save.kind === 'error' && `Not saved: ${save.message}`}
         {save.kind === 'idle' && (state?.updatedAt && state.status !== 'todo' ? 'Saved' : 'No edits yet')}
       </div>
+      <div className="row tagging-row">
+        <label>
+          Status
+          <select aria-label="Status" value={state?.status ?? 'todo'} disabled={readOnly} onChange={(e) => actions.setStatus(e.target.value as AnnotationStatus)}>
+            {ANNOTATION_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Transition explained
+          <select aria-label="Transition explained" value={transition ?? ''} disabled={readOnly} onChange={(e) => actions.setTransition(e.target.value || null)}>
+            <option value="">none</option>
+            {transitions.map((t) => (
+              <option key={t} value={t}>
+                {t.replace('>', ' → ')}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Primary pathway
+          <select aria-label="Primary pathway" value={state?.primaryPathway ?? ''} disabled={readOnly} onChange={(e) => actions.setPrimary(e.target.value || null)}>
+            <option value="">none</option>
+            {pathways.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
       <h3>Evidence pathways</h3>
       <div className="pathways" role="group" aria-label="Evidence pathways">
         {pathways.map((p) => (
@@ -86,40 +120,6 @@ export function TaggingPanel({
           </ul>
         </div>
       )}
-      <div className="row">
-        <label>
-          Primary pathway
-          <select aria-label="Primary pathway" value={state?.primaryPathway ?? ''} disabled={readOnly} onChange={(e) => actions.setPrimary(e.target.value || null)}>
-            <option value="">none</option>
-            {pathways.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Transition explained
-          <select aria-label="Transition explained" value={transition ?? ''} disabled={readOnly} onChange={(e) => actions.setTransition(e.target.value || null)}>
-            <option value="">none</option>
-            {transitions.map((t) => (
-              <option key={t} value={t}>
-                {t.replace('>', ' → ')}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Status
-          <select aria-label="Status" value={state?.status ?? 'todo'} disabled={readOnly} onChange={(e) => actions.setStatus(e.target.value as AnnotationStatus)}>
-            {ANNOTATION_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
       <div className="confidence" role="radiogroup" aria-label="Confidence">
         Confidence:{' '}
         {[1, 2, 3, 4, 5].map((c) => (

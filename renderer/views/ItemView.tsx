@@ -11,6 +11,8 @@ import { createTimeStore } from '../components/time-store';
 import { useRenderCount } from '../components/render-count';
 import { VideoPlayer, type PlayerHandle } from '../components/VideoPlayer';
 import { Strips } from '../components/Strips';
+import { MomentView } from '../components/MomentView';
+import { follow, isWhole, minWindowS, panWindow, PAN_SHARE, spanWindow, wholeWindow, zoomWindow, ZOOM_FACTOR, type TimeWindow } from '../components/time-window';
 import { TaggingPanel, type SaveState } from '../components/TaggingPanel';
 import { SpansPanel } from '../components/SpansPanel';
 import { AnnotatorsPanel } from '../components/AnnotatorsPanel';
@@ -70,11 +72,16 @@ export function ItemView({
   const [notice, setNotice] = useState<string | null>(null);
   const [proxy, setProxy] = useState<{ done: number; message: string | null } | null>(null);
   const [stripsReady, setStripsReady] = useState(false);
+  // The time axis's window (docs/architecture.md "The item view's time axis"); null = the whole video.
+  const [view, setView] = useState<TimeWindow | null>(null);
+  const [momentOpen, setMomentOpen] = useState(false);
   // Bumped when the project or its settings changed elsewhere (an import, the media root): the
   // item, its video and its strips are asked for again.
   const [detailRev, setDetailRev] = useState(0);
   const player = useRef<PlayerHandle>(null);
   const queueRef = useRef<Promise<unknown>>(Promise.resolve());
+
+  useEffect(() => setView(null), [item]);
 
   useEffect(() => {
     let live = true;
@@ -260,6 +267,32 @@ export function ItemView({
 
   const spans = useMemo(() => state?.spans ?? [], [state]);
   const fps = detail?.video?.fps ?? 30;
+  const durationS = detail?.video?.durationS ?? detail?.durationS ?? 0;
+  const minS = minWindowS(fps);
+  const win = view ?? wholeWindow(durationS);
+  /** A zoom keeps the playhead in place when it is in the window (else the window's middle); the wheel passes the pointer's time. */
+  const zoomBy = useCallback(
+    (factor: number, anchorS?: number) =>
+      setView((v) => {
+        const w = v ?? wholeWindow(durationS);
+        const t = timeStore.get();
+        const a = anchorS ?? (t >= w.startS && t <= w.endS ? t : (w.startS + w.endS) / 2);
+        const next = zoomWindow(w, factor, a, durationS, minS);
+        return isWhole(next, durationS) ? null : next;
+      }),
+    [durationS, minS, timeStore],
+  );
+  const panBy = useCallback((shares: number) => setView((v) => (v === null ? null : panWindow(v, shares, durationS, minS))), [durationS, minS]);
+  // The window follows the playhead when it leaves it (playing, stepping, a jump); a pan that
+  // leaves the playhead behind is kept until the playhead moves.
+  useEffect(
+    () =>
+      timeStore.subscribe(() => {
+        const t = timeStore.get();
+        setView((v) => (v === null ? null : follow(v, t, durationS, minS)));
+      }),
+    [timeStore, durationS, minS],
+  );
   const configs = detail?.configs.map((c) => c.key) ?? [];
 
   const nudge = useCallback(
@@ -342,6 +375,18 @@ export function ItemView({
     },
     confidence: (n) => edit({ op: 'setConfidence', confidence: Number(n) }),
     status: (st) => (ANNOTATION_STATUSES as readonly string[]).includes(st ?? '') && edit({ op: 'setStatus', status: st as AnnotationStatus }),
+    zoomIn: () => zoomBy(1 / ZOOM_FACTOR),
+    zoomOut: () => zoomBy(ZOOM_FACTOR),
+    fitItem: () => setView(null),
+    fitSpan: () => {
+      const s = spans[selectedSpan] ?? spans[0];
+      if (!s) return setNotice('No evidence span to fit: mark one with i and e, or drag on the time axis');
+      const w = spanWindow(s, durationS, minS);
+      setView(isWhole(w, durationS) ? null : w);
+    },
+    panEarlier: () => panBy(-PAN_SHARE),
+    panLater: () => panBy(PAN_SHARE),
+    moment: () => setMomentOpen((o) => !o),
     togglePathway: (id) => id && togglePathway(id),
     primaryPathway: (id) => id && edit((cur) => ({ op: 'setPrimary', pathway: cur.primaryPathway === id ? null : id })),
   });
@@ -354,16 +399,19 @@ export function ItemView({
     const node = media.current;
     const strips = node?.querySelector<HTMLElement>('.strips');
     if (!node || !strips) return;
-    const fit = () => node.style.setProperty('--player-max-h', `${Math.max(180, window.innerHeight - node.getBoundingClientRect().top - window.scrollY - strips.offsetHeight - 64)}px`);
+    const moment = node.querySelector<HTMLElement>('.moment-view');
+    const fit = () =>
+      node.style.setProperty('--player-max-h', `${Math.max(150, window.innerHeight - node.getBoundingClientRect().top - window.scrollY - strips.offsetHeight - (moment?.offsetHeight ?? 0) - 52)}px`);
     const ro = new ResizeObserver(fit);
     ro.observe(strips);
+    if (moment) ro.observe(moment);
     window.addEventListener('resize', fit);
     fit();
     return () => {
       ro.disconnect();
       window.removeEventListener('resize', fit);
     };
-  }, [detail, stripsReady]);
+  }, [detail, stripsReady, momentOpen]);
 
   if (loadError) return <p role="alert">Could not open the item: {loadError}</p>;
   if (!detail)
@@ -402,6 +450,12 @@ export function ItemView({
           {detail.sampleId} · {detail.model} · {detail.split}
         </h2>
         <span>{neighbours.position >= 0 ? `${neighbours.position + 1} of ${queueLength} in queue` : 'not in the current queue filter'}</span>
+        {/* The tagging column puts the controls first; the question stays in sight here (whole in the column, below the spans). */}
+        {detail.question !== null && (
+          <span className="header-question" title={detail.question}>
+            {detail.question}
+          </span>
+        )}
         {notice && (
           <span role="status" aria-label="Item notice" className="notice">
             {notice}
@@ -424,23 +478,71 @@ export function ItemView({
             </p>
           )}
           {(detail.video || detail.frames.length > 0) && (
+            <>
+            {momentOpen && <MomentView strips={strips} timeStore={timeStore} onSeekFrame={(k) => player.current?.seekFrame(k)} onClose={() => setMomentOpen(false)} />}
             <Strips
               strips={strips}
               outcomes={detail.configs}
-              durationS={detail.video?.durationS ?? detail.durationS ?? 0}
+              durationS={durationS}
               timeStore={timeStore}
               onSeekFrame={(k) => player.current?.seekFrame(k)}
               spans={spans}
               selectedSpan={selectedSpan}
               markIn={pendingIn}
+              view={win}
+              readOnly={readOnly}
+              onZoom={zoomBy}
+              onPan={panBy}
+              onSeekTime={(t) => player.current?.seekTime(t)}
+              onSelectSpan={setSelectedSpan}
+              onCreateSpan={(startS, endS) => {
+                setSelectedSpan(spans.length);
+                edit({ op: 'addSpan', span: { id: crypto.randomUUID(), startS, endS, label: '' } });
+              }}
+              onResizeSpan={(sp, patch) =>
+                edit((cur) => (cur.spans.some((x) => x.id === sp.id) ? { op: 'updateSpan', spanId: sp.id, patch } : null))
+              }
               onFullFrame={async (index) => {
                 const r = await client.call('frames:full', { ...item, index });
                 return r.ok ? r.value.url : null;
               }}
             />
+            </>
           )}
         </div>
         <div className="item-side">
+          <TaggingPanel
+            codebook={codebook}
+            state={state}
+            transitions={[...detail.harmed, ...detail.rescued]}
+            transition={transition}
+            suggestions={suggestions}
+            save={save}
+            readOnly={readOnly}
+            actions={{
+              togglePathway,
+              setPrimary: (id) => edit({ op: 'setPrimary', pathway: id }),
+              setTransition: (t) => edit({ op: 'setTransition', transition: t }),
+              setNotes: (notes) => edit({ op: 'setNotes', notes }),
+              setConfidence: (c) => edit({ op: 'setConfidence', confidence: c }),
+              setStatus: (s) => edit({ op: 'setStatus', status: s }),
+              applySuggestion: (id) => edit({ op: 'setPathway', pathway: id, on: true }),
+            }}
+          />
+          <SpansPanel
+            spans={spans}
+            selected={selectedSpan}
+            pendingIn={pendingIn}
+            configs={configs}
+            readOnly={readOnly}
+            onSelect={setSelectedSpan}
+            onLabel={(s: EvidenceSpan, label) => edit({ op: 'updateSpan', spanId: s.id, patch: { label } })}
+            onDelete={(s) => edit({ op: 'deleteSpan', spanId: s.id })}
+            onLoop={(s) => {
+              setLooping(true);
+              player.current?.setLoop({ startS: s.startS, endS: s.endS });
+            }}
+          />
           {detail.kind === 'open' && <GenerationPanel detail={detail} questionFallback={<QuestionImport split={detail.split} readOnly={readOnly} compact />} />}
           <section className="facts" aria-label="Item facts" hidden={detail.kind === 'open'}>
             {detail.question !== null ? <p className="question">{detail.question}</p> : <QuestionImport split={detail.split} readOnly={readOnly} compact />}
@@ -488,38 +590,6 @@ export function ItemView({
             </table>
           </section>
           <AnnotatorsPanel item={item} annotator={annotator} codebook={codebook} refreshKey={state?.updatedAt ?? ''} />
-          <TaggingPanel
-            codebook={codebook}
-            state={state}
-            transitions={[...detail.harmed, ...detail.rescued]}
-            transition={transition}
-            suggestions={suggestions}
-            save={save}
-            readOnly={readOnly}
-            actions={{
-              togglePathway,
-              setPrimary: (id) => edit({ op: 'setPrimary', pathway: id }),
-              setTransition: (t) => edit({ op: 'setTransition', transition: t }),
-              setNotes: (notes) => edit({ op: 'setNotes', notes }),
-              setConfidence: (c) => edit({ op: 'setConfidence', confidence: c }),
-              setStatus: (s) => edit({ op: 'setStatus', status: s }),
-              applySuggestion: (id) => edit({ op: 'setPathway', pathway: id, on: true }),
-            }}
-          />
-          <SpansPanel
-            spans={spans}
-            selected={selectedSpan}
-            pendingIn={pendingIn}
-            configs={configs}
-            readOnly={readOnly}
-            onSelect={setSelectedSpan}
-            onLabel={(s: EvidenceSpan, label) => edit({ op: 'updateSpan', spanId: s.id, patch: { label } })}
-            onDelete={(s) => edit({ op: 'deleteSpan', spanId: s.id })}
-            onLoop={(s) => {
-              setLooping(true);
-              player.current?.setLoop({ startS: s.startS, endS: s.endS });
-            }}
-          />
         </div>
       </div>
     </div>

@@ -7,6 +7,7 @@
  */
 export const RESERVED_KEYS: readonly string[] = [
   '?', '/', 'j', 'k', 'q', ' ', '.', ',', ']', '[', 'f', 'y', 'i', 'e', 'w', 'a', '1', '2', '3', '4', '5', 'v', 'b', 's',
+  '=', '+', '-', '0',
 ];
 
 export interface CodebookLike {
