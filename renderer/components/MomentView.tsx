@@ -40,9 +40,13 @@ export function MomentView({ strips, timeStore, onSeekFrame, onClose }: { strips
                   frame <span className="moment-index">{f.tile.index}</span>
                 </span>
                 <span className="mono">{f.tile.timeS.toFixed(2)} s</span>
-                <span className="muted mono">Δ {(f.tile.timeS - t >= 0 ? '+' : '') + (f.tile.timeS - t).toFixed(2)} s</span>
-                {f.isNew === true && <span className="new-badge">new in this budget</span>}
-                {f.isNew === null && <span className="muted">smallest budget</span>}
+                <span className="moment-second">
+                  <span className="muted mono" title="from the moment">
+                    Δ{(f.tile.timeS - t >= 0 ? '+' : '') + (f.tile.timeS - t).toFixed(2)}s
+                  </span>
+                  {f.isNew === true && <span className="new-badge">new in this budget</span>}
+                  {f.isNew === null && <span className="muted">smallest budget</span>}
+                </span>
               </div>
             </li>
           ))}

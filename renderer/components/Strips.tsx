@@ -10,7 +10,7 @@ function fmt(n: number | null, digits = 2): string {
 }
 
 /** Largest tile width (px): sparse strips stay thumbnails, not posters (the moment view shows frames large). */
-const MAX_TILE_W = 80;
+const MAX_TILE_W = 64;
 /** A strip is one row at every zoom: dense strips get narrow tiles (the hover preview, the moment view and zooming in show them whole). */
 const MIN_TILE_W = 6;
 /** Narrow tiles keep this height (cropped to their middle), so a dense strip is still a row of pictures. */
@@ -324,7 +324,8 @@ export function Strips({
             setDraft(null);
           }}
         >
-          {ticks.map((t) => (
+          {/* A label cut by the axis's edge would misread (3:20.0 as 20.0): ticks too near an edge are left out. */}
+          {ticks.filter((t) => x(t) - tickLabel(t, step).length * 3.3 >= 0 && x(t) + tickLabel(t, step).length * 3.3 <= trackW).map((t) => (
             <span key={t} className="tick" style={{ left: x(t) }}>
               {tickLabel(t, step)}
             </span>

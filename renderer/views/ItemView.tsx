@@ -285,11 +285,21 @@ export function ItemView({
   const panBy = useCallback((shares: number) => setView((v) => (v === null ? null : panWindow(v, shares, durationS, minS))), [durationS, minS]);
   // The window follows the playhead when it leaves it (playing, stepping, a jump); a pan that
   // leaves the playhead behind is kept until the playhead moves.
+  // Read through a ref, so that a tick inside the window (or any tick on the whole video) sets no state.
+  const viewRef = useRef(view);
+  useEffect(() => {
+    viewRef.current = view;
+  }, [view]);
   useEffect(
     () =>
       timeStore.subscribe(() => {
-        const t = timeStore.get();
-        setView((v) => (v === null ? null : follow(v, t, durationS, minS)));
+        const v = viewRef.current;
+        if (v === null) return;
+        const next = follow(v, timeStore.get(), durationS, minS);
+        if (next !== v) {
+          viewRef.current = next;
+          setView(next);
+        }
       }),
     [timeStore, durationS, minS],
   );

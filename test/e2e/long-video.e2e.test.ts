@@ -263,10 +263,23 @@ describe.skipIf(skipReason !== null)('a long video in the item view (1280×720)'
     await expect.poll(async () => (await windowOf()).startS).toBeGreaterThan(zoomed.startS + 1e-3);
     const panned = await windowOf();
     expect(panned.endS - panned.startS).toBeCloseTo(zoomed.endS - zoomed.startS, 3);
-    // Keys pan too.
+    // Keys pan too, by a quarter of the window.
     await body().press('ArrowLeft');
     await expect.poll(async () => (await windowOf()).startS).toBeLessThan(panned.startS);
+    const left = await windowOf();
+    await body().press('ArrowRight');
+    await expect.poll(async () => (await windowOf()).startS).toBeCloseTo(left.startS + (left.endS - left.startS) / 4, 2);
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
     await shot('7-wheel');
+  });
+
+  it('every new key is in the ? dialog', async () => {
+    await body().press('?');
+    const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await dialog.waitFor();
+    const text = await dialog.innerText();
+    for (const a of ['Time axis: zoom in', 'Time axis: zoom out', 'Time axis: fit the whole video', 'Time axis: fit the selected evidence span', 'Time axis: pan earlier', 'Time axis: pan later', 'Moment view on/off']) expect(text).toContain(a);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
   });
 });
