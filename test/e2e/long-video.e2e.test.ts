@@ -36,6 +36,7 @@ describe.skipIf(skipReason !== null)('a long video in the item view (1280×720)'
   let browser: Browser;
   let page: Page;
   let detail: ItemDetail;
+  let project: string;
   const shot = async (name: string) => {
     const buf = await page.screenshot({ path: path.join(resultsDir, `long-video-${name}.png`) });
     fs.writeFileSync(path.join(SHOTS, `${name}.png`), buf);
@@ -64,7 +65,7 @@ describe.skipIf(skipReason !== null)('a long video in the item view (1280×720)'
   beforeAll(async () => {
     fs.mkdirSync(resultsDir, { recursive: true });
     fs.mkdirSync(SHOTS, { recursive: true });
-    const { project } = longProject(tempDir('flipbook-long-video-'));
+    ({ project } = longProject(tempDir('flipbook-long-video-')));
     server = await serve(project);
     detail = await api<ItemDetail>(server, 'item:get', LONG_ITEM);
     browser = await launchBrowser();
@@ -227,6 +228,8 @@ describe.skipIf(skipReason !== null)('a long video in the item view (1280×720)'
     await page.mouse.down();
     await page.mouse.move((x1 + x2) / 2, y, { steps: 4 });
     await page.mouse.move(x2, y, { steps: 4 });
+    // While dragging, the new span is drawn where it will be.
+    expect(await page.locator('.strip-axis .span-band.draft').count()).toBe(1);
     await page.mouse.up();
     await expect.poll(async () => (await api<AnnotationState>(server, 'annotation:state', { ...LONG_ITEM, annotator })).spans.length).toBe(2);
     const made = (await api<AnnotationState>(server, 'annotation:state', { ...LONG_ITEM, annotator })).spans.find((s) => s.startS > w.startS && s.endS < w.endS)!;
@@ -271,6 +274,34 @@ describe.skipIf(skipReason !== null)('a long video in the item view (1280×720)'
     await expect.poll(async () => (await windowOf()).startS).toBeCloseTo(left.startS + (left.endS - left.startS) / 4, 2);
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
     await shot('7-wheel');
+  });
+
+  it('read-only (the project open in another Flipbook): a drag on the axis makes no span, a click still seeks', async () => {
+    const second = await serve(project);
+    try {
+      const ro = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      await ro.goto(second.url);
+      await signIn(ro, 'Rita Reader');
+      await ro.goto(`${second.url}${routeHash({ view: 'item', item: { ...LONG_ITEM } })}`);
+      await ro.getByRole('alert', { name: 'Read-only' }).waitFor();
+      await ro.waitForFunction(() => (document.querySelector('video')?.readyState ?? 0) >= 1);
+      const axis = (await ro.locator('.strip-axis .axis-track').boundingBox())!;
+      const y = axis.y + axis.height / 2;
+      await ro.mouse.move(axis.x + axis.width * 0.2, y);
+      await ro.mouse.down();
+      await ro.mouse.move(axis.x + axis.width * 0.5, y, { steps: 5 });
+      // No span is drawn while dragging (a writable view draws the new span as it is dragged).
+      expect(await ro.locator('.strip-axis .span-band.draft').count()).toBe(0);
+      expect(await ro.locator('.strip-axis .span-edge').count()).toBe(0);
+      await ro.mouse.up();
+      await ro.mouse.click(axis.x + axis.width * 0.5, y);
+      await expect.poll(async () => Number(await ro.getByLabel('Frame and time').getAttribute('data-time'))).toBeGreaterThan(60);
+      const st = await api<AnnotationState>(second, 'annotation:state', { ...LONG_ITEM, annotator: 'Rita Reader' });
+      expect(st.spans).toEqual([]);
+      await ro.close();
+    } finally {
+      await stop(second);
+    }
   });
 
   it('every new key is in the ? dialog', async () => {
