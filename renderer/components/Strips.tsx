@@ -17,7 +17,7 @@ const MIN_TILE_W = 6;
 const MIN_TILE_H = 24;
 /** A pointer that moves less than this between press and release on the axis is a click (seek), not a drag (span). */
 const DRAG_PX = 4;
-/** However short a span is, it is drawn at least this wide (docs/architecture.md "The item view's time axis"). */
+/** However short a span is, it is drawn at least this wide (docs/architecture.md "The item view's time axis and moment view"). */
 const MIN_SPAN_PX = 8;
 const PREVIEW_W = 480;
 const PREVIEW_CAPTION_H = 24;
@@ -76,7 +76,7 @@ type Drag = { kind: 'create'; fromS: number; x0: number } | { kind: 'start' | 'e
  * shared, zoomable time axis (drawn once, above) so a frame picked by several budgets lines up
  * vertically; the player's position is drawn as the same vertical line on every strip. The
  * axis shows `view`, a window of the video: tiles outside it are not drawn, and every strip is
- * one row at every zoom (docs/architecture.md "The item view's time axis"). On the axis, a drag
+ * one row at every zoom (docs/architecture.md "The item view's time axis and moment view"). On the axis, a drag
  * makes an evidence span, a drag of a span's edge moves it, a click seeks; the wheel zooms
  * around the pointer, and pans with Shift (or sideways).
  */

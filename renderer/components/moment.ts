@@ -1,5 +1,5 @@
 /**
- * The moment view's rule (docs/architecture.md "The moment view"): for each config, the frame
+ * The moment view's rule (docs/architecture.md "The item view's time axis and moment view"): for each config, the frame
  * it took nearest in time to the moment; a tie goes to the earlier frame. A frame is "new in
  * this budget" when the previous config with frames (the next-smaller budget, in the order the
  * backend gives the strips) did not take it.

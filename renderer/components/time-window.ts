@@ -1,5 +1,5 @@
 /**
- * The item view's one time axis (docs/architecture.md "The item view's time axis"): the window
+ * The item view's one time axis (docs/architecture.md "The item view's time axis and moment view"): the window
  * of the video [startS, endS] that the strips, the evidence spans and the playheads are drawn
  * over. Pure functions, so keys, the wheel and the tests agree on what a zoom or a pan does.
  */

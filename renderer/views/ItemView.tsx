@@ -72,7 +72,7 @@ export function ItemView({
   const [notice, setNotice] = useState<string | null>(null);
   const [proxy, setProxy] = useState<{ done: number; message: string | null } | null>(null);
   const [stripsReady, setStripsReady] = useState(false);
-  // The time axis's window (docs/architecture.md "The item view's time axis"); null = the whole video.
+  // The time axis's window (docs/architecture.md "The item view's time axis and moment view"); null = the whole video.
   const [view, setView] = useState<TimeWindow | null>(null);
   const [momentOpen, setMomentOpen] = useState(false);
   // Bumped when the project or its settings changed elsewhere (an import, the media root): the
@@ -489,34 +489,34 @@ export function ItemView({
           )}
           {(detail.video || detail.frames.length > 0) && (
             <>
-            {momentOpen && <MomentView strips={strips} timeStore={timeStore} onSeekFrame={(k) => player.current?.seekFrame(k)} onClose={() => setMomentOpen(false)} />}
-            <Strips
-              strips={strips}
-              outcomes={detail.configs}
-              durationS={durationS}
-              timeStore={timeStore}
-              onSeekFrame={(k) => player.current?.seekFrame(k)}
-              spans={spans}
-              selectedSpan={selectedSpan}
-              markIn={pendingIn}
-              view={win}
-              readOnly={readOnly}
-              onZoom={zoomBy}
-              onPan={panBy}
-              onSeekTime={(t) => player.current?.seekTime(t)}
-              onSelectSpan={setSelectedSpan}
-              onCreateSpan={(startS, endS) => {
-                setSelectedSpan(spans.length);
-                edit({ op: 'addSpan', span: { id: crypto.randomUUID(), startS, endS, label: '' } });
-              }}
-              onResizeSpan={(sp, patch) =>
-                edit((cur) => (cur.spans.some((x) => x.id === sp.id) ? { op: 'updateSpan', spanId: sp.id, patch } : null))
-              }
-              onFullFrame={async (index) => {
-                const r = await client.call('frames:full', { ...item, index });
-                return r.ok ? r.value.url : null;
-              }}
-            />
+              {momentOpen && <MomentView strips={strips} timeStore={timeStore} onSeekFrame={(k) => player.current?.seekFrame(k)} onClose={() => setMomentOpen(false)} />}
+              <Strips
+                strips={strips}
+                outcomes={detail.configs}
+                durationS={durationS}
+                timeStore={timeStore}
+                onSeekFrame={(k) => player.current?.seekFrame(k)}
+                spans={spans}
+                selectedSpan={selectedSpan}
+                markIn={pendingIn}
+                view={win}
+                readOnly={readOnly}
+                onZoom={zoomBy}
+                onPan={panBy}
+                onSeekTime={(t) => player.current?.seekTime(t)}
+                onSelectSpan={setSelectedSpan}
+                onCreateSpan={(startS, endS) => {
+                  setSelectedSpan(spans.length);
+                  edit({ op: 'addSpan', span: { id: crypto.randomUUID(), startS, endS, label: '' } });
+                }}
+                onResizeSpan={(sp, patch) =>
+                  edit((cur) => (cur.spans.some((x) => x.id === sp.id) ? { op: 'updateSpan', spanId: sp.id, patch } : null))
+                }
+                onFullFrame={async (index) => {
+                  const r = await client.call('frames:full', { ...item, index });
+                  return r.ok ? r.value.url : null;
+                }}
+              />
             </>
           )}
         </div>
