@@ -267,7 +267,8 @@ export function ItemView({
 
   const spans = useMemo(() => state?.spans ?? [], [state]);
   const fps = detail?.video?.fps ?? 30;
-  const durationS = detail?.video?.durationS ?? detail?.durationS ?? 0;
+  // Without a video or a stated duration, the axis spans the frames the configs took.
+  const durationS = detail?.video?.durationS ?? detail?.durationS ?? Math.max(0, ...(detail?.frames ?? []).flatMap((f) => f.timesS));
   const minS = minWindowS(fps);
   const win = view ?? wholeWindow(durationS);
   /** A zoom keeps the playhead in place when it is in the window (else the window's middle); the wheel passes the pointer's time. */
