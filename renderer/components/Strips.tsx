@@ -4,6 +4,7 @@ import { usePlayerTime, type TimeStore } from './time-store';
 import { useRenderCount } from './render-count';
 import type { ConfigOutcome, EvidenceSpan, Strip, Tile } from '../../shared/api/contract';
 import { isWhole, type TimeWindow } from './time-window';
+import { newFrames } from './moment';
 
 function fmt(n: number | null, digits = 2): string {
   return n === null || Number.isNaN(n) ? '—' : n.toFixed(digits);
@@ -42,7 +43,7 @@ function tickLabel(s: number, step: number): string {
   return String(Math.round(s));
 }
 
-type Zoom = { config: string; tile: Tile; x: number; y: number; anchor: DOMRect };
+type Zoom = { config: string; tile: Tile; x: number; y: number; anchor: DOMRect; isNew: boolean };
 
 /**
  * Where the floating preview goes: beside the pointer (or the focused tile), inside the
@@ -160,6 +161,16 @@ export function Strips({
     });
   }, [zoom, onFullFrame]);
 
+  // Frames a budget has that the next-smaller budget with frames lacks: the moment view's rule, from moment.ts
+  // (docs/architecture.md "The item view's time axis and moment view").
+  const fresh = newFrames(strips);
+  const previousConfig = new Map<string, string>();
+  strips.reduce<string | null>((prev, s) => {
+    if (s.tiles.length === 0) return prev;
+    if (prev !== null) previousConfig.set(s.config, prev);
+    return s.config;
+  }, null);
+
   // How many of each strip's tiles fall in the window: a strip's tiles share its width.
   const inWindow = (t: Tile) => t.timeS >= win.startS - 1e-9 && t.timeS <= win.endS + 1e-9;
   const visibleCount = new Map(strips.map((s) => [s.config, s.tiles.filter(inWindow).length]));
@@ -262,8 +273,8 @@ export function Strips({
   };
 
   const hoverIndex = zoom?.tile.index ?? null;
-  const enter = (config: string, tile: Tile) => (e: ReactMouseEvent<HTMLButtonElement>) =>
-    setZoom({ config, tile, x: e.clientX, y: e.clientY, anchor: e.currentTarget.getBoundingClientRect() });
+  const enter = (config: string, tile: Tile, isNew: boolean) => (e: ReactMouseEvent<HTMLButtonElement>) =>
+    setZoom({ config, tile, x: e.clientX, y: e.clientY, anchor: e.currentTarget.getBoundingClientRect(), isNew });
   const move = (e: ReactMouseEvent<HTMLButtonElement>) => setZoom((z) => (z ? { ...z, x: e.clientX, y: e.clientY } : z));
 
   const previewH = PREVIEW_W / aspect + PREVIEW_CAPTION_H;
@@ -284,6 +295,7 @@ export function Strips({
           <strong>frame {zoom.tile.index}</strong>
           <span>{zoom.tile.timeS.toFixed(2)} s</span>
           <span>{zoom.config}</span>
+          {zoom.isNew && <span className="new-badge">new in this budget</span>}
           <span className="muted">{full.has(zoom.tile.index) ? 'full size' : zoom.tile.approximate ? 'approximate' : 'loading full size…'}</span>
         </figcaption>
       </figure>,
@@ -371,6 +383,8 @@ export function Strips({
         const marginS = ((w / 2 + 1) / lane) * winLen;
         const drawn = s.tiles.filter((t) => t.timeS >= win.startS - marginS && t.timeS <= win.endS + marginS);
         const sampler = textOnly ? 'text only — no frames' : (s.sampler ?? 'sampler unknown');
+        const news = fresh.get(s.config) ?? new Set<number>();
+        const prevConfig = previousConfig.get(s.config);
         const verdict = o?.correct === true ? 'ok' : o?.correct === false ? 'bad' : 'none';
         return (
           <div className={`strip verdict-${verdict}`} key={s.config} role="group" aria-label={`Strip ${s.config}`} data-config={s.config} data-frames={s.tiles.length} data-visible={n}>
@@ -380,6 +394,12 @@ export function Strips({
                 {o && (
                   <span className={`answer ${verdict}`} aria-label={`Answer of ${s.config}`}>
                     {o.pred ?? '—'} {o.correct === true ? '✓' : o.correct === false ? '✗' : ''}
+                  </span>
+                )}
+                {prevConfig !== undefined && (
+                  <span className="new-count" title={`${news.size} of ${s.tiles.length} frames are new in this budget: ${prevConfig} did not take them (a bar on the tile's top edge)`}>
+                    <span className="new-swatch" aria-hidden="true" />
+                    {news.size} new
                   </span>
                 )}
               </div>
@@ -395,45 +415,49 @@ export function Strips({
               </span>
             </div>
             <div className="strip-track" data-rows={1} style={{ height: s.tiles.length > 0 ? h + 6 : undefined }}>
-              {drawn.map((t) => (
-                <button
-                  type="button"
-                  key={t.index}
-                  className={`tile${t.approximate ? ' approximate' : ''}${hoverIndex === t.index ? ' same-frame' : ''}`}
-                  style={{ left: x(t.timeS), top: 3, width: w, height: h, marginLeft: -w / 2 }}
-                  aria-label={`${s.config} frame ${t.index} at ${t.timeS.toFixed(2)} s${t.approximate ? ' (approximate)' : ''}`}
-                  data-approximate={t.approximate ? 'true' : 'false'}
-                  data-index={t.index}
-                  data-time={t.timeS}
-                  onClick={() => onSeekFrame(t.index)}
-                  onMouseEnter={enter(s.config, t)}
-                  onMouseMove={move}
-                  onMouseLeave={() => setZoom(null)}
-                  onFocus={(e) => {
-                    const r = e.currentTarget.getBoundingClientRect();
-                    setZoom({ config: s.config, tile: t, x: r.right, y: r.top, anchor: r });
-                  }}
-                  onBlur={() => setZoom(null)}
-                >
-                  {t.url ? (
-                    <img
-                      src={t.url}
-                      alt=""
-                      draggable={false}
-                      onLoad={(e) => {
-                        const img = e.currentTarget;
-                        if (img.naturalWidth > 0 && img.naturalHeight > 0) {
-                          const a = img.naturalWidth / img.naturalHeight;
-                          setAspect((old) => (Math.abs(old - a) > 0.01 ? a : old));
-                        }
-                      }}
-                    />
-                  ) : (
-                    <span className="tile-empty" />
-                  )}
-                  {t.approximate && <span className="approx-badge">≈</span>}
-                </button>
-              ))}
+              {drawn.map((t) => {
+                const isNew = news.has(t.index);
+                return (
+                  <button
+                    type="button"
+                    key={t.index}
+                    className={`tile${t.approximate ? ' approximate' : ''}${isNew ? ' new-frame' : ''}${hoverIndex === t.index ? ' same-frame' : ''}`}
+                    style={{ left: x(t.timeS), top: 3, width: w, height: h, marginLeft: -w / 2 }}
+                    aria-label={`${s.config} frame ${t.index} at ${t.timeS.toFixed(2)} s${t.approximate ? ' (approximate)' : ''}${isNew ? `, new in this budget (not in ${prevConfig ?? 'the previous budget'})` : ''}`}
+                    data-approximate={t.approximate ? 'true' : 'false'}
+                    data-new={isNew ? 'true' : 'false'}
+                    data-index={t.index}
+                    data-time={t.timeS}
+                    onClick={() => onSeekFrame(t.index)}
+                    onMouseEnter={enter(s.config, t, isNew)}
+                    onMouseMove={move}
+                    onMouseLeave={() => setZoom(null)}
+                    onFocus={(e) => {
+                      const r = e.currentTarget.getBoundingClientRect();
+                      setZoom({ config: s.config, tile: t, x: r.right, y: r.top, anchor: r, isNew });
+                    }}
+                    onBlur={() => setZoom(null)}
+                  >
+                    {t.url ? (
+                      <img
+                        src={t.url}
+                        alt=""
+                        draggable={false}
+                        onLoad={(e) => {
+                          const img = e.currentTarget;
+                          if (img.naturalWidth > 0 && img.naturalHeight > 0) {
+                            const a = img.naturalWidth / img.naturalHeight;
+                            setAspect((old) => (Math.abs(old - a) > 0.01 ? a : old));
+                          }
+                        }}
+                      />
+                    ) : (
+                      <span className="tile-empty" />
+                    )}
+                    {t.approximate && <span className="approx-badge">≈</span>}
+                  </button>
+                );
+              })}
               {s.tiles.length > 0 &&
                 spans.map((sp, i) => {
                   // Coverage is the backend's (covered_by in docs/release-format.md "annotations/"), not recomputed from pixels here.

@@ -113,6 +113,33 @@ describe.skipIf(skipReason !== null)('a long video in the item view (1280×720)'
     await inViewport(page.getByRole('list', { name: 'Spans' }), 'span list');
   });
 
+  it('each strip marks exactly the frames the previous budget with frames did not take', async () => {
+    // Independently, from the item's frame indices (item:get), in the strips' order; text-only configs are skipped.
+    let previous: { config: string; indices: Set<number> } | null = null;
+    let marked = 0;
+    for (const f of detail.frames) {
+      if (f.indices.length === 0) continue;
+      const expected = previous === null ? [] : [...new Set(f.indices)].filter((k) => !previous!.indices.has(k)).sort((a, b) => a - b);
+      const strip = page.getByRole('group', { name: `Strip ${f.config}` });
+      const shown = await strip.locator('.tile[data-new="true"]').evaluateAll((ts) => ts.map((t) => Number((t as HTMLElement).dataset.index)));
+      expect(shown.sort((a, b) => a - b), `new in ${f.config}`).toEqual(expected);
+      // The accessible name says so, on the marked tiles only, and names the budget compared with.
+      const named = strip.getByRole('button', { name: /new in this budget/ });
+      expect(await named.count(), `named new in ${f.config}`).toBe(expected.length);
+      if (previous !== null && expected.length > 0) expect(await named.first().getAttribute('aria-label')).toContain(`not in ${previous.config}`);
+      // The mark is drawn: a bar on the tile's top edge.
+      if (expected.length > 0) {
+        const bar = await strip.locator(`.tile[data-index="${expected[0]}"]`).evaluate((el) => getComputedStyle(el, '::after').height);
+        expect(parseFloat(bar), `mark of ${f.config}`).toBeGreaterThanOrEqual(2);
+      }
+      console.log(`[long-video] ${f.config}: ${expected.length} of ${new Set(f.indices).size} frames new${previous ? ` against ${previous.config}` : ' (smallest budget)'}`);
+      marked += expected.length;
+      previous = { config: f.config, indices: new Set(f.indices) };
+    }
+    expect(marked).toBeGreaterThan(0);
+    await shot('1b-new-marks');
+  });
+
   it('keyboard alone: zoom to ~5 s, mark a 1-second span drawn wide, open the moment view at a chosen time', async () => {
     // Frame 400 (seeks land mid-frame: 200.25 s).
     await jumpTo('400');

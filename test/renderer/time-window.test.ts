@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clampWindow, follow, isWhole, minWindowS, panWindow, spanWindow, wholeWindow, zoomWindow } from '../../renderer/components/time-window';
-import { momentFrames, nearestTile } from '../../renderer/components/moment';
+import { momentFrames, nearestTile, newFrames } from '../../renderer/components/moment';
 import type { Strip, Tile } from '../../shared/api/contract';
 
 const D = 360;
@@ -62,5 +62,17 @@ describe('the moment view rule', () => {
     ]);
     const at2 = momentFrames([strip('4f', [tile(0, 0), tile(4, 2)]), strip('8f', [tile(4, 2), tile(5, 2.5)])], 2);
     expect(at2.map((x) => x.isNew)).toEqual([null, false]);
+  });
+
+  it('the strips mark the same frames: those the next-smaller budget with frames lacks, none on the smallest or a text-only config', () => {
+    const strip = (config: string, tiles: Tile[]): Strip => ({ config, sampler: null, indices: tiles.map((t) => t.index), timesS: tiles.map((t) => t.timeS), tiles });
+    const marks = newFrames([strip('2f', [tile(0, 0), tile(10, 5)]), strip('textonly', []), strip('4f', [tile(0, 0), tile(4, 2), tile(8, 4), tile(10, 5)]), strip('8f', [tile(4, 2), tile(5, 2.5), tile(10, 5)])]);
+    expect([...marks].map(([c, set]) => [c, [...set].sort((a, b) => a - b)])).toEqual([
+      ['2f', []],
+      ['textonly', []],
+      // Compared with 2f: the text-only config between them is skipped.
+      ['4f', [4, 8]],
+      ['8f', [5]],
+    ]);
   });
 });
