@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
 import { ANNOTATION_STATUSES, type AnnotationState, type AnnotationStatus, type Codebook } from '../../shared/api/contract';
-import type { Suggestion } from '../../shared/api/suggestions';
 
 export type SaveState = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved'; at: string } | { kind: 'error'; message: string };
 
@@ -11,7 +10,6 @@ export interface TaggingActions {
   setNotes(notes: string): void;
   setConfidence(c: number | null): void;
   setStatus(s: AnnotationStatus): void;
-  applySuggestion(id: string): void;
 }
 
 export function TaggingPanel({
@@ -19,7 +17,6 @@ export function TaggingPanel({
   state,
   transitions,
   transition,
-  suggestions,
   save,
   readOnly,
   actions,
@@ -28,7 +25,6 @@ export function TaggingPanel({
   state: AnnotationState | null;
   transitions: string[];
   transition: string | null;
-  suggestions: Suggestion[];
   save: SaveState;
   readOnly: boolean;
   actions: TaggingActions;
@@ -105,21 +101,6 @@ export function TaggingPanel({
           </button>
         ))}
       </div>
-      {suggestions.length > 0 && (
-        <div className="suggestions" aria-label="Suggestions">
-          <h4>Suggested (not applied)</h4>
-          <ul>
-            {suggestions.map((s) => (
-              <li key={s.pathway}>
-                {s.pathway}: {s.reason}{' '}
-                <button type="button" aria-label={`Apply suggestion ${s.pathway}`} disabled={readOnly} onClick={() => actions.applySuggestion(s.pathway)}>
-                  Apply
-                </button>
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
       <div className="confidence" role="radiogroup" aria-label="Confidence">
         Confidence:{' '}
         {[1, 2, 3, 4, 5].map((c) => (

@@ -15,6 +15,7 @@ import { MomentView } from '../components/MomentView';
 import { follow, isWhole, minWindowS, panWindow, PAN_SHARE, spanWindow, wholeWindow, zoomWindow, ZOOM_FACTOR, type TimeWindow } from '../components/time-window';
 import { TaggingPanel, type SaveState } from '../components/TaggingPanel';
 import { SpansPanel } from '../components/SpansPanel';
+import { SuggestionsBox } from '../components/SuggestionsBox';
 import { AnnotatorsPanel } from '../components/AnnotatorsPanel';
 import { QuestionImport } from '../components/QuestionImport';
 import { GenerationPanel } from '../components/GenerationPanel';
@@ -527,7 +528,6 @@ export function ItemView({
             state={state}
             transitions={[...detail.harmed, ...detail.rescued]}
             transition={transition}
-            suggestions={suggestions}
             save={save}
             readOnly={readOnly}
             actions={{
@@ -537,7 +537,6 @@ export function ItemView({
               setNotes: (notes) => edit({ op: 'setNotes', notes }),
               setConfidence: (c) => edit({ op: 'setConfidence', confidence: c }),
               setStatus: (s) => edit({ op: 'setStatus', status: s }),
-              applySuggestion: (id) => edit({ op: 'setPathway', pathway: id, on: true }),
             }}
           />
           <SpansPanel
@@ -554,6 +553,7 @@ export function ItemView({
               player.current?.setLoop({ startS: s.startS, endS: s.endS });
             }}
           />
+          <SuggestionsBox suggestions={suggestions} readOnly={readOnly} onApply={(id) => edit({ op: 'setPathway', pathway: id, on: true })} />
           {detail.kind === 'open' && <GenerationPanel detail={detail} questionFallback={<QuestionImport split={detail.split} readOnly={readOnly} compact />} />}
           <section className="facts" aria-label="Item facts" hidden={detail.kind === 'open'}>
             {detail.question !== null ? <p className="question">{detail.question}</p> : <QuestionImport split={detail.split} readOnly={readOnly} compact />}

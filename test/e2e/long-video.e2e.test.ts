@@ -174,6 +174,23 @@ describe.skipIf(skipReason !== null)('a long video in the item view (1280×720)'
     await expect.poll(async () => (await api<AnnotationState>(server, 'annotation:state', { ...LONG_ITEM, annotator })).spans.length).toBe(1);
     const span = (await api<AnnotationState>(server, 'annotation:state', { ...LONG_ITEM, annotator })).spans[0]!;
     expect(span.endS - span.startS).toBeCloseTo(1, 2);
+    // With the span and a suggestion box, the span's row and its coverage line are on screen without
+    // scrolling: inside the viewport and inside the tagging column, which has not scrolled.
+    await page.getByLabel('Suggestions').waitFor();
+    const coverage = page.getByLabel('Coverage of span 1');
+    await expect.poll(() => coverage.innerText()).toContain('covered by');
+    const side = page.locator('.item-side');
+    expect(await side.evaluate((el) => el.scrollTop)).toBe(0);
+    const column = (await side.boundingBox())!;
+    for (const [loc, name] of [
+      [page.getByRole('list', { name: 'Spans' }).getByRole('listitem').first(), 'span row'],
+      [coverage, 'coverage line'],
+    ] as const) {
+      const b = await inViewport(loc, name);
+      expect(b.y + b.height, `${name} bottom inside the tagging column`).toBeLessThanOrEqual(column.y + column.height);
+    }
+    await inViewport(page.getByLabel('Status'), 'status with a span');
+    await inViewport(page.getByRole('group', { name: 'Evidence pathways' }), 'pathways with a span');
     const band = page.locator('.strip-axis .span-band[data-span="1"]');
     const bb = await band.boundingBox();
     expect(bb!.width).toBeGreaterThanOrEqual(40);
