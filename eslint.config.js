@@ -27,7 +27,7 @@ const local = {
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'release/**', 'build/**', 'node_modules/**', 'test-results/**', 'coverage/**', '.stryker-tmp/**', 'reports/**'],
+    ignores: ['dist/**', 'release/**', 'build/**', 'node_modules/**', 'test-results/**', 'coverage/**', '.stryker-tmp/**', 'reports/**', '.cache/**'],
   },
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   js.configs.recommended,

@@ -4,8 +4,11 @@ import { UsageError } from './command';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
+/** What parseCli returns: parseArgs's result for these options (named: the declarations tsc -b emits must name it). */
+type ParsedCli<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: boolean }>>;
+
 /** parseArgs in strict mode; malformed arguments become UsageError (exit code 2). */
-export function parseCli<O extends Options>(argv: string[], options: O, allowPositionals = false) {
+export function parseCli<O extends Options>(argv: string[], options: O, allowPositionals = false): ParsedCli<O> {
   try {
     return parseArgs({ args: argv, options, strict: true, allowPositionals });
   } catch (err) {

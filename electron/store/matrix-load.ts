@@ -86,7 +86,10 @@ export function keptSpecs(specsById: Map<number, ConfigSpec>, main: string | nul
  * overview's first computation at 10× the bench matrix, when each of a split's five grids read
  * the same 13k items again.
  */
-export function createMatrixLoader(db: Database.Database, mainProtocol: () => string) {
+/** The loader createMatrixLoader returns (named: the declarations tsc -b emits must name it). */
+type MatrixLoader = (grids: readonly GridRef[], opts?: LoadOptions) => ResponseMatrix[];
+
+export function createMatrixLoader(db: Database.Database, mainProtocol: () => string): MatrixLoader {
   const q = {
     ids: db.prepare<[string, string], { model_id: number; split_id: number }>(
       'SELECT m.id AS model_id, s.id AS split_id FROM models m, splits s WHERE m.name = ? AND s.name = ?',
