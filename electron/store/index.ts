@@ -5,7 +5,7 @@ export type { ImportSummary, ImportOverrides } from './import-apply';
 export { framesFromKey } from './import-apply';
 export type { AnnotationStore } from './annotations';
 export type { ScannedColumn, ScannedGrid, StringTable } from './column-scan';
-export { replay as replayAnnotationEvents } from './annotations';
+export { replay as replayAnnotationEvents } from './annotation-replay';
 export { ProjectLockedError, ProjectVersionError, ProjectReadOnlyError, ProjectOpenError, ProjectNotWritableError } from './errors';
 export { lockHolder, lockPathFor } from './lock';
 export { latestVersion, migrate, loadMigrations } from './migrate';

@@ -6,7 +6,7 @@
  */
 import * as z from 'zod';
 import { codebookSchema, type Codebook } from '../../shared/domain/annotations';
-import { sameCodebook, type StoredCodebook } from '../store/annotations';
+import { sameCodebook, type StoredCodebook } from '../store/annotation-codebooks';
 
 /** A space's codebook as the server sends it (json_build_array in sync.ts's HELLO_SQL). */
 const wireCodebookSchema = z.tuple([z.number().int().nonnegative(), codebookSchema, z.string()]);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { openProject } from '../../../electron/store/index';
-import { replay } from '../../../electron/store/annotations';
+import { replay } from '../../../electron/store/annotation-replay';
 import type { AnnotationEdit } from '../../../shared/domain/annotations';
 import { mulberry32 } from '../../../shared/engine/prng';
 import { tempDir } from './helpers';

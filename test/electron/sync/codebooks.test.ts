@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Codebook } from '../../../shared/domain/annotations';
 import { openProject } from '../../../electron/store/index';
-import type { StoredCodebook } from '../../../electron/store/annotations';
+import type { StoredCodebook } from '../../../electron/store/annotation-codebooks';
 import { releaseIdentity } from '../../../electron/sync/release-identity';
 import { migrateServer, SERVER_MIGRATIONS, SERVER_SCHEMA_VERSION } from '../../../electron/sync/server-schema';
 import { runSync, type SyncReport } from '../../../electron/sync/sync';
