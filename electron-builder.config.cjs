@@ -37,7 +37,7 @@ module.exports = {
     'dist/renderer/**',
     '!dist/**/*.map',
     // assets/codebook.json (default codebook) and assets/sample/schedule.json, found at
-    // <app>/assets relative to dist/electron (electron/store/project.ts, electron/sample/schedule.ts).
+    // <app>/assets relative to dist/electron (electron/store/default-codebook.ts, electron/sample/schedule.ts).
     'assets/**',
     // electron/store/migrate.ts reads its .sql files from `<dir of the running module>/migrations`;
     // in the bundle that module is dist/electron/main.js.

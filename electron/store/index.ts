@@ -1,5 +1,6 @@
 /** The project store's public API (docs/architecture.md "Data"). */
-export { openProject, createProjectWith, loadDefaultCodebook } from './project';
+export { openProject, createProjectWith } from './project';
+export { loadDefaultCodebook } from './default-codebook';
 export type { Project, OpenProjectOptions, GridInfo, ItemFilter, ResponseRecord, RunRecord, SavedView, SavedViews, MediaEntry } from './project';
 export type { ImportSummary, ImportOverrides } from './import-apply';
 export { framesFromKey } from './import-apply';
