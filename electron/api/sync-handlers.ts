@@ -7,7 +7,9 @@
  */
 import type { EventName, EventPayload } from '../../shared/api/contract';
 import type { SYNC_OP_NAMES, SyncStatus } from '../../shared/api/sync-contract';
-import { syncTargetSchema, getCursor, pendingCount, runSync, SYNC_TARGET_SETTING, type SyncReport } from '../sync/sync';
+import { runSync } from '../sync/sync';
+import { getCursor, pendingCount, SYNC_TARGET_SETTING, syncTargetSchema } from '../sync/sync-cursors';
+import type { SyncReport } from '../sync/sync-report';
 import { parseServerUrl, ServerUrlError } from '../sync/connect';
 import { heldCounts } from '../sync/held-events';
 import type { Project } from '../store/project';

@@ -15,7 +15,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { openProject } from '../../electron/store/index';
-import { runSync, type SyncReport } from '../../electron/sync/sync';
+import { runSync } from '../../electron/sync/sync';
+import type { SyncReport } from '../../electron/sync/sync-report';
 import { copies, makeReleaseProject } from '../electron/sync/helpers';
 import { ADMIN, startPgServer } from '../electron/sync/pg-server';
 

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { openProject } from '../../store/index';
 import { promptPassword } from '../prompt';
-import { runSync, syncNotes, SyncRefusedError } from '../../sync/sync';
+import { runSync } from '../../sync/sync';
+import { syncNotes, SyncRefusedError } from '../../sync/sync-report';
 import { ServerUrlError } from '../../sync/connect';
 import { parseCli, requireOption, toJson } from '../args';
 import { UsageError, type CliCommand } from '../command';

@@ -9,7 +9,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openProject, type Project } from '../../../electron/store/index';
-import { pendingCount, runSync, type SyncReport } from '../../../electron/sync/sync';
+import { runSync } from '../../../electron/sync/sync';
+import { pendingCount } from '../../../electron/sync/sync-cursors';
+import type { SyncReport } from '../../../electron/sync/sync-report';
 import { annotate } from '../../../electron/jobs/annotate';
 import { tempDir } from '../store/helpers';
 import { cliAs, copies, makeReleaseProject } from './helpers';
