@@ -12,7 +12,8 @@
 import type Database from 'better-sqlite3';
 import { compareCodePoints } from '../../shared/engine/config';
 import { withSmallPageCache } from './page-cache';
-import { type ColumnRow, decodeFloat64, decodeFrames, decodeInt32, decodeInt8 } from './response-columns';
+import { decodeFloat64, decodeFrames, decodeInt32, decodeInt8 } from './column-blobs';
+import type { ColumnRow } from './response-columns';
 
 /**
  * A column of strings as the store holds it: one index per cell into a small dictionary.

@@ -6,7 +6,8 @@
  */
 import type { InternedStrings, ResponseColumnBatch, ResponseRow } from '../../shared/domain/types';
 import type { CellPatch, StoredCell } from './merge-cell';
-import { Column, type FloatField, floatAt, StringCells } from './response-columns';
+import { StringCells } from './column-blobs';
+import { Column, type FloatField, floatAt } from './response-columns';
 
 export function writeCell(col: Column, k: number, r: ResponseRow, correct: number | null, runId: number): void {
   col.pred.set(k, r.pred);

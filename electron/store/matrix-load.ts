@@ -7,7 +7,7 @@ import type Database from 'better-sqlite3';
 import { configOrder } from '../../shared/engine/config';
 import { mainConfigs } from '../../shared/engine/protocols';
 import type { ConfigSpec, ResponseMatrix, TaskKind } from '../../shared/domain/types';
-import { decodeFloat64, decodeFrames, decodeInt32, decodeInt8 } from './response-columns';
+import { decodeFloat64, decodeFrames, decodeInt32, decodeInt8 } from './column-blobs';
 
 export interface GridConfigRow {
   id: number;

@@ -11,7 +11,7 @@ import type Database from 'better-sqlite3';
 import { compareCodePoints, configOrder } from '../../shared/engine/config';
 import type { ConfigSpec, TaskKind } from '../../shared/domain/types';
 import { GRID_CONFIGS_SQL, keptSpecs, specFromRow, type GridConfigRow } from './matrix-load';
-import { decodeFloat64, decodeInt32, decodeInt8 } from './response-columns';
+import { decodeFloat64, decodeInt32, decodeInt8 } from './column-blobs';
 
 /** The project's items, one entry per index, in sample_id code-point order (ties: split id). */
 export interface ScannedItems {

@@ -11,7 +11,8 @@ import { configOrder } from '../../shared/engine/config';
 import { protocolsOf } from '../../shared/engine/protocols';
 import { keptSpecs, specFromRow, type GridConfigRow } from './matrix-load';
 import type { GridInfo, ItemFilter, ResponseRecord, RunRecord } from './project';
-import { type ColumnRow, decodeColumn, decodeInt32, distinctStrings, floatAt } from './response-columns';
+import { decodeInt32, distinctStrings } from './column-blobs';
+import { type ColumnRow, decodeColumn, floatAt } from './response-columns';
 
 export interface ItemRow {
   split: string;

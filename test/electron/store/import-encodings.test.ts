@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ItemMeta } from '../../../shared/domain/types';
 import { openProject } from '../../../electron/store/index';
-import { decodeStrings, encodeStrings } from '../../../electron/store/response-columns';
+import { decodeStrings, encodeStrings } from '../../../electron/store/column-blobs';
 import { batch, tempDir } from './helpers';
 
 describe('item metadata inserts', () => {
