@@ -199,3 +199,60 @@ describe('the spec lives in the repo (docs/)', () => {
     expect(bad).toEqual([]);
   });
 });
+
+/**
+ * File size (docs/architecture.md "File size"): a source file over MAX_LINES lines is split by
+ * job, or its opening comment — the comment the file starts with, before any code — says why
+ * it is not, on a line `@long-file <reason>`. Tests are not held to it: a test file grows by its
+ * cases.
+ */
+const MAX_LINES = 600;
+const SOURCE_DIRS = ['shared', 'electron', 'renderer', 'scripts', 'bin'];
+
+/** The comment a file opens with (after a `#!` line), or '' when it starts with code. */
+function openingComment(src: string): string {
+  const text = src.replace(/^#![^\n]*\n/, '');
+  return /^\s*(\/\*[\s\S]*?\*\/|(?:\/\/[^\n]*(?:\n|$)\s*)+)/.exec(text)?.[1] ?? '';
+}
+
+/** A stated reason: `@long-file` and then at least a few words on the same line. */
+const statesWhyLong = (comment: string): boolean => /^[\s*/]*@long-file\s+\S.{15,}$/m.test(comment);
+
+function sourceFilesUnder(dir: string): string[] {
+  const abs = path.join(root, dir);
+  let entries: string[];
+  try {
+    entries = readdirSync(abs);
+  } catch {
+    return [];
+  }
+  return entries.flatMap((e) => {
+    const rel = path.join(dir, e);
+    if (statSync(path.join(root, rel)).isDirectory()) return e === 'node_modules' ? [] : sourceFilesUnder(rel);
+    return /\.(ts|tsx|js|cjs|mjs)$/.test(e) ? [rel] : [];
+  });
+}
+
+describe('file size (docs/architecture.md "File size")', () => {
+  it(`no source file is over ${MAX_LINES} lines unless its opening comment says why (@long-file <reason>)`, () => {
+    const files = SOURCE_DIRS.flatMap(sourceFilesUnder);
+    expect(files.length).toBeGreaterThan(100);
+    const bad: string[] = [];
+    for (const f of files) {
+      const src = readFileSync(path.join(root, f), 'utf8');
+      const lines = src.split('\n').length - (src.endsWith('\n') ? 1 : 0);
+      if (lines > MAX_LINES && !statesWhyLong(openingComment(src))) bad.push(`${f}: ${lines} lines; split it by job, or give the reason in its opening comment (@long-file <reason>)`);
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('a reason counts only as `@long-file <reason>` in the comment the file opens with', () => {
+    // If these stopped holding, the rule above would pass files it should not.
+    expect(statesWhyLong(openingComment('/**\n * The reader.\n *\n * @long-file one state machine: split, its states would be passed between files\n */\nexport {};\n'))).toBe(true);
+    expect(statesWhyLong(openingComment('// @long-file the generated table of every code point, one per line\nexport {};\n'))).toBe(true);
+    expect(statesWhyLong(openingComment('#!/usr/bin/env node\n// @long-file the generated table of every code point, one per line\n'))).toBe(true);
+    expect(statesWhyLong(openingComment('/** @long-file */\nexport {};\n'))).toBe(false);
+    expect(statesWhyLong(openingComment('/** The reader. */\nexport {};\n'))).toBe(false);
+    expect(statesWhyLong(openingComment('import x from "y";\n/** @long-file one state machine: split, its states would be passed between files */\n'))).toBe(false);
+  });
+});
