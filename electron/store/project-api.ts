@@ -76,7 +76,7 @@ export function createProject(
     ),
   };
 
-  let gridsKept: { version: number; main: string | null; grids: GridInfo[] } | null = null;
+  const grids = new KeptGrids(db, q.gridConfigs, () => project.inputsVersion());
   const usedConfigKeys = db.prepare<[], string>('SELECT DISTINCT c.key FROM response_columns g JOIN configs c ON c.id = g.config_id').pluck(true);
 
   const project: Project = {
@@ -84,20 +84,7 @@ export function createProject(
     readOnly,
     migration,
     db,
-    close() {
-      if (db.open) {
-        if (!readOnly && opts.checkpointOnClose) {
-          try {
-            // Fold the WAL back so the .flipbook file alone is the whole project after a clean close.
-            db.pragma('wal_checkpoint(TRUNCATE)');
-          } catch {
-            /* another reader holds the WAL; SQLite checkpoints later */
-          }
-        }
-        db.close();
-      }
-      lock?.release();
-    },
+    close: () => closeProject(db, !readOnly && opts.checkpointOnClose, lock),
 
     applyImport: (batch, opts) => project.applyImports([batch], opts),
     applyImports(batches, opts) {
@@ -112,16 +99,8 @@ export function createProject(
       return { name: defaultMainProtocol(usedConfigKeys.all()), source: 'default' };
     },
     listGrids(opts = {}) {
-      // Asked on every project:info and view; the distinct items need every column's item-id
-      // BLOB decoded, so the answer is kept until an import or a settings write (in any
-      // process) bumps the inputs version. Copies go out: a caller sorting or editing its list
-      // cannot change the kept one. Nothing is kept from inside a transaction: it may roll
-      // back, and the next import would then reach the same version number with other grids.
       const main = opts.allProtocols ? null : (opts.protocol ?? project.mainProtocol().name);
-      if (db.inTransaction) return readGrids(db, q.gridConfigs, main);
-      const version = project.inputsVersion();
-      if (gridsKept?.version !== version || gridsKept.main !== main) gridsKept = { version, main, grids: readGrids(db, q.gridConfigs, main) };
-      return gridsKept.grids.map((g) => ({ ...g, configs: [...g.configs], protocols: [...g.protocols] }));
+      return grids.list(main);
     },
     loadMatrix: (model, split, opts) => loadMatrices([{ model, split }], opts)[0]!,
     loadMatrices,
@@ -189,6 +168,47 @@ export function createProject(
     },
   };
   return project;
+}
+
+/** Closes the connection, folding the WAL back first when `checkpoint`, and gives the writer lock back. */
+function closeProject(db: Database.Database, checkpoint: boolean, lock: ProjectLock | null): void {
+  if (db.open) {
+    if (checkpoint) {
+      try {
+        // Fold the WAL back so the .flipbook file alone is the whole project after a clean close.
+        db.pragma('wal_checkpoint(TRUNCATE)');
+      } catch {
+        /* another reader holds the WAL; SQLite checkpoints later */
+      }
+    }
+    db.close();
+  }
+  lock?.release();
+}
+
+/**
+ * The grids (Project.listGrids), kept. Asked on every project:info and view; the distinct items
+ * need every column's item-id BLOB decoded, so the answer is kept until an import or a settings
+ * write (in any process) bumps the inputs version. Copies go out: a caller sorting or editing
+ * its list cannot change the kept one. Nothing is kept from inside a transaction: it may roll
+ * back, and the next import would then reach the same version number with other grids.
+ */
+class KeptGrids {
+  private kept: { version: number; main: string | null; grids: GridInfo[] } | null = null;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly gridConfigs: Database.Statement<[number, number], GridConfigRow>,
+    private readonly inputsVersion: () => number,
+  ) {}
+
+  /** The grids with the configs of protocol `main` (null: every config). */
+  list(main: string | null): GridInfo[] {
+    if (this.db.inTransaction) return readGrids(this.db, this.gridConfigs, main);
+    const version = this.inputsVersion();
+    if (this.kept?.version !== version || this.kept.main !== main) this.kept = { version, main, grids: readGrids(this.db, this.gridConfigs, main) };
+    return this.kept.grids.map((g) => ({ ...g, configs: [...g.configs], protocols: [...g.protocols] }));
+  }
 }
 
 /** A writable project without a codebook gets the default one (assets/codebook.json), stored as-is. */
