@@ -19,6 +19,7 @@ import { SuggestionsBox } from '../components/SuggestionsBox';
 import { AnnotatorsPanel } from '../components/AnnotatorsPanel';
 import { QuestionImport } from '../components/QuestionImport';
 import { GenerationPanel } from '../components/GenerationPanel';
+import { nextTransition, nudgeSpan, spanBetween, togglePathway, togglePrimary } from './item-actions';
 
 const sameItem = (a: ItemRef, b: ItemRef) => a.model === b.model && a.split === b.split && a.sampleId === b.sampleId;
 
@@ -312,13 +313,7 @@ export function ItemView({
       const id = spans[selectedSpan]?.id;
       if (id === undefined) return;
       // Computed when the edit runs, from the span as the edits before it left it.
-      edit((cur) => {
-        const s = cur.spans.find((x) => x.id === id);
-        if (!s) return null;
-        const v = Math.max(0, s[which] + dir / fps);
-        const patch = which === 'startS' ? { startS: Math.min(v, s.endS) } : { endS: Math.max(v, s.startS) };
-        return { op: 'updateSpan', spanId: s.id, patch };
-      });
+      edit((cur) => nudgeSpan(cur, id, which, dir, fps));
     },
     [spans, selectedSpan, fps, edit],
   );
@@ -333,8 +328,6 @@ export function ItemView({
   }, [detail, state, codebook, transition, spans]);
 
   const readOnly = readOnlyReason !== null;
-  /** A pathway key sets the pathway to the opposite of what the user sees (an absolute edit). */
-  const togglePathway = (id: string) => edit((cur) => ({ op: 'setPathway', pathway: id, on: !cur.pathways.includes(id) }));
 
   const now = () => player.current?.time() ?? timeStore.get();
   const toggleLoop = () => {
@@ -363,11 +356,9 @@ export function ItemView({
     markIn: () => setPendingIn(now()),
     markOut: () => {
       if (pendingIn === null) return setNotice('Press i to mark the span start first');
-      const t = now();
-      const [startS, endS] = pendingIn <= t ? [pendingIn, t] : [t, pendingIn];
       setPendingIn(null);
       setSelectedSpan(spans.length);
-      edit({ op: 'addSpan', span: { id: crypto.randomUUID(), startS, endS, label: '' } });
+      edit({ op: 'addSpan', span: { id: crypto.randomUUID(), ...spanBetween(pendingIn, now()), label: '' } });
     },
     loop: toggleLoop,
     nextSpan: () => setSelectedSpan((i) => Math.min(Math.max(0, spans.length - 1), i + 1)),
@@ -380,11 +371,7 @@ export function ItemView({
       const s = spans[selectedSpan];
       if (s) edit({ op: 'deleteSpan', spanId: s.id });
     },
-    nextTransition: () => {
-      const ts = [...(detail?.harmed ?? []), ...(detail?.rescued ?? [])];
-      if (ts.length === 0) return;
-      edit((cur) => ({ op: 'setTransition', transition: ts[(ts.indexOf(cur.transition ?? transition ?? '') + 1) % ts.length] ?? null }));
-    },
+    nextTransition: () => edit((cur) => nextTransition(cur, [...(detail?.harmed ?? []), ...(detail?.rescued ?? [])], transition)),
     confidence: (n) => edit({ op: 'setConfidence', confidence: Number(n) }),
     status: (st) => (ANNOTATION_STATUSES as readonly string[]).includes(st ?? '') && edit({ op: 'setStatus', status: st as AnnotationStatus }),
     zoomIn: () => zoomBy(1 / ZOOM_FACTOR),
@@ -399,8 +386,8 @@ export function ItemView({
     panEarlier: () => panBy(-PAN_SHARE),
     panLater: () => panBy(PAN_SHARE),
     moment: () => setMomentOpen((o) => !o),
-    togglePathway: (id) => id && togglePathway(id),
-    primaryPathway: (id) => id && edit((cur) => ({ op: 'setPrimary', pathway: cur.primaryPathway === id ? null : id })),
+    togglePathway: (id) => id && edit((cur) => togglePathway(cur, id)),
+    primaryPathway: (id) => id && edit((cur) => togglePrimary(cur, id)),
   });
 
   // The strips are the point of this view: the video gets the height they leave on screen.
@@ -531,7 +518,7 @@ export function ItemView({
             save={save}
             readOnly={readOnly}
             actions={{
-              togglePathway,
+              togglePathway: (id) => edit((cur) => togglePathway(cur, id)),
               setPrimary: (id) => edit({ op: 'setPrimary', pathway: id }),
               setTransition: (t) => edit({ op: 'setTransition', transition: t }),
               setNotes: (notes) => edit({ op: 'setNotes', notes }),
