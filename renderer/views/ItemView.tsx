@@ -20,26 +20,9 @@ import { AnnotatorsPanel } from '../components/AnnotatorsPanel';
 import { QuestionImport } from '../components/QuestionImport';
 import { GenerationPanel } from '../components/GenerationPanel';
 import { nextTransition, nudgeSpan, spanBetween, togglePathway, togglePrimary } from './item-actions';
+import { flushPrefetch, newJobId, orphanPrefetchJobs } from './prefetch-jobs';
 
 const sameItem = (a: ItemRef, b: ItemRef) => a.model === b.model && a.split === b.split && a.sampleId === b.sampleId;
-
-let jobSeq = 0;
-const newJobId = (kind: string) => `${kind}-${Date.now().toString(36)}-${(jobSeq++).toString(36)}`;
-
-/**
- * Prefetch jobs of the item view the user just left. They are cancelled once the next view's
- * own extraction has started (so frames both need are not killed and restarted — the frame
- * service keeps a running decode while any request still wants it), or after a short grace
- * period when no item view follows (back to the queue).
- */
-const orphanPrefetch = new Set<string>();
-let orphanTimer: ReturnType<typeof setTimeout> | null = null;
-function flushPrefetch(cancel: (jobId: string) => void): void {
-  if (orphanTimer !== null) clearTimeout(orphanTimer);
-  orphanTimer = null;
-  for (const id of orphanPrefetch) cancel(id);
-  orphanPrefetch.clear();
-}
 
 export function ItemView({
   item,
@@ -140,17 +123,18 @@ export function ItemView({
 
   // Prefetch the queue's next items in the background (frame service priority 1: the item on
   // screen always goes first); the jobs are cancelled when the user leaves this item for
-  // anything but them (see orphanPrefetch).
+  // anything but them (prefetch-jobs.ts).
   const upcomingKey = (neighbours.upcoming ?? []).map((r) => `${r.model}\u0000${r.split}\u0000${r.sampleId}`).join('\u0001');
   useEffect(() => {
     if (!stripsReady) return;
     const jobs = (neighbours.upcoming ?? []).map((it) => ({ it, jobId: newJobId('prefetch') }));
     for (const { it, jobId } of jobs) void client.call('frames:strips', { ...it, jobId, priority: 1 });
-    return () => {
-      for (const { jobId } of jobs) orphanPrefetch.add(jobId);
-      if (orphanTimer !== null) clearTimeout(orphanTimer);
-      orphanTimer = setTimeout(() => flushPrefetch((id) => void client.call('frames:cancel', { jobId: id })), 3000);
-    };
+    return () =>
+      orphanPrefetchJobs(
+        jobs.map((j) => j.jobId),
+        (id) => void client.call('frames:cancel', { jobId: id }),
+        3000,
+      );
     // eslint-disable-next-line react-hooks/exhaustive-deps -- upcomingKey stands for neighbours.upcoming (a new array on every render)
   }, [client, stripsReady, upcomingKey]);
 
