@@ -63,9 +63,9 @@ function currentBuild() {
     // instead of path.join, whose normalisation took ~15 ms of a call's start.
     const base = `${root}/`;
     for (const [file, mtime] of Object.entries(manifest.inputs)) {
-      if (fs.statSync(base + file).mtimeMs > mtime) return giveBackLease(), null;
+      if (fs.statSync(base + file).mtimeMs > mtime) return (giveBackLease(), null);
     }
-    if (!fs.existsSync(`${base}dist/${manifest.dir}/main.cjs`)) return giveBackLease(), null;
+    if (!fs.existsSync(`${base}dist/${manifest.dir}/main.cjs`)) return (giveBackLease(), null);
   } catch {
     giveBackLease();
     return null;

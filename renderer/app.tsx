@@ -286,7 +286,13 @@ export function App({ client }: { client: FlipbookClient }) {
           <span className="annotator">
             <span aria-label="Current annotator">{annotator ?? ''}</span>
             {annotator !== null && (
-              <button type="button" className="link" aria-label="Change annotator" title="Change the annotator name this machine records" onClick={() => setChangingAnnotator(true)}>
+              <button
+                type="button"
+                className="link"
+                aria-label="Change annotator"
+                title="Change the annotator name this machine records"
+                onClick={() => setChangingAnnotator(true)}
+              >
                 change
               </button>
             )}

@@ -120,4 +120,3 @@ export function useDialog(ref: RefObject<HTMLElement | null>, onClose: (() => vo
     };
   }, [ref, initial]);
 }
-

@@ -101,7 +101,7 @@ export const APP_SHORTCUTS: readonly Shortcut[] = [
   { key: 'Shift+F', id: 'fitSpan', action: 'Time axis: fit the selected evidence span', scope: 'item' },
   { key: 'ArrowLeft', id: 'panEarlier', action: 'Time axis: pan earlier', scope: 'item' },
   { key: 'ArrowRight', id: 'panLater', action: 'Time axis: pan later', scope: 'item' },
-  { key: 'Shift+V', id: 'moment', action: 'Moment view on/off: each budget\'s nearest frame at the playhead', scope: 'item' },
+  { key: 'Shift+V', id: 'moment', action: "Moment view on/off: each budget's nearest frame at the playhead", scope: 'item' },
   { key: 'w', id: 'nextTransition', action: 'Next transition to explain', scope: 'item' },
   { key: 'a', id: 'notes', action: 'Edit notes', scope: 'item' },
   ...['1', '2', '3', '4', '5'].map((n): Shortcut => ({ key: n, id: 'confidence', arg: n, action: `Confidence ${n}`, scope: 'item' })),
@@ -142,7 +142,9 @@ export function duplicateKeys(shortcuts: readonly Shortcut[]): string[] {
 /** When a binding is live, in words (the help dialog's last column). */
 export function whenText(s: Shortcut): string {
   const where = s.scope === 'global' ? 'anywhere' : s.scope === 'queue' ? 'queue' : 'item view';
-  const extra = [s.inTextField === 'any' ? 'also in text fields' : s.inTextField === 'search' ? 'also in the search field' : '', s.inDialog ? 'also in dialogs' : ''].filter(Boolean);
+  const extra = [s.inTextField === 'any' ? 'also in text fields' : s.inTextField === 'search' ? 'also in the search field' : '', s.inDialog ? 'also in dialogs' : ''].filter(
+    Boolean,
+  );
   return [where, ...extra].join(', ');
 }
 

@@ -69,7 +69,8 @@ export function checkElectronBinary() {
   return {
     name: `Electron ${ELECTRON_VERSION} binary`,
     ok: false,
-    detail: 'not installed — node_modules/electron has no dist/ (its postinstall download is disabled by "allowScripts" or failed). ' +
+    detail:
+      'not installed — node_modules/electron has no dist/ (its postinstall download is disabled by "allowScripts" or failed). ' +
       'It is needed to check the rebuilt better-sqlite3 loads in Electron, and by `npm start`.',
     fix: 'node node_modules/electron/install.js   (downloads from GitHub, or from ELECTRON_MIRROR if set)',
   };
@@ -90,7 +91,8 @@ export async function checkElectronHeaders(version = ELECTRON_VERSION) {
     name,
     ok: false,
     detail: `not cached in ${local.join(' or ')} and ${HEADERS_URL} cannot be reached (${r.detail}).`,
-    fix: 'run on a machine or CI runner with internet access, or point FLIPBOOK_ELECTRON_HEADERS_URL at a mirror of electronjs.org/headers, ' +
+    fix:
+      'run on a machine or CI runner with internet access, or point FLIPBOOK_ELECTRON_HEADERS_URL at a mirror of electronjs.org/headers, ' +
       `or unpack node-v${version}-headers.tar.gz into ~/.electron-gyp/${version}/`,
   };
 }

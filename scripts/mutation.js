@@ -76,7 +76,10 @@ for (const f of FOLDERS.filter((x) => only.length === 0 || only.includes(x.folde
   for (const [file, data] of Object.entries(json.files)) {
     for (const m of data.mutants) {
       counts[m.status] = (counts[m.status] ?? 0) + 1;
-      if (MISSED.has(m.status)) survivors.push(`${file}:${m.location.start.line}:${m.location.start.column} ${m.mutatorName} ${m.status}${m.replacement !== undefined ? ` → ${JSON.stringify(m.replacement).slice(0, 80)}` : ''}`);
+      if (MISSED.has(m.status))
+        survivors.push(
+          `${file}:${m.location.start.line}:${m.location.start.column} ${m.mutatorName} ${m.status}${m.replacement !== undefined ? ` → ${JSON.stringify(m.replacement).slice(0, 80)}` : ''}`,
+        );
     }
   }
   const caught = [...CAUGHT].reduce((s, k) => s + (counts[k] ?? 0), 0);

@@ -54,7 +54,8 @@ function stage(stageDir) {
 
 /** Loads the compiled addon under the Electron binary as Node (the dev binary has no fuses). */
 function loadsInElectron(electron, addon) {
-  const code = `const D=require(${JSON.stringify(require.resolve('better-sqlite3'))});` +
+  const code =
+    `const D=require(${JSON.stringify(require.resolve('better-sqlite3'))});` +
     `const db=new D(':memory:',{nativeBinding:${JSON.stringify(addon)}});db.prepare('select 1 as x').get();db.close()`;
   const r = spawnSync(electron, ['-e', code], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
   return { ok: r.status === 0, output: `${r.stdout ?? ''}${r.stderr ?? ''}`.trim() };
@@ -85,7 +86,10 @@ export async function rebuildForElectron({ electronVersion = ELECTRON_VERSION, a
   const out = nativeBinding.electronBindingPath({ electronVersion, platform: process.platform, arch });
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.copyFileSync(built, out);
-  fs.writeFileSync(path.join(path.dirname(out), 'build-info.json'), JSON.stringify({ electronVersion, platform: process.platform, arch, builtAt: new Date().toISOString() }, null, 2));
+  fs.writeFileSync(
+    path.join(path.dirname(out), 'build-info.json'),
+    JSON.stringify({ electronVersion, platform: process.platform, arch, builtAt: new Date().toISOString() }, null, 2),
+  );
   log(`Electron build ready: ${path.relative(ROOT, out)}`);
   return out;
 }

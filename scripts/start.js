@@ -58,7 +58,9 @@ function electronBinary() {
 // The Electron-ABI build of better-sqlite3 lives apart from node_modules (scripts/rebuild-native.js),
 // so that `npm test` keeps loading the Node build after `npm start`.
 function electronSqliteBinding(electronPath) {
-  const version = spawnSync(electronPath, ['--version'], { encoding: 'utf8', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } }).stdout?.trim().replace(/^v/, '');
+  const version = spawnSync(electronPath, ['--version'], { encoding: 'utf8', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } })
+    .stdout?.trim()
+    .replace(/^v/, '');
   if (!version) return null;
   const file = path.join(root, '.cache/electron-native', `electron-v${version}-${process.platform}-${process.arch}`, 'better_sqlite3.node');
   if (!fs.existsSync(file)) {

@@ -57,7 +57,8 @@ describe('layer boundaries (docs/architecture.md)', () => {
       for (const spec of importsOf(f)) {
         const layer = resolvesInto(f, spec);
         if (layer === 'electron' || layer === 'test') bad.push(`${f}: ${spec}`);
-        if (layer === null && (spec.startsWith('node:') || spec === 'electron' || spec === 'better-sqlite3' || /^(fs|path|child_process|os)$/.test(spec))) bad.push(`${f}: ${spec}`);
+        if (layer === null && (spec.startsWith('node:') || spec === 'electron' || spec === 'better-sqlite3' || /^(fs|path|child_process|os)$/.test(spec)))
+          bad.push(`${f}: ${spec}`);
       }
     }
     expect(bad).toEqual([]);
@@ -135,7 +136,11 @@ describe('rooms of electron/ (docs/architecture.md)', () => {
   it('the checks see the imports they judge (a sample of known edges)', () => {
     // If the import pattern stopped matching, every rule above would pass vacuously.
     const edges = new Set(
-      filesUnder('electron').flatMap((f) => importsOf(f).filter((s) => s.startsWith('.')).map((s) => `${roomOf(f)}>${roomOf(path.normalize(path.join(path.dirname(f), s)))}`)),
+      filesUnder('electron').flatMap((f) =>
+        importsOf(f)
+          .filter((s) => s.startsWith('.'))
+          .map((s) => `${roomOf(f)}>${roomOf(path.normalize(path.join(path.dirname(f), s)))}`),
+      ),
     );
     for (const e of ['shell>host', 'host>api', 'api>jobs', 'jobs>importers', 'cli>jobs', 'store>importers']) expect(edges).toContain(e);
     expect(filesUnder('electron/shell').flatMap(importsOf)).toContain('electron');
@@ -241,14 +246,17 @@ describe('file size (docs/architecture.md "File size")', () => {
     for (const f of files) {
       const src = readFileSync(path.join(root, f), 'utf8');
       const lines = src.split('\n').length - (src.endsWith('\n') ? 1 : 0);
-      if (lines > MAX_LINES && !statesWhyLong(openingComment(src))) bad.push(`${f}: ${lines} lines; split it by job, or give the reason in its opening comment (@long-file <reason>)`);
+      if (lines > MAX_LINES && !statesWhyLong(openingComment(src)))
+        bad.push(`${f}: ${lines} lines; split it by job, or give the reason in its opening comment (@long-file <reason>)`);
     }
     expect(bad).toEqual([]);
   });
 
   it('a reason counts only as `@long-file <reason>` in the comment the file opens with', () => {
     // If these stopped holding, the rule above would pass files it should not.
-    expect(statesWhyLong(openingComment('/**\n * The reader.\n *\n * @long-file one state machine: split, its states would be passed between files\n */\nexport {};\n'))).toBe(true);
+    expect(statesWhyLong(openingComment('/**\n * The reader.\n *\n * @long-file one state machine: split, its states would be passed between files\n */\nexport {};\n'))).toBe(
+      true,
+    );
     expect(statesWhyLong(openingComment('// @long-file the generated table of every code point, one per line\nexport {};\n'))).toBe(true);
     expect(statesWhyLong(openingComment('#!/usr/bin/env node\n// @long-file the generated table of every code point, one per line\n'))).toBe(true);
     expect(statesWhyLong(openingComment('/** @long-file */\nexport {};\n'))).toBe(false);

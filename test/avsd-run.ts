@@ -46,9 +46,15 @@ export function writeAvsdRun(dir: string, dialogs = 5, seed = 7): AvsdRun {
   for (let i = 0; i < dialogs; i++) {
     const id = `SYN${String(i).padStart(2, '0')}`;
     const turns = 3 + (i % 3);
-    const dialog = Array.from({ length: turns }, (_, t) => ({ question: `is there a ${pick()} in turn ${t} ?`, answer: t === turns - 1 ? '__UNDISCLOSED__' : `yes , the ${words(3)} is there` }));
+    const dialog = Array.from({ length: turns }, (_, t) => ({
+      question: `is there a ${pick()} in turn ${t} ?`,
+      answer: t === turns - 1 ? '__UNDISCLOSED__' : `yes , the ${words(3)} is there`,
+    }));
     ref.push({ image_id: id, summary: `a synthetic summary of ${words(6)}`, caption: `a person ${words(5)} .`, dialog });
-    multi.set(`${id}_${turns - 1}`, Array.from({ length: 3 }, () => `the ${words(2 + Math.floor(r() * 4))} is on the ${pick()}`));
+    multi.set(
+      `${id}_${turns - 1}`,
+      Array.from({ length: 3 }, () => `the ${words(2 + Math.floor(r() * 4))} is on the ${pick()}`),
+    );
   }
   const reference = path.join(dir, 'test_set4DSTC7-AVSD.json');
   writeFileSync(reference, JSON.stringify({ dialogs: ref }, null, 4));

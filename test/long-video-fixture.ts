@@ -26,7 +26,29 @@ export function longVideo(): string {
   const tmp = `${out}.${process.pid}.part.mp4`;
   execFileSync(
     process.env.FLIPBOOK_FFMPEG ?? 'ffmpeg',
-    ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=${LONG_VIDEO.width}x${LONG_VIDEO.height}:rate=${LONG_VIDEO.fps}`, '-t', String(LONG_VIDEO.seconds), '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '30', '-g', '10', '-pix_fmt', 'yuv420p', tmp],
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc2=size=${LONG_VIDEO.width}x${LONG_VIDEO.height}:rate=${LONG_VIDEO.fps}`,
+      '-t',
+      String(LONG_VIDEO.seconds),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '30',
+      '-g',
+      '10',
+      '-pix_fmt',
+      'yuv420p',
+      tmp,
+    ],
     { stdio: 'inherit' },
   );
   fs.renameSync(tmp, out);
@@ -48,13 +70,28 @@ export function longProject(dir: string): { project: string; media: string } {
   }
   const options = '"[""A. a red ball"", ""B. a blue cube"", ""C. a green cone"", ""D. nothing""]"';
   const lines = ['qid,response,gt,budget,video,question,options'];
-  for (const c of LONG_CONFIGS) lines.push(`${LONG_ITEM.sampleId},${c === '8f' || c === '16f' ? 'A' : 'B'},A,${c},${LONG_VIDEO.name},What appears in the top-left corner after the six-minute mark?,${options}`);
+  for (const c of LONG_CONFIGS)
+    lines.push(
+      `${LONG_ITEM.sampleId},${c === '8f' || c === '16f' ? 'A' : 'B'},A,${c},${LONG_VIDEO.name},What appears in the top-left corner after the six-minute mark?,${options}`,
+    );
   const csv = path.join(dir, 'long.csv');
   fs.writeFileSync(csv, `${lines.join('\n')}\n`);
   const project = path.join(dir, 'long.flipbook');
   const r = spawnSync(
     process.execPath,
-    [path.join(ROOT, 'bin/flipbook.js'), 'import', csv, '--project', project, '--columns', 'sample_id=qid,prediction=response,answer=gt,config=budget,video=video,question=question,options=options', '--model', LONG_ITEM.model, '--split', LONG_ITEM.split],
+    [
+      path.join(ROOT, 'bin/flipbook.js'),
+      'import',
+      csv,
+      '--project',
+      project,
+      '--columns',
+      'sample_id=qid,prediction=response,answer=gt,config=budget,video=video,question=question,options=options',
+      '--model',
+      LONG_ITEM.model,
+      '--split',
+      LONG_ITEM.split,
+    ],
     { cwd: ROOT, encoding: 'utf8' },
   );
   if (r.status !== 0) throw new Error(`flipbook import: ${r.stderr}`);

@@ -35,7 +35,14 @@ export function writeMlvuGeneration(dir: string, n = 24, seed = 20250301): MlvuR
   for (let i = 0; i < n; i++) {
     const answer = `The ${sentence(6 + (i % 5))}.`;
     if (i % 2 === 0) {
-      sub.push({ video: `subPlot_synth_${i}.mp4`, duration: 1200 + i, question: `Please describe the synthetic scene ${i} where the ${pick()} appears.`, answer, question_type: 'subPlot', scoring_points: [answer] });
+      sub.push({
+        video: `subPlot_synth_${i}.mp4`,
+        duration: 1200 + i,
+        question: `Please describe the synthetic scene ${i} where the ${pick()} appears.`,
+        answer,
+        question_type: 'subPlot',
+        scoring_points: [answer],
+      });
     } else {
       sum.push({ video: `summary_synth_${i}.mp4`, duration: 600 + i, question: 'Please summarize this video, including its main content.', answer, question_type: 'summary' });
     }

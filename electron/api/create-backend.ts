@@ -177,7 +177,14 @@ export function createBackend(hooks: HostHooks, opts: { media?: MediaRegistry } 
     'settings:set': (req) => {
       const s = need();
       if (req.value === null) s.project.deleteSetting(req.key);
-      else if (req.key === 'matchedGrid') s.project.setSetting(req.key, req.value.split(',').map((x) => x.trim()).filter((x) => x !== ''));
+      else if (req.key === 'matchedGrid')
+        s.project.setSetting(
+          req.key,
+          req.value
+            .split(',')
+            .map((x) => x.trim())
+            .filter((x) => x !== ''),
+        );
       else if (req.key === 'mainProtocol') {
         const name = knownProtocol(s.project, req.value);
         if (typeof name !== 'string') throw new ServiceError('bad-request', `main protocol ${name.error}`);

@@ -36,7 +36,6 @@ export async function dispatch(handlers: Handlers, name: string, payload: unknow
   }
 }
 
-
 /** What the backend tells withEffects: whether the project may be written, and how to announce a change. */
 export interface EffectHooks {
   /** Why the open project may not be written (read-only), or null when it may (or none is open). */

@@ -45,7 +45,11 @@ export function framesHandlers(ctx: BackendContext): Pick<Handlers, 'frames:stri
         const u = uniqueFrames(c);
         return {
           config: c.configKey,
-          sampler: samplerName(c, g.configs.find((x) => x.key === c.configKey), req.model),
+          sampler: samplerName(
+            c,
+            g.configs.find((x) => x.key === c.configKey),
+            req.model,
+          ),
           indices: u.map((x) => x.index),
           timesS: u.map((x) => x.timeS),
           tiles: u.map((x) => ({ config: c.configKey, index: x.index, timeS: x.timeS, url: null, approximate: true })),

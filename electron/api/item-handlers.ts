@@ -106,7 +106,16 @@ export function itemHandlers(ctx: BackendContext): Pick<Handlers, 'queue:page' |
       videoError,
       frames: (sel?.configs ?? []).map((c) => {
         const u = uniqueFrames(c);
-        return { config: c.configKey, sampler: samplerName(c, g.configs.find((x) => x.key === c.configKey), model), indices: u.map((x) => x.index), timesS: u.map((x) => x.timeS) };
+        return {
+          config: c.configKey,
+          sampler: samplerName(
+            c,
+            g.configs.find((x) => x.key === c.configKey),
+            model,
+          ),
+          indices: u.map((x) => x.index),
+          timesS: u.map((x) => x.timeS),
+        };
       }),
     };
   };

@@ -24,7 +24,10 @@ export function requireOption(name: string, value: string | undefined): string {
 /** `a,b , c` → ['a', 'b', 'c']; undefined stays undefined. */
 export function listOption(name: string, value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
-  const list = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (list.length === 0) throw new UsageError(`--${name} needs at least one value`);
   return list;
 }
@@ -46,7 +49,14 @@ export function progress(message: string): void {
 export function table(header: string[], rows: (string | number)[][]): string {
   const cells = [header, ...rows.map((r) => r.map(String))];
   const widths = header.map((_, j) => Math.max(...cells.map((r) => (r[j] ?? '').length)));
-  return cells.map((r) => r.map((c, j) => (j === 0 ? c.padEnd(widths[j]!) : c.padStart(widths[j]!))).join('  ').trimEnd()).join('\n');
+  return cells
+    .map((r) =>
+      r
+        .map((c, j) => (j === 0 ? c.padEnd(widths[j]!) : c.padStart(widths[j]!)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /** JSON with non-finite numbers written as null (Infinity has no JSON form). */

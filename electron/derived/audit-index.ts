@@ -63,7 +63,17 @@ export function computeGridAudit(project: Project, model: string, split: string)
   }
   if (m.kind !== 'mcqa' || m.configs.length === 0) {
     for (const id of m.itemIds) {
-      items.set(id, { pattern: '', trajectoryClass: null, visuallyConfused: false, textOverwritten: false, terminalRegression: false, bestConfig: null, terminalConfig: null, harmed: [], rescued: [] });
+      items.set(id, {
+        pattern: '',
+        trajectoryClass: null,
+        visuallyConfused: false,
+        textOverwritten: false,
+        terminalRegression: false,
+        bestConfig: null,
+        terminalConfig: null,
+        harmed: [],
+        rescued: [],
+      });
     }
     return { model, split, kind: m.kind, configs: m.configs, items };
   }

@@ -80,12 +80,7 @@ function hasSignal(m: ResponseMatrix, budgets: readonly string[]): boolean {
 }
 
 /** The cascade of docs/metrics.md §5 over `budgets` against `reference`, or the reason there is none. */
-export function cascadeFor(
-  m: ResponseMatrix,
-  budgets: readonly string[],
-  reference: string,
-  seed = 0,
-): { cascade: OverviewCascade | null; note: string | null } {
+export function cascadeFor(m: ResponseMatrix, budgets: readonly string[], reference: string, seed = 0): { cascade: OverviewCascade | null; note: string | null } {
   if (m.kind !== 'mcqa') return { cascade: null, note: 'the cascade is defined for MCQA grids' };
   if (budgets.length < 2) return { cascade: null, note: 'a cascade needs at least two visual budgets on one ladder' };
   if (!hasSignal(m, budgets)) return { cascade: null, note: 'no confidence or margin is recorded for these budgets, so there is no cascade to draw' };
@@ -142,7 +137,12 @@ const clsName = (t: TrajectoryColumns, r: number): string | null => TRAJECTORY_C
  */
 export function heatmapOf(m: ResponseMatrix, t: TrajectoryColumns): OverviewHeatmap {
   const { rows, patterns } = completePatterns(m, t);
-  const flags = (r: number) => ({ cls: clsName(t, r), confused: t.visuallyConfused[r] === 1, textOverwritten: t.textOverwritten[r] === 1, terminalRegression: t.terminalRegression[r] === 1 });
+  const flags = (r: number) => ({
+    cls: clsName(t, r),
+    confused: t.visuallyConfused[r] === 1,
+    textOverwritten: t.textOverwritten[r] === 1,
+    terminalRegression: t.terminalRegression[r] === 1,
+  });
   const groups = new Map<string, OverviewPatternRow>();
   rows.forEach((r, i) => {
     const p = patterns[i]!;
@@ -162,9 +162,7 @@ export function heatmapOf(m: ResponseMatrix, t: TrajectoryColumns): OverviewHeat
   const items =
     rows.length > HEATMAP_ITEM_ROWS
       ? null
-      : rows
-          .map((r, i) => ({ sampleId: m.itemIds[r]!, pattern: patterns[i]!, ...flags(r) }))
-          .sort((a, b) => compareCodePoints(a.sampleId, b.sampleId));
+      : rows.map((r, i) => ({ sampleId: m.itemIds[r]!, pattern: patterns[i]!, ...flags(r) })).sort((a, b) => compareCodePoints(a.sampleId, b.sampleId));
   return { items, patterns: shown, rest };
 }
 
@@ -174,7 +172,12 @@ export type GridMark = Exclude<OverviewMark, { kind: 'protocolMoved' | 'recovere
 /** The comparisons of a grid's other protocols as the overview draws them: counts, no item lists. */
 export function protocolsOverview(report: ProtocolReport | null): OverviewProtocol[] {
   if (!report) return [];
-  const side = (x: ProtocolSide) => ({ n: x.n, visualConfusionRate: x.visualConfusionRate, terminalRegressionRate: x.terminalRegressionRate, textOverwriteRate: x.textOverwriteRate });
+  const side = (x: ProtocolSide) => ({
+    n: x.n,
+    visualConfusionRate: x.visualConfusionRate,
+    terminalRegressionRate: x.terminalRegressionRate,
+    textOverwriteRate: x.textOverwriteRate,
+  });
   const moves = (x: MembershipChange) => ({ onlyMain: x.onlyMain.length, onlyVariant: x.onlyVariant.length, both: x.both, jaccard: x.jaccard });
   return report.variants.map((v) => ({
     protocol: v.protocol,
@@ -403,7 +406,11 @@ export function markItems(m: ResponseMatrix, mark: GridMark): string[] {
 function matchedGridSetting(project: Project): string[] | null {
   const v = project.getSetting<unknown>('matchedGrid');
   if (Array.isArray(v) && v.length > 0 && v.every((x): x is string => typeof x === 'string')) return v;
-  if (typeof v === 'string' && v.trim() !== '') return v.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (typeof v === 'string' && v.trim() !== '')
+    return v
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
   return null;
 }
 

@@ -427,7 +427,21 @@ const Header = z.object({
   widths: z.array(z.enum(['u8', 'i8', 'u16', 'i16', 'i32'])),
 });
 
-const BODY = ['rowItem', 'rowShape', 'gridStart', 'idRank', 'idStart', 'textStart', 'itemTask', 'hasVideo', 'shapePattern', 'shapeClass', 'shapeFlags', 'shapeHarmed', 'shapeRescued'] as const;
+const BODY = [
+  'rowItem',
+  'rowShape',
+  'gridStart',
+  'idRank',
+  'idStart',
+  'textStart',
+  'itemTask',
+  'hasVideo',
+  'shapePattern',
+  'shapeClass',
+  'shapeFlags',
+  'shapeHarmed',
+  'shapeRescued',
+] as const;
 type BodyKey = (typeof BODY)[number];
 
 function bodyLengths(n: number, grids: number, items: number, shapes: number): Record<BodyKey, number> {

@@ -73,7 +73,14 @@ export function shapeOkOf(d: QueueData, f: QueueFilter): Uint8Array {
 
 /** A filter only shapes decide: its rows' count is a sum of stored per-shape row counts. */
 export const decidedByShapes = (f: QueueFilter): boolean =>
-  f.model === null && f.split === null && f.taskType === null && (f.itemSet ?? null) === null && f.status === null && f.annotator === null && f.hasVideo === null && f.search.trim() === '';
+  f.model === null &&
+  f.split === null &&
+  f.taskType === null &&
+  (f.itemSet ?? null) === null &&
+  f.status === null &&
+  f.annotator === null &&
+  f.hasVideo === null &&
+  f.search.trim() === '';
 
 /** The rows passing `f` (the rules of shared/api/queue-filter.ts matchesFilter), as a mask. */
 export function matchOf(v: View, st: States, f: QueueFilter, annotator: string | undefined): { mask: Uint8Array; total: number } {
@@ -97,7 +104,14 @@ export function matchOf(v: View, st: States, f: QueueFilter, annotator: string |
   // Search: every term in the row's text `<id> <model> <task type> <question>`. A term holds
   // no white space, so it lies within one part: in the item's text or in the model's name;
   // each is matched once, as bits per term (30 terms a round), not once per row.
-  const terms = [...new Set(f.search.toLowerCase().split(/\s+/).filter((t) => t.length > 0))];
+  const terms = [
+    ...new Set(
+      f.search
+        .toLowerCase()
+        .split(/\s+/)
+        .filter((t) => t.length > 0),
+    ),
+  ];
   const rounds: { all: number; items: Int32Array; grids: Int32Array }[] = [];
   for (let from = 0; from < terms.length; from += 30) {
     const chunk = terms.slice(from, from + 30);

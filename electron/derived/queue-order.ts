@@ -94,10 +94,20 @@ function permOf(v: View, st: States, key: SortKey, annotator: string | undefined
   } else if (key === 'taskType') {
     // A missing task type sorts as '' (as before: coalesce(task_type, '')).
     const s = ranks(['', ...d.taskTypes]);
-    p = orderBy(d.n, d.rowItem, Int32Array.from(d.itemTask, (t) => s.rank[t + 1]!), s.size);
+    p = orderBy(
+      d.n,
+      d.rowItem,
+      Int32Array.from(d.itemTask, (t) => s.rank[t + 1]!),
+      s.size,
+    );
   } else {
     const s = ranks(['', ...d.classes]);
-    p = orderBy(d.n, d.rowShape, Int32Array.from(d.shapeClass, (c) => s.rank[c + 1]!), s.size);
+    p = orderBy(
+      d.n,
+      d.rowShape,
+      Int32Array.from(d.shapeClass, (c) => s.rank[c + 1]!),
+      s.size,
+    );
   }
   v.perms.set(key, p);
   return p;
@@ -111,8 +121,8 @@ export function listOf(v: View, st: States, f: QueueFilter, key: SortKey, annota
   const perm = permOf(v, st, key, annotator);
   const rows = new Int32Array(total);
   let at = 0;
-  if (perm === null) for (let r = 0; r < mask.length; r++) (mask[r] === 1 && (rows[at++] = r));
-  else for (let j = 0; j < perm.length; j++) (mask[perm[j]!] === 1 && (rows[at++] = perm[j]!));
+  if (perm === null) for (let r = 0; r < mask.length; r++) mask[r] === 1 && (rows[at++] = r);
+  else for (let j = 0; j < perm.length; j++) mask[perm[j]!] === 1 && (rows[at++] = perm[j]!);
   v.list = { key: k, rows };
   return rows;
 }

@@ -81,21 +81,32 @@ export async function decodeRuns(meta: VideoMeta, runs: readonly DecodeRun[], sp
   const args = ['-hide_banner', '-nostdin', '-v', 'error', '-copyts'];
   for (const run of runs) {
     args.push(
-      '-noaccurate_seek', ...seekArgs(meta, run.keyframe),
+      '-noaccurate_seek',
+      ...seekArgs(meta, run.keyframe),
       ...(runs.length > 1 ? ['-t', readLimitS(meta, run).toFixed(6)] : []),
       ...(opts.threads ? ['-threads', String(opts.threads)] : []),
-      '-i', meta.path,
+      '-i',
+      meta.path,
     );
   }
   runs.forEach((run, i) => {
     const vf = [`select='${selectExpression(meta, run.indices)}'`, ...filters].join(',');
     args.push(
-      '-map', `${i}:v:0`, '-an', '-sn', '-dn',
-      '-vf', vf,
-      '-fps_mode', 'passthrough',
-      '-frames:v', String(run.indices.length),
+      '-map',
+      `${i}:v:0`,
+      '-an',
+      '-sn',
+      '-dn',
+      '-vf',
+      vf,
+      '-fps_mode',
+      'passthrough',
+      '-frames:v',
+      String(run.indices.length),
       ...codec,
-      '-f', 'image2pipe', `pipe:${3 + i}`,
+      '-f',
+      'image2pipe',
+      `pipe:${3 + i}`,
     );
   });
   const splitters = runs.map(() => createImageStreamSplitter(spec.format));
@@ -148,14 +159,28 @@ export async function decodeKeyframes(
 ): Promise<number> {
   const { filters, codec } = encodeArgs(spec);
   const args = [
-    '-hide_banner', '-nostdin', '-v', 'error',
-    '-discard', 'nokey', '-skip_frame', 'nokey', // -discard alone is ignored by the Matroska demuxer
-    '-i', path,
-    '-map', '0:v:0', '-an', '-sn', '-dn',
+    '-hide_banner',
+    '-nostdin',
+    '-v',
+    'error',
+    '-discard',
+    'nokey',
+    '-skip_frame',
+    'nokey', // -discard alone is ignored by the Matroska demuxer
+    '-i',
+    path,
+    '-map',
+    '0:v:0',
+    '-an',
+    '-sn',
+    '-dn',
     ...(filters.length ? ['-vf', filters.join(',')] : []),
-    '-fps_mode', 'passthrough',
+    '-fps_mode',
+    'passthrough',
     ...codec,
-    '-f', 'image2pipe', 'pipe:1',
+    '-f',
+    'image2pipe',
+    'pipe:1',
   ];
   const splitter = createImageStreamSplitter(spec.format);
   let got = 0;

@@ -74,7 +74,11 @@ export async function executeExact(e: Engine, task: Task): Promise<void> {
     if (task.preempted && !e.closed && [...task.requesters].some((r) => r.alive)) {
       requeue(e, task);
       requeued = true;
-    } else rejectKeys(task.runs.flatMap((r) => r.indices), err);
+    } else
+      rejectKeys(
+        task.runs.flatMap((r) => r.indices),
+        err,
+      );
   } finally {
     if (!requeued) {
       // Frames the process should have produced but did not (cannot happen when decodeRun resolved; defensive).

@@ -49,8 +49,7 @@ export function planDecodeRuns(meta: VideoMeta, indices: readonly number[], opts
   const minRuns = opts.minRuns ?? 1;
   const unique = [...new Set(indices)].sort((a, b) => a - b);
   for (const k of unique) {
-    if (!Number.isInteger(k) || k < 0 || k >= meta.frameCount)
-      throw new RangeError(`frame index ${k} is outside 0…${meta.frameCount - 1} (${meta.frameCount} frames)`);
+    if (!Number.isInteger(k) || k < 0 || k >= meta.frameCount) throw new RangeError(`frame index ${k} is outside 0…${meta.frameCount - 1} (${meta.frameCount} frames)`);
   }
   // 1. one group per keyframe interval
   const groups: DecodeRun[] = [];

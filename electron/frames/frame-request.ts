@@ -37,8 +37,7 @@ export async function requestFrames(e: Engine, req: FrameRequest): Promise<Frame
   const spec = req.spec ?? DEFAULT_THUMB;
   const signal = req.signal;
   if (signal?.aborted) throw new MediaError('cancelled', null, 'cancelled');
-  if (typeof req.video === 'string' && (req.approximate ?? true))
-    void prefetchKeyframes(e, req.video, spec, { priority: req.priority ?? 0, ...(signal ? { signal } : {}) });
+  if (typeof req.video === 'string' && (req.approximate ?? true)) void prefetchKeyframes(e, req.video, spec, { priority: req.priority ?? 0, ...(signal ? { signal } : {}) });
   const meta = typeof req.video === 'string' ? await probe(e, req.video, signal) : req.video;
   const unique = [...new Set(req.indices)].sort((a, b) => a - b);
   for (const k of unique) {
@@ -112,7 +111,12 @@ async function deliver(e: Engine, r: RequestState): Promise<FrameBatchResult> {
     if (p) {
       p.task.requesters.add(requester);
       attached.push(p.task);
-      waits.push(p.promise.then((file) => deliverExact(k, file), (err: unknown) => fail(k, err)));
+      waits.push(
+        p.promise.then(
+          (file) => deliverExact(k, file),
+          (err: unknown) => fail(k, err),
+        ),
+      );
     } else toDecode.push(k);
   });
 
@@ -145,10 +149,23 @@ async function deliver(e: Engine, r: RequestState): Promise<FrameBatchResult> {
     if (p) {
       p.task.requesters.add(requester);
       attached.push(p.task);
-      waits.push(p.promise.then((file) => deliverExact(k, file), (err: unknown) => fail(k, err)));
+      waits.push(
+        p.promise.then(
+          (file) => deliverExact(k, file),
+          (err: unknown) => fail(k, err),
+        ),
+      );
     } else stillToDecode.push(k);
   }
-  if (stillToDecode.length) queueDecodes(e, r, stillToDecode, (k, promise) => waits.push(promise.then((file) => deliverExact(k, file), (err: unknown) => fail(k, err))));
+  if (stillToDecode.length)
+    queueDecodes(e, r, stillToDecode, (k, promise) =>
+      waits.push(
+        promise.then(
+          (file) => deliverExact(k, file),
+          (err: unknown) => fail(k, err),
+        ),
+      ),
+    );
   e.work.pump();
 
   await Promise.all(waits);

@@ -23,8 +23,7 @@ export interface ItemStrips {
  * selection (item-frames.ts) on a cold open, and the two overlap.
  */
 export function prefetchItemKeyframes(service: FrameService, videoPath: string, opts: ItemStripOptions = {}): void {
-  if (opts.approximate ?? true)
-    void service.prefetchKeyframes(videoPath, opts.spec, { priority: opts.priority ?? 0, ...(opts.signal ? { signal: opts.signal } : {}) });
+  if (opts.approximate ?? true) void service.prefetchKeyframes(videoPath, opts.spec, { priority: opts.priority ?? 0, ...(opts.signal ? { signal: opts.signal } : {}) });
 }
 
 /**

@@ -23,7 +23,10 @@ export const FromHost = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('result'),
     id: z.number().int(),
-    result: z.union([z.object({ ok: z.literal(true), value: z.unknown() }), z.object({ ok: z.literal(false), error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }) })]),
+    result: z.union([
+      z.object({ ok: z.literal(true), value: z.unknown() }),
+      z.object({ ok: z.literal(false), error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }) }),
+    ]),
   }),
   z.object({ type: z.literal('event'), event: z.string(), payload: z.unknown() }),
   /** A media id the renderer may now ask media:// for (sent before the answer that carries its URL). */

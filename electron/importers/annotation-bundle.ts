@@ -26,8 +26,19 @@ const FILES = ['events.jsonl', 'pathways.csv', 'evidence_spans.csv', 'codebook.j
 type BundleFile = (typeof FILES)[number];
 
 const PATHWAY_COLUMNS = [
-  'sample_id', 'model', 'split', 'annotator', 'status', 'primary_pathway', 'pathways',
-  'transition', 'notes', 'confidence', 'codebook_version', 'created_at', 'updated_at',
+  'sample_id',
+  'model',
+  'split',
+  'annotator',
+  'status',
+  'primary_pathway',
+  'pathways',
+  'transition',
+  'notes',
+  'confidence',
+  'codebook_version',
+  'created_at',
+  'updated_at',
 ] as const;
 const SPAN_COLUMNS = ['sample_id', 'model', 'split', 'annotator', 'start_s', 'end_s', 'label', 'covered_by'] as const;
 
@@ -95,7 +106,11 @@ const hashId = (parts: unknown[]): string => {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 };
 
-const list = (s: string): string[] => s.split(';').map((x) => x.trim()).filter((x) => x !== '');
+const list = (s: string): string[] =>
+  s
+    .split(';')
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
 
 /** Bundle files from rows: one snapshot event per (model, split, item, annotator). */
 export function eventsFromRows(pathwaysCsv: string | null, spansCsv: string | null, names: { pathways: string; spans: string }): AnnotationEvent[] {
@@ -137,7 +152,21 @@ export function eventsFromRows(pathwaysCsv: string | null, spansCsv: string | nu
     const epoch = '1970-01-01T00:00:00.000Z';
     events.push(
       snapshot(
-        { model, split, sample_id, annotator, status: 'todo', primary_pathway: '', pathways: '', transition: '', notes: '', confidence: '', codebook_version: '', created_at: epoch, updated_at: epoch },
+        {
+          model,
+          split,
+          sample_id,
+          annotator,
+          status: 'todo',
+          primary_pathway: '',
+          pathways: '',
+          transition: '',
+          notes: '',
+          confidence: '',
+          codebook_version: '',
+          created_at: epoch,
+          updated_at: epoch,
+        },
         s,
       ),
     );

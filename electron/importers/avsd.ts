@@ -149,7 +149,12 @@ function checkMultiref(refs: AvsdReferences): void {
     const turn = m ? Number(m[2]) : -1;
     if (!d || !d.evaluated.includes(turn)) {
       const file = refs.multirefFiles[0] ?? '';
-      throw new ImportError(file, 0, 'images.name', `"${name}" is no evaluated turn of the reference dialogs (${[...refs.files.keys()].map((f) => basename(f)).join(', ') || 'none in this import'})`);
+      throw new ImportError(
+        file,
+        0,
+        'images.name',
+        `"${name}" is no evaluated turn of the reference dialogs (${[...refs.files.keys()].map((f) => basename(f)).join(', ') || 'none in this import'})`,
+      );
     }
   }
 }
@@ -163,7 +168,12 @@ async function loadReferences(paths: readonly string[]): Promise<AvsdReferences>
     else if (role === 'multiref') readMultiref(p, src, refs);
   }
   if (refs.multiref.size > 0 && refs.dialogs.size === 0) {
-    throw new ImportError(refs.multirefFiles[0] ?? '', 0, '', 'a multi-reference file needs the reference dialog file (e.g. test_set4DSTC7-AVSD.json) in the same import: it holds the questions and the dialogue history');
+    throw new ImportError(
+      refs.multirefFiles[0] ?? '',
+      0,
+      '',
+      'a multi-reference file needs the reference dialog file (e.g. test_set4DSTC7-AVSD.json) in the same import: it holds the questions and the dialogue history',
+    );
   }
   checkMultiref(refs);
   return refs;
@@ -221,7 +231,8 @@ export async function readAvsd(path: string, opts: ImportOptions = {}): Promise<
   const file = path;
   const src = await readJsonSource(path);
   const role = avsdRole(src.value);
-  if (role === null) throw new ImportError(file, 1, 'dialogs', 'not an AVSD file: expected {dialogs: [{image_id, dialog: [{question, answer}]}]} or the multi-reference {images, annotations}');
+  if (role === null)
+    throw new ImportError(file, 1, 'dialogs', 'not an AVSD file: expected {dialogs: [{image_id, dialog: [{question, answer}]}]} or the multi-reference {images, annotations}');
   const split = opts.split ?? AVSD_SPLIT;
   const refs = await referencesOf({ ...opts, companions: [...new Set([...(opts.companions ?? []), path])] });
   const b = new BatchBuilder(file);
@@ -246,7 +257,12 @@ function readResult(path: string, src: JsonSource, refs: AvsdReferences, split: 
   b.addConfig(specFor(config, { toolkit: 'avsd', sampling: { policy: null, seed: null, fps: rn.fps } }));
   if (rn.guess && !opts.model) b.warnings.push(guessWarning(file, rn.guess));
   if (refs.dialogs.size === 0) {
-    throw new ImportError(file, 1, 'dialogs', "an AVSD result is read against the challenge's reference dialog file: add it (e.g. test_set4DSTC7-AVSD.json, and for the test set its _multiref.json) to the same import, or pass it as --ground-truth");
+    throw new ImportError(
+      file,
+      1,
+      'dialogs',
+      "an AVSD result is read against the challenge's reference dialog file: add it (e.g. test_set4DSTC7-AVSD.json, and for the test set its _multiref.json) to the same import, or pass it as --ground-truth",
+    );
   }
   const root = parseWith(Dialogs, src.value, file, 1);
   const scorer = new OpenScorer(file);
@@ -261,7 +277,13 @@ function readResult(path: string, src: JsonSource, refs: AvsdReferences, split: 
     if (seen.has(d.image_id)) throw new ImportError(file, line, `${f}.image_id`, `dialog ${d.image_id} again (first at line ${seen.get(d.image_id)})`);
     seen.set(d.image_id, line);
     refFile ??= ref.file;
-    if (ref.file !== refFile) throw new ImportError(file, line, `${f}.image_id`, `dialog ${d.image_id} is from ${basename(ref.file)}, the file's first dialog from ${basename(refFile)}: one result file answers one reference file`);
+    if (ref.file !== refFile)
+      throw new ImportError(
+        file,
+        line,
+        `${f}.image_id`,
+        `dialog ${d.image_id} is from ${basename(ref.file)}, the file's first dialog from ${basename(refFile)}: one result file answers one reference file`,
+      );
     const n = ref.turns.length;
     const E = ref.evaluated;
     const trailing = E.every((t, j) => t === n - E.length + j);
@@ -282,7 +304,12 @@ function readResult(path: string, src: JsonSource, refs: AvsdReferences, split: 
       // Lines are known for the parsed document's own objects, not zod's copies.
       const tline = src.lineOf((raw as { dialog: unknown[] }).dialog[j]) || line;
       if (turn.question.trim() !== ref.turns[t]!.question.trim()) {
-        throw new ImportError(file, tline, `${tf}.question`, `${JSON.stringify(turn.question)} is not the reference's question at turn ${t} of ${d.image_id} (${JSON.stringify(ref.turns[t]!.question)})`);
+        throw new ImportError(
+          file,
+          tline,
+          `${tf}.question`,
+          `${JSON.stringify(turn.question)} is not the reference's question at turn ${t} of ${d.image_id} (${JSON.stringify(ref.turns[t]!.question)})`,
+        );
       }
       const answer = turn.answer.trim();
       if (answer === '') throw new ImportError(file, tline, `${tf}.answer`, `empty generated answer at turn ${t} of ${d.image_id}`);
@@ -307,7 +334,10 @@ function readResult(path: string, src: JsonSource, refs: AvsdReferences, split: 
   const expected = refFile === null ? [] : (refs.files.get(refFile) ?? []);
   const missing = expected.filter((id) => !seen.has(id));
   if (refFile === null || missing.length > 0) {
-    const which = refFile === null ? 'no dialogs' : `${missing.length} of the ${expected.length} dialogs of ${basename(refFile)} missing: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}`;
+    const which =
+      refFile === null
+        ? 'no dialogs'
+        : `${missing.length} of the ${expected.length} dialogs of ${basename(refFile)} missing: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}`;
     throw new ImportError(file, 1, 'dialogs', `${which} (a result answers every dialog of its reference)`);
   }
   b.warnings.push(...scorer.warnings());

@@ -20,13 +20,7 @@ export interface ImportOptions {
 }
 
 /** A response with every optional column unset; importers override what the file gives. */
-export function emptyResponse(
-  model: string,
-  split: string,
-  sampleId: string,
-  config: string,
-  line: number,
-): ResponseRow {
+export function emptyResponse(model: string, split: string, sampleId: string, config: string, line: number): ResponseRow {
   return {
     model,
     split,
@@ -146,8 +140,7 @@ export class BatchBuilder {
           this.file,
           line,
           fieldNames[k] ?? k,
-          `duplicate item (split ${item.split}, sample ${item.sampleId}) with a different ${k}: ` +
-            `${JSON.stringify(v)} here, ${JSON.stringify(old)} at line ${prev.line}`,
+          `duplicate item (split ${item.split}, sample ${item.sampleId}) with a different ${k}: ` + `${JSON.stringify(v)} here, ${JSON.stringify(old)} at line ${prev.line}`,
         );
       }
     }

@@ -27,7 +27,22 @@ import { OpenScorer, checkKind, parseScore, referencesOf } from './open-ended';
 import { extractOptionLetter, isOptionLetter, letterOf } from './option-letter';
 import { parsePythonJson } from './py-json';
 
-export const COLUMN_ROLES = ['sample_id', 'prediction', 'answer', 'options', 'config', 'model', 'split', 'correct', 'score', 'question', 'video', 'task_type', 'confidence', 'latency_ms'] as const;
+export const COLUMN_ROLES = [
+  'sample_id',
+  'prediction',
+  'answer',
+  'options',
+  'config',
+  'model',
+  'split',
+  'correct',
+  'score',
+  'question',
+  'video',
+  'task_type',
+  'confidence',
+  'latency_ms',
+] as const;
 export type ColumnRole = (typeof COLUMN_ROLES)[number];
 
 /** `sample_id=qid,prediction=pred` → role → column; refused as `--columns: …` when malformed. */
@@ -94,7 +109,10 @@ function optionsOf(v: string | null, file: string, line: number, column: string)
     if (!list) throw new ImportError(file, line, column, 'not a list of options');
     return list.map((o, k) => stripOptionPrefix(o, k));
   }
-  return t.split('\n').map((o, k) => stripOptionPrefix(o.trim(), k)).filter((o) => o !== '');
+  return t
+    .split('\n')
+    .map((o, k) => stripOptionPrefix(o.trim(), k))
+    .filter((o) => o !== '');
 }
 
 export async function readColumns(path: string, opts: ImportOptions & { columns: string }): Promise<ImportBatch> {
@@ -110,7 +128,14 @@ export async function readColumns(path: string, opts: ImportOptions & { columns:
   if (!col('split') && !opts.split) throw new ImportError(file, 0, 'split', '--columns without split=<column>: pass --split');
   if (!col('config') && !opts.config) throw new ImportError(file, 0, 'config', '--columns without config=<column>: pass --config (e.g. 16f_151k)');
   const b = new BatchBuilder(file);
-  const names: Partial<Record<string, string>> = { sampleId: col('sample_id'), pred: col('prediction'), groundTruth: col('answer'), config: col('config'), model: col('model'), split: col('split') };
+  const names: Partial<Record<string, string>> = {
+    sampleId: col('sample_id'),
+    pred: col('prediction'),
+    groundTruth: col('answer'),
+    config: col('config'),
+    model: col('model'),
+    split: col('split'),
+  };
   b.fieldName = (f) => names[f as string] ?? String(f);
   const scorer = new OpenScorer(file);
   const kindState: { kind: 'mcqa' | 'open' | null; line: number } = { kind: null, line: 0 };
@@ -166,24 +191,40 @@ export async function readColumns(path: string, opts: ImportOptions & { columns:
       row.latencyMs = n;
     }
     const video = get('video');
-    const item = { split, sampleId, question: get('question'), taskType: get('task_type'), videoId: video, videoFile: video ? (/\.\w{2,4}$/.test(video) ? video : `${video}.mp4`) : null };
+    const item = {
+      split,
+      sampleId,
+      question: get('question'),
+      taskType: get('task_type'),
+      videoId: video,
+      videoFile: video ? (/\.\w{2,4}$/.test(video) ? video : `${video}.mp4`) : null,
+    };
     if (open) {
       const references = referencesOf(answer, file, line, col('answer')!);
-      scorer.apply(row, { pred: prediction, references, given: parseScore(get('score'), file, line, col('score') ?? 'score'), givenField: col('score') ?? 'score', referenceField: col('answer')!, line });
+      scorer.apply(row, {
+        pred: prediction,
+        references,
+        given: parseScore(get('score'), file, line, col('score') ?? 'score'),
+        givenField: col('score') ?? 'score',
+        referenceField: col('answer')!,
+        line,
+      });
       b.addResponse(row);
       b.addItem({ ...item, options: null, answer: null, references, kind: 'open' }, line, { references: col('answer')! });
       return;
     }
     let letter: string | null = null;
     if (ansIndex !== null) {
-      if (ansIndex >= options!.length || ansIndex >= 8) throw new ImportError(file, line, col('answer')!, `option index ${ansIndex} is past the ${options!.length} options (0-based)`);
+      if (ansIndex >= options!.length || ansIndex >= 8)
+        throw new ImportError(file, line, col('answer')!, `option index ${ansIndex} is past the ${options!.length} options (0-based)`);
       letter = letterOf(ansIndex);
     } else if (answer !== null && answer.trim() !== '') {
       const a = answer.trim();
       if (isOptionLetter(a)) letter = a;
       else {
         const i = options ? options.findIndex((o) => o.trim() === a || o.trim() === stripOptionPrefix(a, 0)) : -1;
-        if (i < 0 || i >= 8) throw new ImportError(file, line, col('answer')!, `${JSON.stringify(answer)} is neither an option letter A–H, a 0-based index, nor one of the options`);
+        if (i < 0 || i >= 8)
+          throw new ImportError(file, line, col('answer')!, `${JSON.stringify(answer)} is neither an option letter A–H, a 0-based index, nor one of the options`);
         letter = letterOf(i);
       }
     }

@@ -58,12 +58,7 @@ export function resolveConfigKey(
       throw new ImportError(file, line, 'config', `--config ${override} is not textonly, <frames>f or <frames>f_<pixels>`);
     }
     if (source.frames !== null && parsed.frames !== source.frames) {
-      throw new ImportError(
-        file,
-        line,
-        source.field ?? 'config',
-        `config ${override} means ${parsed.frames} frames but ${source.what ?? 'the source'} says ${source.frames}`,
-      );
+      throw new ImportError(file, line, source.field ?? 'config', `config ${override} means ${parsed.frames} frames but ${source.what ?? 'the source'} says ${source.frames}`);
     }
     return override;
   }

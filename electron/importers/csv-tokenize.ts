@@ -45,7 +45,6 @@ function lastBytesComma(dv: DataView, e: number, end: number): number {
   return e;
 }
 
-
 /** Bytes of a UTF-8 byte order mark at the start of `buf` (3), else 0: the tokenizer starts after it. */
 export function bomLength(buf: Uint8Array): number {
   return buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
@@ -111,7 +110,7 @@ export function recordStrings(buf: Buffer, at: Cursor, file: string, delimiter: 
     if (at.quote < 0) at.quote = n;
   }
   if (at.quote >= le) {
-    for (let s = at.p; ; ) {
+    for (let s = at.p; ;) {
       let e = buf.indexOf(delimiter, s);
       if (e < 0 || e > end) e = end;
       out.push(buf.toString('utf8', s, e));

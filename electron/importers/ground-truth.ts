@@ -27,7 +27,10 @@ const BUILT_IN: SplitMap = new Map([['videomme', 'V1_{duration}']]);
 /** `videomme=V1_{duration},videomme_v2=V2_medium` → Map; throws Error with the reason. */
 export function parseSplitMap(text: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const part of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const eq = part.indexOf('=');
     const from = eq > 0 ? part.slice(0, eq).trim() : '';
     const to = eq > 0 ? part.slice(eq + 1).trim() : '';

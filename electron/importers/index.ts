@@ -114,7 +114,12 @@ async function detectFormatAs(path: string): Promise<ImportFormat> {
     const timedRow = /"config_key"\s*:/.test(firstLine) && /"wall_clock_s"\s*:/.test(firstLine);
     if (pipelineRow || timedRow) return 'scalegrid-jsonl';
     if (ext === '.jsonl') {
-      throw new ImportError(path, 1, '', "unknown JSONL: expected an lmms-eval --log_samples file (doc_id, filtered_resps) or the release pipeline's rows (sample_id, correct_letter; or config_key, wall_clock_s)");
+      throw new ImportError(
+        path,
+        1,
+        '',
+        "unknown JSONL: expected an lmms-eval --log_samples file (doc_id, filtered_resps) or the release pipeline's rows (sample_id, correct_letter; or config_key, wall_clock_s)",
+      );
     }
   }
   if (ext === '.json') {
@@ -129,7 +134,7 @@ async function detectFormatAs(path: string): Promise<ImportFormat> {
       throw new ImportError(path, 0, '', 'an lmms-eval results summary: import the *_samples_<task>.jsonl beside it');
     }
     if (isRecord(src.value) && 'method' in src.value && 'base_correct' in src.value && 'total' in src.value) {
-      throw new ImportError(path, 0, '', "a run_inference summary (no per-item rows): import the .jsonl beside it");
+      throw new ImportError(path, 0, '', 'a run_inference summary (no per-item rows): import the .jsonl beside it');
     }
     throw new ImportError(path, 0, '', 'unknown JSON layout (not Video-MME results, MLVU, VLMEvalKit records or AVSD dialogs)');
   }

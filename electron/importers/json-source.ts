@@ -64,7 +64,8 @@ function objectStartLines(text: string): number[] {
     const c = text.charCodeAt(i);
     if (c === 10) line++;
     else if (inStr) {
-      if (c === 92) i++; // backslash: skip the escaped char
+      if (c === 92)
+        i++; // backslash: skip the escaped char
       else if (c === 34) inStr = false;
     } else if (c === 34) inStr = true;
     else if (c === 123) out.push(line);

@@ -15,7 +15,11 @@ export function parseListLiteral(text: string): string[] | null {
     }
     return parsePythonList(t);
   }
-  if (t.includes('\n')) return t.split('\n').map((s) => s.trim()).filter(Boolean);
+  if (t.includes('\n'))
+    return t
+      .split('\n')
+      .map((s) => s.trim())
+      .filter(Boolean);
   return null;
 }
 

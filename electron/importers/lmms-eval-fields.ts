@@ -26,7 +26,10 @@ export function firstString(list: unknown[] | string): string | null {
 /** The last non-empty line of a rendered prompt (the question follows the instructions). */
 export function lastLine(input: string | null | undefined): string | null {
   if (!input) return null;
-  const lines = input.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const lines = input
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   return lines[lines.length - 1] ?? null;
 }
 
@@ -154,20 +157,41 @@ export function metricItemId(rec: Record<string, unknown>): string | null {
  * 0-based option index (LongVideoBench, EgoSchema); an option's text (MVBench's target). Null
  * when the record gives none; anything else is refused.
  */
-export function resolveAnswer(raw: unknown, options: string[] | null | undefined, stated: { letter: string; field: string } | null, file: string, line: number, field: string): string | null {
+export function resolveAnswer(
+  raw: unknown,
+  options: string[] | null | undefined,
+  stated: { letter: string; field: string } | null,
+  file: string,
+  line: number,
+  field: string,
+): string | null {
   if (stated !== null) return stated.letter;
   if (raw === null || raw === undefined || raw === '') return null;
   if (typeof raw === 'string' && isOptionLetter(raw)) return raw;
   const n = optionIndexOf(raw);
   if (n !== null) {
     const count = options?.length ?? LETTERS.length;
-    if (n >= count) throw new ImportError(file, line, field, `option index ${n} is past the ${count} options (0-based: ${LETTERS.slice(0, count).split('').map((l, i) => `${i} = ${l}`).join(', ')})`);
+    if (n >= count)
+      throw new ImportError(
+        file,
+        line,
+        field,
+        `option index ${n} is past the ${count} options (0-based: ${LETTERS.slice(0, count)
+          .split('')
+          .map((l, i) => `${i} = ${l}`)
+          .join(', ')})`,
+      );
     return LETTERS[n]!;
   }
   if (typeof raw === 'string' && options) {
     const at = options.findIndex((o) => o.trim() === raw.trim());
     if (at >= 0 && at < LETTERS.length) return LETTERS[at]!;
-    throw new ImportError(file, line, field, `the answer ${JSON.stringify(raw)} is neither an option letter nor one of the options (${options.map((o, i) => `${LETTERS[i]}. ${o}`).join('; ')})`);
+    throw new ImportError(
+      file,
+      line,
+      field,
+      `the answer ${JSON.stringify(raw)} is neither an option letter nor one of the options (${options.map((o, i) => `${LETTERS[i]}. ${o}`).join('; ')})`,
+    );
   }
   throw new ImportError(file, line, field, `expected an option letter A–H, got ${JSON.stringify(raw)}`);
 }

@@ -50,7 +50,6 @@ const DocSchema = z
   })
   .passthrough();
 
-
 /** v0.7+ writes a one-element response list as the plain string. */
 const Responses = z.union([z.string(), StringList]);
 
@@ -70,9 +69,7 @@ export const LineSchema = z
 /** Pre-0.3 `<task>.json`. */
 const LegacySchema = z
   .object({
-    args: z
-      .object({ model: z.string().nullish(), model_args: z.string().nullish(), tasks: z.string().nullish() })
-      .passthrough(),
+    args: z.object({ model: z.string().nullish(), model_args: z.string().nullish(), tasks: z.string().nullish() }).passthrough(),
     model_configs: z.object({ task: z.string().nullish() }).passthrough(),
     logs: z.array(z.unknown()),
     time: z.string().nullish(),
@@ -156,12 +153,7 @@ export async function* jsonlRecords(file: string): AsyncIterable<{ line: number;
     try {
       json = parsePythonJson(text);
     } catch (e) {
-      throw new ImportError(
-        file,
-        line,
-        '',
-        terminated ? `malformed JSON: ${(e as Error).message}` : 'truncated JSONL line (the file ends mid-record)',
-      );
+      throw new ImportError(file, line, '', terminated ? `malformed JSON: ${(e as Error).message}` : 'truncated JSONL line (the file ends mid-record)');
     }
     yield { line, json };
   }

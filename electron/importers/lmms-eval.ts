@@ -9,7 +9,21 @@ import { mlvuSampleId } from './mlvu-id';
 import { ClosedScorer, extractYesNo, givenOutcome, YES_NO_OPTIONS, yesNoAnswer, yesNoLetter } from './closed-answer';
 import { OpenScorer, checkKind, referencesOf } from './open-ended';
 import { extractOptionLetter, isOptionLetter } from './option-letter';
-import { answerLetterOf, docOptions, firstString, lastLine, metricAnswerLetter, metricItemId, metricString, openContext, optionIndexOf, promptOf, resolveAnswer, taskParsedLetter, videoOfMetrics } from './lmms-eval-fields';
+import {
+  answerLetterOf,
+  docOptions,
+  firstString,
+  lastLine,
+  metricAnswerLetter,
+  metricItemId,
+  metricString,
+  openContext,
+  optionIndexOf,
+  promptOf,
+  resolveAnswer,
+  taskParsedLetter,
+  videoOfMetrics,
+} from './lmms-eval-fields';
 import { jsonlRecords, legacySource, LineSchema, readResults, ScoreSchema, taskVariant, type LogSource } from './lmms-eval-sources';
 
 /**
@@ -178,11 +192,7 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
         scorer.apply(row, { pred: raw, references, given: given?.value ?? null, givenField: given?.field ?? '', referenceField: refField, line });
         b.addResponse(row);
         const question = docQuestion ?? lastLine(input);
-        b.addItem(
-          { ...meta, question, options: null, answer: null, references, kind: 'open', context: openContext(doc, input, question) },
-          line,
-          { references: refField },
-        );
+        b.addItem({ ...meta, question, options: null, answer: null, references, kind: 'open', context: openContext(doc, input, question) }, line, { references: refField });
       };
       const yn = yesNoAnswer(rawAnswer);
       if (yn === null) {
@@ -252,9 +262,7 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
   b.warnings.push(...closed.warnings('yes/no'));
   b.warnings.push(...mcqClosed.warnings('multiple-choice'));
   if (disagreements > 0) {
-    b.warnings.push(
-      `${basename(file)}: re-extracted letter differs from lmms-eval's pred_answer on ${disagreements} line(s): ${examples.join('; ')}`,
-    );
+    b.warnings.push(`${basename(file)}: re-extracted letter differs from lmms-eval's pred_answer on ${disagreements} line(s): ${examples.join('; ')}`);
   }
   if (parsedDisagreements > 0) {
     b.warnings.push(`${basename(file)}: re-extracted letter differs from the task's own parsed answer on ${parsedDisagreements} line(s): ${parsedExamples.join('; ')}`);
@@ -275,4 +283,3 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
     modelArgs: results?.modelArgs ?? null,
   });
 }
-

@@ -181,7 +181,8 @@ export class MlvuQuirks {
   warnings(): string[] {
     const out: string[] = [];
     if (this.skippedLines.length > 0) out.push(...this.skippedLines, `${basename(this.file)}: ${this.skippedLines.length} benchmark row(s) skipped (MLVU quirks listed above)`);
-    if (this.keptLines.length > 0) out.push(...this.keptLines, `${basename(this.file)}: ${this.keptLines.length} blank-answer row(s) kept with the answer MLVU's scorer gives them (listed above)`);
+    if (this.keptLines.length > 0)
+      out.push(...this.keptLines, `${basename(this.file)}: ${this.keptLines.length} blank-answer row(s) kept with the answer MLVU's scorer gives them (listed above)`);
     return out;
   }
 

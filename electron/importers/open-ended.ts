@@ -126,13 +126,7 @@ export class OpenScorer {
 }
 
 /** One file is either multiple-choice or open-ended: a mixed file would make a grid of two kinds. */
-export function checkKind(
-  state: { kind: 'mcqa' | 'open' | null; line: number },
-  kind: 'mcqa' | 'open',
-  file: string,
-  line: number,
-  field: string,
-): void {
+export function checkKind(state: { kind: 'mcqa' | 'open' | null; line: number }, kind: 'mcqa' | 'open', file: string, line: number, field: string): void {
   if (state.kind === null) {
     state.kind = kind;
     state.line = line;

@@ -17,8 +17,7 @@
 
 // A colon is ASCII or full-width (U+FF1A, as an escape: the CLI's build is kept ASCII,
 // docs/architecture.md "CLI start-up").
-const PREFIX =
-  /^(?:the\s+)?(?:best\s+|correct\s+|final\s+)?(?:answer|option|choice)(?:\s+is)?\s*[:\uff1a]?\s*/i;
+const PREFIX = /^(?:the\s+)?(?:best\s+|correct\s+|final\s+)?(?:answer|option|choice)(?:\s+is)?\s*[:\uff1a]?\s*/i;
 
 function letterRange(maxLetter: string): string {
   return `A-${maxLetter}`;

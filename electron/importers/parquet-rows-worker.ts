@@ -38,7 +38,7 @@ async function openRanges(path: string): Promise<Ranges> {
   const read = async (start: number, end: number): Promise<ArrayBuffer> => {
     if (!(start >= 0 && end >= start && end <= size)) throw new Error(`bytes ${start} to ${end} are outside the file's ${size} bytes`);
     const out = new Uint8Array(end - start);
-    for (let off = 0; off < out.length; ) {
+    for (let off = 0; off < out.length;) {
       const { bytesRead } = await fh.read(out, off, out.length - off, start + off);
       if (bytesRead === 0) throw new Error(`the file ended at byte ${start + off} of ${size}`);
       off += bytesRead;

@@ -63,7 +63,14 @@ function materialize(f: InternedStrings): (string | null)[] {
  * of the column's own arrays (which no longer grow), not copies: at 1.45M rows a copy of each
  * was ~40 MB more memory to allocate and fill.
  */
-function batchColumn(c: Col, sampleIds: readonly string[], tags: readonly string[], notes: readonly string[], nan: Float64Array, noFrames: (len: number) => null[]): ResponseColumnBatch {
+function batchColumn(
+  c: Col,
+  sampleIds: readonly string[],
+  tags: readonly string[],
+  notes: readonly string[],
+  nan: Float64Array,
+  noFrames: (len: number) => null[],
+): ResponseColumnBatch {
   const len = c.length;
   const tables: ColumnTables = {
     sampleIds: { table: sampleIds, index: c.item.subarray(0, len) },

@@ -27,7 +27,10 @@ export function refuseDamaged(buf: Buffer, display: string): void {
  */
 export function refuseTruncated(buf: Buffer, file: string): void {
   if (buf.length === 0 || buf[buf.length - 1] === LF) return;
-  const lines = buf.toString('utf8').replace(/^\uFEFF/, '').split('\n');
+  const lines = buf
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .split('\n');
   const cut = lines[lines.length - 1] ?? '';
   if (cut.trim() === '') return;
   let fields = 1;
@@ -39,10 +42,5 @@ export function refuseTruncated(buf: Buffer, file: string): void {
   }
   const header = lines.length > 1 ? (lines[0] ?? '').replace(/\r$/, '').split(',') : [];
   const field = header.length > 0 ? (header[Math.min(fields, header.length) - 1] ?? '').trim() : '';
-  throw new ImportError(
-    file,
-    lines.length,
-    field,
-    'the file ends inside this row (no line break after it): a truncated copy? Nothing was imported; copy or export the file again',
-  );
+  throw new ImportError(file, lines.length, field, 'the file ends inside this row (no line break after it): a truncated copy? Nothing was imported; copy or export the file again');
 }

@@ -29,8 +29,7 @@ export function readHeader(file: string, header: Header): Record<Column, number>
         file,
         1,
         name,
-        `unknown header "${name}" (column ${i + 1}); per_item.csv takes ${PER_ITEM_REQUIRED.join(', ')} ` +
-          `and optionally ${PER_ITEM_OPTIONAL.join(', ')}`,
+        `unknown header "${name}" (column ${i + 1}); per_item.csv takes ${PER_ITEM_REQUIRED.join(', ')} ` + `and optionally ${PER_ITEM_OPTIONAL.join(', ')}`,
       );
     }
     idx[name as Column] = i;

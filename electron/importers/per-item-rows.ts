@@ -194,7 +194,8 @@ export class Rows {
     let frames: number[] | null = null;
     if (this.optional) {
       const x = this.layout.idx;
-      const num = (i: number, field: string, max: number): number => (i < 0 || this.empty(base + 2 + 2 * i) ? NaN : parseUnit(file, line, field, this.str(base + 2 + 2 * i), 0, max));
+      const num = (i: number, field: string, max: number): number =>
+        i < 0 || this.empty(base + 2 + 2 * i) ? NaN : parseUnit(file, line, field, this.str(base + 2 + 2 * i), 0, max);
       score = num(x.score, 'score', 1);
       confidence = num(x.confidence, 'confidence', 1);
       margin = num(x.margin, 'margin', 1);

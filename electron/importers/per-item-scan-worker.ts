@@ -104,13 +104,7 @@ function scan(input: ScanInput): void {
 /** The thread's input, checked field by field (per-item-scan-protocol.ts says why not with zod). */
 function inputOf(workerData: unknown): ScanInput {
   const data = (workerData as { data?: unknown } | null)?.data as Partial<Record<keyof ScanInput, unknown>> | undefined;
-  if (
-    !data ||
-    typeof data.path !== 'string' ||
-    typeof data.display !== 'string' ||
-    !(data.data instanceof SharedArrayBuffer) ||
-    !(data.ctrl instanceof SharedArrayBuffer)
-  ) {
+  if (!data || typeof data.path !== 'string' || typeof data.display !== 'string' || !(data.data instanceof SharedArrayBuffer) || !(data.ctrl instanceof SharedArrayBuffer)) {
     throw new Error('the per_item.csv scan thread was started without its input');
   }
   return { path: data.path, display: data.display, data: data.data, ctrl: data.ctrl };

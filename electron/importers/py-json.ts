@@ -23,7 +23,8 @@ export function nullPythonFloats(text: string): string {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inStr) {
-      if (c === 92) i++; // backslash: skip the escaped char
+      if (c === 92)
+        i++; // backslash: skip the escaped char
       else if (c === 34) inStr = false;
       continue;
     }

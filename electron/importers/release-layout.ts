@@ -27,43 +27,56 @@ import { specFor } from './config-keys';
  * then read like a folder; error messages name `archive.zip!inner/path`.
  */
 const PATHWAY_COLUMNS = [
-  'sample_id', 'model', 'split', 'annotator', 'status', 'primary_pathway', 'pathways',
-  'transition', 'notes', 'confidence', 'codebook_version', 'created_at', 'updated_at',
+  'sample_id',
+  'model',
+  'split',
+  'annotator',
+  'status',
+  'primary_pathway',
+  'pathways',
+  'transition',
+  'notes',
+  'confidence',
+  'codebook_version',
+  'created_at',
+  'updated_at',
 ] as const;
 const SPAN_COLUMNS = ['sample_id', 'model', 'split', 'annotator', 'start_s', 'end_s', 'label', 'covered_by'] as const;
 
 const nonEmpty = z.string().min(1, 'empty');
 const seconds = z.string().regex(/^\d+(\.\d+)?$/, 'expected seconds ≥ 0');
 
-const PathwayRow = z.object({
-  sample_id: nonEmpty,
-  model: nonEmpty,
-  split: nonEmpty,
-  annotator: nonEmpty,
-  status: z.enum(['todo', 'in_progress', 'done', 'skipped', 'needs_review']),
-  confidence: z.union([z.literal(''), z.string().regex(/^[1-5]$/, 'expected 1–5 or empty')]),
-  transition: z.union([z.literal(''), z.string().regex(/^[^>]+>[^>]+$/, 'expected <config>><config>')]),
-}).passthrough();
+const PathwayRow = z
+  .object({
+    sample_id: nonEmpty,
+    model: nonEmpty,
+    split: nonEmpty,
+    annotator: nonEmpty,
+    status: z.enum(['todo', 'in_progress', 'done', 'skipped', 'needs_review']),
+    confidence: z.union([z.literal(''), z.string().regex(/^[1-5]$/, 'expected 1–5 or empty')]),
+    transition: z.union([z.literal(''), z.string().regex(/^[^>]+>[^>]+$/, 'expected <config>><config>')]),
+  })
+  .passthrough();
 
 const SpanRow = z
   .object({ sample_id: nonEmpty, model: nonEmpty, split: nonEmpty, annotator: nonEmpty, start_s: seconds, end_s: seconds })
   .passthrough()
   .refine((r) => Number(r.end_s) >= Number(r.start_s), { message: 'end_s before start_s', path: ['end_s'] });
 
-const CodebookSchema = z.object({
-  id: z.string(),
-  version: z.union([z.string(), z.number()]),
-  pathways: z.array(z.object({ id: z.string().min(1), label: z.string() }).passthrough()),
-}).passthrough();
+const CodebookSchema = z
+  .object({
+    id: z.string(),
+    version: z.union([z.string(), z.number()]),
+    pathways: z.array(z.object({ id: z.string().min(1), label: z.string() }).passthrough()),
+  })
+  .passthrough();
 
 const ConfigEntry = z.object({
   frames: z.number().int().min(0).nullish(),
   pixel_count: z.number().int().min(0).nullish(),
   width: z.number().int().positive().nullish(),
   height: z.number().int().positive().nullish(),
-  sampling: z
-    .object({ policy: z.string().nullish(), seed: z.number().int().nullish(), fps: z.number().positive().nullish() })
-    .nullish(),
+  sampling: z.object({ policy: z.string().nullish(), seed: z.number().int().nullish(), fps: z.number().positive().nullish() }).nullish(),
   pipeline: z.enum(['raw', 'cache']).nullish(),
   toolkit: z.string().nullish(),
   model_args: z.string().nullish(),
@@ -130,22 +143,31 @@ const ItemRow = z.object({
   answer: orNull,
   references: JsonList,
   task_type: orNull,
-  duration_s: z.union([z.literal('').transform(() => null), z.string().regex(/^\d+(\.\d+)?([eE][+-]?\d+)?$/, 'expected seconds ≥ 0').transform(Number)]),
+  duration_s: z.union([
+    z.literal('').transform(() => null),
+    z
+      .string()
+      .regex(/^\d+(\.\d+)?([eE][+-]?\d+)?$/, 'expected seconds ≥ 0')
+      .transform(Number),
+  ]),
   duration_bucket: orNull,
   domain: orNull,
   sub_category: orNull,
   video_id: orNull,
   video_file: orNull,
   // Only items.csv may have it (an optional column): absent reads as none.
-  context: z.string().optional().transform((t, ctx) => {
-    if (t === undefined || t === '') return null;
-    try {
-      return parseContext(t);
-    } catch (e) {
-      ctx.addIssue({ code: 'custom', message: (e as Error).message });
-      return z.NEVER;
-    }
-  }),
+  context: z
+    .string()
+    .optional()
+    .transform((t, ctx) => {
+      if (t === undefined || t === '') return null;
+      try {
+        return parseContext(t);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: (e as Error).message });
+        return z.NEVER;
+      }
+    }),
 });
 
 /**
@@ -157,45 +179,63 @@ async function readItemsCsv(path: string, display: string, batch: ImportBatch, c
   for (const it of batch.items) byKey.set(`${it.split}\u0000${it.sampleId}`, it);
   // provenance/videos.csv has a subset of the columns: the others read as empty.
   const absent = Object.fromEntries(ITEM_COLUMNS.filter((c) => !columns.includes(c)).map((c) => [c, '']));
-  await readAnnotationCsv(path, display, columns, z.unknown(), (raw, line) => {
-    const r = parseWith(ItemRow, { ...absent, ...raw }, display, line);
-    const kind = r.references ? 'open' : r.options ? 'mcqa' : null;
-    const meta: ItemMeta = {
-      split: r.split,
-      sampleId: r.sample_id,
-      question: r.question,
-      options: r.options,
-      answer: r.answer,
-      references: r.references,
-      taskType: r.task_type,
-      durationS: r.duration_s,
-      durationBucket: r.duration_bucket,
-      domain: r.domain,
-      subCategory: r.sub_category,
-      videoId: r.video_id,
-      videoFile: r.video_file,
-      kind,
-      context: r.context,
-    };
-    const key = `${r.split}\u0000${r.sample_id}`;
-    const prev = byKey.get(key);
-    if (!prev) {
-      byKey.set(key, meta);
-      batch.items.push(meta);
-      return;
-    }
-    for (const [k, v] of Object.entries(meta) as [keyof ItemMeta, unknown][]) {
-      if (v == null) continue;
-      const old = prev[k];
-      if (old == null) (prev as unknown as Record<string, unknown>)[k] = v;
-      else if (JSON.stringify(old) !== JSON.stringify(v)) {
-        throw new ImportError(display, line, k === 'sampleId' ? 'sample_id' : k, `contradicts ${earlier} for (${r.split}, ${r.sample_id}): ${JSON.stringify(v)} here, ${JSON.stringify(old)} there`);
+  await readAnnotationCsv(
+    path,
+    display,
+    columns,
+    z.unknown(),
+    (raw, line) => {
+      const r = parseWith(ItemRow, { ...absent, ...raw }, display, line);
+      const kind = r.references ? 'open' : r.options ? 'mcqa' : null;
+      const meta: ItemMeta = {
+        split: r.split,
+        sampleId: r.sample_id,
+        question: r.question,
+        options: r.options,
+        answer: r.answer,
+        references: r.references,
+        taskType: r.task_type,
+        durationS: r.duration_s,
+        durationBucket: r.duration_bucket,
+        domain: r.domain,
+        subCategory: r.sub_category,
+        videoId: r.video_id,
+        videoFile: r.video_file,
+        kind,
+        context: r.context,
+      };
+      const key = `${r.split}\u0000${r.sample_id}`;
+      const prev = byKey.get(key);
+      if (!prev) {
+        byKey.set(key, meta);
+        batch.items.push(meta);
+        return;
       }
-    }
-  }, columns === ITEM_COLUMNS ? ITEM_OPTIONAL_COLUMNS : []);
+      for (const [k, v] of Object.entries(meta) as [keyof ItemMeta, unknown][]) {
+        if (v == null) continue;
+        const old = prev[k];
+        if (old == null) (prev as unknown as Record<string, unknown>)[k] = v;
+        else if (JSON.stringify(old) !== JSON.stringify(v)) {
+          throw new ImportError(
+            display,
+            line,
+            k === 'sampleId' ? 'sample_id' : k,
+            `contradicts ${earlier} for (${r.split}, ${r.sample_id}): ${JSON.stringify(v)} here, ${JSON.stringify(old)} there`,
+          );
+        }
+      }
+    },
+    columns === ITEM_COLUMNS ? ITEM_OPTIONAL_COLUMNS : [],
+  );
 }
 
-const GenerationRow = z.object({ sample_id: nonEmpty, model: nonEmpty, split: nonEmpty, config: nonEmpty, text: z.string().min(1, 'empty generated text (a cell without text has no row)') });
+const GenerationRow = z.object({
+  sample_id: nonEmpty,
+  model: nonEmpty,
+  split: nonEmpty,
+  config: nonEmpty,
+  text: z.string().min(1, 'empty generated text (a cell without text has no row)'),
+});
 
 /**
  * labels/generations.csv → the generated text of each open-ended cell, into the pred of the
@@ -218,7 +258,8 @@ async function readGenerationsCsv(path: string, display: string, batch: ImportBa
     if (seen.has(`${key}\u0000${r.sample_id}`)) throw new ImportError(display, line, 'sample_id', `${what} is listed twice`);
     seen.add(`${key}\u0000${r.sample_id}`);
     const c = cols[col.at]!;
-    if (c.correct[k]! >= 0 || Number.isNaN(c.score[k]!)) throw new ImportError(display, line, 'config', `${what} is not an open-ended cell in labels/per_item.csv (it needs a score and no correct)`);
+    if (c.correct[k]! >= 0 || Number.isNaN(c.score[k]!))
+      throw new ImportError(display, line, 'config', `${what} is not an open-ended cell in labels/per_item.csv (it needs a score and no correct)`);
     col.text ??= c.pred.slice();
     if (col.text[k] != null && col.text[k] !== r.text) throw new ImportError(display, line, 'text', `contradicts labels/per_item.csv's predicted_option for ${what}`);
     col.text[k] = r.text;
@@ -401,7 +442,14 @@ export async function unzipTo(zipPath: string, dest: string, limits: ZipLimits =
       return;
     }
     open.add(out);
-    closed.push(new Promise<void>((resolve) => out.on('close', () => { open.delete(out); resolve(); })));
+    closed.push(
+      new Promise<void>((resolve) =>
+        out.on('close', () => {
+          open.delete(out);
+          resolve();
+        }),
+      ),
+    );
     out.on('error', (e) => fail(file.name, `cannot extract: ${e.message}`));
     // The entry's compressed size; a streamed zip (data descriptor) gives none up front, so the
     // compressed bytes pushed since its header bound it from above (the ratio from below).

@@ -58,7 +58,8 @@ async function readOne(file: string): Promise<VideoCache> {
       throw new ImportError(file, line, 'timestamps_sec', `${m.timestamps_sec.length} timestamps for ${m.frame_count} frames`);
     }
     for (let i = 1; i < m.timestamps_sec.length; i++) {
-      if (m.timestamps_sec[i]! < m.timestamps_sec[i - 1]!) throw new ImportError(file, line, `timestamps_sec.${i}`, `${m.timestamps_sec[i]} comes before the previous frame's ${m.timestamps_sec[i - 1]}`);
+      if (m.timestamps_sec[i]! < m.timestamps_sec[i - 1]!)
+        throw new ImportError(file, line, `timestamps_sec.${i}`, `${m.timestamps_sec[i]} comes before the previous frame's ${m.timestamps_sec[i - 1]}`);
     }
     timestamps = m.timestamps_sec;
   } else {
@@ -82,7 +83,13 @@ export async function readScalegridCache(path: string, _opts: ImportOptions): Pr
     caches.push(c);
   }
   return {
-    run: { sourcePath: path, sha256: files.length === 1 ? await sha256File(files[0]!) : await sha256OfFiles(files), format: 'scalegrid-cache', toolkit: 'video-mme-scalegrid', modelArgs: null },
+    run: {
+      sourcePath: path,
+      sha256: files.length === 1 ? await sha256File(files[0]!) : await sha256OfFiles(files),
+      format: 'scalegrid-cache',
+      toolkit: 'video-mme-scalegrid',
+      modelArgs: null,
+    },
     items: [],
     responses: [],
     configs: [],

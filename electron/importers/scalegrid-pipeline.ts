@@ -81,7 +81,9 @@ const SummarySchema = z.object({ num_frames: z.number().int().nonnegative().null
 
 /** The budget a file name states, read from its `_` parts: `qwen25_16f_v2_medium` → 16 frames; `…_16f_151k_…` → 16f_151k. */
 export function budgetFromFileName(file: string): { frames: number; pixelLabel: string | null } | null {
-  const parts = basename(file).replace(/\.jsonl$/i, '').split('_');
+  const parts = basename(file)
+    .replace(/\.jsonl$/i, '')
+    .split('_');
   for (let i = 0; i < parts.length; i++) {
     const p = parts[i]!;
     if (p === 'textonly' || p === '0f') return { frames: 0, pixelLabel: null };
@@ -144,7 +146,15 @@ export async function readScalegridPipeline(path: string, opts: ImportOptions): 
   const file = path;
   const b = new BatchBuilder(file);
   b.fieldName = (f) =>
-    ({ pred: 'final_pred', correct: 'final_correct', groundTruth: 'correct_letter', sampleId: 'sample_id', frameIndices: 'selected_frame_indices', margin: 'base_margin', config: 'config_key' })[f as string] ?? String(f);
+    ({
+      pred: 'final_pred',
+      correct: 'final_correct',
+      groundTruth: 'correct_letter',
+      sampleId: 'sample_id',
+      frameIndices: 'selected_frame_indices',
+      margin: 'base_margin',
+      config: 'config_key',
+    })[f as string] ?? String(f);
   if (opts.split === undefined) {
     throw new ImportError(file, 0, 'split', "the release's pipeline rows do not name their benchmark: pass --split (e.g. V1_{duration}, V2_medium, MLVU)");
   }
@@ -261,7 +271,12 @@ export async function readScalegridPipeline(path: string, opts: ImportOptions): 
     const prev = seen.get(key);
     if (!prev) seen.set(key, { tag: proto.tag, line, spec });
     else if (prev.spec.sampling.fps !== spec.sampling.fps || prev.spec.modelArgs !== spec.modelArgs) {
-      throw new ImportError(file, line, 'frame_sampling', `config ${key}: this row's protocol (${spec.modelArgs ?? 'defaults'}, fps ${spec.sampling.fps}) differs from line ${prev.line}'s (${prev.spec.modelArgs ?? 'defaults'}, fps ${prev.spec.sampling.fps})`);
+      throw new ImportError(
+        file,
+        line,
+        'frame_sampling',
+        `config ${key}: this row's protocol (${spec.modelArgs ?? 'defaults'}, fps ${spec.sampling.fps}) differs from line ${prev.line}'s (${prev.spec.modelArgs ?? 'defaults'}, fps ${prev.spec.sampling.fps})`,
+      );
     }
     if (key !== lastKey) {
       b.addConfig(spec);
@@ -272,7 +287,12 @@ export async function readScalegridPipeline(path: string, opts: ImportOptions): 
     const given = r.final_correct ?? r.base_correct ?? null;
     const gt = r.correct_letter ?? null;
     if (given !== null && gt !== null && given !== (pred !== null && pred === gt ? 1 : 0)) {
-      throw new ImportError(file, line, r.final_correct != null ? 'final_correct' : 'base_correct', `${given} contradicts the letters: predicted ${pred ?? 'nothing'}, the answer is ${gt}`);
+      throw new ImportError(
+        file,
+        line,
+        r.final_correct != null ? 'final_correct' : 'base_correct',
+        `${given} contradicts the letters: predicted ${pred ?? 'nothing'}, the answer is ${gt}`,
+      );
     }
     if (given === null && gt === null) throw new ImportError(file, line, 'correct_letter', 'a row needs the answer (correct_letter) or its outcome (final_correct)');
     const row = emptyResponse(model, lineSplit, r.sample_id, key, line);
@@ -300,7 +320,9 @@ export async function readScalegridPipeline(path: string, opts: ImportOptions): 
   }
   if (defaultPixels > 0) {
     const keys = [...seen.keys()].filter((k) => k.includes(`_${DEFAULT_PIXEL_LABEL}`));
-    b.warnings.push(`${basename(file)}: config ${keys.join(', ')} is the model's default pixel budget, named ${DEFAULT_PIXEL_LABEL} as the release does; pass --config if the run used another`);
+    b.warnings.push(
+      `${basename(file)}: config ${keys.join(', ')} is the model's default pixel budget, named ${DEFAULT_PIXEL_LABEL} as the release does; pass --config if the run used another`,
+    );
   }
   return b.finish({ sourcePath: path, sha256: await sha256File(path), format: 'scalegrid-jsonl', toolkit: 'video-mme-scalegrid', modelArgs: null });
 }

@@ -24,9 +24,9 @@ export function firstInvalidUtf8(buf: Uint8Array, from = 0): number {
     }
     let need: number;
     let min: number;
-    if (b >= 0xc2 && b <= 0xdf) (need = 1), (min = 0x80);
-    else if (b >= 0xe0 && b <= 0xef) (need = 2), (min = 0x800);
-    else if (b >= 0xf0 && b <= 0xf4) (need = 3), (min = 0x10000);
+    if (b >= 0xc2 && b <= 0xdf) ((need = 1), (min = 0x80));
+    else if (b >= 0xe0 && b <= 0xef) ((need = 2), (min = 0x800));
+    else if (b >= 0xf0 && b <= 0xf4) ((need = 3), (min = 0x10000));
     else return i;
     if (i + need >= n) return i; // a sequence cut by the end of the bytes
     let cp = b & (need === 1 ? 0x1f : need === 2 ? 0x0f : 0x07);

@@ -71,32 +71,32 @@ export async function readVideoMmeParquet(path: string, opts: ImportOptions = {}
     const b = new BatchBuilder(file);
     for (let slice = await table.next(); slice; slice = await table.next()) {
       const { start, rows } = slice;
-        rows.forEach((raw, k) => {
-          const line = start + k + 1;
-          if (v2) {
-            addV2(b, parseWith(RowV2, raw, file, line), file, line, opts);
-            return;
-          }
-          const r = parseWith(Row, raw, file, line);
-          const split = opts.split ? splitFor(opts.split, r.duration, file, line, 'duration') : 'videomme';
-          b.addItem(
-            {
-              split,
-              sampleId: r.question_id,
-              question: r.question,
-              options: r.options.map(stripOptionPrefix),
-              answer: r.answer,
-              taskType: r.task_type ?? null,
-              durationBucket: r.duration,
-              domain: r.domain ?? null,
-              subCategory: r.sub_category ?? null,
-              videoId: r.videoID,
-              videoFile: `${r.videoID}.mp4`,
-              kind: 'mcqa',
-            },
-            line,
-          );
-        });
+      rows.forEach((raw, k) => {
+        const line = start + k + 1;
+        if (v2) {
+          addV2(b, parseWith(RowV2, raw, file, line), file, line, opts);
+          return;
+        }
+        const r = parseWith(Row, raw, file, line);
+        const split = opts.split ? splitFor(opts.split, r.duration, file, line, 'duration') : 'videomme';
+        b.addItem(
+          {
+            split,
+            sampleId: r.question_id,
+            question: r.question,
+            options: r.options.map(stripOptionPrefix),
+            answer: r.answer,
+            taskType: r.task_type ?? null,
+            durationBucket: r.duration,
+            domain: r.domain ?? null,
+            subCategory: r.sub_category ?? null,
+            videoId: r.videoID,
+            videoFile: `${r.videoID}.mp4`,
+            kind: 'mcqa',
+          },
+          line,
+        );
+      });
     }
     return b.finish({ sourcePath: path, sha256: await sha256File(path), format: 'videomme-parquet', toolkit: 'video-mme', modelArgs: null });
   } finally {

@@ -122,7 +122,12 @@ function checkJsonPrediction(rec: Rec, file: string, line: number): void {
   const p = rec.prediction;
   if (Array.isArray(p) && p.every((x) => typeof x === 'string')) return;
   if (p !== undefined && p !== null && typeof p !== 'string') {
-    throw new ImportError(file, line, 'prediction', `expected text, got ${Array.isArray(p) ? 'a list' : typeof p === 'object' ? 'an object' : `the ${typeof p} ${JSON.stringify(p)}`}`);
+    throw new ImportError(
+      file,
+      line,
+      'prediction',
+      `expected text, got ${Array.isArray(p) ? 'a list' : typeof p === 'object' ? 'an object' : `the ${typeof p} ${JSON.stringify(p)}`}`,
+    );
   }
 }
 
@@ -147,7 +152,10 @@ async function forEachRow(path: string, file: string, onRow: (rec: Rec, line: nu
           try {
             const values = (row.values as unknown[]).slice(1);
             if (!header) {
-              header = new Header(values.map((v) => text(v) ?? ''), file);
+              header = new Header(
+                values.map((v) => text(v) ?? ''),
+                file,
+              );
               continue;
             }
             onRow(header.record(values, row.number), row.number);
@@ -246,8 +254,10 @@ function multiTurnRow(rec: Rec, file: string, line: number): Turn[] | null {
   if (Array.isArray(rec.prediction) && questions === null) throw new ImportError(file, line, 'prediction', 'expected text, got a list (and the question is not a list of turns)');
   if (questions === null || questions.length === 0 || predictions === null) return null;
   const answers = listCell(rec.answer);
-  if (answers === null) throw new ImportError(file, line, 'answer', `expected the list of the ${questions.length} turns' reference answers, got ${JSON.stringify(text(rec.answer))}`);
-  if (predictions.length !== questions.length) throw new ImportError(file, line, 'prediction', `${predictions.length} answer(s) for the ${questions.length} turn(s) of the question list`);
+  if (answers === null)
+    throw new ImportError(file, line, 'answer', `expected the list of the ${questions.length} turns' reference answers, got ${JSON.stringify(text(rec.answer))}`);
+  if (predictions.length !== questions.length)
+    throw new ImportError(file, line, 'prediction', `${predictions.length} answer(s) for the ${questions.length} turn(s) of the question list`);
   if (answers.length !== questions.length) throw new ImportError(file, line, 'answer', `${answers.length} reference(s) for the ${questions.length} turn(s) of the question list`);
   return questions.map((question, t) => ({ question, answer: answers[t]!, prediction: predictions[t]! }));
 }
@@ -265,7 +275,13 @@ export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Pr
   const config = withVariant(file, resolveConfigKey(file, { frames: rn.frames, pixels: null, what: 'the file name' }, opts.config), rn.variant);
   const b = new BatchBuilder(file);
   b.fieldName = (f) => (f === 'pred' ? 'prediction' : f === 'groundTruth' ? 'answer' : f);
-  b.addConfig(specFor(config, { toolkit: 'vlmevalkit', sampling: { policy: null, seed: null, fps: rn.fps }, notes: rn.fps !== null ? `${rn.fps} fps sampling: frames per video unknown` : null }));
+  b.addConfig(
+    specFor(config, {
+      toolkit: 'vlmevalkit',
+      sampling: { policy: null, seed: null, fps: rn.fps },
+      notes: rn.fps !== null ? `${rn.fps} fps sampling: frames per video unknown` : null,
+    }),
+  );
   if (rn.fps !== null) b.warnings.push(`${basename(file)}: sampled at ${rn.fps} fps; the frame count per video is unknown (config ${config} as given)`);
   if (rn.guess && !opts.model) b.warnings.push(guessWarning(file, rn.guess));
 
@@ -371,7 +387,14 @@ export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Pr
       checkKind(st, kind, file, line, open ? ansField : optionsField);
     } else if (bench !== 'mlvu') checkKind(kindState, kind, file, line, open ? ansField : optionsField);
     // An empty cell is NaN to pandas, so a blank MLVU answer or question may come as null: blank.
-    else if (quirks.skip({ video: videoId, question: question ?? '', candidates: options, answer: ansText ?? '', kind }, line, { question: 'question', answer: 'answer', candidates: optionsField })) return;
+    else if (
+      quirks.skip({ video: videoId, question: question ?? '', candidates: options, answer: ansText ?? '', kind }, line, {
+        question: 'question',
+        answer: 'answer',
+        candidates: optionsField,
+      })
+    )
+      return;
 
     // The sample id: the benchmark's own (see the header).
     let sampleId: string | null;
@@ -396,11 +419,21 @@ export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Pr
       if (videoId) {
         const byNumber = videoOfNumber.get(d.video);
         if (byNumber && byNumber.video !== videoId) {
-          throw new ImportError(file, line, 'index', `index ${index} makes this video ${videoId} Video-MME video ${d.video}, but line ${byNumber.line} put video ${byNumber.video} there: the rows are not Video-MME's table order; add a question_id column`);
+          throw new ImportError(
+            file,
+            line,
+            'index',
+            `index ${index} makes this video ${videoId} Video-MME video ${d.video}, but line ${byNumber.line} put video ${byNumber.video} there: the rows are not Video-MME's table order; add a question_id column`,
+          );
         }
         const byVideo = numberOfVideo.get(videoId);
         if (byVideo && byVideo.number !== d.video) {
-          throw new ImportError(file, line, 'index', `index ${index} makes video ${videoId} Video-MME video ${d.video}, but line ${byVideo.line} made it ${byVideo.number}: the rows are not Video-MME's table order; add a question_id column`);
+          throw new ImportError(
+            file,
+            line,
+            'index',
+            `index ${index} makes video ${videoId} Video-MME video ${d.video}, but line ${byVideo.line} made it ${byVideo.number}: the rows are not Video-MME's table order; add a question_id column`,
+          );
         }
         if (!byNumber) videoOfNumber.set(d.video, { video: videoId, line });
         if (!byVideo) numberOfVideo.set(videoId, { number: d.video, line });
@@ -521,7 +554,9 @@ export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Pr
   } else if (idCounts.mlvu > 0) {
     b.warnings.push(`${name}: ${idCounts.mlvu} item id(s) are MLVU's <video>#<sha1(question)>, the ids of MLVU's metadata files`);
   } else if (idCounts.turns > 0) {
-    b.warnings.push(`${name}: multi-turn rows: ${idCounts.turns} item(s), one per turn, <index>_<turn>; each turn's earlier turns are its history (the dataset's reference answers: the model itself was given its own earlier answers)`);
+    b.warnings.push(
+      `${name}: multi-turn rows: ${idCounts.turns} item(s), one per turn, <index>_<turn>; each turn's earlier turns are its history (the dataset's reference answers: the model itself was given its own earlier answers)`,
+    );
   } else if (idCounts.index > 0 && idCounts.given === 0) {
     b.warnings.push(`${name}: no question_id column — items are keyed by VLMEvalKit's row index (${dataset} is not a benchmark whose ids Flipbook can derive)`);
   }

@@ -82,12 +82,7 @@ async function manifestTags(dir: string): Promise<ManifestTags> {
   return out;
 }
 
-export async function readWideCsv(
-  path: string,
-  opts: ImportOptions,
-  groundTruth: GroundTruth | null,
-  display = path,
-): Promise<ImportBatch> {
+export async function readWideCsv(path: string, opts: ImportOptions, groundTruth: GroundTruth | null, display = path): Promise<ImportBatch> {
   const file = display;
   const named = modelSplitFromWideName(basename(path));
   const model = opts.model ?? named?.model;
@@ -125,7 +120,12 @@ export async function readWideCsv(
     if (prev) {
       const j = cells.findIndex((c, k) => c !== prev.cells[k]);
       if (j >= 0) {
-        throw new ImportError(file, line, cfgs[j] as string, `duplicate sample_id ${sampleId} with a different value: ${JSON.stringify(cells[j])} here, ${JSON.stringify(prev.cells[j])} at line ${prev.line}`);
+        throw new ImportError(
+          file,
+          line,
+          cfgs[j] as string,
+          `duplicate sample_id ${sampleId} with a different value: ${JSON.stringify(cells[j])} here, ${JSON.stringify(prev.cells[j])} at line ${prev.line}`,
+        );
       }
       return;
     }

@@ -135,7 +135,10 @@ export async function readAnnotateCsv(file: string, fallbackAnnotator: string): 
       const v = i < 0 ? undefined : fields[i];
       return v === undefined || v === '' ? undefined : v;
     };
-    const tags = cell('tags')?.split(';').map((t) => t.trim()).filter(Boolean);
+    const tags = cell('tags')
+      ?.split(';')
+      .map((t) => t.trim())
+      .filter(Boolean);
     const row: AnnotateRow = { model: cell('model') ?? '', split: cell('split') ?? '', item: cell('item') ?? '', annotator: cell('annotator') ?? fallbackAnnotator };
     if (tags?.length) row.tags = tags;
     for (const k of ['primary', 'status', 'transition', 'note', 'confidence'] as const) {

@@ -23,12 +23,7 @@ export async function bundleForImport(path: string, batches: ImportBatch[]): Pro
   return batches.some((b) => b.annotations !== undefined) ? (await import('../importers/annotation-bundle')).readBundle(path) : null;
 }
 
-export function applyImportsWithAnnotations(
-  project: Project,
-  batches: ImportBatch[],
-  bundles: Bundle[],
-  opts?: ImportOverrides,
-): ImportWithAnnotationsSummary {
+export function applyImportsWithAnnotations(project: Project, batches: ImportBatch[], bundles: Bundle[], opts?: ImportOverrides): ImportWithAnnotationsSummary {
   return project.db.transaction((): ImportWithAnnotationsSummary => {
     const summary = project.applyImports(batches, opts);
     let eventsAdded = 0;

@@ -36,4 +36,3 @@ export function resolveFfprobe(env: NodeJS.ProcessEnv = process.env): string {
   if (fromEnv) return fromEnv;
   return 'ffprobe';
 }
-

@@ -55,7 +55,10 @@ function checkVideo(root: string, folders: readonly string[], videoFile: string)
   const file = real(given);
   if (file === null) return { file: null, error: `video not found: ${given}` };
   if (!folders.some((f) => inside(f, file))) {
-    return { file: null, error: `refused: ${JSON.stringify(videoFile)} leads outside the media root (${folders[0]}); add its folder to the project's allowed media folders to play it` };
+    return {
+      file: null,
+      error: `refused: ${JSON.stringify(videoFile)} leads outside the media root (${folders[0]}); add its folder to the project's allowed media folders to play it`,
+    };
   }
   if (!VIDEO_EXTENSIONS.has(path.extname(file).toLowerCase())) {
     return { file: null, error: `refused: ${path.basename(file)} is not a video file (${[...VIDEO_EXTENSIONS].join(' ')})` };

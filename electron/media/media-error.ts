@@ -1,15 +1,6 @@
 /** Why a video cannot be used. The UI shows `message` where the video and strips would be. */
 export type MediaErrorCode =
-  | 'missing'
-  | 'not-a-file'
-  | 'unreadable'
-  | 'not-video'
-  | 'truncated'
-  | 'variable-frame-rate'
-  | 'tool-missing'
-  | 'ffmpeg-failed'
-  | 'cancelled'
-  | 'bad-request';
+  'missing' | 'not-a-file' | 'unreadable' | 'not-video' | 'truncated' | 'variable-frame-rate' | 'tool-missing' | 'ffmpeg-failed' | 'cancelled' | 'bad-request';
 
 export class MediaError extends Error {
   constructor(
@@ -21,4 +12,3 @@ export class MediaError extends Error {
     this.name = 'MediaError';
   }
 }
-

@@ -93,11 +93,7 @@ interface PacketScan {
  * sampler ever shows, so they are dropped.
  */
 async function scanPackets(ffprobe: string, path: string, signal?: AbortSignal): Promise<PacketScan> {
-  const r = await runProcess(
-    ffprobe,
-    ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts,flags', '-of', 'csv=p=0', path],
-    signal ? { signal } : {},
-  );
+  const r = await runProcess(ffprobe, ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts,flags', '-of', 'csv=p=0', path], signal ? { signal } : {});
   if (r.code !== 0) throw new MediaError('unreadable', path, `ffprobe failed: ${lastErrorLine(r.stderr)}`);
   const pts: number[] = [];
   const keyPts = new Set<number>();

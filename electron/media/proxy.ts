@@ -30,7 +30,13 @@ const running = new Map<string, Promise<string>>();
 export async function ensurePlayable(meta: VideoMeta, opts: ProxyOptions): Promise<string> {
   if (meta.playable) return meta.path;
   const out = proxyPath(opts.cacheDir, meta);
-  if (await access(out).then(() => true, () => false)) return out;
+  if (
+    await access(out).then(
+      () => true,
+      () => false,
+    )
+  )
+    return out;
   let p = running.get(out);
   if (!p) {
     p = transcode(meta, out, opts).finally(() => running.delete(out));
@@ -44,14 +50,36 @@ async function transcode(meta: VideoMeta, out: string, opts: ProxyOptions): Prom
   const tmp = `${out}.${process.pid}.part.mp4`;
   const total = meta.durationS;
   const args = [
-    '-hide_banner', '-nostdin', '-v', 'error', '-y',
-    '-i', meta.path,
-    '-map', '0:v:0', '-map', '0:a:0?',
-    '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p',
-    '-fps_mode', 'passthrough',
-    '-c:a', 'aac', '-b:a', '128k',
-    '-movflags', '+faststart',
-    '-progress', 'pipe:2', '-nostats',
+    '-hide_banner',
+    '-nostdin',
+    '-v',
+    'error',
+    '-y',
+    '-i',
+    meta.path,
+    '-map',
+    '0:v:0',
+    '-map',
+    '0:a:0?',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '20',
+    '-pix_fmt',
+    'yuv420p',
+    '-fps_mode',
+    'passthrough',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '128k',
+    '-movflags',
+    '+faststart',
+    '-progress',
+    'pipe:2',
+    '-nostats',
     tmp,
   ];
   try {

@@ -101,6 +101,9 @@ export function runProcess(cmd: string, args: string[], opts: RunOptions = {}): 
 
 /** The last meaningful stderr line of a failed tool, for error messages. */
 export function lastErrorLine(stderr: string): string {
-  const lines = stderr.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = stderr
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   return lines.at(-1) ?? 'no error output';
 }

@@ -7,15 +7,7 @@ import type { ResponseMatrix } from '../../shared/domain/types';
 import { gridScore, scoreSourceOf } from '../../shared/domain/score';
 import { metricsFromTrajectories } from '../../shared/engine/mcqa';
 import { trajectoryColumns } from '../../shared/engine/trajectories';
-import {
-  aggregatedJson,
-  aggregatedOpenJson,
-  manifestCells,
-  table2,
-  type AggregatedJson,
-  type AggregatedOpenJson,
-  type ManifestCell,
-} from '../../shared/release/aggregate';
+import { aggregatedJson, aggregatedOpenJson, manifestCells, table2, type AggregatedJson, type AggregatedOpenJson, type ManifestCell } from '../../shared/release/aggregate';
 import { DERIVED_HEADER, derivedCsvBytes } from './derived-csv';
 import { encodedIds } from './byte-lines';
 import { compareCodePoints, compareKeys, JsonFloat, jsonText, type JsonValue } from './format';
@@ -210,8 +202,7 @@ export function aggregatedFiles(data: ReleaseData): AggregatedFiles {
     // An MCQA grid's aggregated numbers come from the pass that classifies its rows for
     // derived.csv (one walk over the grid's cells instead of two).
     const t = m.kind === 'mcqa' ? trajectoryColumns(m, { matchedGrid: mg }) : null;
-    const agg =
-      t === null ? aggregatedOpenJson(m, { matchedGrid: mg, metric: openMetricOf(grid) }) : aggregatedJson(m, { matchedGrid: mg }, metricsFromTrajectories(t));
+    const agg = t === null ? aggregatedOpenJson(m, { matchedGrid: mg, metric: openMetricOf(grid) }) : aggregatedJson(m, { matchedGrid: mg }, metricsFromTrajectories(t));
     excluded += agg.n_excluded;
     const value = aggregatedValue(agg);
     entries.push({ model: m.model, split: m.split, json: value });

@@ -12,19 +12,20 @@ export const EVENTS_FILE = 'annotations/events.jsonl';
 export function eventsJsonl(events: readonly AnnotationEvent[]): string {
   const sorted = events.slice().sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0));
   return sorted
-    .map((e) =>
-      JSON.stringify({
-        uuid: e.uuid,
-        at: e.at,
-        annotator: e.annotator,
-        model: e.model,
-        split: e.split,
-        sampleId: e.sampleId,
-        kind: e.kind,
-        payload: e.payload,
-        codebookVersion: e.codebookVersion,
-        targetUuid: e.targetUuid,
-      }) + '\n',
+    .map(
+      (e) =>
+        JSON.stringify({
+          uuid: e.uuid,
+          at: e.at,
+          annotator: e.annotator,
+          model: e.model,
+          split: e.split,
+          sampleId: e.sampleId,
+          kind: e.kind,
+          payload: e.payload,
+          codebookVersion: e.codebookVersion,
+          targetUuid: e.targetUuid,
+        }) + '\n',
     )
     .join('');
 }

@@ -42,9 +42,7 @@ export function codebookJson(cb: ReleaseCodebook | null): string {
 
 /** Rows sorted like per_item.csv: (model, split, sample_id, annotator), code-point order. */
 export function pathwaysCsv(rows: readonly ReleasePathwayRow[]): string {
-  const sorted = rows
-    .slice()
-    .sort((a, b) => compareKeys([a.model, a.split, a.sampleId, a.annotator], [b.model, b.split, b.sampleId, b.annotator]));
+  const sorted = rows.slice().sort((a, b) => compareKeys([a.model, a.split, a.sampleId, a.annotator], [b.model, b.split, b.sampleId, b.annotator]));
   return csvText(
     PATHWAY_COLUMNS,
     sorted.map((r) => [
@@ -81,15 +79,6 @@ export function spansCsv(rows: readonly ReleaseSpanRow[]): string {
   });
   return csvText(
     SPAN_COLUMNS,
-    sorted.map((r) => [
-      r.sampleId,
-      r.model,
-      r.split,
-      r.annotator,
-      formatNumber(r.startS),
-      formatNumber(r.endS),
-      r.label,
-      r.coveredBy.join(';'),
-    ]),
+    sorted.map((r) => [r.sampleId, r.model, r.split, r.annotator, formatNumber(r.startS), formatNumber(r.endS), r.label, r.coveredBy.join(';')]),
   );
 }

@@ -94,7 +94,7 @@ export function writeLines(sink: ByteSink, ids: Segments, segs: Segments, groups
   const idStart = ids.start;
   const rows = idStart.length - 1;
   const idCopies = groups.length;
-  for (let r = 0; r < rows; ) {
+  for (let r = 0; r < rows;) {
     let space = sink.space;
     let r1 = r;
     while (r1 < rows) {

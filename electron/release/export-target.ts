@@ -109,7 +109,10 @@ export async function assertReplaceableZip(target: string): Promise<void> {
     throw new Error(`${target}: exists and is not a zip Flipbook exported; refusing to overwrite it — choose another --out`);
   }
   const dec = new TextDecoder();
-  const why = notAnExport(names.filter((n) => !n.endsWith('/')), (p) => (entries[p] ? dec.decode(entries[p]) : null));
+  const why = notAnExport(
+    names.filter((n) => !n.endsWith('/')),
+    (p) => (entries[p] ? dec.decode(entries[p]) : null),
+  );
   if (why !== null) throw new Error(`${target}: not a zip Flipbook exported (${why}); refusing to overwrite it — choose another --out`);
 }
 

@@ -210,7 +210,8 @@ function assertSafePaths(paths: readonly string[]): void {
 export function pathInside(root: string, rel: string): string {
   const p = path.resolve(root, ...rel.split('/'));
   const back = path.relative(root, p);
-  if (back === '' || back === '..' || back.startsWith(`..${path.sep}`) || path.isAbsolute(back)) throw new Error(`export: refusing to write ${JSON.stringify(rel)}: it resolves outside ${root}`);
+  if (back === '' || back === '..' || back.startsWith(`..${path.sep}`) || path.isAbsolute(back))
+    throw new Error(`export: refusing to write ${JSON.stringify(rel)}: it resolves outside ${root}`);
   return p;
 }
 
@@ -244,15 +245,14 @@ function exportFailure(e: unknown, target: string, writing: string, had: boolean
   const s = storageFailure(e);
   if (s === null) return e;
   return new Error(
-    `export to ${target} failed: ${s.failure} (${s.code}) while writing ${writing}; ` +
-      (had ? 'the previous export there is kept as it was' : 'nothing was left there'),
+    `export to ${target} failed: ${s.failure} (${s.code}) while writing ${writing}; ` + (had ? 'the previous export there is kept as it was' : 'nothing was left there'),
     { cause: e },
   );
 }
 
 /** Writes all of `bytes` to `fd` (writeSync may write less than asked). */
 function writeAll(fd: number, bytes: Uint8Array): void {
-  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+  for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at);
 }
 
 /**

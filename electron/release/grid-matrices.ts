@@ -20,7 +20,12 @@ export function gridMatrices(grids: readonly ReleaseGrid[], configs: readonly Co
       }),
     );
     const byKey = new Map(g.columns.map((c) => [c.config, c]));
-    return new GridMatrix(g, kindOf(g.columns), ordered, ordered.map((s) => byKey.get(s.key) as ReleaseColumn));
+    return new GridMatrix(
+      g,
+      kindOf(g.columns),
+      ordered,
+      ordered.map((s) => byKey.get(s.key) as ReleaseColumn),
+    );
   });
 }
 

@@ -44,14 +44,16 @@ export function readmeText(f: ReadmeFacts): string {
   L.push('| `labels/aggregated/table2_metrics.json` | `{split: {model: metrics}}` |');
   L.push('| `labels/aggregated/release_manifest.json` | per-cell totals and correct counts; grids that came from one older source under `wide_sources` |');
   if (f.includeText) {
-    L.push('| `labels/items.csv` | benchmark question, options (JSON array), answer, metadata and a generation item\'s context (dialogue history) per (split, sample_id) |');
+    L.push("| `labels/items.csv` | benchmark question, options (JSON array), answer, metadata and a generation item's context (dialogue history) per (split, sample_id) |");
     L.push('| `labels/generations.csv` | the text each config generated for an open-ended item (written when there is any) |');
   }
   L.push('| `annotations/codebook.json` | the evidence-pathway codebook used |');
   L.push('| `annotations/pathways.csv` | one row per (sample_id, model, split, annotator) |');
   L.push('| `annotations/evidence_spans.csv` | one row per marked evidence span |');
   L.push('| `provenance/configs.json` | every config: frames, pixels, sampling, pipeline |');
-  L.push('| `provenance/videos.csv` | each item\'s video id, video file name and duration (no benchmark text): a project importing this release finds the videos under its own media root |');
+  L.push(
+    "| `provenance/videos.csv` | each item's video id, video file name and duration (no benchmark text): a project importing this release finds the videos under its own media root |",
+  );
   L.push('');
   L.push('## Counts', '');
   L.push(`- ${f.cells} response cells (per_item.csv rows) over ${f.items} items`);
@@ -64,7 +66,7 @@ export function readmeText(f: ReadmeFacts): string {
   L.push('');
   L.push('## Columns Flipbook adds', '');
   L.push(
-    '`per_item.csv` has the release\'s eleven columns; after them Flipbook writes, in the order',
+    "`per_item.csv` has the release's eleven columns; after them Flipbook writes, in the order",
     '`confidence, margin, latency_s, frame_indices, score`, each optional column that at least one row of',
     'the export has a value for (here: ' + (f.optionalColumns.length ? f.optionalColumns.join(', ') : 'none') + ').',
     '`latency_s` is rounded to the microsecond; `frame_indices` are space-separated. The aggregated JSONs add',
@@ -77,7 +79,7 @@ export function readmeText(f: ReadmeFacts): string {
     'higher one under dominance: fewer-or-equal frames AND fewer-or-equal pixels per frame. Iso-compute',
     'pairs (e.g. 32 frames at high resolution vs 128 at low) are not an ordering and are never counted as',
     "confusion. On the release's one mixed-resolution grid (Qwen2.5-VL-7B, V1_short, 11 configs) the",
-    'release reports 30.4071; Flipbook\'s figure there is lower. Single-resolution grids agree exactly.',
+    "release reports 30.4071; Flipbook's figure there is lower. Single-resolution grids agree exactly.",
   );
   if (f.mixedResolution.length) {
     L.push('', 'Mixed-resolution grids in this export:', '');
@@ -93,8 +95,8 @@ export function readmeText(f: ReadmeFacts): string {
     '  `video-mme-scalegrid` release when the labels derive from it.',
     '- Videos are not redistributed: obtain Video-MME / MLVU under their own licences.',
     f.includeText
-      ? '- This export INCLUDES benchmark question text (`--include-text`, `labels/items.csv`): check the benchmark\'s licence before sharing it.'
-      : '- Benchmark question text, options and answers are omitted (Video-MME and MLVU forbid redistribution); `ground_truth_option` is a letter. Export with `--include-text` to add them, or import the benchmark\'s own question file (the Video-MME parquet, the MLVU metadata JSON) into the project that imports this release.',
+      ? "- This export INCLUDES benchmark question text (`--include-text`, `labels/items.csv`): check the benchmark's licence before sharing it."
+      : "- Benchmark question text, options and answers are omitted (Video-MME and MLVU forbid redistribution); `ground_truth_option` is a letter. Export with `--include-text` to add them, or import the benchmark's own question file (the Video-MME parquet, the MLVU metadata JSON) into the project that imports this release.",
     '',
   );
   return L.join('\n');

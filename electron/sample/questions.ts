@@ -11,10 +11,7 @@ export type Letter = (typeof LETTERS)[number];
 export const PRIOR_COLORS: readonly Color[] = ['red', 'blue', 'green', 'yellow', 'white', 'orange', 'purple', 'cyan'];
 const SHAPES: readonly Shape[] = ['square', 'bar'];
 
-export type OptionValue =
-  | { kind: 'count'; n: number }
-  | { kind: 'color'; color: Color }
-  | { kind: 'object'; color: Color; shape: Shape };
+export type OptionValue = { kind: 'count'; n: number } | { kind: 'color'; color: Color } | { kind: 'object'; color: Color; shape: Shape };
 
 export interface SampleItem {
   sampleId: string;

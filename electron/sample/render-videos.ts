@@ -34,7 +34,10 @@ export interface SampleMediaResult {
 }
 
 export function sampleMediaHash(schedule: Schedule): string {
-  return createHash('sha256').update(`flipbook-sample-media v${MEDIA_GENERATOR_VERSION}\n${JSON.stringify(schedule)}`).digest('hex').slice(0, 24);
+  return createHash('sha256')
+    .update(`flipbook-sample-media v${MEDIA_GENERATOR_VERSION}\n${JSON.stringify(schedule)}`)
+    .digest('hex')
+    .slice(0, 24);
 }
 
 export function defaultSampleCacheDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -69,12 +72,38 @@ export function ffmpegArgs(schedule: Schedule, video: SampleVideo, outFile: stri
     filters.push(`drawbox=x=${x}:y=${height - 3}:w=${w}:h=3:color=0x90A4AE:t=fill:enable='gte(t,${s - 0.5 / fps})'`);
   }
   return [
-    '-hide_banner', '-nostdin', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', `color=c=${schedule.background}:s=${width}x${height}:r=${fps}:d=${video.durationS}`,
-    '-vf', filters.join(','),
-    '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '28', '-pix_fmt', 'yuv420p',
-    '-g', String(schedule.gop), '-keyint_min', String(schedule.gop), '-sc_threshold', '0',
-    '-movflags', '+faststart', '-an', '-map_metadata', '-1', '-fflags', '+bitexact',
+    '-hide_banner',
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=${schedule.background}:s=${width}x${height}:r=${fps}:d=${video.durationS}`,
+    '-vf',
+    filters.join(','),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '28',
+    '-pix_fmt',
+    'yuv420p',
+    '-g',
+    String(schedule.gop),
+    '-keyint_min',
+    String(schedule.gop),
+    '-sc_threshold',
+    '0',
+    '-movflags',
+    '+faststart',
+    '-an',
+    '-map_metadata',
+    '-1',
+    '-fflags',
+    '+bitexact',
     outFile,
   ];
 }

@@ -63,8 +63,7 @@ function priorIndex(values: readonly OptionValue[]): number {
   let best = 0;
   let bestScore = Infinity;
   values.forEach((v, i) => {
-    const score =
-      v.kind === 'count' ? Math.abs(v.n - 3) * 2 + (v.n > 3 ? 1 : 0) : PRIOR_COLORS.indexOf(v.color) * 2 + (v.kind === 'object' && v.shape === 'bar' ? 1 : 0);
+    const score = v.kind === 'count' ? Math.abs(v.n - 3) * 2 + (v.n > 3 ? 1 : 0) : PRIOR_COLORS.indexOf(v.color) * 2 + (v.kind === 'object' && v.shape === 'bar' ? 1 : 0);
     if (score < bestScore) {
       bestScore = score;
       best = i;

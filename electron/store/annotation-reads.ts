@@ -5,7 +5,18 @@
 import type Database from 'better-sqlite3';
 import type { AnnotationEvent, AnnotationFilter, AnnotationHistoryEntry, AnnotationState, Conflict, EvidenceSpan, Resolution } from '../../shared/domain/annotations';
 import { activeSet, str } from './annotation-replay';
-import { compareEvents, fromStateRow, toEvent, toSpan, type AnnotationDb, type AnnotationStatements, type EventRow, type ItemKey, type SpanRow, type StateRow } from './annotation-tables';
+import {
+  compareEvents,
+  fromStateRow,
+  toEvent,
+  toSpan,
+  type AnnotationDb,
+  type AnnotationStatements,
+  type EventRow,
+  type ItemKey,
+  type SpanRow,
+  type StateRow,
+} from './annotation-tables';
 
 /** The SQL condition of a filter, and its arguments. */
 function whereOf(f: AnnotationFilter, cols: { sampleId: string } = { sampleId: 'sample_id' }): { sql: string; args: string[] } {
@@ -89,18 +100,18 @@ export function exportEvents(db: Database.Database, filter: AnnotationFilter = {
 /** The resolution of each adjudicated item (latest adjudication not undone). */
 export function resolutions(db: Database.Database, filter: Pick<AnnotationFilter, 'model' | 'split' | 'sampleId'> = {}): Resolution[] {
   const w = whereOf(filter);
-  const adj = (db
-    .prepare(`SELECT * FROM annotation_events ${w.sql}${w.sql ? ' AND' : ' WHERE'} kind = 'adjudicate' ORDER BY at, uuid`)
-    .all(...w.args) as EventRow[]).map(toEvent);
+  const adj = (db.prepare(`SELECT * FROM annotation_events ${w.sql}${w.sql ? ' AND' : ' WHERE'} kind = 'adjudicate' ORDER BY at, uuid`).all(...w.args) as EventRow[]).map(toEvent);
   if (adj.length === 0) return [];
   // Undo/redo of an adjudication are events of the adjudicator that name it: an undo by
   // anyone else has no effect (docs/team-sync.md §3, "Ownership"), as in every key's replay.
-  const targets = (db
-    .prepare(
-      `SELECT u.* FROM annotation_events u JOIN annotation_events a ON a.uuid = u.target_uuid AND a.kind = 'adjudicate' AND a.annotator = u.annotator
+  const targets = (
+    db
+      .prepare(
+        `SELECT u.* FROM annotation_events u JOIN annotation_events a ON a.uuid = u.target_uuid AND a.kind = 'adjudicate' AND a.annotator = u.annotator
        WHERE u.kind IN ('undo', 'redo') ORDER BY u.at, u.uuid`,
-    )
-    .all() as EventRow[]).map(toEvent);
+      )
+      .all() as EventRow[]
+  ).map(toEvent);
   const active = activeSet([...adj, ...targets].sort(compareEvents));
   const latest = new Map<string, Resolution>();
   for (const e of adj) {

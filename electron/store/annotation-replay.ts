@@ -132,7 +132,7 @@ export class KeyState {
       default:
         break;
     }
-    }
+  }
 
   finish(): AnnotationState | null {
     const state = this.state;

@@ -121,9 +121,7 @@ export function prepareAnnotationStatements(db: Database.Database): AnnotationSt
       "SELECT uuid, kind, target_uuid FROM annotation_events WHERE annotator = ? AND model = ? AND split = ? AND sample_id = ? AND origin = 'local' ORDER BY seq",
     ),
     maxAt: db.prepare<[], { at: string | null }>('SELECT max(at) AS at FROM annotation_events'),
-    stateOfKey: db.prepare<[string, string, string, string], StateRow>(
-      'SELECT * FROM annotation_state WHERE model = ? AND split = ? AND sample_id = ? AND annotator = ?',
-    ),
+    stateOfKey: db.prepare<[string, string, string, string], StateRow>('SELECT * FROM annotation_state WHERE model = ? AND split = ? AND sample_id = ? AND annotator = ?'),
     spansOfKey: db.prepare<[string, string, string, string], SpanRow>(
       'SELECT * FROM evidence_spans WHERE model = ? AND split = ? AND sample_id = ? AND annotator = ? ORDER BY start_s, end_s, id',
     ),
@@ -157,7 +155,6 @@ export function prepareAnnotationStatements(db: Database.Database): AnnotationSt
     ),
   };
 }
-
 
 /** What the store's parts share: the connection, its statements, the options and the events' clock. */
 export interface AnnotationDb {

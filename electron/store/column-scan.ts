@@ -116,7 +116,10 @@ function rankById(names: readonly string[]): Int32Array {
  */
 function itemsByName(db: Database.Database): { names: string[]; byRank: Int32Array } {
   const utf8 = db.pragma('encoding', { simple: true }) === 'UTF-8';
-  const rows = db.prepare(`SELECT id, sample_id FROM items${utf8 ? ' ORDER BY sample_id' : ''}`).raw(true).all() as [number, string][];
+  const rows = db
+    .prepare(`SELECT id, sample_id FROM items${utf8 ? ' ORDER BY sample_id' : ''}`)
+    .raw(true)
+    .all() as [number, string][];
   if (!utf8) rows.sort((a, b) => compareCodePoints(a[1], b[1]));
   const names: string[] = [];
   const byRank = new Int32Array(rows.length);
@@ -205,14 +208,12 @@ function scan(db: Database.Database): ScannedGrid[] {
                 margin, latency_ms, frame_indices, source_tag, protocol_note FROM response_columns`,
       )
       .all() as ScanRow[];
-    rows.sort(
-      (a, b) => mRank[a.model_id]! - mRank[b.model_id]! || sRank[a.split_id]! - sRank[b.split_id]! || cRank[a.config_id]! - cRank[b.config_id]!,
-    );
+    rows.sort((a, b) => mRank[a.model_id]! - mRank[b.model_id]! || sRank[a.split_id]! - sRank[b.split_id]! || cRank[a.config_id]! - cRank[b.config_id]!);
 
     const out: ScannedGrid[] = [];
     const posOf = new Int32Array(iRank.length);
     const seen = new Uint8Array(iRank.length);
-    for (let from = 0; from < rows.length; ) {
+    for (let from = 0; from < rows.length;) {
       let to = from;
       const first = rows[from] as ScanRow;
       while (to < rows.length && rows[to]!.model_id === first.model_id && rows[to]!.split_id === first.split_id) to++;

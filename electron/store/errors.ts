@@ -6,10 +6,7 @@ export class ProjectLockedError extends Error {
     readonly file: string,
     readonly holder: { pid: number; hostname: string; since: string },
   ) {
-    super(
-      `${file} is open in another Flipbook (pid ${holder.pid} on ${holder.hostname}, since ${holder.since}); ` +
-        'close it there, or open this project read-only',
-    );
+    super(`${file} is open in another Flipbook (pid ${holder.pid} on ${holder.hostname}, since ${holder.since}); ` + 'close it there, or open this project read-only');
     this.name = 'ProjectLockedError';
   }
 }
@@ -21,10 +18,7 @@ export class ProjectVersionError extends Error {
     readonly fileVersion: number,
     readonly supportedVersion: number,
   ) {
-    super(
-      `${file} was written by a newer Flipbook (schema ${fileVersion}; this one knows up to ${supportedVersion}): ` +
-        'update Flipbook to open it; nothing was written to it',
-    );
+    super(`${file} was written by a newer Flipbook (schema ${fileVersion}; this one knows up to ${supportedVersion}): ` + 'update Flipbook to open it; nothing was written to it');
     this.name = 'ProjectVersionError';
   }
 }

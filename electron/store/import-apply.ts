@@ -66,9 +66,7 @@ type TableItems = (StoredItem | undefined)[];
 function prepareApplierStatements(db: Database.Database) {
   return {
     runBySha: db.prepare<[string, string], { id: number }>('SELECT id FROM runs WHERE sha256 = ? AND format = ?'),
-    runInsert: db.prepare(
-      'INSERT INTO runs (source_path, sha256, format, toolkit, model_args, imported_at) VALUES (?, ?, ?, ?, ?, ?)',
-    ),
+    runInsert: db.prepare('INSERT INTO runs (source_path, sha256, format, toolkit, model_args, imported_at) VALUES (?, ?, ?, ?, ?, ?)'),
     runCounts: db.prepare('UPDATE runs SET n_items = ?, n_responses = ?, n_configs = ? WHERE id = ?'),
     runSource: db.prepare<[number], { source_path: string }>('SELECT source_path FROM runs WHERE id = ?'),
     model: db.prepare<[string], { id: number }>('SELECT id FROM models WHERE name = ?'),
@@ -85,9 +83,7 @@ function prepareApplierStatements(db: Database.Database) {
          pipeline = COALESCE(pipeline, ?), toolkit = COALESCE(toolkit, ?), model_args = COALESCE(model_args, ?), notes = COALESCE(notes, ?)
        WHERE model_id = ? AND split_id = ? AND config_id = ?`,
     ),
-    itemsOfSplit: db.prepare<[number], { id: number; sample_id: string; answer: string | null }>(
-      'SELECT id, sample_id, answer FROM items WHERE split_id = ?',
-    ),
+    itemsOfSplit: db.prepare<[number], { id: number; sample_id: string; answer: string | null }>('SELECT id, sample_id, answer FROM items WHERE split_id = ?'),
     itemFull: db.prepare<[number], Record<string, string | number | null>>('SELECT * FROM items WHERE id = ?'),
     itemInsertBare: db.prepare('INSERT INTO items (split_id, sample_id) VALUES (?, ?)'),
     itemSetAnswer: db.prepare('UPDATE items SET answer = ? WHERE id = ?'),
@@ -159,9 +155,7 @@ class ImportCall {
       }
       this.splitsLoaded.add(sid);
     }
-    return [...this.columns.values()]
-      .filter((c) => c.splitId === sid)
-      .sort((a, b) => a.modelId - b.modelId || a.configId - b.configId);
+    return [...this.columns.values()].filter((c) => c.splitId === sid).sort((a, b) => a.modelId - b.modelId || a.configId - b.configId);
   }
 
   freshOf(c: Column): FreshLines {
@@ -277,9 +271,7 @@ function applyBatch(call: ImportCall, batch: ImportBatch, opts: ImportOverrides)
   // Run provenance: identical bytes in the same format are the same run.
   const runId =
     q.runBySha.get(batch.run.sha256, batch.run.format)?.id ??
-    Number(
-      q.runInsert.run(file, batch.run.sha256, batch.run.format, batch.run.toolkit, batch.run.modelArgs, new Date().toISOString()).lastInsertRowid,
-    );
+    Number(q.runInsert.run(file, batch.run.sha256, batch.run.format, batch.run.toolkit, batch.run.modelArgs, new Date().toISOString()).lastInsertRowid);
 
   // Configs: declared specs first, then keys only named by responses.
   const specByKey = new Map<string, ConfigSpec>();
@@ -453,12 +445,7 @@ function applyResponses(
       const storedRun = runAt(col, k);
       const storedLine = lineAt(col, k);
       const where = freshLine !== undefined ? `line ${freshLine} of the same import` : `${call.sourceOf(storedRun)}${storedLine ? `:${storedLine}` : ''}`;
-      throw new ImportError(
-        file,
-        r.line,
-        differing,
-        `(${r.model}, ${r.split}, ${r.sampleId}, ${r.config}) is already recorded with a different ${differing} (${where})`,
-      );
+      throw new ImportError(file, r.line, differing, `(${r.model}, ${r.split}, ${r.sampleId}, ${r.config}) is already recorded with a different ${differing} (${where})`);
     }
     if (outcome.kind === 'replace') {
       // Same bytes as an earlier run but read differently (e.g. a newer importer): the new reading wins.

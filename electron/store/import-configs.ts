@@ -47,9 +47,7 @@ export function specFromKey(config: string, run: Pick<RunInfo, 'toolkit' | 'mode
 /** upsert(spec, file, line) → the config's id: inserts a new config or checks and fills a stored one. */
 export function createConfigUpserter(db: Database.Database) {
   const q = {
-    config: db.prepare<[string], { id: number; frames: number; pixel_count: number | null }>(
-      'SELECT id, frames, pixel_count FROM configs WHERE key = ?',
-    ),
+    config: db.prepare<[string], { id: number; frames: number; pixel_count: number | null }>('SELECT id, frames, pixel_count FROM configs WHERE key = ?'),
     configInsert: db.prepare(
       `INSERT INTO configs (key, frames, pixel_count, width, height, sampling_policy, sampling_seed, sampling_fps, pipeline, toolkit, model_args, notes)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -81,12 +79,7 @@ export function createConfigUpserter(db: Database.Database) {
       stored.pixel_count !== spec.pixelCount &&
       !(label !== null && sameLabelledBudget(label, stored.pixel_count, spec.pixelCount))
     ) {
-      throw new ImportError(
-        file,
-        line,
-        'pixel_count',
-        `config "${spec.key}" has ${spec.pixelCount} pixels per frame here but ${stored.pixel_count} in the project`,
-      );
+      throw new ImportError(file, line, 'pixel_count', `config "${spec.key}" has ${spec.pixelCount} pixels per frame here but ${stored.pixel_count} in the project`);
     }
     q.configFill.run(spec.pixelCount, ...prov, stored.id);
     return stored.id;

@@ -10,7 +10,10 @@ import { ImportError } from '../importers/errors';
 import type { ImportOverrides } from './import-apply';
 
 export function assertSafeNames(batches: readonly ImportBatch[], opts: ImportOverrides = {}): void {
-  for (const [flag, v] of [['--model', opts.model], ['--split', opts.split]] as const) {
+  for (const [flag, v] of [
+    ['--model', opts.model],
+    ['--split', opts.split],
+  ] as const) {
     const why = v === undefined ? null : unsafeNameReason(v);
     if (why !== null) throw new ImportError(flag, 0, flag.slice(2), why);
   }

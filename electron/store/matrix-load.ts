@@ -91,9 +91,7 @@ type MatrixLoader = (grids: readonly GridRef[], opts?: LoadOptions) => ResponseM
 
 export function createMatrixLoader(db: Database.Database, mainProtocol: () => string): MatrixLoader {
   const q = {
-    ids: db.prepare<[string, string], { model_id: number; split_id: number }>(
-      'SELECT m.id AS model_id, s.id AS split_id FROM models m, splits s WHERE m.name = ? AND s.name = ?',
-    ),
+    ids: db.prepare<[string, string], { model_id: number; split_id: number }>('SELECT m.id AS model_id, s.id AS split_id FROM models m, splits s WHERE m.name = ? AND s.name = ?'),
     configs: db.prepare<[number, number], GridConfigRow>(GRID_CONFIGS_SQL),
     items: db.prepare<[number], [number, string]>('SELECT id, sample_id FROM items WHERE split_id = ? ORDER BY sample_id'),
     // One row per grid column (migration 0020): the BLOBs decode straight into the matrix.

@@ -6,7 +6,24 @@
 import type Database from 'better-sqlite3';
 import { Column, createColumnWriter } from './response-columns';
 
-type OldRow = [number, number, number, number, string | null, number | null, number | null, string | null, number | null, number | null, number | null, Buffer | null, string | null, string | null, number | null, number | null];
+type OldRow = [
+  number,
+  number,
+  number,
+  number,
+  string | null,
+  number | null,
+  number | null,
+  string | null,
+  number | null,
+  number | null,
+  number | null,
+  Buffer | null,
+  string | null,
+  string | null,
+  number | null,
+  number | null,
+];
 
 export function convertResponsesToColumns(db: Database.Database): void {
   const exists = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'responses'").get();

@@ -103,7 +103,14 @@ function readItems(db: Database.Database, splitNames: ReadonlyMap<number, string
   const splits: string[] = [];
   const splitCode = new Map<number, number>();
   const n = rows.length;
-  const items: ScannedItems = { splits, split: new Int32Array(n), sampleId: new Array<string>(n), taskType: new Array<string | null>(n), videoFile: new Array<string | null>(n), question: new Array<string | null>(n) };
+  const items: ScannedItems = {
+    splits,
+    split: new Int32Array(n),
+    sampleId: new Array<string>(n),
+    taskType: new Array<string | null>(n),
+    videoFile: new Array<string | null>(n),
+    question: new Array<string | null>(n),
+  };
   let maxId = 0;
   // Indexed reads, not for-of or destructuring: this runs once per import, in code V8 has not
   // optimised, where each runs the array iterator (an object per element, ~1.8 MB here).

@@ -113,8 +113,8 @@ export function createProject(
       const ids = q.gridIds.get(model, split);
       return ids ? configOrder(q.gridConfigs.all(ids.model_id, ids.split_id).map(specFromRow)) : [];
     },
-    listModels: () => (db.prepare('SELECT name FROM models ORDER BY name').pluck().all() as string[]),
-    listSplits: () => (db.prepare('SELECT name FROM splits ORDER BY name').pluck().all() as string[]),
+    listModels: () => db.prepare('SELECT name FROM models ORDER BY name').pluck().all() as string[],
+    listSplits: () => db.prepare('SELECT name FROM splits ORDER BY name').pluck().all() as string[],
     listRuns: () => listRuns(db),
 
     getSetting<T>(key: string): T | undefined {

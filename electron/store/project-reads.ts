@@ -170,10 +170,11 @@ export function readGrids(db: Database.Database, gridConfigs: Database.Statement
     const kind = nScore > 0 && nCorrect === 0 ? ('open' as const) : ('mcqa' as const);
     // The score sources the cells name (docs/metrics.md §1): only each column's distinct notes are read.
     const sources: string[] = [];
-    for (const b of notes) for (const note of distinctStrings(b)) {
-      const src = scoreSourceOf(note);
-      if (src !== null) sources.push(src);
-    }
+    for (const b of notes)
+      for (const note of distinctStrings(b)) {
+        const src = scoreSourceOf(note);
+        if (src !== null) sources.push(src);
+      }
     out.push({
       model: r.model,
       split: r.split,

@@ -182,7 +182,6 @@ export interface Project {
   putMedia(entry: MediaEntry): void;
 }
 
-
 // SQLite URI filenames (`file:…?immutable=1`) for projects in folders this process cannot
 // write (openDb). better-sqlite3 reads this once, when its first connection opens.
 process.env.SQLITE_USE_URI ??= '1';

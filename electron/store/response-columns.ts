@@ -25,7 +25,19 @@
  *   provenance and the conflict messages that name the stored row's file:line.
  */
 import type Database from 'better-sqlite3';
-import { asBuffer, decodeFloat64, decodeFrames, decodeInt32, decodeInt8, decodeStringCells, encodeFloat64Array, encodeFrames, encodeInterned, framesArray, StringCells } from './column-blobs';
+import {
+  asBuffer,
+  decodeFloat64,
+  decodeFrames,
+  decodeInt32,
+  decodeInt8,
+  decodeStringCells,
+  encodeFloat64Array,
+  encodeFrames,
+  encodeInterned,
+  framesArray,
+  StringCells,
+} from './column-blobs';
 
 const growI32 = (a: Int32Array<ArrayBuffer>, n: number): Int32Array<ArrayBuffer> => {
   const b = new Int32Array(n);
@@ -426,7 +438,11 @@ export function encodeColumn(c: Column): unknown[] {
 }
 
 export function createColumnWriter(db: Database.Database) {
-  const insert = db.prepare(`INSERT INTO response_columns (${COLUMN_COLUMNS}) VALUES (${COLUMN_COLUMNS.split(',').map(() => '?').join(', ')})`);
+  const insert = db.prepare(
+    `INSERT INTO response_columns (${COLUMN_COLUMNS}) VALUES (${COLUMN_COLUMNS.split(',')
+      .map(() => '?')
+      .join(', ')})`,
+  );
   const update = db.prepare(
     `UPDATE response_columns SET ${COLUMN_COLUMNS.split(', ')
       .slice(3)

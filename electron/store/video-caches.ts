@@ -57,5 +57,5 @@ export function applyVideoCaches(db: Database.Database, batches: readonly Import
 
 /** Every cache of one video (any rate). */
 export function videoCachesOf(db: Database.Database, videoId: string): VideoCache[] {
-  return (db.prepare<[string], Row>('SELECT * FROM video_caches WHERE video_id = ? ORDER BY fps').all(videoId)).map(fromRow);
+  return db.prepare<[string], Row>('SELECT * FROM video_caches WHERE video_id = ? ORDER BY fps').all(videoId).map(fromRow);
 }

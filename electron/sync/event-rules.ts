@@ -122,7 +122,12 @@ export function checkEvent(e: WireEvent): Checked {
   if (typeof e.uuid !== 'string' || !UUID_RE.test(e.uuid)) return bad('uuid', 'not a lower-case UUID (8-4-4-4-12 hex digits)');
   const at = atProblem(e.at);
   if (at) return { ok: false, problem: at };
-  for (const [field, v] of [['annotator', e.annotator], ['model', e.model], ['split', e.split], ['sample_id', e.sampleId]] as const) {
+  for (const [field, v] of [
+    ['annotator', e.annotator],
+    ['model', e.model],
+    ['split', e.split],
+    ['sample_id', e.sampleId],
+  ] as const) {
     // Characters as PostgreSQL's length() counts them: code points.
     if (typeof v !== 'string' || v === '' || (v.length > MAX_NAME_LENGTH && [...v].length > MAX_NAME_LENGTH)) {
       return bad(field, `not a name of 1 to ${MAX_NAME_LENGTH} characters`);

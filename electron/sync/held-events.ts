@@ -18,7 +18,7 @@ export interface SpaceRef {
   spaceId: string;
 }
 
-const clipUuid = (u: unknown): string => (typeof u === 'string' ? u : JSON.stringify(u) ?? String(u)).slice(0, 200);
+const clipUuid = (u: unknown): string => (typeof u === 'string' ? u : (JSON.stringify(u) ?? String(u))).slice(0, 200);
 
 /** Records one held event (once: the same server row or local event is held once). */
 export function hold(project: Project, at: SpaceRef, direction: 'pull' | 'push', ref: number, uuid: unknown, reason: string, event: unknown): HeldEvent {

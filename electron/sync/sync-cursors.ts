@@ -37,9 +37,7 @@ function readCursors(project: Project): Record<string, SyncCursor> {
 const cursorKey = (server: string, space: string): string => `${server}#${space}`;
 
 export function getCursor(project: Project, server: string, space: string): SyncCursor {
-  return (
-    readCursors(project)[cursorKey(server, space)] ?? { server, space, spaceId: null, pushedSeq: 0, pulledId: 0, lastSyncAt: null, lastError: null }
-  );
+  return readCursors(project)[cursorKey(server, space)] ?? { server, space, spaceId: null, pushedSeq: 0, pulledId: 0, lastSyncAt: null, lastError: null };
 }
 
 export function putCursor(project: Project, c: SyncCursor): void {

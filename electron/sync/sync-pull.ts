@@ -84,7 +84,9 @@ export function importRows(ctx: PullContext, rows: readonly WireRow[]): PageResu
       setAside.push(hold(project, at, 'pull', row.id, row.fields.uuid, `${c.problem.field}: ${c.problem.reason}`, row.raw));
     } else if (beyondClockBound(c.event.at, ctx.serverNowMs())) {
       const ahead = describeAhead(Date.parse(c.event.at) - ctx.serverNowMs());
-      setAside.push(hold(project, at, 'pull', row.id, c.event.uuid, `at: stamped ${ahead} after the server's time (more than the ${CLOCK_SKEW_BOUND_MS / 60_000} min clock bound)`, row.raw));
+      setAside.push(
+        hold(project, at, 'pull', row.id, c.event.uuid, `at: stamped ${ahead} after the server's time (more than the ${CLOCK_SKEW_BOUND_MS / 60_000} min clock bound)`, row.raw),
+      );
     } else if (!c.known) {
       setAside.push(hold(project, at, 'pull', row.id, c.event.uuid, `kind: '${c.event.kind}' is not known to this Flipbook (a newer one wrote it): kept, not applied`, row.raw));
     } else {

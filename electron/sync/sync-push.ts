@@ -137,7 +137,11 @@ export async function push(client: pg.Client, ctx: PushContext): Promise<PushRes
       const taken = list.filter((e) => !inserted.has(e.uuid));
       if (taken.length) {
         // Already on the server: our own copy (an interrupted round), or another event that took the uuid.
-        const theirs = await serverEvents(client, ctx.space, taken.map((e) => e.uuid));
+        const theirs = await serverEvents(
+          client,
+          ctx.space,
+          taken.map((e) => e.uuid),
+        );
         const squatted = taken.filter((e) => {
           const t = theirs.get(e.uuid);
           return t !== undefined && !sameEvent(t, e);
@@ -158,10 +162,12 @@ export async function push(client: pg.Client, ctx: PushContext): Promise<PushRes
       }
       if (!retry) {
         // The INSERT took the push lock (trigger): every id below ours is committed and visible.
-        const more = await client.query<{ events: unknown }>(
-          AFTER_SQL.replace('id > $2', 'id > $2 AND NOT (id = ANY($4::bigint[]))'),
-          [ctx.space, ctx.cursor.pulledId, 1_000_000_000, [...inserted.values()]],
-        );
+        const more = await client.query<{ events: unknown }>(AFTER_SQL.replace('id > $2', 'id > $2 AND NOT (id = ANY($4::bigint[]))'), [
+          ctx.space,
+          ctx.cursor.pulledId,
+          1_000_000_000,
+          [...inserted.values()],
+        ]);
         after = toRows(more.rows[0]!.events);
         await client.query('COMMIT');
       }

@@ -47,14 +47,11 @@ export class SyncRefusedError extends Error {}
 export const codebookRefusal = (space: string, conflicts: string[]): SyncRefusedError =>
   new SyncRefusedError(
     `this project's codebook conflicts with space '${space}''s (the same version number with other content); nothing was synced:\n  - ${conflicts.join('\n  - ')}\n` +
-      'Save the codebook change as a new version in a project that holds the space\'s codebook, or start from a copy of the release project that has it.',
+      "Save the codebook change as a new version in a project that holds the space's codebook, or start from a copy of the release project that has it.",
   );
 
 /** PostgreSQL and network errors in words (docs/team-sync.md, Troubleshooting). */
-export function describeSyncError(
-  err: unknown,
-  addr?: ServerAddress & { lockTimeoutMs?: number; statementTimeoutMs?: number; lockHolder?: string | null },
-): string {
+export function describeSyncError(err: unknown, addr?: ServerAddress & { lockTimeoutMs?: number; statementTimeoutMs?: number; lockHolder?: string | null }): string {
   const e = err as { code?: string; message?: string };
   const where = addr ? `${addr.host}:${addr.port}` : 'the server';
   switch (e.code) {
@@ -89,16 +86,18 @@ export function describeSyncError(
       break;
   }
   const msg = e.message ?? String(err);
-  if (/Query read timeout/i.test(msg)) return `the server did not answer within ${Math.round(((addr?.statementTimeoutMs ?? SYNC_TIMEOUTS.statementMs) + 15_000) / 1000)} s: offline or the server is unreachable; nothing was changed — sync again`;
+  if (/Query read timeout/i.test(msg))
+    return `the server did not answer within ${Math.round(((addr?.statementTimeoutMs ?? SYNC_TIMEOUTS.statementMs) + 15_000) / 1000)} s: offline or the server is unreachable; nothing was changed — sync again`;
   if (/timeout/i.test(msg)) return `the connection to ${where} timed out: offline or the server is unreachable`;
-  if (/Connection terminated|terminating connection|server closed the connection/i.test(msg)) return `the connection to ${where} was lost mid-sync (${msg}); nothing was lost — sync again`;
+  if (/Connection terminated|terminating connection|server closed the connection/i.test(msg))
+    return `the connection to ${where} was lost mid-sync (${msg}); nothing was lost — sync again`;
   return msg;
 }
 
 /** The report's warnings in words, one line each (the CLI prints them; the Sync panel shows the same facts). */
 export function syncNotes(r: SyncReport, list = 10): string[] {
   const out: string[] = [];
-  const some = <T,>(xs: T[]): T[] => xs.slice(0, list);
+  const some = <T>(xs: T[]): T[] => xs.slice(0, list);
   const more = (n: number): string[] => (n > list ? [`    … and ${n - list} more`] : []);
   if (r.setAside.length) {
     out.push(`  set aside ${r.setAside.length} event${r.setAside.length === 1 ? '' : 's'} of the space (kept in this project, not applied):`);

@@ -103,7 +103,18 @@ export async function serverEvents(client: pg.Client, space: string, uuids: stri
   );
   const out = new Map<string, Omit<AnnotationEvent, 'kind'> & { kind: string }>();
   for (const { e } of r.rows) {
-    const [uuid, at, annotator, model, split, sampleId, kind, payload, codebookVersion, targetUuid] = e as [string, string, string, string, string, string, string, Record<string, unknown>, number | null, string | null];
+    const [uuid, at, annotator, model, split, sampleId, kind, payload, codebookVersion, targetUuid] = e as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      Record<string, unknown>,
+      number | null,
+      string | null,
+    ];
     out.set(uuid, { uuid, at, annotator, model, split, sampleId, kind, payload, codebookVersion, targetUuid });
   }
   return out;

@@ -50,9 +50,7 @@ export interface StartOptions {
   signal?: AbortSignal;
 }
 
-export type JobEvent =
-  | { type: 'progress'; job: JobInfo }
-  | { type: 'finished'; job: JobInfo; result: JobResult<unknown> };
+export type JobEvent = { type: 'progress'; job: JobInfo } | { type: 'finished'; job: JobInfo; result: JobResult<unknown> };
 
 export interface JobRunner {
   start<T>(kind: string, work: (ctx: JobContext) => Promise<T>, opts?: StartOptions): JobHandle<T>;

@@ -55,9 +55,7 @@ export interface WorkerThread {
 
 export function startWorkerThread(entry: URL, data: unknown, on: WorkerThreadHandlers): WorkerThread {
   const dev = entry.pathname.endsWith('.ts');
-  const worker = dev
-    ? new Worker(new URL('./tsx-worker-boot.mjs', import.meta.url), { workerData: { entry: entry.href, data } })
-    : new Worker(entry, { workerData: { data } });
+  const worker = dev ? new Worker(new URL('./tsx-worker-boot.mjs', import.meta.url), { workerData: { entry: entry.href, data } }) : new Worker(entry, { workerData: { data } });
   let error: Error | null = null;
   worker.on('message', (m: unknown) => on.message(m));
   worker.on('error', (e) => (error = e));

@@ -8,4 +8,3 @@ export function useClient(): FlipbookClient {
   if (c === null) throw new Error('ClientContext missing');
   return c;
 }
-

@@ -6,17 +6,7 @@ import { useDialog } from '../keymap';
  * browser) and changed only here, from the header. The project's known annotators are offered
  * first, so a second spelling of the same person does not become a second annotator.
  */
-export function AnnotatorPrompt({
-  current,
-  known,
-  onSave,
-  onCancel,
-}: {
-  current: string | null;
-  known: string[];
-  onSave: (name: string) => Promise<void>;
-  onCancel?: () => void;
-}) {
+export function AnnotatorPrompt({ current, known, onSave, onCancel }: { current: string | null; known: string[]; onSave: (name: string) => Promise<void>; onCancel?: () => void }) {
   const [name, setName] = useState(current ?? '');
   const [error, setError] = useState<string | null>(null);
   const save = (n: string) => {
@@ -63,11 +53,7 @@ export function AnnotatorPrompt({
             <option key={k} value={k} />
           ))}
         </datalist>
-        {near !== undefined && (
-          <p role="note">
-            “{near}” already annotates this project; a different spelling is a different annotator.
-          </p>
-        )}
+        {near !== undefined && <p role="note">“{near}” already annotates this project; a different spelling is a different annotator.</p>}
         {error && <p role="alert">{error}</p>}
         <button type="submit">Save name</button>
         {onCancel && (

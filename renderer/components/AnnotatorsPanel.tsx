@@ -43,37 +43,37 @@ export function AnnotatorsPanel({ item, annotator, codebook, refreshKey }: { ite
       )}
       {team.labels.length > 1 && (
         <div className="table-scroll">
-        <table aria-label="Labels by annotator">
-          <thead>
-            <tr>
-              <th scope="col">annotator</th>
-              <th scope="col">status</th>
-              <th scope="col">primary</th>
-              <th scope="col">pathways</th>
-              <th scope="col">conf</th>
-              <th scope="col">spans</th>
-              <th scope="col">codebook</th>
-              <th scope="col">notes</th>
-            </tr>
-          </thead>
-          <tbody>
-            {team.labels.map((l) => (
-              <tr key={l.annotator} aria-label={`Labels of ${l.annotator}`} className={l.annotator === annotator ? 'mine' : ''}>
-                <th scope="row">{l.annotator}</th>
-                <td>{l.status}</td>
-                <td>{label(l.primaryPathway)}</td>
-                <td>{l.pathways.map(label).join(', ') || '—'}</td>
-                <td>{l.confidence ?? '—'}</td>
-                <td>{l.spans}</td>
-                <td>
-                  {l.codebookVersion === null ? '—' : `v${l.codebookVersion}`}
-                  {l.codebookVersion !== null && current !== null && l.codebookVersion !== current && <span className="stale"> (current v{current})</span>}
-                </td>
-                <td>{l.notes}</td>
+          <table aria-label="Labels by annotator">
+            <thead>
+              <tr>
+                <th scope="col">annotator</th>
+                <th scope="col">status</th>
+                <th scope="col">primary</th>
+                <th scope="col">pathways</th>
+                <th scope="col">conf</th>
+                <th scope="col">spans</th>
+                <th scope="col">codebook</th>
+                <th scope="col">notes</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {team.labels.map((l) => (
+                <tr key={l.annotator} aria-label={`Labels of ${l.annotator}`} className={l.annotator === annotator ? 'mine' : ''}>
+                  <th scope="row">{l.annotator}</th>
+                  <td>{l.status}</td>
+                  <td>{label(l.primaryPathway)}</td>
+                  <td>{l.pathways.map(label).join(', ') || '—'}</td>
+                  <td>{l.confidence ?? '—'}</td>
+                  <td>{l.spans}</td>
+                  <td>
+                    {l.codebookVersion === null ? '—' : `v${l.codebookVersion}`}
+                    {l.codebookVersion !== null && current !== null && l.codebookVersion !== current && <span className="stale"> (current v{current})</span>}
+                  </td>
+                  <td>{l.notes}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         </div>
       )}
     </section>

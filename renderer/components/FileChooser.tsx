@@ -6,7 +6,8 @@ import { useDialog } from '../keymap';
 
 export type ChooseKind = 'file' | 'files' | 'folder';
 
-const size = (n: number | null) => (n === null ? '' : n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KB` : n < 1024 ** 3 ? `${(n / 1024 ** 2).toFixed(1)} MB` : `${(n / 1024 ** 3).toFixed(2)} GB`);
+const size = (n: number | null) =>
+  n === null ? '' : n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KB` : n < 1024 ** 3 ? `${(n / 1024 ** 2).toFixed(1)} MB` : `${(n / 1024 ** 3).toFixed(2)} GB`;
 const join = (dir: string, name: string) => `${dir.replace(/[\\/]+$/, '')}${dir.includes('\\') && !dir.includes('/') ? '\\' : '/'}${name}`;
 
 /**
@@ -15,7 +16,19 @@ const join = (dir: string, name: string) => `${dir.replace(/[\\/]+$/, '')}${dir.
  * file's path from the browser's own picker. Keyboard: arrows move, Enter opens a folder or
  * chooses a file, Backspace goes up, Escape closes.
  */
-export function FileChooser({ kind, title, start, onChoose, onClose }: { kind: ChooseKind; title: string; start: string | null; onChoose: (paths: string[]) => void; onClose: () => void }) {
+export function FileChooser({
+  kind,
+  title,
+  start,
+  onChoose,
+  onClose,
+}: {
+  kind: ChooseKind;
+  title: string;
+  start: string | null;
+  onChoose: (paths: string[]) => void;
+  onClose: () => void;
+}) {
   const client = useClient();
   const dialog = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLUListElement>(null);

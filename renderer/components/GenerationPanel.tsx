@@ -86,7 +86,8 @@ export function GenerationPanel({ detail, questionFallback }: { detail: ItemDeta
         )}
       </div>
       <p>
-        score <code aria-label="Score kind">{detail.score}</code> · pattern <code aria-label="Pattern">{detail.pattern || '—'}</code> · {detail.trajectoryClass ?? '—'} · ε {detail.eps}
+        score <code aria-label="Score kind">{detail.score}</code> · pattern <code aria-label="Pattern">{detail.pattern || '—'}</code> · {detail.trajectoryClass ?? '—'} · ε{' '}
+        {detail.eps}
       </p>
       <p aria-label="Flags">
         {detail.flags.terminalRegression && <span className="flag tr">terminal regression</span>}
@@ -111,7 +112,9 @@ export function GenerationPanel({ detail, questionFallback }: { detail: ItemDeta
             return (
               <tr
                 key={c.key}
-                className={[dir === STEP_DOWN ? 'drop' : dir === STEP_UP ? 'rise' : '', belowBest ? 'below-best' : '', c.score !== null && c.score === best ? 'best' : ''].filter(Boolean).join(' ')}
+                className={[dir === STEP_DOWN ? 'drop' : dir === STEP_UP ? 'rise' : '', belowBest ? 'below-best' : '', c.score !== null && c.score === best ? 'best' : '']
+                  .filter(Boolean)
+                  .join(' ')}
                 data-config={c.key}
                 data-score={c.score ?? ''}
               >

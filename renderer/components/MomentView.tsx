@@ -8,7 +8,17 @@ import { usePlayerTime, type TimeStore } from './time-store';
  * frames the next-smaller budget did not take. It follows the playhead, so `,`/`.` and the jump
  * field choose the moment. Shown only while open: it re-renders with the player's time.
  */
-export function MomentView({ strips, timeStore, onSeekFrame, onClose }: { strips: readonly Strip[]; timeStore: TimeStore; onSeekFrame: (index: number) => void; onClose: () => void }) {
+export function MomentView({
+  strips,
+  timeStore,
+  onSeekFrame,
+  onClose,
+}: {
+  strips: readonly Strip[];
+  timeStore: TimeStore;
+  onSeekFrame: (index: number) => void;
+  onClose: () => void;
+}) {
   const t = usePlayerTime(timeStore);
   const frames = momentFrames(strips, t);
   return (
@@ -29,7 +39,14 @@ export function MomentView({ strips, timeStore, onSeekFrame, onClose }: { strips
       ) : (
         <ul className="moment-frames">
           {frames.map((f) => (
-            <li key={f.config} className={f.isNew ? 'new' : ''} data-config={f.config} data-index={f.tile.index} data-new={f.isNew === null ? 'smallest' : String(f.isNew)} aria-label={`Moment frame of ${f.config}`}>
+            <li
+              key={f.config}
+              className={f.isNew ? 'new' : ''}
+              data-config={f.config}
+              data-index={f.tile.index}
+              data-new={f.isNew === null ? 'smallest' : String(f.isNew)}
+              aria-label={`Moment frame of ${f.config}`}
+            >
               <button type="button" className="moment-image" onClick={() => onSeekFrame(f.tile.index)} aria-label={`${f.config}: seek to frame ${f.tile.index}`}>
                 {f.tile.url ? <img src={f.tile.url} alt={`${f.config} frame ${f.tile.index}`} draggable={false} /> : <span className="tile-empty" />}
                 {f.tile.approximate && <span className="approx-badge">≈</span>}

@@ -32,7 +32,15 @@ function Section({ title, caption, children }: { title: string; caption: string;
 function OpenRates({ grid, o, onMark }: { grid: OverviewGrid; o: OverviewOpen; onMark: OpenMark }) {
   const where = `${grid.model} / ${grid.split}`;
   const entries = [
-    { name: 'oracle gap', value: o.oracleGapPts.toFixed(2), unit: 'pts', sub: `oracle mean ${pct(o.oracleMean)}% vs best fixed ${o.bestFixed ?? '—'} ${o.bestFixed ? pct(o.mean[o.bestFixed] ?? 0) : '—'}%`, tone: 'info', count: null as number | null, go: null as (() => void) | null },
+    {
+      name: 'oracle gap',
+      value: o.oracleGapPts.toFixed(2),
+      unit: 'pts',
+      sub: `oracle mean ${pct(o.oracleMean)}% vs best fixed ${o.bestFixed ?? '—'} ${o.bestFixed ? pct(o.mean[o.bestFixed] ?? 0) : '—'}%`,
+      tone: 'info',
+      count: null as number | null,
+      go: null as (() => void) | null,
+    },
     {
       name: 'regression with budget',
       value: pct(o.regressionRate),
@@ -103,12 +111,24 @@ function OpenTransitions({ grid, o, onQueue }: { grid: OverviewGrid; o: Overview
                 {t.from} → {t.to}
               </td>
               <td>
-                <button type="button" className="link good" data-count={t.improved} aria-label={`${t.improved}: open improved items of ${t.from} → ${t.to} (${where})`} onClick={() => openScoreFlow(grid, onQueue, t, 'improved')}>
+                <button
+                  type="button"
+                  className="link good"
+                  data-count={t.improved}
+                  aria-label={`${t.improved}: open improved items of ${t.from} → ${t.to} (${where})`}
+                  onClick={() => openScoreFlow(grid, onQueue, t, 'improved')}
+                >
                   {t.improved > 0 ? `+${t.improved}` : '0'}
                 </button>
               </td>
               <td>
-                <button type="button" className="link bad" data-count={t.regressed} aria-label={`${t.regressed}: open regressed items of ${t.from} → ${t.to} (${where})`} onClick={() => openScoreFlow(grid, onQueue, t, 'regressed')}>
+                <button
+                  type="button"
+                  className="link bad"
+                  data-count={t.regressed}
+                  aria-label={`${t.regressed}: open regressed items of ${t.from} → ${t.to} (${where})`}
+                  onClick={() => openScoreFlow(grid, onQueue, t, 'regressed')}
+                >
                   {t.regressed > 0 ? `−${t.regressed}` : '0'}
                 </button>
               </td>
@@ -150,7 +170,13 @@ function Distribution({ grid, o, onMark }: { grid: OverviewGrid; o: OverviewOpen
                 return (
                   <td key={d.config} style={{ background: n > 0 ? `rgba(43, 76, 155, ${(0.08 + 0.5 * (n / max)).toFixed(3)})` : undefined }}>
                     {n > 0 ? (
-                      <button type="button" className="link" data-count={n} aria-label={`${n} items scoring ${binRange(b)} at ${d.config} (${where})`} onClick={() => onMark({ kind: 'scoreBin', config: d.config, bin: b })}>
+                      <button
+                        type="button"
+                        className="link"
+                        data-count={n}
+                        aria-label={`${n} items scoring ${binRange(b)} at ${d.config} (${where})`}
+                        onClick={() => onMark({ kind: 'scoreBin', config: d.config, bin: b })}
+                      >
                         {n}
                       </button>
                     ) : (
@@ -197,7 +223,13 @@ function Patterns({ grid, o, onMark }: { grid: OverviewGrid; o: OverviewOpen; on
               </td>
               <td className="text">{p.cls ?? '—'}</td>
               <td>
-                <button type="button" className="link" data-count={p.n} aria-label={`${p.n} items with pattern ${p.pattern} (${where})`} onClick={() => onMark({ kind: 'pattern', pattern: p.pattern })}>
+                <button
+                  type="button"
+                  className="link"
+                  data-count={p.n}
+                  aria-label={`${p.n} items with pattern ${p.pattern} (${where})`}
+                  onClick={() => onMark({ kind: 'pattern', pattern: p.pattern })}
+                >
                   {p.n}
                 </button>
               </td>
@@ -218,8 +250,8 @@ export function OpenGridOverview({ grid, onQueue, onMark }: { grid: OverviewGrid
         <div className="hero-figure">
           <h3>Mean score and flows</h3>
           <p className="caption">
-            Line: mean score per config. Bars: items whose score rose (green, above) or fell (red, below) by more than ε = {o.eps} between adjacent budgets —
-            click to open the items.
+            Line: mean score per config. Bars: items whose score rose (green, above) or fell (red, below) by more than ε = {o.eps} between adjacent budgets — click to open the
+            items.
           </p>
           <OpenFlowsChart grid={grid} open={o} onQueue={onQueue} />
         </div>

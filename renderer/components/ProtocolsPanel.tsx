@@ -25,10 +25,18 @@ function Moves({ p, set, label, onMark, where }: { p: OverviewProtocol; set: Mem
   const name = protocolLabel(p.protocol);
   return (
     <td className="text moves">
-      <button type="button" aria-label={`${x.onlyMain} items ${label} in the main grid only, not under ${name} (${where})`} onClick={() => onMark({ kind: 'protocolMoved', protocol: p.protocol, set, side: 'onlyMain' })}>
+      <button
+        type="button"
+        aria-label={`${x.onlyMain} items ${label} in the main grid only, not under ${name} (${where})`}
+        onClick={() => onMark({ kind: 'protocolMoved', protocol: p.protocol, set, side: 'onlyMain' })}
+      >
         −{x.onlyMain}
       </button>{' '}
-      <button type="button" aria-label={`${x.onlyVariant} items ${label} under ${name} only (${where})`} onClick={() => onMark({ kind: 'protocolMoved', protocol: p.protocol, set, side: 'onlyVariant' })}>
+      <button
+        type="button"
+        aria-label={`${x.onlyVariant} items ${label} under ${name} only (${where})`}
+        onClick={() => onMark({ kind: 'protocolMoved', protocol: p.protocol, set, side: 'onlyVariant' })}
+      >
         +{x.onlyVariant}
       </button>{' '}
       <span className="muted">J {x.jaccard === null ? 'n/a' : x.jaccard.toFixed(3)}</span>
@@ -76,7 +84,11 @@ export function ProtocolsPanel({ grid, onMark }: { grid: OverviewGrid; onMark: O
                   {r.recoveryRate === null ? (
                     <span className="muted">{r.note ?? '—'}</span>
                   ) : (
-                    <button type="button" aria-label={`${r.recovered} of ${r.regressions} terminal regressions recovered by ${protocolLabel(p.protocol)} (${where})`} onClick={() => onMark({ kind: 'recovered', protocol: p.protocol })}>
+                    <button
+                      type="button"
+                      aria-label={`${r.recovered} of ${r.regressions} terminal regressions recovered by ${protocolLabel(p.protocol)} (${where})`}
+                      onClick={() => onMark({ kind: 'recovered', protocol: p.protocol })}
+                    >
                       {r.recovered} / {r.regressions} = {pct(r.recoveryRate)}% at {r.alternatives.join(', ')}
                     </button>
                   )}

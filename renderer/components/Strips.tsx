@@ -269,7 +269,9 @@ export function Strips({
   const outside = (tiles: readonly Tile[]) => {
     const before = Math.max(-Infinity, ...tiles.filter((t) => t.timeS < win.startS).map((t) => t.timeS));
     const after = Math.min(Infinity, ...tiles.filter((t) => t.timeS > win.endS).map((t) => t.timeS));
-    return [Number.isFinite(before) ? `← ${before.toFixed(1)} s` : '', 'no frame in this window', Number.isFinite(after) ? `${after.toFixed(1)} s →` : ''].filter(Boolean).join(' · ');
+    return [Number.isFinite(before) ? `← ${before.toFixed(1)} s` : '', 'no frame in this window', Number.isFinite(after) ? `${after.toFixed(1)} s →` : '']
+      .filter(Boolean)
+      .join(' · ');
   };
 
   const hoverIndex = zoom?.tile.index ?? null;
@@ -317,7 +319,9 @@ export function Strips({
       <div className="strip strip-axis" aria-hidden="true">
         <div className="strip-label axis-label">
           <span>time (s)</span>
-          <span className="window-readout">{whole ? 'whole video' : `${win.startS.toFixed(1)}–${win.endS.toFixed(1)} s · ×${(duration / winLen).toFixed(winLen < duration / 10 ? 0 : 1)}`}</span>
+          <span className="window-readout">
+            {whole ? 'whole video' : `${win.startS.toFixed(1)}–${win.endS.toFixed(1)} s · ×${(duration / winLen).toFixed(winLen < duration / 10 ? 0 : 1)}`}
+          </span>
           {!whole && (
             <span className="minimap" aria-hidden="true">
               <span style={{ left: `${(win.startS / duration) * 100}%`, width: `${Math.max(1, (winLen / duration) * 100)}%` }} />
@@ -337,11 +341,13 @@ export function Strips({
           }}
         >
           {/* A label cut by the axis's edge would misread (3:20.0 as 20.0): ticks too near an edge are left out. */}
-          {ticks.filter((t) => x(t) - tickLabel(t, step).length * 3.3 >= 0 && x(t) + tickLabel(t, step).length * 3.3 <= trackW).map((t) => (
-            <span key={t} className="tick" style={{ left: x(t) }}>
-              {tickLabel(t, step)}
-            </span>
-          ))}
+          {ticks
+            .filter((t) => x(t) - tickLabel(t, step).length * 3.3 >= 0 && x(t) + tickLabel(t, step).length * 3.3 <= trackW)
+            .map((t) => (
+              <span key={t} className="tick" style={{ left: x(t) }}>
+                {tickLabel(t, step)}
+              </span>
+            ))}
           {spans.map((sp, i) =>
             shown(extent(sp)) ? (
               <div
@@ -387,7 +393,15 @@ export function Strips({
         const prevConfig = previousConfig.get(s.config);
         const verdict = o?.correct === true ? 'ok' : o?.correct === false ? 'bad' : 'none';
         return (
-          <div className={`strip verdict-${verdict}`} key={s.config} role="group" aria-label={`Strip ${s.config}`} data-config={s.config} data-frames={s.tiles.length} data-visible={n}>
+          <div
+            className={`strip verdict-${verdict}`}
+            key={s.config}
+            role="group"
+            aria-label={`Strip ${s.config}`}
+            data-config={s.config}
+            data-frames={s.tiles.length}
+            data-visible={n}
+          >
             <div className="strip-label">
               <div className="strip-title">
                 <strong>{s.config}</strong>
@@ -397,7 +411,10 @@ export function Strips({
                   </span>
                 )}
                 {prevConfig !== undefined && (
-                  <span className="new-count" title={`${news.size} of ${s.tiles.length} frames are new in this budget: ${prevConfig} did not take them (a bar on the tile's top edge)`}>
+                  <span
+                    className="new-count"
+                    title={`${news.size} of ${s.tiles.length} frames are new in this budget: ${prevConfig} did not take them (a bar on the tile's top edge)`}
+                  >
                     <span className="new-swatch" aria-hidden="true" />
                     {news.size} new
                   </span>

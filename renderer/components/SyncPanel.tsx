@@ -87,8 +87,8 @@ export function SyncPanel({ annotator }: { annotator: string | null }) {
     <section className="sync" aria-label="Sync">
       <h2>Sync with a team space</h2>
       <p className="caption">
-        Your edits stay in this project and sync through the lab's PostgreSQL server when it can be reached; nothing waits for it. Only your own
-        edits are sent: your annotator name must be your database user name.
+        Your edits stay in this project and sync through the lab's PostgreSQL server when it can be reached; nothing waits for it. Only your own edits are sent: your annotator name
+        must be your database user name.
       </p>
       <div className="sync-form">
         <label>
@@ -129,7 +129,11 @@ export function SyncPanel({ annotator }: { annotator: string | null }) {
             </p>
           )}
           {status.pending === 0 && <p>All your edits are on the server.</p>}
-          {status.lastError && <p role="alert" aria-label="Sync error">Last sync failed: {status.lastError}</p>}
+          {status.lastError && (
+            <p role="alert" aria-label="Sync error">
+              Last sync failed: {status.lastError}
+            </p>
+          )}
           {status.last && !status.lastError && (
             <p aria-label="Sync result">
               Pushed {status.last.pushed}, pulled {status.last.pulled}; conflicts {status.last.conflicts} ({status.last.openConflicts} open)
@@ -142,22 +146,20 @@ export function SyncPanel({ annotator }: { annotator: string | null }) {
           ))}
           {status.last?.waiting && (
             <p role="alert" aria-label="Sync edits waiting">
-              {status.last.waiting.count} edit{status.last.waiting.count === 1 ? '' : 's'} wait: stamped up to {aheadWords(status.last.waiting.aheadMs)} after
-              the server’s time (more than {CLOCK_BOUND_MIN} minutes). This computer’s clock was ahead when they were made; they are pushed once the
-              server’s time reaches them.
+              {status.last.waiting.count} edit{status.last.waiting.count === 1 ? '' : 's'} wait: stamped up to {aheadWords(status.last.waiting.aheadMs)} after the server’s time
+              (more than {CLOCK_BOUND_MIN} minutes). This computer’s clock was ahead when they were made; they are pushed once the server’s time reaches them.
             </p>
           )}
           {status.last && Math.abs(status.last.clockOffsetMs) > CLOCK_BOUND_MIN * 60_000 && (
             <p role="alert" aria-label="Sync clock warning">
-              This computer’s clock is {aheadWords(Math.abs(status.last.clockOffsetMs))} {status.last.clockOffsetMs > 0 ? 'ahead of' : 'behind'} the server’s:
-              set it right.
+              This computer’s clock is {aheadWords(Math.abs(status.last.clockOffsetMs))} {status.last.clockOffsetMs > 0 ? 'ahead of' : 'behind'} the server’s: set it right.
             </p>
           )}
           {status.held.pulled + status.held.notPushed > 0 && (
             <details aria-label="Sync set aside">
               <summary>
-                {status.held.pulled} event{status.held.pulled === 1 ? '' : 's'} of the space set aside, {status.held.notPushed} of yours held back (kept in
-                this project, never applied)
+                {status.held.pulled} event{status.held.pulled === 1 ? '' : 's'} of the space set aside, {status.held.notPushed} of yours held back (kept in this project, never
+                applied)
               </summary>
               <ul>
                 {status.held.latest.map((h) => (

@@ -183,9 +183,7 @@ export const VideoPlayer = forwardRef<PlayerHandle, { video: VideoInfo; timeStor
             onChange={(e) => setJump(e.target.value)}
             size={12}
           />
-          <button type="submit">
-            Jump
-          </button>
+          <button type="submit">Jump</button>
         </form>
         {loop && (
           <span aria-label="Loop">

@@ -51,10 +51,12 @@ export function previousBudgetFrames(strips: readonly Strip[]): Map<string, Read
 /** The frame indices of each config that the previous config with frames did not take (empty for the smallest budget and text-only configs). */
 export function newFrames(strips: readonly Strip[]): Map<string, ReadonlySet<number>> {
   const prev = previousBudgetFrames(strips);
-  return new Map(strips.map((s) => {
-    const p = prev.get(s.config) ?? null;
-    return [s.config, new Set(p === null ? [] : s.tiles.map((t) => t.index).filter((k) => !p.has(k)))];
-  }));
+  return new Map(
+    strips.map((s) => {
+      const p = prev.get(s.config) ?? null;
+      return [s.config, new Set(p === null ? [] : s.tiles.map((t) => t.index).filter((k) => !p.has(k)))];
+    }),
+  );
 }
 
 /** One entry per config that has frames, in the strips' order. */

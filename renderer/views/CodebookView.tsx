@@ -44,7 +44,10 @@ export function CodebookView({ onSaved }: { onSaved: (cb: Codebook) => void }) {
     void client.call('codebook:get', {}).then((r) => (r.ok ? load(r.value) : setError(r.error.message)));
   }, [client]);
 
-  const candidate: Codebook | null = useMemo(() => current && { id: draftId, version: current.version, pathways: draft.map(({ isNew: _n, ...p }) => p) }, [current, draftId, draft]);
+  const candidate: Codebook | null = useMemo(
+    () => current && { id: draftId, version: current.version, pathways: draft.map(({ isNew: _n, ...p }) => p) },
+    [current, draftId, draft],
+  );
   const problems = useMemo(() => (candidate ? codebookProblems(candidate, RESERVED) : []), [candidate]);
   const changed = candidate !== null && current !== null && JSON.stringify({ ...candidate, version: 0 }) !== JSON.stringify({ ...current, version: 0 });
 
@@ -88,8 +91,7 @@ export function CodebookView({ onSaved }: { onSaved: (cb: Codebook) => void }) {
         Codebook <code>{current.id}</code> · <span data-testid="codebook-version">version {current.version}</span>
       </h2>
       <p className="intro">
-        Ids stay fixed once used; changing a label, description, key or scope and saving makes a new version. Existing annotations keep the version
-        they were made under.
+        Ids stay fixed once used; changing a label, description, key or scope and saving makes a new version. Existing annotations keep the version they were made under.
       </p>
       <div className="row">
         <label>
@@ -99,7 +101,8 @@ export function CodebookView({ onSaved }: { onSaved: (cb: Codebook) => void }) {
           Export JSON
         </button>
         <label>
-          Import JSON <input type="file" accept=".json,application/json" aria-label="Import codebook JSON" onChange={(e) => e.target.files?.[0] && void importFile(e.target.files[0])} />
+          Import JSON{' '}
+          <input type="file" accept=".json,application/json" aria-label="Import codebook JSON" onChange={(e) => e.target.files?.[0] && void importFile(e.target.files[0])} />
         </label>
       </div>
       <table className="codebook-table" aria-label="Pathways">
@@ -121,16 +124,35 @@ export function CodebookView({ onSaved }: { onSaved: (cb: Codebook) => void }) {
                 <input aria-label={`Label of ${p.id || `pathway ${i + 1}`}`} value={p.label} onChange={(e) => patch(i, { label: e.target.value })} />
               </td>
               <td>
-                <textarea aria-label={`Description of ${p.id || `pathway ${i + 1}`}`} rows={2} cols={50} value={p.description} onChange={(e) => patch(i, { description: e.target.value })} />
+                <textarea
+                  aria-label={`Description of ${p.id || `pathway ${i + 1}`}`}
+                  rows={2}
+                  cols={50}
+                  value={p.description}
+                  onChange={(e) => patch(i, { description: e.target.value })}
+                />
               </td>
               <td>
-                <input aria-label={`Key of ${p.id || `pathway ${i + 1}`}`} size={2} maxLength={1} value={p.shortcut ?? ''} onChange={(e) => patch(i, { shortcut: e.target.value === '' ? null : e.target.value })} />
+                <input
+                  aria-label={`Key of ${p.id || `pathway ${i + 1}`}`}
+                  size={2}
+                  maxLength={1}
+                  value={p.shortcut ?? ''}
+                  onChange={(e) => patch(i, { shortcut: e.target.value === '' ? null : e.target.value })}
+                />
               </td>
               <td>
                 <input
                   aria-label={`Applies to of ${p.id || `pathway ${i + 1}`}`}
                   value={p.applies_to.join(', ')}
-                  onChange={(e) => patch(i, { applies_to: e.target.value.split(',').map((x) => x.trim()).filter((x) => x !== '') })}
+                  onChange={(e) =>
+                    patch(i, {
+                      applies_to: e.target.value
+                        .split(',')
+                        .map((x) => x.trim())
+                        .filter((x) => x !== ''),
+                    })
+                  }
                 />
               </td>
               <td>

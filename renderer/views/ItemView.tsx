@@ -1,7 +1,17 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AnnotationEdit } from '../../shared/domain/annotations';
 import { applyLocally, EMPTY_FIELDS, withSeen, type EditBody } from '../../shared/domain/edit-check';
-import { ANNOTATION_STATUSES, type AnnotationState, type AnnotationStatus, type Codebook, type EvidenceSpan, type ItemDetail, type ItemRef, type Strip, type Tile } from '../../shared/api/contract';
+import {
+  ANNOTATION_STATUSES,
+  type AnnotationState,
+  type AnnotationStatus,
+  type Codebook,
+  type EvidenceSpan,
+  type ItemDetail,
+  type ItemRef,
+  type Strip,
+  type Tile,
+} from '../../shared/api/contract';
 import { suggestPathways } from '../../shared/api/suggestions';
 import { describeChange, undoMessage } from '../../shared/domain/annotation-change';
 import { useClient } from '../api/use-client';
@@ -102,8 +112,7 @@ export function ItemView({
       if (st.ok) {
         savedRef.current = st.value;
         setState(st.value);
-      }
-      else setLoadError(st.error.message);
+      } else setLoadError(st.error.message);
       setProxy(null);
       if (d.value.video || d.value.frames.length > 0) {
         const s = await client.call('frames:strips', { ...item, jobId });
@@ -384,7 +393,10 @@ export function ItemView({
     if (!node || !strips) return;
     const moment = node.querySelector<HTMLElement>('.moment-view');
     const fit = () =>
-      node.style.setProperty('--player-max-h', `${Math.max(150, window.innerHeight - node.getBoundingClientRect().top - window.scrollY - strips.offsetHeight - (moment?.offsetHeight ?? 0) - 52)}px`);
+      node.style.setProperty(
+        '--player-max-h',
+        `${Math.max(150, window.innerHeight - node.getBoundingClientRect().top - window.scrollY - strips.offsetHeight - (moment?.offsetHeight ?? 0) - 52)}px`,
+      );
     const ro = new ResizeObserver(fit);
     ro.observe(strips);
     if (moment) ro.observe(moment);
@@ -404,8 +416,7 @@ export function ItemView({
         {proxy && (
           <>
             {' '}
-            {proxy.message ?? 'making a playable copy'}{' '}
-            <progress aria-label="Proxy transcoding progress" max={1} value={proxy.done} /> {Math.round(proxy.done * 100)}%
+            {proxy.message ?? 'making a playable copy'} <progress aria-label="Proxy transcoding progress" max={1} value={proxy.done} /> {Math.round(proxy.done * 100)}%
           </>
         )}
       </p>
@@ -482,9 +493,7 @@ export function ItemView({
                   setSelectedSpan(spans.length);
                   edit({ op: 'addSpan', span: { id: crypto.randomUUID(), startS, endS, label: '' } });
                 }}
-                onResizeSpan={(sp, patch) =>
-                  edit((cur) => (cur.spans.some((x) => x.id === sp.id) ? { op: 'updateSpan', spanId: sp.id, patch } : null))
-                }
+                onResizeSpan={(sp, patch) => edit((cur) => (cur.spans.some((x) => x.id === sp.id) ? { op: 'updateSpan', spanId: sp.id, patch } : null))}
                 onFullFrame={async (index) => {
                   const r = await client.call('frames:full', { ...item, index });
                   return r.ok ? r.value.url : null;

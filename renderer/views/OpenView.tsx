@@ -26,15 +26,7 @@ interface Job {
 let jobCounter = 0;
 const newJobId = (kind: string) => `${kind}-${Date.now().toString(36)}-${(jobCounter++).toString(36)}`;
 
-export function OpenView({
-  project,
-  onProject,
-  onImported,
-}: {
-  project: ProjectInfo | null;
-  onProject: (p: ProjectInfo) => void;
-  onImported: () => void;
-}) {
+export function OpenView({ project, onProject, onImported }: { project: ProjectInfo | null; onProject: (p: ProjectInfo) => void; onImported: () => void }) {
   const client = useClient();
   const [path, setPath] = useState(project?.path ?? '');
   const [recent, setRecent] = useState<string[]>([]);
@@ -80,7 +72,10 @@ export function OpenView({
     const parsed = ImportOptionValues.safeParse(given);
     const r = parsed.success
       ? await client.call('import:run', { jobId: id, paths, ...parsed.data })
-      : ({ ok: false, error: { message: parsed.error.issues.map((i) => `${IMPORT_OPTIONS.find((o) => o.key === i.path[0])?.label ?? String(i.path[0])}: ${i.message}`).join('; ') } } as const);
+      : ({
+          ok: false,
+          error: { message: parsed.error.issues.map((i) => `${IMPORT_OPTIONS.find((o) => o.key === i.path[0])?.label ?? String(i.path[0])}: ${i.message}`).join('; ') },
+        } as const);
     setJobs((js) =>
       js.map((j) =>
         j.id === id
@@ -127,8 +122,8 @@ export function OpenView({
         <h2 id="h-project">Project</h2>
         {project && (
           <p aria-label="Project summary">
-            {project.path} — {project.nItems} items, models {project.models.join(', ') || '—'}, splits {project.splits.join(', ') || '—'};{' '}
-            {project.itemsWithVideo} of {project.nItems} items have video
+            {project.path} — {project.nItems} items, models {project.models.join(', ') || '—'}, splits {project.splits.join(', ') || '—'}; {project.itemsWithVideo} of{' '}
+            {project.nItems} items have video
             {project.readOnly && <strong> — read-only: {project.readOnlyReason}</strong>}
           </p>
         )}
@@ -138,7 +133,15 @@ export function OpenView({
         <div className="row">
           <span className="field">
             Project file
-            <PathField label="Project file" value={path} onChange={setPath} kind="file" pick="open-project" placeholder="e.g. ~/audits/videomme.flipbook" onChosen={(ps) => ps[0] && void open(false, ps[0])} />
+            <PathField
+              label="Project file"
+              value={path}
+              onChange={setPath}
+              kind="file"
+              pick="open-project"
+              placeholder="e.g. ~/audits/videomme.flipbook"
+              onChosen={(ps) => ps[0] && void open(false, ps[0])}
+            />
           </span>
           <button type="button" onClick={() => void open(false)} disabled={path.trim() === ''}>
             Open project
@@ -180,7 +183,15 @@ export function OpenView({
         >
           <h2 id="h-import">Import results or metadata</h2>
           <p>Drop files here, browse, or enter paths (one per line).</p>
-          <PathField label="Files to import" value={importPaths} onChange={setImportPaths} kind="files" pick="import" multiline placeholder="e.g. ~/results/20250301_samples_videomme.jsonl (one path per line)" />
+          <PathField
+            label="Files to import"
+            value={importPaths}
+            onChange={setImportPaths}
+            kind="files"
+            pick="import"
+            multiline
+            placeholder="e.g. ~/results/20250301_samples_videomme.jsonl (one path per line)"
+          />
           <div className="row import-options" role="group" aria-label="Import options">
             {IMPORT_OPTIONS.map((o) => (
               <label key={o.key} title={o.help}>
@@ -213,7 +224,14 @@ export function OpenView({
           <div className="row">
             <button
               type="button"
-              onClick={() => void runImport(importPaths.split('\n').map((s) => s.trim()).filter((s) => s !== ''))}
+              onClick={() =>
+                void runImport(
+                  importPaths
+                    .split('\n')
+                    .map((s) => s.trim())
+                    .filter((s) => s !== ''),
+                )
+              }
               disabled={project.readOnly}
             >
               Import
@@ -243,7 +261,18 @@ export function OpenView({
                   // Per file: the import reads them in order, then applies all in one transaction.
                   <ol className="import-files" aria-label={`Files of import ${j.label}`}>
                     {j.paths.map((f, i) => {
-                      const st = j.state === 'ok' ? 'imported' : j.state !== 'running' ? (j.state === 'error' ? 'not imported' : 'cancelled') : i < j.done ? 'read' : i === j.done ? 'reading' : 'waiting';
+                      const st =
+                        j.state === 'ok'
+                          ? 'imported'
+                          : j.state !== 'running'
+                            ? j.state === 'error'
+                              ? 'not imported'
+                              : 'cancelled'
+                            : i < j.done
+                              ? 'read'
+                              : i === j.done
+                                ? 'reading'
+                                : 'waiting';
                       return (
                         <li key={f} data-state={st}>
                           <code>{f}</code> — {st}
@@ -295,7 +324,14 @@ export function OpenView({
           <div className="row">
             <span className="field">
               Media folder
-              <PathField label="Media root" value={mediaRoot} onChange={setMediaRoot} kind="folder" pick="media-root" placeholder="the folder that holds the videos, e.g. ~/data/videomme/videos" />
+              <PathField
+                label="Media root"
+                value={mediaRoot}
+                onChange={setMediaRoot}
+                kind="folder"
+                pick="media-root"
+                placeholder="the folder that holds the videos, e.g. ~/data/videomme/videos"
+              />
             </span>
             <button type="button" onClick={() => void setRoot()} disabled={project.readOnly}>
               Set media root
@@ -314,8 +350,8 @@ export function OpenView({
               <PathField label="Export folder" value={outDir} onChange={setOutDir} kind="folder" pick="export-dir" placeholder="a new folder, e.g. ~/releases/audit-2025-03" />
             </span>
             <label>
-              <input type="checkbox" aria-label="Include benchmark text" checked={includeText} onChange={(e) => setIncludeText(e.target.checked)} /> include
-              benchmark text (check the benchmark's licence)
+              <input type="checkbox" aria-label="Include benchmark text" checked={includeText} onChange={(e) => setIncludeText(e.target.checked)} /> include benchmark text (check
+              the benchmark's licence)
             </label>
             <button type="button" onClick={() => void runExport()} disabled={outDir.trim() === ''}>
               Export

@@ -211,7 +211,14 @@ function MatchedGrid({ table, model, split }: { table: MatchedGridTable; model: 
                 ...s.perModel
                   .filter((p) => model === null || p.model === model)
                   .map((p) => (
-                    <tr key={`${s.split}/${p.model}`} data-split={s.split} data-model={p.model} data-headroom={p.metrics.oracleHeadroomPts} data-confusion={p.metrics.visualConfusionRate} data-n={p.metrics.n}>
+                    <tr
+                      key={`${s.split}/${p.model}`}
+                      data-split={s.split}
+                      data-model={p.model}
+                      data-headroom={p.metrics.oracleHeadroomPts}
+                      data-confusion={p.metrics.visualConfusionRate}
+                      data-n={p.metrics.n}
+                    >
                       <td className="text">{s.split}</td>
                       <td className="text">{p.model}</td>
                       {row(p.metrics).map((v, i) => (
@@ -273,7 +280,11 @@ function GridCard({ g, onQueue, onItem, info }: { g: OverviewGrid; onQueue: Open
             {g.open.bestFixed && ` ${pct(g.open.mean[g.open.bestFixed])}%`} · oracle {pct(g.open.oracleMean)}%
           </span>
         )}
-        {info && <span className="card-meta" aria-label={`Score: ${g.model} / ${g.split}`}>score: <code>{info.score}</code></span>}
+        {info && (
+          <span className="card-meta" aria-label={`Score: ${g.model} / ${g.split}`}>
+            score: <code>{info.score}</code>
+          </span>
+        )}
       </header>
       {error && <p role="alert">{error}</p>}
       {g.kind !== 'mcqa' ? (
@@ -284,8 +295,7 @@ function GridCard({ g, onQueue, onItem, info }: { g: OverviewGrid; onQueue: Open
             <div className="hero-figure">
               <h3>Accuracy and flows</h3>
               <p className="caption">
-                Line: accuracy per config. Bars: items rescued (green, above) and harmed (red, below) between adjacent budgets — hover for McNemar p, click to
-                open the items.
+                Line: accuracy per config. Bars: items rescued (green, above) and harmed (red, below) between adjacent budgets — hover for McNemar p, click to open the items.
               </p>
               <FlowsChart grid={g} onQueue={onQueue} onMark={openMark} height={340} />
             </div>
@@ -367,10 +377,14 @@ export function OverviewView({ onQueue, onItem, grids: gridInfo }: { onQueue: Op
         </span>
         <nav className="jump" aria-label="Jump to grid">
           {grids.map((g) => (
-            <a key={`${g.model}/${g.split}`} href={`#/overview`} onClick={(e) => {
-              e.preventDefault();
-              document.getElementById(gridAnchor(g))?.scrollIntoView({ block: 'start' });
-            }}>
+            <a
+              key={`${g.model}/${g.split}`}
+              href={`#/overview`}
+              onClick={(e) => {
+                e.preventDefault();
+                document.getElementById(gridAnchor(g))?.scrollIntoView({ block: 'start' });
+              }}
+            >
               {g.model}
               {splits.length > 1 ? ` / ${g.split}` : ''}
             </a>

@@ -64,7 +64,14 @@ function PatternLegend({ grids }: { grids: ProjectInfo['grids'] }) {
     <details className="pattern-legend" aria-label="Pattern legend">
       <summary>
         Pattern: one digit per config, 1 correct · 0 wrong · . no answer
-        {orders.size === 1 ? <> — in order <code>{[...orders.keys()][0]}</code></> : ' — config order per grid'}
+        {orders.size === 1 ? (
+          <>
+            {' '}
+            — in order <code>{[...orders.keys()][0]}</code>
+          </>
+        ) : (
+          ' — config order per grid'
+        )}
       </summary>
       <ul>
         {[...orders].map(([order, where]) => (
@@ -107,7 +114,10 @@ export function QueueView({
   const searchRef = useRef<HTMLInputElement>(null);
   const [selected, setSelected] = useState(0);
   // The backend filters, sorts and counts; this view holds only the pages around what it shows.
-  const queue = useQueuePages(useMemo(() => ({ filter, sort, annotator }), [filter, sort, annotator]), true);
+  const queue = useQueuePages(
+    useMemo(() => ({ filter, sort, annotator }), [filter, sort, annotator]),
+    true,
+  );
   const opts = queue.facets;
   const total = queue.total ?? 0;
   const progress = { done: queue.done, total };
@@ -174,7 +184,12 @@ export function QueueView({
         <Select label="Model" value={filter.model} options={project.models} onChange={(v) => set({ model: v })} />
         <Select label="Split" value={filter.split} options={project.splits} onChange={(v) => set({ split: v })} />
         <Select label="Task type" value={filter.taskType} options={opts.taskTypes} onChange={(v) => set({ taskType: v })} />
-        <Select label="Trajectory class" value={filter.trajectoryClass} options={[...new Set<string>([...TRAJECTORY_CLASSES, ...CONTINUOUS_CLASSES])]} onChange={(v) => set({ trajectoryClass: v })} />
+        <Select
+          label="Trajectory class"
+          value={filter.trajectoryClass}
+          options={[...new Set<string>([...TRAJECTORY_CLASSES, ...CONTINUOUS_CLASSES])]}
+          onChange={(v) => set({ trajectoryClass: v })}
+        />
         <Select label="Transition" value={filter.transition} options={opts.transitions} onChange={(v) => set({ transition: v })} />
         <Select
           label="Status"
@@ -208,7 +223,15 @@ export function QueueView({
         ))}
         <label>
           Search
-          <input ref={searchRef} type="search" data-keymap="search" aria-label="Search queue" value={filter.search} onChange={(e) => set({ search: e.target.value })} placeholder="id, question, task (/)" />
+          <input
+            ref={searchRef}
+            type="search"
+            data-keymap="search"
+            aria-label="Search queue"
+            value={filter.search}
+            onChange={(e) => set({ search: e.target.value })}
+            placeholder="id, question, task (/)"
+          />
         </label>
         <label>
           Sort

@@ -133,7 +133,9 @@ export function SavedViewsBar({ filter, sort, columns, unsaved, onApply, onColum
 
 /** CSS that hides the queue's unchecked columns (positional: the queue draws them in QUEUE_COLUMNS order). */
 export function hiddenColumnsCss(columns: readonly QueueColumn[]): string {
-  return QUEUE_COLUMNS.map((c, i) => (columns.includes(c) ? '' : `.queue-cols .queue-row > :nth-child(${i + 1}), .queue-cols .queue-header > :nth-child(${i + 1}) { display: none; }`))
+  return QUEUE_COLUMNS.map((c, i) =>
+    columns.includes(c) ? '' : `.queue-cols .queue-row > :nth-child(${i + 1}), .queue-cols .queue-header > :nth-child(${i + 1}) { display: none; }`,
+  )
     .filter(Boolean)
     .join('\n');
 }

@@ -77,8 +77,8 @@ export function TeamView({ annotator, codebook, onNavigate }: { annotator: strin
             ))}
             {g.fleiss && (
               <p aria-label={`Fleiss kappa ${g.model} ${g.split}`}>
-                Fleiss κ (primary pathway, {g.annotators.length} annotators, {g.fleiss.nItems} items all labelled): <strong>{fmt(g.fleiss.kappa)}</strong>, observed
-                agreement {pct(g.fleiss.observedAgreement)}
+                Fleiss κ (primary pathway, {g.annotators.length} annotators, {g.fleiss.nItems} items all labelled): <strong>{fmt(g.fleiss.kappa)}</strong>, observed agreement{' '}
+                {pct(g.fleiss.observedAgreement)}
               </p>
             )}
           </div>
@@ -86,7 +86,11 @@ export function TeamView({ annotator, codebook, onNavigate }: { annotator: strin
       </section>
       <section aria-label="Conflicts">
         <h2>
-          Conflicts <span className={`open-count${open === 0 ? ' zero' : ''}`} data-testid="open-conflicts">{open}</span> open
+          Conflicts{' '}
+          <span className={`open-count${open === 0 ? ' zero' : ''}`} data-testid="open-conflicts">
+            {open}
+          </span>{' '}
+          open
         </h2>
         <p className="caption">Items where annotators chose different primary pathways. Resolving records you as adjudicator; everyone's original labels are kept.</p>
         <label>
@@ -106,7 +110,15 @@ export function TeamView({ annotator, codebook, onNavigate }: { annotator: strin
         {shown.length === 0 && conflicts !== null && comparable && <p>No {showResolved ? '' : 'open '}conflicts: annotators agree on every primary pathway.</p>}
         <ul className="conflicts" aria-label="Conflicts queue">
           {shown.map((c) => (
-            <ConflictRow key={`${c.model}|${c.split}|${c.sampleId}`} conflict={c} annotator={annotator} codebook={codebook} label={label} onNavigate={onNavigate} onResolved={refresh} />
+            <ConflictRow
+              key={`${c.model}|${c.split}|${c.sampleId}`}
+              conflict={c}
+              annotator={annotator}
+              codebook={codebook}
+              label={label}
+              onNavigate={onNavigate}
+              onResolved={refresh}
+            />
           ))}
         </ul>
       </section>

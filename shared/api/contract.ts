@@ -10,7 +10,18 @@ import { Empty, op } from './op';
 import { ImportOptionValues } from './import-options';
 import { annotationEditSchema } from '../domain/annotations';
 import { EVENT_NAME_LIST, IPC_PREFIX, OP_NAME_LIST } from './names';
-import { CascadeItemsRequest, CascadeRequest, Overview, OverviewCascade, OverviewItemsRequest, QueueFilterSchema, QueueSortSchema, SavedViewDto, SavedViewValue, ViewName } from './overview';
+import {
+  CascadeItemsRequest,
+  CascadeRequest,
+  Overview,
+  OverviewCascade,
+  OverviewItemsRequest,
+  QueueFilterSchema,
+  QueueSortSchema,
+  SavedViewDto,
+  SavedViewValue,
+  ViewName,
+} from './overview';
 import { syncOperations } from './sync-contract';
 import { teamOperations } from './team-contract';
 
@@ -27,13 +38,7 @@ export const ANNOTATION_STATUSES = ['todo', 'in_progress', 'done', 'skipped', 'n
 export const AnnotationStatus = z.enum(ANNOTATION_STATUSES);
 export type AnnotationStatus = z.infer<typeof AnnotationStatus>;
 
-export const TRAJECTORY_CLASSES = [
-  'always_correct',
-  'always_wrong',
-  'monotonic_increasing',
-  'monotonic_decreasing',
-  'oscillating',
-] as const;
+export const TRAJECTORY_CLASSES = ['always_correct', 'always_wrong', 'monotonic_increasing', 'monotonic_decreasing', 'oscillating'] as const;
 
 export const ConfigInfo = z.object({
   key: z.string(),
@@ -260,11 +265,7 @@ export const JobId = z.string().min(1).max(100);
 export const QUEUE_PAGE_MAX = 1000;
 
 export const operations = {
-  'project:open': op(
-    z.object({ path: z.string().min(1), create: z.boolean().optional() }),
-    ProjectInfo,
-    'Open (or create) a project file; the previous one is closed.',
-  ),
+  'project:open': op(z.object({ path: z.string().min(1), create: z.boolean().optional() }), ProjectInfo, 'Open (or create) a project file; the previous one is closed.'),
   'project:info': op(Empty, ProjectInfo.nullable(), 'The open project, or null.'),
   'grids:list': op(Empty, z.array(GridInfo), 'Every (model, split) grid of the project.'),
   'queue:page': op(
@@ -317,30 +318,24 @@ export const operations = {
     z.object({ url: z.string() }),
     'One exact frame at full size (hover on a tile), extracted on demand and cached.',
   ),
-  'annotation:state': op(
-    ItemRef.extend({ annotator: Annotator }),
-    AnnotationState,
-    'The annotator\'s current annotation of an item (empty todo state when none).',
-  ),
-  'annotation:apply': op(
-    z.object({ annotator: Annotator, edit: AnnotationEdit }),
-    AnnotationState,
-    'One edit = one SQLite transaction; the returned state is what is saved.',
-    { writes: 'inline', changes: 'annotations' },
-  ),
+  'annotation:state': op(ItemRef.extend({ annotator: Annotator }), AnnotationState, "The annotator's current annotation of an item (empty todo state when none)."),
+  'annotation:apply': op(z.object({ annotator: Annotator, edit: AnnotationEdit }), AnnotationState, 'One edit = one SQLite transaction; the returned state is what is saved.', {
+    writes: 'inline',
+    changes: 'annotations',
+  }),
   'annotation:undo': op(
     z.object({ annotator: Annotator, item: ItemRef }),
     z.object({ item: ItemRef, state: AnnotationState }).nullable(),
-    'Undo the annotator\'s last edit of this item (the one on screen: an undo never changes what the user cannot see); null when there is nothing to undo.',
+    "Undo the annotator's last edit of this item (the one on screen: an undo never changes what the user cannot see); null when there is nothing to undo.",
     { writes: 'inline', changes: 'annotations' },
   ),
   'annotation:redo': op(
     z.object({ annotator: Annotator, item: ItemRef }),
     z.object({ item: ItemRef, state: AnnotationState }).nullable(),
-    'Redo the annotator\'s last undone edit of this item; null when there is nothing to redo.',
+    "Redo the annotator's last undone edit of this item; null when there is nothing to redo.",
     { writes: 'inline', changes: 'annotations' },
   ),
-  'codebook:get': op(Empty, Codebook, 'The project\'s codebook.'),
+  'codebook:get': op(Empty, Codebook, "The project's codebook."),
   'settings:get': op(z.object({ key: z.enum(['mediaRoot', 'matchedGrid', 'mainProtocol']) }), z.string().nullable(), 'A project setting.'),
   'settings:set': op(
     // mainProtocol: a variant tag, or `untagged`; null restores the default (docs/metrics.md §6).

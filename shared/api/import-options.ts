@@ -85,8 +85,7 @@ export const IMPORT_OPTIONS: readonly ImportOptionSpec[] = [
     metavar: 'G',
     label: 'Ground truth',
     kind: 'path',
-    help:
-      "a file giving the answers, for wide CSVs. Its answers reach only the split of the same name, and the release's V1_<duration> splits from a Video-MME v1 source (split videomme); rows without an answer keep correct empty and the summary counts them per split",
+    help: "a file giving the answers, for wide CSVs. Its answers reach only the split of the same name, and the release's V1_<duration> splits from a Video-MME v1 source (split videomme); rows without an answer keep correct empty and the summary counts them per split",
   },
   {
     key: 'groundTruthSplit',
@@ -113,8 +112,7 @@ export const IMPORT_OPTIONS: readonly ImportOptionSpec[] = [
     metavar: 'MAP',
     label: 'Columns',
     kind: 'text',
-    help:
-      'read any CSV/TSV/JSONL by naming its columns (role=column, comma-separated): sample_id and prediction required; answer, options, config, model, split, correct, score, question, video, task_type, confidence, latency_ms optional (docs/formats.md)',
+    help: 'read any CSV/TSV/JSONL by naming its columns (role=column, comma-separated): sample_id and prediction required; answer, options, config, model, split, correct, score, question, video, task_type, confidence, latency_ms optional (docs/formats.md)',
     example: 'sample_id=qid,prediction=response,answer=gt,config=budget',
   },
   {
@@ -123,8 +121,7 @@ export const IMPORT_OPTIONS: readonly ImportOptionSpec[] = [
     metavar: 'P',
     label: 'Main protocol',
     kind: 'text',
-    help:
-      'the protocol whose grid gives every headline number, stored with the import: a config variant tag (random for 64f_151k@random) or untagged for the configs without one (the default); the other protocols are compared with it',
+    help: 'the protocol whose grid gives every headline number, stored with the import: a config variant tag (random for 64f_151k@random) or untagged for the configs without one (the default); the other protocols are compared with it',
     example: 'untagged',
   },
 ];
@@ -142,7 +139,8 @@ export const splitList = (v: string): string[] =>
  */
 export function importOptionProblems(o: ImportOptionValues): string[] {
   const out: string[] = [];
-  if (o.columns !== undefined && o.format !== undefined && o.format !== 'columns') out.push(`--columns reads the file by its columns: it cannot be combined with --format ${o.format}`);
+  if (o.columns !== undefined && o.format !== undefined && o.format !== 'columns')
+    out.push(`--columns reads the file by its columns: it cannot be combined with --format ${o.format}`);
   if (o.format === 'columns' && o.columns === undefined) out.push('--format columns needs --columns');
   for (const spec of IMPORT_OPTIONS) {
     if (spec.requires && o[spec.key] !== undefined && o[spec.requires] === undefined) {

@@ -294,7 +294,15 @@ export const OverviewMark = z.discriminatedUnion('kind', [
   /** The heatmap's rest row: every pattern not in `shown`. */
   z.object({ kind: z.literal('otherPatterns'), shown: z.array(z.string()).max(HEATMAP_PATTERN_ROWS) }),
   /** Open-ended grids: complete items whose score at `config` falls in bin `bin` (scoreBin). */
-  z.object({ kind: z.literal('scoreBin'), config: z.string().min(1), bin: z.number().int().min(0).max(SCORE_BINS - 1) }),
+  z.object({
+    kind: z.literal('scoreBin'),
+    config: z.string().min(1),
+    bin: z
+      .number()
+      .int()
+      .min(0)
+      .max(SCORE_BINS - 1),
+  }),
   /** Items whose membership of a set changes between the main grid and `protocol` (docs/metrics.md §6). */
   z.object({
     kind: z.literal('protocolMoved'),
@@ -324,7 +332,10 @@ export const SavedViewValue = z.object({
     flags: z.array(z.enum(ITEM_FLAGS)),
     transition: z.string().nullable(),
     transitionKind: z.enum(['harmed', 'rescued']).nullable().optional(),
-    itemSet: z.object({ label: z.string(), ids: z.array(z.string()) }).nullable().optional(),
+    itemSet: z
+      .object({ label: z.string(), ids: z.array(z.string()) })
+      .nullable()
+      .optional(),
     status: z.enum(['todo', 'in_progress', 'done', 'skipped', 'needs_review']).nullable(),
     annotator: z.string().nullable(),
     hasVideo: z.boolean().nullable(),

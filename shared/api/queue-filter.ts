@@ -93,8 +93,7 @@ function cmpStr(a: string | null, b: string | null): number {
 }
 
 function keyCompare(key: SortKey): (a: QueueRow, b: QueueRow) => number {
-  const tie = (a: QueueRow, b: QueueRow) =>
-    cmpStr(a.model, b.model) || cmpStr(a.split, b.split) || cmpStr(a.sampleId, b.sampleId);
+  const tie = (a: QueueRow, b: QueueRow) => cmpStr(a.model, b.model) || cmpStr(a.split, b.split) || cmpStr(a.sampleId, b.sampleId);
   switch (key) {
     case 'default':
       return (a, b) => priority(a) - priority(b) || tie(a, b);
@@ -115,7 +114,10 @@ function keyCompare(key: SortKey): (a: QueueRow, b: QueueRow) => number {
 
 /** Indices of the rows that pass the filter, in sort order (total: model, split and id break ties). */
 export function filterQueue(rows: readonly QueueRow[], f: QueueFilter, sort: QueueSort): number[] {
-  const terms = f.search.toLowerCase().split(/\s+/).filter((t) => t.length > 0);
+  const terms = f.search
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((t) => t.length > 0);
   const out: number[] = [];
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];

@@ -96,17 +96,22 @@ export const teamOperations = {
   'team:item': op(
     Ref,
     z.object({ labels: z.array(TeamLabel), resolution: Resolution.nullable(), codebookVersion: z.number().int().nullable() }),
-    'Every annotator\'s labels of an item, its resolution, and the current codebook version.',
+    "Every annotator's labels of an item, its resolution, and the current codebook version.",
   ),
   'team:agreement': op(Empty, AgreementReport, 'Agreement per (model, split): Cohen κ per pair (primary, per pathway), Fleiss κ for 3+ (docs/metrics.md §9).'),
   'team:conflicts': op(Empty, z.object({ conflicts: z.array(Conflict) }), 'Items whose annotators disagree on the primary pathway (resolved ones carry their resolution).'),
   'team:adjudicate': op(
     Ref.extend({ adjudicator: Name, primary: z.string().min(1).nullable(), pathways: z.array(z.string().min(1)), note: z.string() }),
     Resolution,
-    'Resolve an item: an event of the adjudicator; nobody\'s own labels change.',
+    "Resolve an item: an event of the adjudicator; nobody's own labels change.",
     { writes: 'inline', changes: 'annotations' },
   ),
-  'team:merge': op(z.object({ path: z.string().min(1), jobId: z.string().min(1).max(100).optional() }), MergeReport, 'Merge another annotator\'s exported release or annotations/ folder (idempotent).', { writes: 'job' }),
+  'team:merge': op(
+    z.object({ path: z.string().min(1), jobId: z.string().min(1).max(100).optional() }),
+    MergeReport,
+    "Merge another annotator's exported release or annotations/ folder (idempotent).",
+    { writes: 'job' },
+  ),
 } as const;
 
 export const TEAM_OP_NAMES = ['codebook:set', 'team:item', 'team:agreement', 'team:conflicts', 'team:adjudicate', 'team:merge'] as const;

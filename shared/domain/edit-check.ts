@@ -25,7 +25,8 @@ export const EMPTY_FIELDS: EditFields = { status: 'todo', primaryPathway: null, 
 
 export type EditCheck = { kind: 'apply' } | { kind: 'already' } | { kind: 'stale'; field: string; seen: string; now: string; wanted: string };
 
-const show = (v: string | number | boolean | null | undefined): string => (v === null || v === undefined || v === '' ? 'none' : v === true ? 'on' : v === false ? 'off' : String(v));
+const show = (v: string | number | boolean | null | undefined): string =>
+  v === null || v === undefined || v === '' ? 'none' : v === true ? 'on' : v === false ? 'off' : String(v);
 const spanText = (s: { startS: number; endS: number; label: string } | null): string =>
   s === null ? 'deleted' : `${s.startS.toFixed(2)}–${s.endS.toFixed(2)} s${s.label ? ` “${s.label.length > 30 ? `${s.label.slice(0, 29)}…` : s.label}”` : ''}`;
 const sameSpan = (a: { startS: number; endS: number; label: string } | null, b: { startS: number; endS: number; label: string } | null): boolean =>

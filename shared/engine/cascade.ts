@@ -236,9 +236,7 @@ function prepareCascade(m: ResponseMatrix, opts: CascadeOptions) {
   });
   for (let j = 0; j + 1 < specs.length; j++) {
     if (!isLowerBudget(specs[j]!, specs[j + 1]!)) {
-      throw new Error(
-        `cascade budgets must form a chain b1 ≺ b2 ≺ …: "${specs[j]!.key}" is not a lower budget than "${specs[j + 1]!.key}"`,
-      );
+      throw new Error(`cascade budgets must form a chain b1 ≺ b2 ≺ …: "${specs[j]!.key}" is not a lower budget than "${specs[j + 1]!.key}"`);
     }
   }
   const refCol = configIndex(m, opts.reference);

@@ -49,9 +49,7 @@ export function parsePixelLabel(label: string): number {
     if (w <= 0 || h <= 0) throw new Error(`config pixel budget "${label}" has a zero side`);
     return w * h;
   }
-  throw new Error(
-    `config pixel budget "${label}" is not understood (expected e.g. 151k, 2m, 50176, input224 or 448x448)`,
-  );
+  throw new Error(`config pixel budget "${label}" is not understood (expected e.g. 151k, 2m, 50176, input224 or 448x448)`);
 }
 
 /**
@@ -265,11 +263,7 @@ export function terminalConfig(configs: readonly ConfigSpec[]): ConfigSpec | und
   let bestCost = -1;
   for (const c of pool) {
     const cost = c.frames * (c.pixelCount ?? 1);
-    if (
-      !best ||
-      cost > bestCost ||
-      (cost === bestCost && (c.frames > best.frames || (c.frames === best.frames && compareCodePoints(c.key, best.key) > 0)))
-    ) {
+    if (!best || cost > bestCost || (cost === bestCost && (c.frames > best.frames || (c.frames === best.frames && compareCodePoints(c.key, best.key) > 0)))) {
       best = c;
       bestCost = cost;
     }

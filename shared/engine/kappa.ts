@@ -40,10 +40,7 @@ export function cohenKappa(a: readonly (string | null)[], b: readonly (string | 
  * κ per tag (present/absent) over items labelled by both annotators (a null entry = not labelled).
  * Tags are the union of both annotators' tags; keys in code-unit order.
  */
-export function tagKappas(
-  a: readonly (readonly string[] | null)[],
-  b: readonly (readonly string[] | null)[],
-): Record<string, CohenResult> {
+export function tagKappas(a: readonly (readonly string[] | null)[], b: readonly (readonly string[] | null)[]): Record<string, CohenResult> {
   if (a.length !== b.length) throw new Error(`per-tag κ needs parallel lists (got ${a.length} and ${b.length})`);
   const tags = new Set<string>();
   for (const l of [...a, ...b]) if (l) for (const t of l) tags.add(t);

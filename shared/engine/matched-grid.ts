@@ -54,8 +54,7 @@ export function proposeMatchedGrid(grids: readonly GridDescription[]): MatchedGr
   }
   const splits = [...new Set(grids.map((g) => g.split))];
   const common = mostCommonPpf(grids.flatMap((g) => g.configs));
-  const offBudget = (cs: readonly ConfigSpec[] | undefined): boolean =>
-    cs !== undefined && common !== undefined && cs.every((c) => c.frames > 0 && c.pixelCount !== common.ppf);
+  const offBudget = (cs: readonly ConfigSpec[] | undefined): boolean => cs !== undefined && common !== undefined && cs.every((c) => c.frames > 0 && c.pixelCount !== common.ppf);
   for (const e of perModel.values()) {
     let inter: Set<string> | null = null;
     for (const s of splits) {
@@ -71,8 +70,7 @@ export function proposeMatchedGrid(grids: readonly GridDescription[]): MatchedGr
     for (const m of subset) inter = intersect(inter, perModel.get(m)!.all);
     return [...(inter ?? [])];
   };
-  const modelsHaving = (keys: readonly string[]): string[] =>
-    models.filter((m) => keys.every((k) => perModel.get(m)!.all.has(k)));
+  const modelsHaving = (keys: readonly string[]): string[] => models.filter((m) => keys.every((k) => perModel.get(m)!.all.has(k)));
 
   let best: { keys: string[]; models: string[] } = { keys: [], models: [] };
   const better = (keys: string[], ms: string[]): boolean => {
@@ -116,9 +114,7 @@ export function proposeMatchedGrid(grids: readonly GridDescription[]): MatchedGr
   }
 
   const chosen = configOrder(best.keys.map((k) => specByKey.get(k)!)).map((c) => c.key);
-  const leftOut = models
-    .filter((m) => !best.models.includes(m))
-    .map((model) => ({ model, reason: reasonFor(model, chosen, splits, perModel.get(model)!.bySplit, specByKey) }));
+  const leftOut = models.filter((m) => !best.models.includes(m)).map((model) => ({ model, reason: reasonFor(model, chosen, splits, perModel.get(model)!.bySplit, specByKey) }));
   return { configs: chosen, models: best.models.slice(), leftOut };
 }
 
@@ -127,13 +123,7 @@ function intersect(a: Set<string> | null, b: ReadonlySet<string>): Set<string> {
   return new Set([...a].filter((k) => b.has(k)));
 }
 
-function reasonFor(
-  model: string,
-  chosen: readonly string[],
-  splits: readonly string[],
-  bySplit: Map<string, ConfigSpec[]>,
-  specByKey: Map<string, ConfigSpec>,
-): string {
+function reasonFor(model: string, chosen: readonly string[], splits: readonly string[], bySplit: Map<string, ConfigSpec[]>, specByKey: Map<string, ConfigSpec>): string {
   if (chosen.length === 0) return `${model}: no matched grid could be formed`;
   const parts: string[] = [];
   for (const split of [...splits].sort(compareCodePoints)) {
@@ -189,7 +179,11 @@ export function matchedGridMetrics(ms: readonly ResponseMatrix[], grid: readonly
   const itemIds = [...(common ?? [])].sort(compareCodePoints);
   const perModel = included.map((m) => {
     const index = new Map(m.itemIds.map((id, i) => [id, i]));
-    const sub = subMatrix(m, grid, itemIds.map((id) => index.get(id)!));
+    const sub = subMatrix(
+      m,
+      grid,
+      itemIds.map((id) => index.get(id)!),
+    );
     return { model: m.model, metrics: mcqaMetrics(sub) };
   });
   const configs = included[0] ? gridConfigs(included[0], grid).map((c) => c.key) : [...grid];

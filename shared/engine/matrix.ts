@@ -46,9 +46,7 @@ export function createMatrix(init: MatrixInit): ResponseMatrix {
 /** Column of a config key; throws naming the matrix when the key is not one of its configs. */
 export function configIndex(m: Pick<OutcomeMatrix, 'model' | 'split' | 'configs'>, key: string): number {
   for (let c = 0; c < m.configs.length; c++) if (m.configs[c]!.key === key) return c;
-  throw new Error(
-    `config "${key}" is not in ${m.model} / ${m.split} (it has ${m.configs.map((c) => c.key).join(', ') || 'no configs'})`,
-  );
+  throw new Error(`config "${key}" is not in ${m.model} / ${m.split} (it has ${m.configs.map((c) => c.key).join(', ') || 'no configs'})`);
 }
 
 /**

@@ -231,11 +231,17 @@ function agreementOf(m: ResponseMatrix, main: string, mainGrid: readonly ConfigS
   const a = mainGrid.filter((c) => varBudgets.has(budgetOf(c.key)));
   const b = varGrid.filter((c) => mainBudgets.has(budgetOf(c.key)));
   if (!a.some((c) => c.frames > 0)) return null;
-  const fa = gridFlags(m, a.map((c) => c.key));
-  const fb = gridFlags(m, b.map((c) => c.key));
+  const fa = gridFlags(
+    m,
+    a.map((c) => c.key),
+  );
+  const fb = gridFlags(
+    m,
+    b.map((c) => c.key),
+  );
   // Rows of both grids are matrix rows in ascending order: one merge pairs the common ones.
   const pairs: [number, number][] = [];
-  for (let i = 0, j = 0; i < fa.rows.length && j < fb.rows.length; ) {
+  for (let i = 0, j = 0; i < fa.rows.length && j < fb.rows.length;) {
     const x = fa.rows[i]!;
     const y = fb.rows[j]!;
     if (x === y) pairs.push([i++, j++]);
@@ -260,9 +266,7 @@ function recoveryOf(m: ResponseMatrix, main: GridFlags, alternatives: readonly C
   const alts = alternatives.map((c) => c.key);
   const base = { terminalConfig: terminal?.key ?? null, alternatives: alts };
   if (!terminal || alternatives.length === 0) {
-    const note = !terminal
-      ? 'the main grid has no terminal config'
-      : `no config of this protocol has the terminal ${terminal.key}'s frames and pixels per frame`;
+    const note = !terminal ? 'the main grid has no terminal config' : `no config of this protocol has the terminal ${terminal.key}'s frames and pixels per frame`;
     return { ...base, n: 0, regressions: 0, recovered: 0, recoveryRate: null, recoveredItems: [], note };
   }
   const C = m.configs.length;
@@ -307,7 +311,10 @@ export function compareProtocols(m: ResponseMatrix, main: string): ProtocolRepor
   assertKind(m, 'mcqa', 'protocol comparison');
   const mainGrid = mainConfigs(m.configs, main);
   if (mainGrid.length === 0) return null;
-  const fMain = gridFlags(m, mainGrid.map((c) => c.key));
+  const fMain = gridFlags(
+    m,
+    mainGrid.map((c) => c.key),
+  );
   const terminal = fMain.plan.terminalPos >= 0 ? fMain.plan.specs[fMain.plan.terminalPos]! : null;
   const others = protocolsOf(m.configs.map((c) => c.key)).filter((p) => p !== main);
   const variants: ProtocolComparison[] = [];

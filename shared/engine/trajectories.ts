@@ -9,12 +9,7 @@
 import type { OutcomeMatrix, ResponseMatrix } from '../domain/types';
 import { anyHarm, assertKind, type GridPlan, isTerminalRegression, isTextOverwritten, loadRow, planGrid } from './grid-plan';
 
-export type TrajectoryClass =
-  | 'always_correct'
-  | 'always_wrong'
-  | 'monotonic_increasing'
-  | 'monotonic_decreasing'
-  | 'oscillating';
+export type TrajectoryClass = 'always_correct' | 'always_wrong' | 'monotonic_increasing' | 'monotonic_decreasing' | 'oscillating';
 
 export interface Trajectory {
   sampleId: string;
@@ -37,13 +32,7 @@ export interface TrajectoryOptions {
 }
 
 /** The classes in a fixed order: {@link TrajectoryColumns.trajectoryClass} indexes this list. */
-export const TRAJECTORY_CLASSES: readonly TrajectoryClass[] = [
-  'always_correct',
-  'always_wrong',
-  'monotonic_increasing',
-  'monotonic_decreasing',
-  'oscillating',
-];
+export const TRAJECTORY_CLASSES: readonly TrajectoryClass[] = ['always_correct', 'always_wrong', 'monotonic_increasing', 'monotonic_decreasing', 'oscillating'];
 
 /** Index in {@link TRAJECTORY_CLASSES} of a complete 0/1 sequence's class (§3): switches counted along config order. */
 function classIndex(y: ArrayLike<number>, length: number): number {
@@ -107,10 +96,7 @@ export function trajectoryColumns(m: OutcomeMatrix, opts: TrajectoryOptions = {}
   const G = plan.cols.length;
   if (G === 0) throw new Error(`trajectories need at least one config (${m.model} / ${m.split} has none in the grid)`);
   const have = new Set(m.configs.map((c) => c.key));
-  const matched =
-    opts.matchedGrid && opts.matchedGrid.length > 0 && opts.matchedGrid.every((k) => have.has(k))
-      ? planGrid(m, opts.matchedGrid)
-      : null;
+  const matched = opts.matchedGrid && opts.matchedGrid.length > 0 && opts.matchedGrid.every((k) => have.has(k)) ? planGrid(m, opts.matchedGrid) : null;
   const n = m.itemIds.length;
   const out: TrajectoryColumns = {
     keys: plan.keys,

@@ -90,10 +90,7 @@ export function aggregatedJson(m: ResponseMatrix, opts: AggregateOptions, metric
 }
 
 /** The aggregated JSON of an open-ended matrix (metric e.g. `token_f1`). */
-export function aggregatedOpenJson(
-  m: ResponseMatrix,
-  opts: AggregateOptions & { metric: string; eps?: number },
-): AggregatedOpenJson {
+export function aggregatedOpenJson(m: ResponseMatrix, opts: AggregateOptions & { metric: string; eps?: number }): AggregatedOpenJson {
   const om = openMetrics(m, null, opts.eps ?? 0.05);
   const mean: Record<string, number | null> = {};
   for (const k of om.configs) mean[k] = pct(om.mean[k]!);
@@ -221,10 +218,7 @@ function countColumn(m: ResponseMatrix, col: number, out: Int32Array): void {
  * given (the release lists V1_medium, V1_short, V2_medium, MLVU), others after it in code-point
  * order; models in code-point order.
  */
-export function table2<T>(
-  entries: readonly { model: string; split: string; json: T }[],
-  splitOrder: readonly string[] = [],
-): Record<string, Record<string, T>> {
+export function table2<T>(entries: readonly { model: string; split: string; json: T }[], splitOrder: readonly string[] = []): Record<string, Record<string, T>> {
   const splits = [...new Set(entries.map((e) => e.split))].sort((a, b) => {
     const ia = splitOrder.indexOf(a);
     const ib = splitOrder.indexOf(b);

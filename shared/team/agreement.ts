@@ -72,8 +72,14 @@ export function agreementReport(states: readonly LabelledState[]): AgreementRepo
           a,
           b,
           nBoth,
-          primary: cohenKappa(sa.map((x) => x?.primaryPathway ?? null), sb.map((x) => x?.primaryPathway ?? null)),
-          pathways: tagKappas(sa.map((x) => x?.pathways ?? null), sb.map((x) => x?.pathways ?? null)),
+          primary: cohenKappa(
+            sa.map((x) => x?.primaryPathway ?? null),
+            sb.map((x) => x?.primaryPathway ?? null),
+          ),
+          pathways: tagKappas(
+            sa.map((x) => x?.pathways ?? null),
+            sb.map((x) => x?.pathways ?? null),
+          ),
         });
       }
     }

@@ -6,8 +6,34 @@
  * backend validates imported codebooks too and may not import the renderer.
  */
 export const RESERVED_KEYS: readonly string[] = [
-  '?', '/', 'j', 'k', 'q', ' ', '.', ',', ']', '[', 'f', 'y', 'i', 'e', 'w', 'a', '1', '2', '3', '4', '5', 'v', 'b', 's',
-  '=', '+', '-', '0',
+  '?',
+  '/',
+  'j',
+  'k',
+  'q',
+  ' ',
+  '.',
+  ',',
+  ']',
+  '[',
+  'f',
+  'y',
+  'i',
+  'e',
+  'w',
+  'a',
+  '1',
+  '2',
+  '3',
+  '4',
+  '5',
+  'v',
+  'b',
+  's',
+  '=',
+  '+',
+  '-',
+  '0',
 ];
 
 export interface CodebookLike {

@@ -48,10 +48,26 @@ function ensureVideo(c: VideoCase): string {
   process.stderr.write(`generating ${file} (once; a few minutes)…\n`);
   const tmp = `${file}.${process.pid}.tmp.mp4`;
   execFileSync(resolveFfmpeg(), [
-    '-y', '-v', 'error',
-    '-f', 'lavfi', '-i', `testsrc2=s=${c.width}x${c.height}:r=30:d=${c.seconds}`,
+    '-y',
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=s=${c.width}x${c.height}:r=30:d=${c.seconds}`,
     // veryfast keeps B-frames and CABAC (like real files) while generating in minutes
-    '-c:v', 'libx264', '-preset', 'veryfast', '-g', '250', '-keyint_min', '250', '-sc_threshold', '0', '-pix_fmt', 'yuv420p',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-g',
+    '250',
+    '-keyint_min',
+    '250',
+    '-sc_threshold',
+    '0',
+    '-pix_fmt',
+    'yuv420p',
     tmp,
   ]);
   renameSync(tmp, file);
@@ -122,7 +138,15 @@ async function benchCase(c: VideoCase, naiveSampleSize: number): Promise<Record<
     const preemption = await benchPreemption(file, metaCache, perBudget, union, work);
 
     return {
-      video: { file: file.replace(repoRoot + '/', ''), width: meta.width, height: meta.height, fps: meta.avgFrameRate, frames: meta.frameCount, keyframeIntervals: intervals, codec: meta.codec },
+      video: {
+        file: file.replace(repoRoot + '/', ''),
+        width: meta.width,
+        height: meta.height,
+        fps: meta.avgFrameRate,
+        frames: meta.frameCount,
+        keyframeIntervals: intervals,
+        codec: meta.codec,
+      },
       budgets: BUDGETS,
       policy: 'uniform-linspace-round',
       framesRequestedOverBudgets: totalRequested,
@@ -166,7 +190,13 @@ async function benchCase(c: VideoCase, naiveSampleSize: number): Promise<Record<
  * background work) requested while the background decodes the whole union of budgets; fresh
  * frame caches for each measurement, the background cancelled once the view is served.
  */
-async function benchPreemption(file: string, metaCache: ReturnType<typeof createMemoryMetadataCache>, perBudget: number[][], union: number[], work: string): Promise<Record<string, unknown>> {
+async function benchPreemption(
+  file: string,
+  metaCache: ReturnType<typeof createMemoryMetadataCache>,
+  perBudget: number[][],
+  union: number[],
+  work: string,
+): Promise<Record<string, unknown>> {
   const taken = new Set(union);
   const meta0 = await createFrameService({ cacheDir: join(work, 'probe'), metadataCache: metaCache }).probe(file);
   const view = sampleFrames('uniform-center', { total: meta0.frameCount, n: 64 }).filter((k) => !taken.has(k));

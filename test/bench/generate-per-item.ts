@@ -33,9 +33,7 @@ export interface GeneratedCsv {
 export function generatePerItemCsv(path: string, seed = 20240611, scale = 1): GeneratedCsv {
   const rnd = mulberry32(seed);
   const letters = 'ABCD';
-  const lines: string[] = [
-    'sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note',
-  ];
+  const lines: string[] = ['sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note'];
   for (const split of SPLITS) {
     const gts: string[] = [];
     const difficulty: number[] = [];
@@ -58,9 +56,7 @@ export function generatePerItemCsv(path: string, seed = 20240611, scale = 1): Ge
           const ok = rnd() < p;
           const pred = ok ? gt : (letters[(letters.indexOf(gt) + 1 + Math.floor(rnd() * 3)) % 4] as string);
           const note = llava ? 'llava_native_processor;max_32f' : '';
-          lines.push(
-            `${id},${model},${split.name},${c.key},${c.frames},${c.pixels},${pred},${gt},${ok ? 1 : 0},official:${model}:${split.name}:${c.key},${note}`,
-          );
+          lines.push(`${id},${model},${split.name},${c.key},${c.frames},${c.pixels},${pred},${gt},${ok ? 1 : 0},official:${model}:${split.name}:${c.key},${note}`);
         }
       }
     }

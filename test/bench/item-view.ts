@@ -99,7 +99,8 @@ async function stripsFigure(work: string, nowRenderer: string): Promise<Record<s
     item: now[0]?.item,
     ms: nowMs,
     runs: now,
-    before: beforeMs === null ? { commit: STRIPS_BEFORE_COMMIT, measured: 'not in this run: the history lacks the commit' } : { commit: STRIPS_BEFORE_COMMIT, ms: beforeMs, runs: old },
+    before:
+      beforeMs === null ? { commit: STRIPS_BEFORE_COMMIT, measured: 'not in this run: the history lacks the commit' } : { commit: STRIPS_BEFORE_COMMIT, ms: beforeMs, runs: old },
     vs_before: beforeMs === null ? null : Math.round((nowMs / beforeMs) * 1000) / 1000,
   };
 }

@@ -104,8 +104,7 @@ async function atScale(work: string, scale: number): Promise<Record<string, numb
   const importMs = performance.now() - t0;
   rmSync(csv, { force: true });
   const userData = path.join(work, `user-data-${scale}`);
-  const page = (s: Server, filter: QueueFilter, offset = 0, sort = SORT) =>
-    call<Page>(s, 'queue:page', { filter, sort, offset, limit: 100, annotator: 'bench' });
+  const page = (s: Server, filter: QueueFilter, offset = 0, sort = SORT) => call<Page>(s, 'queue:page', { filter, sort, offset, limit: 100, annotator: 'bench' });
 
   const a = await serve(file, userData);
   let out: Record<string, number>;

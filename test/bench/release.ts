@@ -30,9 +30,7 @@ function cells(project: Project): number {
 
 /** Files under `dir`, `/`-separated and relative to it. */
 function listFiles(dir: string, prefix = ''): string[] {
-  return readdirSync(dir).flatMap((f) =>
-    statSync(path.join(dir, f)).isDirectory() ? listFiles(path.join(dir, f), `${prefix}${f}/`) : [`${prefix}${f}`],
-  );
+  return readdirSync(dir).flatMap((f) => (statSync(path.join(dir, f)).isDirectory() ? listFiles(path.join(dir, f), `${prefix}${f}/`) : [`${prefix}${f}`]));
 }
 
 /**

@@ -62,7 +62,13 @@ function batchOf(name: string, items: ItemMeta[], responses: ResponseRow[], conf
 const Q_MODELS = ['InternVL3-8B', 'InternVL3.5-8B', 'LLaVA-NeXT-Video-7B', 'Qwen2.5-VL-7B', 'Qwen3-VL-8B', 'MiniCPM-V-4'];
 const Q_SPLITS = ['V1_short', 'V1_medium', 'V2_medium', 'MLVU'];
 const Q_ITEMS = 1280; // 6 × 4 × 1280 = 30,720 rows
-const Q_CONFIGS = [spec('textonly', 0, null), spec('16f', 16, 'uniform-linspace'), spec('32f', 32, 'uniform-linspace'), spec('64f', 64, 'uniform-linspace'), spec('128f', 128, 'uniform-linspace')];
+const Q_CONFIGS = [
+  spec('textonly', 0, null),
+  spec('16f', 16, 'uniform-linspace'),
+  spec('32f', 32, 'uniform-linspace'),
+  spec('64f', 64, 'uniform-linspace'),
+  spec('128f', 128, 'uniform-linspace'),
+];
 const TASKS = ['counting', 'action order', 'object recognition', 'temporal reasoning', 'OCR', 'spatial'];
 const WORDS = ['red', 'square', 'person', 'count', 'before', 'after', 'door', 'kitchen', 'ball', 'screen', 'many', 'times', 'first', 'last'];
 
@@ -78,7 +84,15 @@ function queueBatches(): ImportBatch[] {
       const gt = 'ABCD'[Math.floor(rnd() * 4)] as string;
       gts.push(gt);
       diff.push(rnd() - 0.5);
-      items.push({ split, sampleId: `${split}-${String(i).padStart(5, '0')}`, question: `How ${q}?`, options: ['a', 'b', 'c', 'd'], answer: gt, taskType: TASKS[i % TASKS.length] ?? null, videoFile: `v${i}.mp4` });
+      items.push({
+        split,
+        sampleId: `${split}-${String(i).padStart(5, '0')}`,
+        question: `How ${q}?`,
+        options: ['a', 'b', 'c', 'd'],
+        answer: gt,
+        taskType: TASKS[i % TASKS.length] ?? null,
+        videoFile: `v${i}.mp4`,
+      });
     }
     out.push(batchOf(`items-${split}`, items, [], []));
     for (const model of Q_MODELS) {
@@ -89,7 +103,23 @@ function queueBatches(): ImportBatch[] {
         Q_CONFIGS.forEach((c, ci) => {
           const ok = rnd() < 0.4 + 0.06 * ci - (diff[i] as number) * 0.8;
           const pred = ok ? gt : ('ABCD'[('ABCD'.indexOf(gt) + 1 + Math.floor(rnd() * 3)) % 4] as string);
-          responses.push({ model, split, sampleId: `${split}-${String(i).padStart(5, '0')}`, config: c.key, pred, correct: ok, score: null, groundTruth: gt, confidence: null, margin: null, latencyMs: null, frameIndices: null, sourceTag: null, protocolNote: null, line: line++ });
+          responses.push({
+            model,
+            split,
+            sampleId: `${split}-${String(i).padStart(5, '0')}`,
+            config: c.key,
+            pred,
+            correct: ok,
+            score: null,
+            groundTruth: gt,
+            confidence: null,
+            margin: null,
+            latencyMs: null,
+            frameIndices: null,
+            sourceTag: null,
+            protocolNote: null,
+            line: line++,
+          });
         });
       }
       out.push(batchOf(`${model}-${split}`, [], responses, Q_CONFIGS));
@@ -164,9 +194,25 @@ function ensureVideo(): string {
   process.stderr.write(`generating ${file} (once; a few minutes)…\n`);
   const tmp = `${file}.${process.pid}.tmp.mp4`;
   execFileSync(resolveFfmpeg(), [
-    '-y', '-v', 'error',
-    '-f', 'lavfi', '-i', 'testsrc2=s=1280x720:r=30:d=600',
-    '-c:v', 'libx264', '-preset', 'veryfast', '-g', '250', '-keyint_min', '250', '-sc_threshold', '0', '-pix_fmt', 'yuv420p',
+    '-y',
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=s=1280x720:r=30:d=600',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-g',
+    '250',
+    '-keyint_min',
+    '250',
+    '-sc_threshold',
+    '0',
+    '-pix_fmt',
+    'yuv420p',
     tmp,
   ]);
   renameSync(tmp, file);
@@ -179,13 +225,37 @@ const OPEN_MODEL = 'Qwen2.5-VL-7B';
 function itemProject(file: string, video: string): void {
   const configs = [spec('textonly', 0, null), ...BUDGETS.map((n) => spec(`${n}f`, n, 'uniform-linspace-round'))];
   const split = 'bench';
-  const items: ItemMeta[] = [0, 1, 2].map((i) => ({ split, sampleId: `item-${i}`, question: `Question ${i}?`, options: ['a', 'b', 'c', 'd'], answer: 'A', taskType: 'counting', videoFile: path.basename(video) }));
+  const items: ItemMeta[] = [0, 1, 2].map((i) => ({
+    split,
+    sampleId: `item-${i}`,
+    question: `Question ${i}?`,
+    options: ['a', 'b', 'c', 'd'],
+    answer: 'A',
+    taskType: 'counting',
+    videoFile: path.basename(video),
+  }));
   const responses: ResponseRow[] = [];
   let line = 1;
   for (const it of items)
     configs.forEach((c, ci) => {
       const ok = ci % 3 !== 2; // a few flips so the item has harmed transitions
-      responses.push({ model: OPEN_MODEL, split, sampleId: it.sampleId, config: c.key, pred: ok ? 'A' : 'B', correct: ok, score: null, groundTruth: 'A', confidence: 0.6, margin: 0.2, latencyMs: null, frameIndices: null, sourceTag: null, protocolNote: null, line: line++ });
+      responses.push({
+        model: OPEN_MODEL,
+        split,
+        sampleId: it.sampleId,
+        config: c.key,
+        pred: ok ? 'A' : 'B',
+        correct: ok,
+        score: null,
+        groundTruth: 'A',
+        confidence: 0.6,
+        margin: 0.2,
+        latencyMs: null,
+        frameIndices: null,
+        sourceTag: null,
+        protocolNote: null,
+        line: line++,
+      });
     });
   const p = openProject(file, { create: true });
   p.applyImports([batchOf('items', items, [], []), batchOf('responses', [], responses, configs)]);
@@ -244,7 +314,14 @@ async function openItem(backend: Backend, events: { on: (fn: (e: EventName, p: u
     check();
     await approxDone;
     await exactDone;
-    return { itemGetMs: round(itemGetMs), stripsResponseMs: round(stripsResponseMs), allApproximateMs: round(approxAt), allExactMs: round(exactAt), tiles: need, strips: strips.length };
+    return {
+      itemGetMs: round(itemGetMs),
+      stripsResponseMs: round(stripsResponseMs),
+      allApproximateMs: round(approxAt),
+      allExactMs: round(exactAt),
+      tiles: need,
+      strips: strips.length,
+    };
   } finally {
     off();
   }

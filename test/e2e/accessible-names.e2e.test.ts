@@ -31,7 +31,8 @@ async function nameViolations(page: Page): Promise<string[]> {
     // Every shown word is in the name (a key hint may move: "d Evidence dilution" → "Evidence dilution (d)").
     const have = new Set(words(name));
     const lost = words(text).filter((w) => !have.has(w));
-    if (lost.length > 0) out.push(`${await el.evaluate((e) => e.tagName.toLowerCase())}: "${name}" lacks ${lost.map((w) => `"${w}"`).join(', ')} of "${text.replace(/\s+/g, ' ').trim()}"`);
+    if (lost.length > 0)
+      out.push(`${await el.evaluate((e) => e.tagName.toLowerCase())}: "${name}" lacks ${lost.map((w) => `"${w}"`).join(', ')} of "${text.replace(/\s+/g, ' ').trim()}"`);
   }
   return out;
 }

@@ -160,7 +160,12 @@ describe.skipIf(skipReason !== null)('overview charts in Chromium', () => {
     // The SVG export draws the chart's own option: its text is what the axis shows.
     for (const label of ['Trajectory heatmap: ModelC / W', 'Accuracy and flows: ModelC / W']) {
       const shown = texts(await svgOf(label));
-      expect.soft(configs.filter((c) => !shown.includes(c)), `${label}: configs without an axis label`).toEqual([]);
+      expect
+        .soft(
+          configs.filter((c) => !shown.includes(c)),
+          `${label}: configs without an axis label`,
+        )
+        .toEqual([]);
     }
     // The accuracy line has one vertex per ladder config; the others are points of their own.
     const flows = await svgOf('Accuracy and flows: ModelC / W');

@@ -26,7 +26,11 @@ describe.skipIf(bin === null)('Electron shell', () => {
     const b = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build-electron.js')], { cwd: repoRoot, encoding: 'utf8' });
     expect(b.status, b.stderr).toBe(0);
     const sample = makeSampleProject();
-    const app = await _electron.launch({ executablePath: bin as string, args: [repoRoot], env: { ...process.env, FLIPBOOK_PROJECT: sample.project, FLIPBOOK_USER_DATA: path.join(sample.dir, 'user-data') } });
+    const app = await _electron.launch({
+      executablePath: bin as string,
+      args: [repoRoot],
+      env: { ...process.env, FLIPBOOK_PROJECT: sample.project, FLIPBOOK_USER_DATA: path.join(sample.dir, 'user-data') },
+    });
     try {
       const page = await app.firstWindow();
       await signIn(page, 'Electron E2E');

@@ -57,7 +57,12 @@ describe.skipIf(skipReason !== null)('open-ended flows in Chromium', () => {
   let page: Page;
   const shot = (name: string) => page.screenshot({ path: path.join(resultsDir, `${name}.png`), fullPage: true });
   const queueLabels = async () =>
-    (await page.getByRole('listbox', { name: 'Queue' }).getByRole('option').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''))).sort();
+    (
+      await page
+        .getByRole('listbox', { name: 'Queue' })
+        .getByRole('option')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''))
+    ).sort();
 
   beforeAll(async () => {
     fs.mkdirSync(resultsDir, { recursive: true });
@@ -94,7 +99,9 @@ describe.skipIf(skipReason !== null)('open-ended flows in Chromium', () => {
     for (const t of want.transitions) {
       const row = table.locator(`tr[data-transition="${t.from}>${t.to}"]`);
       expect(await row.getByRole('button', { name: `${t.improved}: open improved items of ${t.from} → ${t.to} (${where})` }).getAttribute('data-count')).toBe(String(t.improved));
-      expect(await row.getByRole('button', { name: `${t.regressed}: open regressed items of ${t.from} → ${t.to} (${where})` }).getAttribute('data-count')).toBe(String(t.regressed));
+      expect(await row.getByRole('button', { name: `${t.regressed}: open regressed items of ${t.from} → ${t.to} (${where})` }).getAttribute('data-count')).toBe(
+        String(t.regressed),
+      );
       expect(Math.abs(Number(await row.locator('[data-net]').getAttribute('data-net')) - t.netPts)).toBeLessThan(1e-9);
     }
     const terminal = want.items.filter((x) => x.terminalRegression).length;
@@ -130,7 +137,12 @@ describe.skipIf(skipReason !== null)('open-ended flows in Chromium', () => {
     await page.locator('.overview-view[data-ready="true"]').waitFor();
     await page.getByRole('button', { name: `${terminal} items → open the terminal regressions items (${where})` }).click();
     await page.getByRole('listbox', { name: 'Queue' }).waitFor();
-    await expect.poll(queueLabels).toEqual(want.items.filter((x) => x.terminalRegression).map((x) => `${MODEL} MLVU_gen ${idOf(x)}`).sort());
+    await expect.poll(queueLabels).toEqual(
+      want.items
+        .filter((x) => x.terminalRegression)
+        .map((x) => `${MODEL} MLVU_gen ${idOf(x)}`)
+        .sort(),
+    );
   });
 
   it('the queue’s default filter, in a fresh page, lists exactly the terminal regressions and the regressed items', async () => {
@@ -142,7 +154,10 @@ describe.skipIf(skipReason !== null)('open-ended flows in Chromium', () => {
       const list = fresh.getByRole('listbox', { name: 'Queue' });
       await list.waitFor();
       const labels = async () => (await list.getByRole('option').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''))).sort();
-      const expected = want.items.filter((x) => x.terminalRegression || x.regressed).map((x) => `${MODEL} MLVU_gen ${idOf(x)}`).sort();
+      const expected = want.items
+        .filter((x) => x.terminalRegression || x.regressed)
+        .map((x) => `${MODEL} MLVU_gen ${idOf(x)}`)
+        .sort();
       expect(expected.length).toBeGreaterThan(0);
       expect(expected.length).toBeLessThan(want.items.length);
       await expect.poll(labels).toEqual(expected);
@@ -170,20 +185,28 @@ describe.skipIf(skipReason !== null)('open-ended flows in Chromium', () => {
       }
     });
     expect(shown.sort()).toEqual(expectedBands.sort());
-    for (const [j, c] of want.configs.entries()) expect(Math.abs(Number(await dist.locator('td[data-mean]').nth(j).getAttribute('data-mean')) - want.mean[j]!), c).toBeLessThan(1e-9);
+    for (const [j, c] of want.configs.entries())
+      expect(Math.abs(Number(await dist.locator('td[data-mean]').nth(j).getAttribute('data-mean')) - want.mean[j]!), c).toBeLessThan(1e-9);
 
     // Every pattern with its count.
     const counts = new Map<string, number>();
     for (const x of want.items) counts.set(x.pattern, (counts.get(x.pattern) ?? 0) + 1);
     const pats = page.getByRole('table', { name: `Step patterns: ${where}` });
-    const rows = await pats.locator('tr[data-pattern]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-pattern')}=${e.querySelector('button')?.getAttribute('data-count')}`));
+    const rows = await pats
+      .locator('tr[data-pattern]')
+      .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-pattern')}=${e.querySelector('button')?.getAttribute('data-count')}`));
     expect(rows.sort()).toEqual([...counts].map(([p, n]) => `${p}=${n}`).sort());
 
     // The most common pattern opens exactly its items.
     const [p, n] = [...counts].sort((a, b) => b[1] - a[1])[0]!;
     await pats.getByRole('button', { name: `${n} items with pattern ${p} (${where})` }).click();
     await page.getByRole('listbox', { name: 'Queue' }).waitFor();
-    await expect.poll(queueLabels).toEqual(want.items.filter((x) => x.pattern === p).map(label).sort());
+    await expect.poll(queueLabels).toEqual(
+      want.items
+        .filter((x) => x.pattern === p)
+        .map(label)
+        .sort(),
+    );
 
     // The terminal config's lowest band opens exactly the items scoring in it there.
     await page.goto(`${server.url}#/overview`);
@@ -214,7 +237,23 @@ describe.skipIf(skipReason !== null)('an AVSD dialogue item in Chromium', () => 
     fs.mkdirSync(media);
     for (const x of want) {
       const id = x.sampleId.replace(/_\d+$/, '');
-      execFileSync(process.env.FLIPBOOK_FFMPEG ?? 'ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10', '-t', '3', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-g', '10', path.join(media, `${id}.mp4`)]);
+      execFileSync(process.env.FLIPBOOK_FFMPEG ?? 'ffmpeg', [
+        '-v',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc=size=320x240:rate=10',
+        '-t',
+        '3',
+        '-pix_fmt',
+        'yuv420p',
+        '-c:v',
+        'libx264',
+        '-g',
+        '10',
+        path.join(media, `${id}.mp4`),
+      ]);
     }
     const file = path.join(dir, 'avsd.flipbook');
     const p = openProject(file, { create: true });

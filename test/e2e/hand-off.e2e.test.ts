@@ -64,7 +64,18 @@ describe.skipIf(skipReason !== null)('hand-off: a release without text, imported
       parquet,
       new Uint8Array(
         parquetWriteBuffer({
-          columnData: [col('video_id'), col('duration'), col('domain'), col('sub_category'), col('videoID'), col('question_id'), col('task_type'), col('question'), { name: 'options', data: QUESTIONS.map((r) => r.options) }, col('answer')],
+          columnData: [
+            col('video_id'),
+            col('duration'),
+            col('domain'),
+            col('sub_category'),
+            col('videoID'),
+            col('question_id'),
+            col('task_type'),
+            col('question'),
+            { name: 'options', data: QUESTIONS.map((r) => r.options) },
+            col('answer'),
+          ],
         }),
       ),
     );
@@ -104,9 +115,15 @@ describe.skipIf(skipReason !== null)('hand-off: a release without text, imported
     // The Project view: no video yet, and which file brings the question text.
     await page.goto(`${b.url}#/open`);
     await expect.poll(() => page.getByLabel('Video coverage').textContent()).toMatch(/^0 of 6 items have video/);
-    await expect.poll(() => page.getByRole('group', { name: 'Question text of V1_short' }).textContent()).toMatch(/Video-MME's question table videomme\/test-00000-of-00001\.parquet/);
+    await expect
+      .poll(() => page.getByRole('group', { name: 'Question text of V1_short' }).textContent())
+      .toMatch(/Video-MME's question table videomme\/test-00000-of-00001\.parquet/);
     // Browse… opens the server's folder browser (a page cannot learn a path from the browser's own picker).
-    const browse = (field: string) => page.locator('.path-field').filter({ has: page.getByRole('textbox', { name: field, exact: true }) }).getByRole('button', { name: 'Browse…' });
+    const browse = (field: string) =>
+      page
+        .locator('.path-field')
+        .filter({ has: page.getByRole('textbox', { name: field, exact: true }) })
+        .getByRole('button', { name: 'Browse…' });
     await browse('Media root').click();
     const chooser = page.getByRole('dialog', { name: 'Choose: Media root' });
     await expect.poll(() => chooser.getByLabel('Current folder').textContent()).toBe(fs.realpathSync(dir));

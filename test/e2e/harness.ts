@@ -124,7 +124,13 @@ export async function queueRows<T = QueueRow>(s: Served, annotator?: string): Pr
   const out: T[] = [];
   for (;;) {
     const filter = { ...EMPTY_FILTER, preset: 'all' };
-    const page = await api<{ rows: T[]; total: number }>(s, 'queue:page', { filter, sort: { key: 'model', desc: false }, offset: out.length, limit: QUEUE_PAGE_MAX, ...(annotator !== undefined && { annotator }) });
+    const page = await api<{ rows: T[]; total: number }>(s, 'queue:page', {
+      filter,
+      sort: { key: 'model', desc: false },
+      offset: out.length,
+      limit: QUEUE_PAGE_MAX,
+      ...(annotator !== undefined && { annotator }),
+    });
     out.push(...page.rows);
     if (page.rows.length === 0 || out.length >= page.total) return out;
   }
@@ -200,14 +206,26 @@ export async function failureReport(): Promise<string> {
 /** The assertion every e2e test ends with (test/e2e/setup.ts). */
 export function expectNoPageProblems(): void {
   const p = takeProblems();
-  expect(p.map((x) => `${x.kind} ${x.url}: ${x.text}`), 'console errors / failed requests on the page').toEqual([]);
+  expect(
+    p.map((x) => `${x.kind} ${x.url}: ${x.text}`),
+    'console errors / failed requests on the page',
+  ).toEqual([]);
 }
 
 export async function launchBrowser(): Promise<Browser> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--autoplay-policy=no-user-gesture-required'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--autoplay-policy=no-user-gesture-required',
+    ],
   });
   // Every page of every context is watched, however the test makes it.
   const newContext = browser.newContext.bind(browser);

@@ -26,7 +26,10 @@ const heading = (r: Ref) => `${r.sampleId} · ${r.model} · ${r.split}`;
 
 /** Configs whose frames (item:get timesS) fall inside [startS, endS] — the covered_by rule of docs/release-format.md "annotations/". */
 function expectedCoverage(d: ItemDetail, startS: number, endS: number): string[] {
-  return d.frames.filter((f) => f.timesS.some((t) => t >= startS - 1e-9 && t <= endS + 1e-9)).map((f) => f.config).sort();
+  return d.frames
+    .filter((f) => f.timesS.some((t) => t >= startS - 1e-9 && t <= endS + 1e-9))
+    .map((f) => f.config)
+    .sort();
 }
 
 /**
@@ -78,7 +81,7 @@ describe.skipIf(skipReason !== null)('item-audit interactions in Chromium', () =
     await expect.poll(() => page.locator('.item-title').textContent()).toBe(heading(r));
   };
   const videoReady = (page: Page) => page.waitForFunction(() => (document.querySelector('video')?.readyState ?? 0) >= 2);
-  const vid = <T,>(page: Page, fn: (v: HTMLVideoElement) => T) => page.locator('video').evaluate(fn);
+  const vid = <T>(page: Page, fn: (v: HTMLVideoElement) => T) => page.locator('video').evaluate(fn);
   const saveState = (page: Page) => page.getByLabel('Save state').getAttribute('data-state');
   const frameNow = async (page: Page) => Number(await page.getByLabel('Frame and time').getAttribute('data-frame'));
   const timeNow = async (page: Page) => Number(await page.getByLabel('Frame and time').getAttribute('data-time'));
@@ -106,7 +109,7 @@ describe.skipIf(skipReason !== null)('item-audit interactions in Chromium', () =
     sample = makeSampleProject();
     server = await serve(sample.project);
     browser = await launchBrowser();
-    rows = (await queueRows<QueueRow>(server));
+    rows = await queueRows<QueueRow>(server);
     codebook = await api<Codebook>(server, 'codebook:get', {});
   });
 
@@ -236,7 +239,11 @@ describe.skipIf(skipReason !== null)('item-audit interactions in Chromium', () =
     await page.evaluate(() => {
       const w = window as unknown as { readoutChanges: number };
       w.readoutChanges = 0;
-      new MutationObserver(() => (w.readoutChanges += 1)).observe(document.querySelector('output[aria-label="Frame and time"]')!, { characterData: true, childList: true, subtree: true });
+      new MutationObserver(() => (w.readoutChanges += 1)).observe(document.querySelector('output[aria-label="Frame and time"]')!, {
+        characterData: true,
+        childList: true,
+        subtree: true,
+      });
     });
     const before = await renders();
     for (const part of ['item', 'strips', 'player', 'readout'] as const) expect(before[part], `${part} render count`).toSatisfy(Number.isFinite);
@@ -248,8 +255,14 @@ describe.skipIf(skipReason !== null)('item-audit interactions in Chromium', () =
     await page.keyboard.press(' ');
     await controls.getByRole('button', { name: 'Play' }).waitFor();
     const after = await renders();
-    const d = { item: after.item - before.item, strips: after.strips - before.strips, player: after.player - before.player, readout: after.readout - before.readout, readoutText: after.readoutText };
-    console.log(`[e2e] renders during ${(await vid(page, (v) => v.currentTime) - t0).toFixed(2)} s of playback: ${JSON.stringify(d)}`);
+    const d = {
+      item: after.item - before.item,
+      strips: after.strips - before.strips,
+      player: after.player - before.player,
+      readout: after.readout - before.readout,
+      readoutText: after.readoutText,
+    };
+    console.log(`[e2e] renders during ${((await vid(page, (v) => v.currentTime)) - t0).toFixed(2)} s of playback: ${JSON.stringify(d)}`);
     // The time display followed the video many times a second…
     expect(d.readout).toBeGreaterThanOrEqual(15);
     expect(d.readoutText).toBeGreaterThanOrEqual(15);
@@ -299,7 +312,7 @@ describe.skipIf(skipReason !== null)('item-audit interactions in Chromium', () =
 
   it('next/previous item keys follow the queue filter and order', async () => {
     // The queue as the backend lists it now (earlier tests changed some statuses).
-    const rows = (await queueRows<QueueRow>(server));
+    const rows = await queueRows<QueueRow>(server);
     const page = await newPage();
     const model = [...new Set(rows.map((r) => r.model))].sort()[1]!;
     const taskType = rows.find((r) => r.model === model && r.taskType !== null)!.taskType!;
@@ -494,7 +507,12 @@ describe.skipIf(skipReason !== null)('item-audit interactions in Chromium', () =
           const r = t.getBoundingClientRect();
           return r.left + r.width / 2;
         });
-        return { config: el.getAttribute('data-config')!, covered: el.querySelector('.span-band[data-span="1"]')?.getAttribute('data-covered') ?? null, band: b ? { l: b.left, r: b.right } : null, centres };
+        return {
+          config: el.getAttribute('data-config')!,
+          covered: el.querySelector('.span-band[data-span="1"]')?.getAttribute('data-covered') ?? null,
+          band: b ? { l: b.left, r: b.right } : null,
+          centres,
+        };
       }),
     );
     const withFrames = drawn.filter((x) => x.centres.length > 0);
@@ -503,7 +521,10 @@ describe.skipIf(skipReason !== null)('item-audit interactions in Chromium', () =
       expect(x.covered, x.config).toBe(sp.coveredBy.includes(x.config) ? 'true' : 'false');
       // Layout is exact to ~1/64 px; neighbouring frames sit a pixel or more apart at this width.
       const { l, r } = x.band!;
-      expect(x.centres.some((c) => c >= l - 0.1 && c <= r + 0.1), x.config).toBe(sp.coveredBy.includes(x.config));
+      expect(
+        x.centres.some((c) => c >= l - 0.1 && c <= r + 0.1),
+        x.config,
+      ).toBe(sp.coveredBy.includes(x.config));
     }
     expect(drawn.filter((x) => x.centres.length === 0).every((x) => x.band === null)).toBe(true);
     await shot(page, 'evidence-missed');
@@ -582,7 +603,10 @@ describe.skipIf(skipReason !== null)('item-audit interactions in Chromium', () =
     // A second media folder holding only half of the videos (hard links: no copies of media).
     const half = path.join(sample.dir, 'media-half');
     fs.mkdirSync(half, { recursive: true });
-    const videos = fs.readdirSync(original.mediaRoot!).filter((f) => /\.(mp4|webm|mkv|mov)$/i.test(f)).sort();
+    const videos = fs
+      .readdirSync(original.mediaRoot!)
+      .filter((f) => /\.(mp4|webm|mkv|mov)$/i.test(f))
+      .sort();
     const kept = videos.slice(0, Math.ceil(videos.length / 2));
     for (const v of kept) fs.linkSync(path.join(original.mediaRoot!, v), path.join(half, v));
 
@@ -600,7 +624,7 @@ describe.skipIf(skipReason !== null)('item-audit interactions in Chromium', () =
     await shot(page, 'media-root');
 
     // The backend's rows agree with the folder: an item with a kept video has video, others do not.
-    const now = (await queueRows<QueueRow>(server));
+    const now = await queueRows<QueueRow>(server);
     const withVideo = now.filter((r) => r.hasVideo);
     expect(new Set(withVideo.map((r) => `${r.split}\u0000${r.sampleId}`)).size).toBe(info.itemsWithVideo);
     const yes = withVideo[0]!;

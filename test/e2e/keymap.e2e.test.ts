@@ -34,7 +34,7 @@ describe.skipIf(skipReason !== null)('keymap in Chromium', () => {
     sample = makeSampleProject();
     server = await serve(sample.project);
     browser = await launchBrowser();
-    rows = (await queueRows<QueueRow>(server));
+    rows = await queueRows<QueueRow>(server);
   });
 
   afterAll(async () => {

@@ -122,7 +122,10 @@ describe.skipIf(skipReason !== null)('a long video in the item view (1280×720)'
       const expected = previous === null ? [] : [...new Set(f.indices)].filter((k) => !previous!.indices.has(k)).sort((a, b) => a - b);
       const strip = page.getByRole('group', { name: `Strip ${f.config}` });
       const shown = await strip.locator('.tile[data-new="true"]').evaluateAll((ts) => ts.map((t) => Number((t as HTMLElement).dataset.index)));
-      expect(shown.sort((a, b) => a - b), `new in ${f.config}`).toEqual(expected);
+      expect(
+        shown.sort((a, b) => a - b),
+        `new in ${f.config}`,
+      ).toEqual(expected);
       // The accessible name says so, on the marked tiles only, and names the budget compared with.
       const named = strip.getByRole('button', { name: /new in this budget/ });
       expect(await named.count(), `named new in ${f.config}`).toBe(expected.length);
@@ -146,10 +149,12 @@ describe.skipIf(skipReason !== null)('a long video in the item view (1280×720)'
     await expect.poll(playerTime).toBeCloseTo(200.25, 1);
     // Six zoom steps halve the 360-s window six times: 5.6 s around the playhead.
     for (let k = 0; k < 6; k++) await body().press('=');
-    await expect.poll(async () => {
-      const w = await windowOf();
-      return w.endS - w.startS;
-    }).toBeCloseTo(LONG_VIDEO.seconds / 64, 2);
+    await expect
+      .poll(async () => {
+        const w = await windowOf();
+        return w.endS - w.startS;
+      })
+      .toBeCloseTo(LONG_VIDEO.seconds / 64, 2);
     const w = await windowOf();
     expect(w.startS).toBeLessThanOrEqual(200.25);
     expect(w.endS).toBeGreaterThanOrEqual(200.25);
@@ -353,7 +358,16 @@ describe.skipIf(skipReason !== null)('a long video in the item view (1280×720)'
     const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
     await dialog.waitFor();
     const text = await dialog.innerText();
-    for (const a of ['Time axis: zoom in', 'Time axis: zoom out', 'Time axis: fit the whole video', 'Time axis: fit the selected evidence span', 'Time axis: pan earlier', 'Time axis: pan later', 'Moment view on/off']) expect(text).toContain(a);
+    for (const a of [
+      'Time axis: zoom in',
+      'Time axis: zoom out',
+      'Time axis: fit the whole video',
+      'Time axis: fit the selected evidence span',
+      'Time axis: pan earlier',
+      'Time axis: pan later',
+      'Moment view on/off',
+    ])
+      expect(text).toContain(a);
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.count()).toBe(0);
   });

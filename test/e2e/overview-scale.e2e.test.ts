@@ -83,7 +83,10 @@ describe.skipIf(skipReason !== null)('overview of a grid with many items in Chro
     await page.getByRole('listbox', { name: 'Queue' }).waitFor();
     await expect.poll(() => page.getByLabel('Audit progress').textContent()).toContain(`(${want.size} shown of`);
     await expect.poll(() => page.getByLabel('Unsaved view').textContent()).toContain(`${label} (M / S)`);
-    const shown = await page.getByRole('listbox', { name: 'Queue' }).getByRole('option').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+    const shown = await page
+      .getByRole('listbox', { name: 'Queue' })
+      .getByRole('option')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
     expect(shown.length).toBeGreaterThan(0);
     for (const s of shown) expect(want.has(s.replace(/^M S /, '')), s).toBe(true);
   }
@@ -144,7 +147,11 @@ describe.skipIf(skipReason !== null)('overview of a grid with many items in Chro
   it('a pattern row opens exactly the items with that pattern', async () => {
     const g = (await api<Overview>(server, 'overview:get', {})).grids[0]!;
     const row = g.heatmap.patterns[3]!;
-    await clickRowAndCheck(`pattern:${row.pattern}`, idsWhere((p) => p === row.pattern), `pattern ${row.pattern}`);
+    await clickRowAndCheck(
+      `pattern:${row.pattern}`,
+      idsWhere((p) => p === row.pattern),
+      `pattern ${row.pattern}`,
+    );
   });
 
   it('the rest row opens exactly the items of the patterns not listed', async () => {

@@ -70,7 +70,12 @@ describe.skipIf(skipReason !== null)('overview and saved views in Chromium', () 
   let page: Page;
   const shot = (name: string) => page.screenshot({ path: path.join(resultsDir, `${name}.png`), fullPage: true });
   const queueLabels = async () =>
-    (await page.getByRole('listbox', { name: 'Queue' }).getByRole('option').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''))).sort();
+    (
+      await page
+        .getByRole('listbox', { name: 'Queue' })
+        .getByRole('option')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''))
+    ).sort();
 
   beforeAll(async () => {
     fs.mkdirSync(resultsDir, { recursive: true });

@@ -49,18 +49,30 @@ function writeVariants(dir: string): string[] {
     const s = (JSON.parse(line) as { videomme_perception_score: { question_id: string; answer: string } }).videomme_perception_score;
     answer.set(s.question_id, s.answer);
   }
-  const [head, ...rows] = fs.readFileSync(wide, 'utf8').trim().split('\n').map((l) => l.split(','));
+  const [head, ...rows] = fs
+    .readFileSync(wide, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => l.split(','));
   const col = (c: string) => head!.indexOf(c);
   const rnd = mulberry32(SEED);
   const out: string[] = [];
-  for (const [tag, budgets] of [['random', ['64f_151k', '256f_151k']], ['raw', ['32f_151k', '256f_151k']]] as const) {
+  for (const [tag, budgets] of [
+    ['random', ['64f_151k', '256f_151k']],
+    ['raw', ['32f_151k', '256f_151k']],
+  ] as const) {
     const lines = [['sample_id', ...budgets.map((b) => `${b}@${tag}`)].join(',')];
     for (const r of rows) {
       const gt = answer.get(r[0]!)!;
-      lines.push([r[0], ...budgets.map((b) => {
-        const u = rnd();
-        return u < 0.12 ? gt : u < 0.24 ? 'ABCD'.replace(gt, '')[Math.floor(rnd() * 3)]! : r[col(b)]!;
-      })].join(','));
+      lines.push(
+        [
+          r[0],
+          ...budgets.map((b) => {
+            const u = rnd();
+            return u < 0.12 ? gt : u < 0.24 ? 'ABCD'.replace(gt, '')[Math.floor(rnd() * 3)]! : r[col(b)]!;
+          }),
+        ].join(','),
+      );
     }
     const file = path.join(dir, tag, `${MODEL}_${SPLIT}_predictions_wide.csv`);
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -126,7 +138,11 @@ describe.skipIf(skipReason !== null)('protocols in the overview (Chromium)', () 
     expect(report.variants.map((v) => v.protocol)).toEqual(['random', 'raw']);
     for (const v of report.variants) {
       const a = v.agreement!;
-      for (const [set, label] of [['confused', 'visually confused'], ['terminalRegression', 'terminal regression'], ['textOverwritten', 'text overwritten']] as const) {
+      for (const [set, label] of [
+        ['confused', 'visually confused'],
+        ['terminalRegression', 'terminal regression'],
+        ['textOverwritten', 'text overwritten'],
+      ] as const) {
         const x = a[set]!;
         await table.getByRole('button', { name: `${x.onlyMain.length} items ${label} in the main grid only, not under @${v.protocol} (${WHERE})` }).waitFor();
         await table.getByRole('button', { name: `${x.onlyVariant.length} items ${label} under @${v.protocol} only (${WHERE})` }).waitFor();
@@ -149,7 +165,10 @@ describe.skipIf(skipReason !== null)('protocols in the overview (Chromium)', () 
     await page.locator('.overview-view[data-ready="true"]').waitFor();
     const left = report.variants[1]!.agreement!.terminalRegression.onlyMain;
     expect(left.length).toBeGreaterThan(0);
-    await page.getByRole('table', { name: `Protocols: ${WHERE}` }).getByRole('button', { name: `${left.length} items terminal regression in the main grid only, not under @raw (${WHERE})` }).click();
+    await page
+      .getByRole('table', { name: `Protocols: ${WHERE}` })
+      .getByRole('button', { name: `${left.length} items terminal regression in the main grid only, not under @raw (${WHERE})` })
+      .click();
     await expect.poll(queueLabels).toEqual(labelsOf(left));
 
     // Sampling recovery: the main grid's terminal regressions @random answers correctly.
@@ -182,10 +201,24 @@ describe.skipIf(skipReason !== null)('protocols in the overview (Chromium)', () 
       .toBe(`${want.counts.terminalRegressions} items →`);
     expect(await rates.getByRole('button', { name: new RegExp(`→ open the visual confusion items`) }).textContent()).toBe(`${want.counts.visuallyConfused} items →`);
     // The protocols panel now compares the untagged and raw protocols with @random's grid.
-    await expect.poll(() => page.getByRole('table', { name: `Protocols: ${WHERE}` }).locator('tr[data-protocol]').evaluateAll((els) => els.map((e) => e.getAttribute('data-protocol')))).toEqual(['', 'raw']);
+    await expect
+      .poll(() =>
+        page
+          .getByRole('table', { name: `Protocols: ${WHERE}` })
+          .locator('tr[data-protocol]')
+          .evaluateAll((els) => els.map((e) => e.getAttribute('data-protocol'))),
+      )
+      .toEqual(['', 'raw']);
     await shot('overview-main-random');
     // Back to the default, through the same control.
     await page.getByLabel('Main protocol').selectOption('');
-    await expect.poll(() => page.getByRole('table', { name: `Protocols: ${WHERE}` }).locator('tr[data-protocol]').evaluateAll((els) => els.map((e) => e.getAttribute('data-protocol')))).toEqual(['random', 'raw']);
+    await expect
+      .poll(() =>
+        page
+          .getByRole('table', { name: `Protocols: ${WHERE}` })
+          .locator('tr[data-protocol]')
+          .evaluateAll((els) => els.map((e) => e.getAttribute('data-protocol'))),
+      )
+      .toEqual(['random', 'raw']);
   });
 });

@@ -97,7 +97,10 @@ describe.skipIf(skipReason !== null)('queue paging at lab scale in Chromium', ()
       const index = Math.min(total - 1, Math.floor(frac * (total - 1)));
       // The list renders the rows at the new scroll position once the scroll event has been
       // handled, which may come after the old rows were still shown and not busy.
-      const firstShown = async () => ((await page.locator('[role=option]').count()) > 0 && (await list().getAttribute('aria-busy')) === 'false' ? Number(await page.locator('[role=option]').first().getAttribute('data-index')) : Number.NaN);
+      const firstShown = async () =>
+        (await page.locator('[role=option]').count()) > 0 && (await list().getAttribute('aria-busy')) === 'false'
+          ? Number(await page.locator('[role=option]').first().getAttribute('data-index'))
+          : Number.NaN;
       await expect.poll(async () => Math.abs((await firstShown()) - index)).toBeLessThan(200);
       const first = await firstShown();
       await expect.poll(() => page.locator(`[role=option][data-index="${first}"]`).getAttribute('aria-label')).toBe(label(await rowAt(all, first)));

@@ -162,9 +162,7 @@ describe.skipIf(skipReason !== null)('team sync in the app (Chromium + real Post
   it('with the server down the panel says why in words, the edit waits, and the app keeps working', async () => {
     await pg.crash();
     await syncNow();
-    await expect
-      .poll(() => text('Sync error'))
-      .toBe(`Last sync failed: cannot reach 127.0.0.1:${pg.port} (connection refused): the server is down or you are offline`);
+    await expect.poll(() => text('Sync error')).toBe(`Last sync failed: cannot reach 127.0.0.1:${pg.port} (connection refused): the server is down or you are offline`);
 
     // Still works: an edit saves locally and is counted as waiting.
     await page.goto(`${served.url}${itemHash(other)}`);

@@ -45,7 +45,10 @@ describe.skipIf(skipReason !== null)('team workflow in Chromium', () => {
       if (!grid) {
         const g = p.listGrids()[0]!;
         grid = { model: g.model, split: g.split };
-        items = p.listItems({ split: g.split }).map((i) => i.sampleId).slice(0, 4);
+        items = p
+          .listItems({ split: g.split })
+          .map((i) => i.sampleId)
+          .slice(0, 4);
       }
       items.forEach((sampleId, i) => {
         const it = { ...grid, sampleId };
@@ -91,7 +94,7 @@ describe.skipIf(skipReason !== null)('team workflow in Chromium', () => {
     await shot('team-codebook-edited');
   });
 
-  it('merges two annotators\' bundles with no edit lost (twice = no change) and shows their κ', async () => {
+  it("merges two annotators' bundles with no edit lost (twice = no change) and shows their κ", async () => {
     await page.getByRole('link', { name: 'Project' }).click();
     // A merge is a job in a worker thread: under load it takes longer than expect.poll's default second.
     const merge = async (bundle: string) => {
@@ -151,7 +154,10 @@ describe.skipIf(skipReason !== null)('team workflow in Chromium', () => {
 
     // The item view shows both annotators side by side, the resolution, and the older codebook version.
     await page.getByLabel('show resolved').check();
-    await page.getByRole('listitem', { name: `Conflict ${name}` }).getByRole('button', { name }).click();
+    await page
+      .getByRole('listitem', { name: `Conflict ${name}` })
+      .getByRole('button', { name })
+      .click();
     await page.getByTestId('item-view').waitFor();
     await expect.poll(() => page.getByLabel('Resolved label').textContent()).toContain('Resolved by Ada Adjudicator');
     const current = (await api<{ version: number }>(server, 'codebook:get', {})).version;

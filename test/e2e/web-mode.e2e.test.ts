@@ -147,7 +147,9 @@ describe.skipIf(skipReason !== null)('web mode in Chromium', () => {
     const state1 = await api<{ spans: { startS: number; endS: number; coveredBy: string[] }[] }>(server, 'annotation:state', { ...item, annotator });
     expect(state1.spans).toHaveLength(1);
     const span = state1.spans[0]!;
-    const expectedCover = detail.frames.filter((f) => f.indices.some((k) => k / (detail.video?.fps ?? 25) >= span.startS - 1e-6 && k / (detail.video?.fps ?? 25) <= span.endS + 1e-6)).map((f) => f.config);
+    const expectedCover = detail.frames
+      .filter((f) => f.indices.some((k) => k / (detail.video?.fps ?? 25) >= span.startS - 1e-6 && k / (detail.video?.fps ?? 25) <= span.endS + 1e-6))
+      .map((f) => f.config);
     expect([...span.coveredBy].sort()).toEqual([...expectedCover].sort());
     expect(await coverage.textContent()).toContain(span.coveredBy.length ? span.coveredBy.join(', ') : 'no config');
 
@@ -190,7 +192,10 @@ describe.skipIf(skipReason !== null)('web mode in Chromium', () => {
     const port = server.port;
     // Killing the backend under the open page cuts its event stream and the frames and video it
     // is loading, and refuses them until the restart: provoked on purpose.
-    allowProblems(/^requestfailed .*(ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_INCOMPLETE_CHUNKED_ENCODING|ERR_SOCKET_NOT_CONNECTED)/, /^console .*(ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_INCOMPLETE_CHUNKED_ENCODING|ERR_SOCKET_NOT_CONNECTED)/);
+    allowProblems(
+      /^requestfailed .*(ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_INCOMPLETE_CHUNKED_ENCODING|ERR_SOCKET_NOT_CONNECTED)/,
+      /^console .*(ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_INCOMPLETE_CHUNKED_ENCODING|ERR_SOCKET_NOT_CONNECTED)/,
+    );
     await stop(server, 'SIGKILL');
     server = await serve(sample.project, port);
     await page.goto(`${server.url}${routeHash({ view: 'item', item })}`);

@@ -69,7 +69,7 @@ describe.skipIf(skipReason !== null)('workspace state and identity in Chromium',
     await stop(s);
   });
 
-  it('a second serve in the same browser leaves the first tab\'s media working (one cookie per port)', async () => {
+  it("a second serve in the same browser leaves the first tab's media working (one cookie per port)", async () => {
     const a = await start(sample.project, { args: ['--port', '0'], env: { FLIPBOOK_USER_DATA: userData('a') } });
     const b = await start(sample.project, { args: ['--port', '0'], env: { FLIPBOOK_USER_DATA: userData('b') } });
     expect(b.token).not.toBe(a.token);
@@ -80,7 +80,7 @@ describe.skipIf(skipReason !== null)('workspace state and identity in Chromium',
     await pb.goto(b.url);
     await pb.getByRole('dialog', { name: 'Annotator name' }).waitFor();
     // The first tab's <video>/<img> requests carry only the cookie: they must still be let in.
-    const rows = (await queueRows<QueueRow>(a));
+    const rows = await queueRows<QueueRow>(a);
     const row = rows.find((r) => r.hasVideo)!;
     const d = await api<ItemDetail>(a, 'item:get', { model: row.model, split: row.split, sampleId: row.sampleId });
     const status = await pa.evaluate((u) => fetch(u, { headers: { range: 'bytes=0-99' } }).then((r) => r.status), d.video!.url);
@@ -127,7 +127,10 @@ describe.skipIf(skipReason !== null)('workspace state and identity in Chromium',
     await page.getByRole('button', { name: 'Change annotator' }).click();
     const known = page.getByRole('group', { name: 'Known annotators' });
     // The prompt asks the backend for them when it opens.
-    const annotators = (await queueRows<QueueRow>(s2)).flatMap((r) => r.annotators).filter((x, i, all) => all.indexOf(x) === i).sort();
+    const annotators = (await queueRows<QueueRow>(s2))
+      .flatMap((r) => r.annotators)
+      .filter((x, i, all) => all.indexOf(x) === i)
+      .sort();
     expect(annotators.length).toBeGreaterThan(0);
     await expect.poll(() => known.getByRole('button').allTextContents()).toEqual(annotators);
     await page.getByLabel('Your name').fill('ada  identity');
@@ -163,7 +166,7 @@ describe.skipIf(skipReason !== null)('workspace state and identity in Chromium',
     const page = await newPage();
     await page.goto(`${s.url}#/queue`);
     await signIn(page, 'Ada Filters');
-    const rowsA = (await queueRows<QueueRow>(s));
+    const rowsA = await queueRows<QueueRow>(s);
     const model = 'SimQwen-7B';
     const shownA = filterQueue(rowsA, { ...EMPTY_FILTER, model }, { key: 'default', desc: false }).length;
     await page.getByLabel('Model', { exact: true }).selectOption(model);
@@ -177,7 +180,7 @@ describe.skipIf(skipReason !== null)('workspace state and identity in Chromium',
       await page.getByRole('link', { name: 'Queue' }).click();
     };
     await openProject(projectB);
-    const rowsB = (await queueRows<QueueRow>(s));
+    const rowsB = await queueRows<QueueRow>(s);
     const shownB = filterQueue(rowsB, EMPTY_FILTER, { key: 'default', desc: false }).length;
     expect(shownB).toBeGreaterThan(0);
     await expect.poll(() => page.getByLabel('Audit progress').textContent()).toContain(`(${shownB} shown of ${rowsB.length})`);
@@ -219,7 +222,7 @@ describe.skipIf(skipReason !== null)('workspace state and identity in Chromium',
     const page = await newPage();
     await page.goto(s.url);
     await signIn(page, who);
-    const rows = (await queueRows<QueueRow>(s));
+    const rows = await queueRows<QueueRow>(s);
     const [a, b] = [rows[0]!, rows[1]!];
     const statusOf = async (r: Ref) => (await api<{ status: string }>(s, 'annotation:state', { model: r.model, split: r.split, sampleId: r.sampleId, annotator: who })).status;
     const open = async (r: Ref) => {
@@ -283,7 +286,13 @@ describe.skipIf(skipReason !== null)('workspace state and identity in Chromium',
     const r = cli('export', '--project', project, '--out', out);
     expect(r.status, r.stderr).toBe(0);
     const agg = path.join(out, 'labels/aggregated');
-    const files = [path.join(out, 'labels/per_item.csv'), ...fs.readdirSync(agg).sort().map((f) => path.join(agg, f))];
+    const files = [
+      path.join(out, 'labels/per_item.csv'),
+      ...fs
+        .readdirSync(agg)
+        .sort()
+        .map((f) => path.join(agg, f)),
+    ];
     const metrics = cli('metrics', '--project', project, '--json');
     expect(metrics.status, metrics.stderr).toBe(0);
     return { files: Object.fromEntries(files.map((f) => [path.relative(out, f), fs.readFileSync(f, 'utf8')])), metrics: JSON.parse(metrics.stdout) as unknown };
@@ -293,7 +302,12 @@ describe.skipIf(skipReason !== null)('workspace state and identity in Chromium',
     const dir = path.join(sample.dir, 'import-parity');
     fs.mkdirSync(dir);
     const log = path.join(dir, '20250101_000000_samples_videomme.jsonl');
-    fs.writeFileSync(log, [logLine(0, '001-1', 'short', 'A', 'A'), logLine(1, '001-2', 'short', 'B', 'C'), logLine(2, '302-1', 'medium', 'C', 'C'), logLine(3, '302-2', 'medium', 'D', 'A')].join('\n') + '\n');
+    fs.writeFileSync(
+      log,
+      [logLine(0, '001-1', 'short', 'A', 'A'), logLine(1, '001-2', 'short', 'B', 'C'), logLine(2, '302-1', 'medium', 'C', 'C'), logLine(3, '302-2', 'medium', 'D', 'A')].join(
+        '\n',
+      ) + '\n',
+    );
     const wide = path.join(dir, 'WideModel_V1_short_predictions_wide.csv');
     fs.writeFileSync(wide, 'sample_id,8f_151k,16f_151k\n001-1,A,B\n001-2,B,B\n');
     const first = { model: 'LogModel', config: '16f_151k', split: 'V1_{duration}' };
@@ -338,7 +352,6 @@ describe.skipIf(skipReason !== null)('workspace state and identity in Chromium',
     expect(r.status, r.stderr).toBe(0);
     r = cli('import', wide, '--project', viaCli, '--ground-truth', second.groundTruth, '--matched-grid', second.matchedGrid);
     expect(r.status, r.stderr).toBe(0);
-
 
     const a = contents(viaCli, path.join(dir, 'out-cli'));
     const b = contents(viaUi, path.join(dir, 'out-ui'));

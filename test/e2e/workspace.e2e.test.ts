@@ -46,7 +46,10 @@ describe.skipIf(skipReason !== null)('workspace states in Chromium', () => {
     sample = makeSampleProject();
     // One video goes missing (moved away) before the server starts.
     const media = path.join(sample.dir, 'media');
-    const first = fs.readdirSync(media).filter((f) => f.endsWith('.mp4')).sort()[0]!;
+    const first = fs
+      .readdirSync(media)
+      .filter((f) => f.endsWith('.mp4'))
+      .sort()[0]!;
     missingVideo = path.join(media, first);
     fs.renameSync(missingVideo, `${missingVideo}.moved`);
     server = await serve(sample.project);
@@ -125,7 +128,7 @@ describe.skipIf(skipReason !== null)('workspace states in Chromium', () => {
   });
 
   it('opens an item whose video is missing with a clear message where the video and strips go', async () => {
-    const rows = (await queueRows<Row>(server));
+    const rows = await queueRows<Row>(server);
     const row = rows.find((r) => !r.hasVideo && r.model.startsWith('Sim'));
     expect(row).toBeDefined();
     const page = await newPage(server);
@@ -144,8 +147,8 @@ describe.skipIf(skipReason !== null)('workspace states in Chromium', () => {
     await page.close();
   });
 
-  it('names each strip\'s sampler, and hover enlarges a tile with its full-size frame', async () => {
-    const rows = (await queueRows<Row>(server));
+  it("names each strip's sampler, and hover enlarges a tile with its full-size frame", async () => {
+    const rows = await queueRows<Row>(server);
     const row = rows.find((r) => r.hasVideo && r.flags.terminalRegression)!;
     const page = await newPage(server);
     await page.goto(`${server.url}${itemHash(row)}`);
@@ -182,7 +185,7 @@ describe.skipIf(skipReason !== null)('workspace states in Chromium', () => {
       const info = await api<{ readOnly: boolean; readOnlyReason: string | null }>(second, 'project:info', {});
       expect(info.readOnly).toBe(true);
       expect(info.readOnlyReason).toContain(`pid ${server.child.pid}`);
-      const rows = (await queueRows<Row>(second));
+      const rows = await queueRows<Row>(second);
       const row = rows.find((r) => r.hasVideo && r.flags.terminalRegression)!;
       const page = await newPage(second, 'Reader E2E');
       await page.goto(`${second.url}${itemHash(row)}`);

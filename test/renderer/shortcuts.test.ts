@@ -15,7 +15,19 @@ describe('keyboard shortcuts', () => {
 
   it('the default codebook has the required pathways, each with a definition and its own key', () => {
     const ids = codebook.pathways.map((p) => p.id);
-    for (const id of ['evidence-dilution', 'distractor-frames', 'evidence-missed', 'temporal-misorder', 'count-inflation', 'resolution-loss', 'context-ceiling', 'text-prior-overwrite', 'option-letter-bias', 'label-noise', 'unclear']) {
+    for (const id of [
+      'evidence-dilution',
+      'distractor-frames',
+      'evidence-missed',
+      'temporal-misorder',
+      'count-inflation',
+      'resolution-loss',
+      'context-ceiling',
+      'text-prior-overwrite',
+      'option-letter-bias',
+      'label-noise',
+      'unclear',
+    ]) {
       expect(ids).toContain(id);
     }
     for (const p of codebook.pathways) expect(p.description.length).toBeGreaterThan(20);
@@ -48,8 +60,15 @@ describe('keyboard shortcuts', () => {
     expect(resolveKey(table, d.shortcut!.toLowerCase(), ctx({ liveScopes: new Set<ShortcutScope>(['item']) }))).toMatchObject({ id: 'togglePathway', arg: d.id });
   });
 
-  it('reads keyboard events in the table\'s notation', () => {
-    const ev = (key: string, mods: Partial<Record<'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey', boolean>> = {}) => ({ key, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods });
+  it("reads keyboard events in the table's notation", () => {
+    const ev = (key: string, mods: Partial<Record<'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey', boolean>> = {}) => ({
+      key,
+      ctrlKey: false,
+      metaKey: false,
+      shiftKey: false,
+      altKey: false,
+      ...mods,
+    });
     expect(keyOf(ev('z', { ctrlKey: true }))).toBe('Ctrl+z');
     expect(keyOf(ev('Z', { ctrlKey: true, shiftKey: true }))).toBe('Ctrl+Shift+z');
     expect(keyOf(ev('C', { shiftKey: true }))).toBe('Shift+C');

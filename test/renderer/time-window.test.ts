@@ -54,7 +54,10 @@ describe('the moment view rule', () => {
 
   it('marks frames the next-smaller budget with frames did not take; text-only configs are skipped', () => {
     const strip = (config: string, tiles: Tile[]): Strip => ({ config, sampler: null, indices: tiles.map((t) => t.index), timesS: tiles.map((t) => t.timeS), tiles });
-    const m = momentFrames([strip('textonly', []), strip('2f', [tile(0, 0), tile(10, 5)]), strip('4f', [tile(0, 0), tile(4, 2), tile(8, 4), tile(10, 5)]), strip('8f', [tile(4, 2), tile(5, 2.5)])], 2.4);
+    const m = momentFrames(
+      [strip('textonly', []), strip('2f', [tile(0, 0), tile(10, 5)]), strip('4f', [tile(0, 0), tile(4, 2), tile(8, 4), tile(10, 5)]), strip('8f', [tile(4, 2), tile(5, 2.5)])],
+      2.4,
+    );
     expect(m.map((x) => [x.config, x.tile.index, x.isNew])).toEqual([
       ['2f', 0, null],
       ['4f', 4, true],
@@ -66,7 +69,12 @@ describe('the moment view rule', () => {
 
   it('the strips mark the same frames: those the next-smaller budget with frames lacks, none on the smallest or a text-only config', () => {
     const strip = (config: string, tiles: Tile[]): Strip => ({ config, sampler: null, indices: tiles.map((t) => t.index), timesS: tiles.map((t) => t.timeS), tiles });
-    const marks = newFrames([strip('2f', [tile(0, 0), tile(10, 5)]), strip('textonly', []), strip('4f', [tile(0, 0), tile(4, 2), tile(8, 4), tile(10, 5)]), strip('8f', [tile(4, 2), tile(5, 2.5), tile(10, 5)])]);
+    const marks = newFrames([
+      strip('2f', [tile(0, 0), tile(10, 5)]),
+      strip('textonly', []),
+      strip('4f', [tile(0, 0), tile(4, 2), tile(8, 4), tile(10, 5)]),
+      strip('8f', [tile(4, 2), tile(5, 2.5), tile(10, 5)]),
+    ]);
     expect([...marks].map(([c, set]) => [c, [...set].sort((a, b) => a - b)])).toEqual([
       ['2f', []],
       ['textonly', []],

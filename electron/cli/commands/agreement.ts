@@ -34,10 +34,18 @@ export function printAgreement(r: AgreementReport): string {
         const tags = Object.entries(p.pathways);
         if (tags.length === 0) continue;
         out.push(`  per pathway, ${p.a} × ${p.b}:`);
-        out.push(table(['  pathway', 'n', 'raw agreement', 'Cohen κ'], tags.map(([id, c]) => [`  ${id}`, c.n, fmt(c.rawAgreement), fmt(c.kappa)])));
+        out.push(
+          table(
+            ['  pathway', 'n', 'raw agreement', 'Cohen κ'],
+            tags.map(([id, c]) => [`  ${id}`, c.n, fmt(c.rawAgreement), fmt(c.kappa)]),
+          ),
+        );
       }
     }
-    if (g.fleiss) out.push(`Fleiss κ (primary, ${g.fleiss.nRaters || g.annotators.length} annotators, ${g.fleiss.nItems} items all labelled): ${fmt(g.fleiss.kappa)}; observed agreement ${fmt(g.fleiss.observedAgreement)}`);
+    if (g.fleiss)
+      out.push(
+        `Fleiss κ (primary, ${g.fleiss.nRaters || g.annotators.length} annotators, ${g.fleiss.nItems} items all labelled): ${fmt(g.fleiss.kappa)}; observed agreement ${fmt(g.fleiss.observedAgreement)}`,
+      );
     out.push('');
   }
   return out.join('\n').trimEnd();

@@ -75,8 +75,7 @@ export const extractFramesCommand: CliCommand = {
     let policy: SamplingPolicy | null = null;
     let n = 0;
     if (values.policy !== undefined) {
-      if (!(SAMPLING_POLICIES as readonly string[]).includes(values.policy) || values.policy === 'explicit')
-        throw new UsageError(`unknown --policy '${values.policy}'`);
+      if (!(SAMPLING_POLICIES as readonly string[]).includes(values.policy) || values.policy === 'explicit') throw new UsageError(`unknown --policy '${values.policy}'`);
       policy = values.policy as SamplingPolicy;
       n = integerOption('n', requireOption('n', values.n)) ?? 0;
       if (n < 1) throw new UsageError('--n must be ≥ 1');
@@ -92,7 +91,8 @@ export const extractFramesCommand: CliCommand = {
       const t0 = performance.now();
       const meta = await svc.probe(video, ctx.signal);
       const total = cacheFps !== null ? cacheFrameCount(meta, cacheFps) : meta.frameCount;
-      const sampled = requested ?? sampleFrames(policy as SamplingPolicy, { total, n, ...(seed !== undefined ? { seed } : {}), ...(values['video-id'] ? { videoId: values['video-id'] } : {}) });
+      const sampled =
+        requested ?? sampleFrames(policy as SamplingPolicy, { total, n, ...(seed !== undefined ? { seed } : {}), ...(values['video-id'] ? { videoId: values['video-id'] } : {}) });
       for (const x of sampled) {
         if (x >= total) throw new Error(`frame index ${x} is outside 0…${total - 1} (${total} ${cacheFps !== null ? `fps=${cacheFps} frames` : 'frames'} in ${video})`);
       }

@@ -86,7 +86,9 @@ export const framesCommand: CliCommand = {
         console.log(toJson(out));
         return 0;
       }
-      console.log(`${out.item} · ${model} · ${out.video} (${out.frameCount} frames): ${out.unionFrames} distinct frames, ${out.decoded} decoded, ${out.cacheHits} cached, ${out.seconds} s`);
+      console.log(
+        `${out.item} · ${model} · ${out.video} (${out.frameCount} frames): ${out.unionFrames} distinct frames, ${out.decoded} decoded, ${out.cacheHits} cached, ${out.seconds} s`,
+      );
       console.log(
         table(
           ['config', 'policy', 'source', 'n', 'indices'],

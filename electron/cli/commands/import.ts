@@ -81,7 +81,16 @@ export const importCommand: CliCommand = {
     }
     const { summary, groundTruth: coverage } = run;
     if (values.json) {
-      console.log(toJson({ project: projectPath, created: !existed, files: positionals, ...summary, ...(coverage && { groundTruth: coverage }), ...(run.matchedGrid && { matchedGrid: run.matchedGrid }) }));
+      console.log(
+        toJson({
+          project: projectPath,
+          created: !existed,
+          files: positionals,
+          ...summary,
+          ...(coverage && { groundTruth: coverage }),
+          ...(run.matchedGrid && { matchedGrid: run.matchedGrid }),
+        }),
+      );
     } else {
       const lines = [
         `${existed ? 'Updated' : 'Created'} ${projectPath}`,
@@ -100,9 +109,7 @@ export const importCommand: CliCommand = {
               }`,
             ]
           : []),
-        ...(summary.annotations.bundles > 0
-          ? [`  annotations: ${summary.annotations.eventsAdded} events added, ${summary.annotations.eventsSkipped} already present`]
-          : []),
+        ...(summary.annotations.bundles > 0 ? [`  annotations: ${summary.annotations.eventsAdded} events added, ${summary.annotations.eventsSkipped} already present`] : []),
         ...(run.matchedGrid ? [`  matched grid: ${run.matchedGrid.join(', ')}`] : []),
         ...summary.warnings.map((w) => `  warning: ${w}`),
       ];

@@ -67,8 +67,7 @@ export interface ProtocolsChoice {
 }
 
 function chooseMatchedGrid(project: Project, grids: GridInfo[], flag: string[] | undefined): MatchedGridChoice {
-  const modelsWith = (keys: string[]): string[] =>
-    [...new Set(grids.filter((g) => keys.every((k) => g.configs.some((c) => c.key === k))).map((g) => g.model))].sort();
+  const modelsWith = (keys: string[]): string[] => [...new Set(grids.filter((g) => keys.every((k) => g.configs.some((c) => c.key === k))).map((g) => g.model))].sort();
   if (flag) return { configs: flag, source: 'flag', models: modelsWith(flag), leftOut: [] };
   const setting = project.getSetting<unknown>('matchedGrid');
   if (Array.isArray(setting) && setting.every((k): k is string => typeof k === 'string') && setting.length > 0) {
@@ -191,7 +190,21 @@ function printProtocols(g: GridReport, out: string[]): void {
     ];
   });
   out.push(
-    table(['protocol', 'budgets compared', 'n', 'confusion % main/variant', 'confused moved', 'terminal reg. %', 'terminal moved', 'overwrite %', 'overwrite moved', 'sampling recovery'], rows),
+    table(
+      [
+        'protocol',
+        'budgets compared',
+        'n',
+        'confusion % main/variant',
+        'confused moved',
+        'terminal reg. %',
+        'terminal moved',
+        'overwrite %',
+        'overwrite moved',
+        'sampling recovery',
+      ],
+      rows,
+    ),
   );
   if (g.anyRecovery && g.protocols.length > 1) out.push(`recovered by any protocol: ${rate(g.anyRecovery)}`);
 }

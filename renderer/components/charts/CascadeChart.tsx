@@ -76,7 +76,15 @@ export function CascadeChart({ grid, onQueue, onMark }: { grid: OverviewGrid; on
         { name: 'Pareto front', type: 'line', step: 'end', symbolSize: 7, data: c.pareto.map((p) => ({ value: [p.meanSharedCost, 100 * p.accuracy], tau: p.tau })) },
         { name: 'reference', type: 'scatter', symbol: 'diamond', symbolSize: 14, itemStyle: { color: '#555' }, data: [{ value: [c.referenceFrames, 100 * c.referenceAccuracy] }] },
         ...(c.operatingPoint
-          ? [{ name: 'operating point', type: 'scatter' as const, symbolSize: 16, itemStyle: { color: '#d1453b' }, data: [{ value: [c.operatingPoint.meanSharedCost, 100 * c.operatingPoint.accuracy], tau: c.operatingPoint.tau }] }]
+          ? [
+              {
+                name: 'operating point',
+                type: 'scatter' as const,
+                symbolSize: 16,
+                itemStyle: { color: '#d1453b' },
+                data: [{ value: [c.operatingPoint.meanSharedCost, 100 * c.operatingPoint.accuracy], tau: c.operatingPoint.tau }],
+              },
+            ]
           : []),
       ],
     };
@@ -116,7 +124,10 @@ export function CascadeChart({ grid, onQueue, onMark }: { grid: OverviewGrid; on
                 void openCascadeItems(tau);
               }
             }}
-            csv={() => [['tau', 'accuracy', 'mean_shared_frames', 'mean_unshared_frames'], ...c.pareto.map((p) => [p.tau === null ? 'inf' : p.tau, p.accuracy, p.meanSharedCost, p.meanUnsharedCost])]}
+            csv={() => [
+              ['tau', 'accuracy', 'mean_shared_frames', 'mean_unshared_frames'],
+              ...c.pareto.map((p) => [p.tau === null ? 'inf' : p.tau, p.accuracy, p.meanSharedCost, p.meanUnsharedCost]),
+            ]}
           />
           <p className="cascade-summary">
             {c.budgets.join(' → ')} vs {c.reference} ({c.n} items, signal {c.signal}): reference {pct(c.referenceAccuracy)} at {c.referenceFrames} frames.{' '}

@@ -62,7 +62,12 @@ export function FlowsChart({ grid, onQueue, onMark, height = 340 }: { grid: Over
         splitLine: { show: false },
         // Ticks sit between configs (min −0.5); the config names go under the points themselves.
         axisTick: { show: false },
-        axisLabel: { customValues: configs.map((_, i) => i), formatter: (v: number) => configs[v] ?? '', fontFamily: 'ui-monospace, monospace', rotate: configs.length > 8 ? 35 : 0 },
+        axisLabel: {
+          customValues: configs.map((_, i) => i),
+          formatter: (v: number) => configs[v] ?? '',
+          fontFamily: 'ui-monospace, monospace',
+          rotate: configs.length > 8 ? 35 : 0,
+        },
       },
       yAxis: [
         { type: 'value', name: 'accuracy %', min: 0, max: 100 },
@@ -130,7 +135,6 @@ export function FlowsChart({ grid, onQueue, onMark, height = 340 }: { grid: Over
     },
     [ladder, mid, configs, m],
   );
-
 
   if (!m) return null;
   return (

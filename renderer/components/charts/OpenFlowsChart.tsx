@@ -61,7 +61,12 @@ export function OpenFlowsChart({ grid, open, onQueue, height = 340 }: { grid: Ov
         interval: 1,
         splitLine: { show: false },
         axisTick: { show: false },
-        axisLabel: { customValues: configs.map((_, i) => i), formatter: (v: number) => configs[v] ?? '', fontFamily: 'ui-monospace, monospace', rotate: configs.length > 8 ? 35 : 0 },
+        axisLabel: {
+          customValues: configs.map((_, i) => i),
+          formatter: (v: number) => configs[v] ?? '',
+          fontFamily: 'ui-monospace, monospace',
+          rotate: configs.length > 8 ? 35 : 0,
+        },
       },
       yAxis: [
         { type: 'value', name: 'mean score %', min: 0, max: 100 },

@@ -73,7 +73,15 @@ export function TrajectoryHeatmap({ grid, onItem, onMark }: { grid: OverviewGrid
     else p.sort((a, b) => b.n - a.n || cmp(a.pattern, b.pattern));
     const out: Drawn[] = p.map((row) => ({ kind: 'pattern', key: `pattern:${row.pattern}`, label: `${row.n} · ${row.cls ?? '—'}`, row, share: bits(row.pattern) }));
     if (rest) {
-      out.push({ kind: 'rest', key: 'pattern:rest', label: `${rest.n} · ${rest.patterns} other patterns`, n: rest.n, patterns: rest.patterns, correct: rest.correct, share: rest.correct.map((c) => c / rest.n) });
+      out.push({
+        kind: 'rest',
+        key: 'pattern:rest',
+        label: `${rest.n} · ${rest.patterns} other patterns`,
+        n: rest.n,
+        patterns: rest.patterns,
+        correct: rest.correct,
+        share: rest.correct.map((c) => c / rest.n),
+      });
     }
     return out;
   }, [mode, items, patterns, rest, sort]);
@@ -100,7 +108,12 @@ export function TrajectoryHeatmap({ grid, onItem, onMark }: { grid: OverviewGrid
       },
       xAxis: { type: 'category', data: configs, axisLabel: allLabels(configs.length, 560) },
       // Categories are the rows' unique keys; two patterns may share a label (same count and class).
-      yAxis: { type: 'category', data: rows.map((r) => r.key), inverse: true, axisLabel: { show: showLabels, fontFamily: 'ui-monospace, monospace', formatter: (_: string, i: number) => rows[i]?.label ?? '' } },
+      yAxis: {
+        type: 'category',
+        data: rows.map((r) => r.key),
+        inverse: true,
+        axisLabel: { show: showLabels, fontFamily: 'ui-monospace, monospace', formatter: (_: string, i: number) => rows[i]?.label ?? '' },
+      },
       // One scale for every row: an item or pattern is 0 or 1, the rarer patterns' row its share correct.
       visualMap: { type: 'continuous', min: 0, max: 1, show: false, inRange: { color: ['#e7a19b', '#7cc48b'] } },
       series: [{ type: 'heatmap', data, progressive: 5000, emphasis: { disabled: true } }],
@@ -159,16 +172,22 @@ export function TrajectoryHeatmap({ grid, onItem, onMark }: { grid: OverviewGrid
           const v = (p.data as number[] | undefined) ?? [];
           const r = rows[v[1] ?? -1];
           if (!r) return;
-          if (r.kind === 'item') onItem({ model: grid.model, split: grid.split, sampleId: r.row.sampleId }, { model: grid.model, split: grid.split }, `${grid.model} / ${grid.split}`);
+          if (r.kind === 'item')
+            onItem({ model: grid.model, split: grid.split, sampleId: r.row.sampleId }, { model: grid.model, split: grid.split }, `${grid.model} / ${grid.split}`);
           else if (r.kind === 'pattern') onMark({ kind: 'pattern', pattern: r.row.pattern });
           else onMark({ kind: 'otherPatterns', shown: patterns.map((x) => x.pattern) });
         }}
         csv={() =>
           byItem
-            ? [['sample_id', 'class', ...configs], ...rows.flatMap((r) => (r.kind === 'item' ? [[r.row.sampleId, r.row.cls, ...[...r.row.pattern].map((ch) => (ch === '.' ? null : Number(ch)))]] : []))]
+            ? [
+                ['sample_id', 'class', ...configs],
+                ...rows.flatMap((r) => (r.kind === 'item' ? [[r.row.sampleId, r.row.cls, ...[...r.row.pattern].map((ch) => (ch === '.' ? null : Number(ch)))]] : [])),
+              ]
             : [
                 ['pattern', 'items', 'class', ...configs],
-                ...rows.map((r) => (r.kind === 'rest' ? [`other (${r.patterns} patterns)`, r.n, null, ...r.share] : r.kind === 'pattern' ? [r.row.pattern, r.row.n, r.row.cls, ...r.share] : [])),
+                ...rows.map((r) =>
+                  r.kind === 'rest' ? [`other (${r.patterns} patterns)`, r.n, null, ...r.share] : r.kind === 'pattern' ? [r.row.pattern, r.row.n, r.row.cls, ...r.share] : [],
+                ),
               ]
         }
       />

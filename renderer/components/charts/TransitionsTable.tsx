@@ -27,12 +27,24 @@ export function TransitionsTable({ grid, onQueue }: { grid: OverviewGrid; onQueu
                 {t.from} → {t.to}
               </td>
               <td>
-                <button type="button" className="link good" aria-label={`${t.rescued > 0 ? `+${t.rescued}` : '0'}: open rescued items of ${t.from} → ${t.to} (${where})`} data-count={t.rescued} onClick={() => openFlow(grid, onQueue, t, 'rescued')}>
+                <button
+                  type="button"
+                  className="link good"
+                  aria-label={`${t.rescued > 0 ? `+${t.rescued}` : '0'}: open rescued items of ${t.from} → ${t.to} (${where})`}
+                  data-count={t.rescued}
+                  onClick={() => openFlow(grid, onQueue, t, 'rescued')}
+                >
                   {t.rescued > 0 ? `+${t.rescued}` : '0'}
                 </button>
               </td>
               <td>
-                <button type="button" className="link bad" aria-label={`${t.harmed > 0 ? `−${t.harmed}` : '0'}: open harmed items of ${t.from} → ${t.to} (${where})`} data-count={t.harmed} onClick={() => openFlow(grid, onQueue, t, 'harmed')}>
+                <button
+                  type="button"
+                  className="link bad"
+                  aria-label={`${t.harmed > 0 ? `−${t.harmed}` : '0'}: open harmed items of ${t.from} → ${t.to} (${where})`}
+                  data-count={t.harmed}
+                  onClick={() => openFlow(grid, onQueue, t, 'harmed')}
+                >
                   {t.harmed > 0 ? `−${t.harmed}` : '0'}
                 </button>
               </td>

@@ -17,8 +17,24 @@ export function WinsChart({ grid, onMark }: { grid: OverviewGrid; onMark: OpenMa
           return `${html(configs[v[1]!])} right, ${html(configs[v[0]!])} wrong: ${v[2]} items`;
         },
       },
-      xAxis: { type: 'category', data: configs, name: 'wrong under (column)', nameLocation: 'middle', nameGap: configs.length > 6 ? 60 : 30, axisLabel: allLabels(configs.length, 420) },
-      yAxis: { type: 'category', data: configs, name: 'correct under (row)', nameLocation: 'middle', nameGap: 90, nameRotate: 90, inverse: true, axisLabel: { interval: 0, fontFamily: 'ui-monospace, monospace' } },
+      xAxis: {
+        type: 'category',
+        data: configs,
+        name: 'wrong under (column)',
+        nameLocation: 'middle',
+        nameGap: configs.length > 6 ? 60 : 30,
+        axisLabel: allLabels(configs.length, 420),
+      },
+      yAxis: {
+        type: 'category',
+        data: configs,
+        name: 'correct under (row)',
+        nameLocation: 'middle',
+        nameGap: 90,
+        nameRotate: 90,
+        inverse: true,
+        axisLabel: { interval: 0, fontFamily: 'ui-monospace, monospace' },
+      },
       visualMap: { min: 0, max, calculable: false, show: false, inRange: { color: ['#f4f6fb', '#7b3fa0'] } },
       series: [
         {

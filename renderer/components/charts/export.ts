@@ -20,5 +20,8 @@ export function downloadText(name: string, text: string, mime: string): void {
 /** A table (header row first) as CSV, written by the release's CSV writer (shared/release/csv.ts). */
 export function toCsv(rows: (string | number | null)[][]): string {
   const [header = [], ...body] = rows;
-  return csvText(header.map((h) => (h === null ? '' : String(h))), body);
+  return csvText(
+    header.map((h) => (h === null ? '' : String(h))),
+    body,
+  );
 }

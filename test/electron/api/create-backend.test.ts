@@ -110,7 +110,10 @@ describe('workspace backend (real project, real videos)', () => {
     try {
       const base = `http://127.0.0.1:${web.server.port}`;
       const headers = { 'x-flipbook-token': web.server.token, 'content-type': 'application/json' };
-      const r = (await (await fetch(`${base}/api/op/item:get`, { method: 'POST', headers, body: JSON.stringify({ model: MODEL, split: SPLIT, sampleId: 'm' }) })).json()) as { ok: boolean; value: ItemDetail };
+      const r = (await (await fetch(`${base}/api/op/item:get`, { method: 'POST', headers, body: JSON.stringify({ model: MODEL, split: SPLIT, sampleId: 'm' }) })).json()) as {
+        ok: boolean;
+        value: ItemDetail;
+      };
       expect(r.ok).toBe(true);
       expect(r.value.video?.mime).toBe('video/mp4');
       const res = await fetch(`${base}${r.value.video!.url}`, { headers: { ...headers, range: 'bytes=0-' } });
@@ -125,7 +128,7 @@ describe('workspace backend (real project, real videos)', () => {
     }
   });
 
-  it('names each strip\'s sampler, also for recorded indices; the text-only strip has none', async () => {
+  it("names each strip's sampler, also for recorded indices; the text-only strip has none", async () => {
     const d = await call<ItemDetail>(backend, 'item:get', { model: MODEL, split: SPLIT, sampleId: 'h' });
     const byKey = new Map(d.configs.map((c) => [c.key, c.sampler]));
     expect(byKey.get('8f')).toBe('uniform-center · recorded indices');
@@ -149,7 +152,14 @@ describe('workspace backend (real project, real videos)', () => {
     // Opening the item afterwards still delivers every tile exactly (the cancel poisoned nothing).
     const view = await call<{ strips: Strip[] }>(backend, 'frames:strips', { ...item, jobId: 'view-1' });
     const want = new Set(view.strips.flatMap((x) => x.tiles.map((t) => t.index)));
-    const exact = () => new Set(events.filter((e) => e.name === 'frames:tile').map((e) => e.payload as { jobId: string; tile: { index: number; approximate: boolean } }).filter((p) => p.jobId === 'view-1' && !p.tile.approximate).map((p) => p.tile.index));
+    const exact = () =>
+      new Set(
+        events
+          .filter((e) => e.name === 'frames:tile')
+          .map((e) => e.payload as { jobId: string; tile: { index: number; approximate: boolean } })
+          .filter((p) => p.jobId === 'view-1' && !p.tile.approximate)
+          .map((p) => p.tile.index),
+      );
     await expect.poll(() => exact().size, { timeout: 30_000 }).toBe(want.size);
   });
 
@@ -179,7 +189,11 @@ describe('workspace backend (real project, real videos)', () => {
       const r = await dispatch(second.handlers, 'annotation:apply', { annotator: 'ro', edit: { op: 'setPathway', ...item, pathway: 'evidence-missed', on: true } });
       expect(r).toMatchObject({ ok: false, error: { code: 'read-only' } });
       expect(r.ok ? '' : r.error.message).toContain('another Flipbook');
-      for (const op of ['annotation:undo', 'annotation:redo']) expect(await dispatch(second.handlers, op, { annotator: 'ro', item: { model: 'M', split: 'S', sampleId: 'x' } })).toMatchObject({ ok: false, error: { code: 'read-only' } });
+      for (const op of ['annotation:undo', 'annotation:redo'])
+        expect(await dispatch(second.handlers, op, { annotator: 'ro', item: { model: 'M', split: 'S', sampleId: 'x' } })).toMatchObject({
+          ok: false,
+          error: { code: 'read-only' },
+        });
       // Reading still works and shows nothing was written.
       const st = await call<{ pathways: string[] }>(second, 'annotation:state', { ...item, annotator: 'ro' });
       expect(st.pathways).toEqual([]);

@@ -30,7 +30,9 @@ describe('the preselected transition', () => {
     const p = openProject(file, { create: true });
     let line = 1;
     const responses = CASES.flatMap(([pattern]) =>
-      CONFIGS.map((c, i) => response({ sampleId: `p${pattern}`, config: c.key, line: line++, pred: pattern[i] === '1' ? 'A' : 'B', correct: pattern[i] === '1', groundTruth: 'A' })),
+      CONFIGS.map((c, i) =>
+        response({ sampleId: `p${pattern}`, config: c.key, line: line++, pred: pattern[i] === '1' ? 'A' : 'B', correct: pattern[i] === '1', groundTruth: 'A' }),
+      ),
     );
     p.applyImport(batch('grid', { configs: CONFIGS, responses }));
     p.close();

@@ -26,7 +26,20 @@ describe('withEffects over every operation of the contract', () => {
 
   it('declares writes and changes on the operations that have them', () => {
     const writes = names.filter((n) => operations[n].effects.writes);
-    expect(writes).toEqual(expect.arrayContaining(['annotation:apply', 'annotation:undo', 'annotation:redo', 'settings:set', 'import:run', 'codebook:set', 'team:adjudicate', 'team:merge', 'views:save', 'sync:run']));
+    expect(writes).toEqual(
+      expect.arrayContaining([
+        'annotation:apply',
+        'annotation:undo',
+        'annotation:redo',
+        'settings:set',
+        'import:run',
+        'codebook:set',
+        'team:adjudicate',
+        'team:merge',
+        'views:save',
+        'sync:run',
+      ]),
+    );
     expect(names.filter((n) => operations[n].effects.changes && !operations[n].effects.writes)).toEqual([]);
   });
 

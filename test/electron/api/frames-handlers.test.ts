@@ -28,7 +28,23 @@ describe('frames:strips with a sampler override (real project, real video)', () 
     dir = tempDir('fb-strips-');
     const media = path.join(dir, 'media');
     fs.mkdirSync(media);
-    execFileSync('ffmpeg', ['-hide_banner', '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=s=160x120:r=25:d=3', '-c:v', 'libx264', '-g', '25', '-pix_fmt', 'yuv420p', path.join(media, 'v.mp4')]);
+    execFileSync('ffmpeg', [
+      '-hide_banner',
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=s=160x120:r=25:d=3',
+      '-c:v',
+      'libx264',
+      '-g',
+      '25',
+      '-pix_fmt',
+      'yuv420p',
+      path.join(media, 'v.mp4'),
+    ]);
     const file = path.join(dir, 'p.flipbook');
     const configs = [config('textonly', 0), config('8f', 8), config('16f', 16)];
     const p = openProject(file, { create: true });
@@ -53,7 +69,7 @@ describe('frames:strips with a sampler override (real project, real video)', () 
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('draws the override\'s frames and delivers every one of their tiles exactly', async () => {
+  it("draws the override's frames and delivers every one of their tiles exactly", async () => {
     const r = await dispatch(checkedHandlers(backend.handlers), 'frames:strips', { model: MODEL, split: SPLIT, sampleId: 'v', jobId: 'strips-1' });
     if (!r.ok) throw new Error(r.error.message);
     const strips = (r.value as { strips: Strip[] }).strips;
@@ -77,7 +93,16 @@ describe('frames:strips with a sampler override (real project, real video)', () 
       );
     // Wait for the extraction to finish (its last progress event), then compare what arrived.
     await expect
-      .poll(() => events.some((e) => e.name === 'job:progress' && (e.payload as { jobId: string; done: number; total: number }).jobId === 'strips-1' && (e.payload as { done: number; total: number }).done === (e.payload as { total: number }).total), { timeout: 30_000 })
+      .poll(
+        () =>
+          events.some(
+            (e) =>
+              e.name === 'job:progress' &&
+              (e.payload as { jobId: string; done: number; total: number }).jobId === 'strips-1' &&
+              (e.payload as { done: number; total: number }).done === (e.payload as { total: number }).total,
+          ),
+        { timeout: 30_000 },
+      )
       .toBe(true);
     expect([...wanted].filter((i) => !exact().has(i))).toEqual([]);
   });

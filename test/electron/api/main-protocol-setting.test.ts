@@ -37,7 +37,9 @@ describe('main protocol setting (real project)', () => {
       configs: all,
       warnings: [],
       responses: PATTERNS.flatMap((pat, i) =>
-        all.map((c, j) => response({ model: 'M', split: 'S', sampleId: `q${i}`, config: c.key, line: line++, pred: pat[j] === '1' ? 'A' : 'B', correct: pat[j] === '1', groundTruth: 'A' })),
+        all.map((c, j) =>
+          response({ model: 'M', split: 'S', sampleId: `q${i}`, config: c.key, line: line++, pred: pat[j] === '1' ? 'A' : 'B', correct: pat[j] === '1', groundTruth: 'A' }),
+        ),
       ),
     });
     p.close();

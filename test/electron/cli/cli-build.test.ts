@@ -34,10 +34,7 @@ const SAMPLE_FRAMES = ['sample-frames', '--policy', 'scalegrid-random', '--total
 /** Runs the CLI and lists the npm packages it loaded (Node's module cache, read as the process exits). */
 function packagesLoaded(...args: string[]): { status: number | null; packages: string[]; files: string[] } {
   const hook = path.join(root, 'list-packages.cjs');
-  fs.writeFileSync(
-    hook,
-    "process.on('exit', () => require('fs').writeSync(2, '\\nPACKAGES ' + JSON.stringify(Object.keys(require('module')._cache)) + '\\n'));",
-  );
+  fs.writeFileSync(hook, "process.on('exit', () => require('fs').writeSync(2, '\\nPACKAGES ' + JSON.stringify(Object.keys(require('module')._cache)) + '\\n'));");
   const r = spawnSync(process.execPath, ['--require', hook, bin, ...args], { encoding: 'utf8', cwd: root });
   const line = r.stderr.split('\n').find((l) => l.startsWith('PACKAGES '));
   if (!line) throw new Error(`no module list: ${r.stderr}`);
@@ -99,7 +96,11 @@ describe('the built CLI', () => {
   it('refuses a build that is not ASCII, naming its line, and keeps the build before it', () => {
     expect(cli('--help').status).toBe(0);
     const before = manifest();
-    const builds = () => fs.readdirSync(path.join(root, 'dist')).filter((d) => d.startsWith('cli-')).sort();
+    const builds = () =>
+      fs
+        .readdirSync(path.join(root, 'dist'))
+        .filter((d) => d.startsWith('cli-'))
+        .sort();
     const folders = builds();
     // A regex literal keeps its characters as written (esbuild escapes strings, not these).
     const edited = path.join(root, 'electron/cli/main.ts');

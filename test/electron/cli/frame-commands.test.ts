@@ -57,7 +57,23 @@ describe('flipbook extract-frames', () => {
   it('--policy/--n, WebP, and --cache-fps (files named by cache index, showing the native frame fps=r emits)', () => {
     const dir = tempDir('flipbook-cli-p-');
     const out = join(dir, 'out');
-    const r = flipbook('extract-frames', '--video', video(), '--policy', 'uniform-center', '--n', '5', '--format', 'webp', '--width', '160', '--out', out, '--cache-dir', join(dir, 'c'));
+    const r = flipbook(
+      'extract-frames',
+      '--video',
+      video(),
+      '--policy',
+      'uniform-center',
+      '--n',
+      '5',
+      '--format',
+      'webp',
+      '--width',
+      '160',
+      '--out',
+      out,
+      '--cache-dir',
+      join(dir, 'c'),
+    );
     expect(r.code, r.stderr).toBe(0);
     const want = sampleFrames('uniform-center', { total: 300, n: 5 });
     expect(lastJson(r.stdout).indices).toEqual(want);
@@ -97,7 +113,9 @@ describe('flipbook frames', () => {
       batch('grid.csv', {
         configs,
         items: [{ split: 'V1_short', sampleId: 'vid-1', videoFile: basename(video()), videoId: 'vid-1' }],
-        responses: configs.map((c, i) => response({ model: 'qwen2-vl', sampleId: 'vid-1', config: c.key, pred: 'A', line: i + 1, frameIndices: c.key === '3f_rec' ? [5, 150, 151] : null })),
+        responses: configs.map((c, i) =>
+          response({ model: 'qwen2-vl', sampleId: 'vid-1', config: c.key, pred: 'A', line: i + 1, frameIndices: c.key === '3f_rec' ? [5, 150, 151] : null }),
+        ),
       }),
     );
     p.setSetting('mediaRoot', dirname(video()));
@@ -106,7 +124,10 @@ describe('flipbook frames', () => {
 
     const r = flipbook('frames', '--project', projectFile, '--item', 'V1_short/vid-1', '--model', 'qwen2-vl', '--json');
     expect(r.code, r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as { configs: { config: string; policy: string; source: string; indices: number[]; frames: number[]; files: string[] }[]; unionFrames: number };
+    const out = JSON.parse(r.stdout) as {
+      configs: { config: string; policy: string; source: string; indices: number[]; frames: number[]; files: string[] }[];
+      unionFrames: number;
+    };
     const by = new Map(out.configs.map((c) => [c.config, c]));
     expect(by.get('textonly')?.indices).toEqual([]);
     expect(by.get('8f')).toMatchObject({ policy: 'uniform-linspace', source: 'provenance', indices: sampleFrames('uniform-linspace', { total: 300, n: 8 }) });

@@ -26,7 +26,9 @@ describe('flipbook metrics', () => {
       textOverwriteRate: 0.5,
     });
     expect(g.metrics.oracleHeadroomPts).toBeCloseTo(25, 9);
-    const t = Object.fromEntries(g.transitions.map((x: { from: string; to: string; rescued: number; harmed: number; mcnemarP: number }) => [`${x.from}>${x.to}`, [x.rescued, x.harmed, x.mcnemarP]]));
+    const t = Object.fromEntries(
+      g.transitions.map((x: { from: string; to: string; rescued: number; harmed: number; mcnemarP: number }) => [`${x.from}>${x.to}`, [x.rescued, x.harmed, x.mcnemarP]]),
+    );
     expect(t['textonly>16f_151k']).toEqual([1, 1, 1]);
     expect(t['16f_151k>32f_151k']).toEqual([2, 1, 1]); // q3, q4 rescued; q2 harmed
     expect(t['textonly>32f_151k']?.slice(0, 2)).toEqual([2, 1]);

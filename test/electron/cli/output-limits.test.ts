@@ -36,7 +36,11 @@ describe('CLI output', () => {
     for (let m = 0; m < 6; m++)
       for (let s = 0; s < 6; s++)
         for (let i = 0; i < 100; i++)
-          for (const [c, f] of [['textonly', 0], ['8f', 8], ['16f', 16]] as const) {
+          for (const [c, f] of [
+            ['textonly', 0],
+            ['8f', 8],
+            ['16f', 16],
+          ] as const) {
             const p = 'ABCD'[(i * 7 + m * 3 + f) % 4]!;
             const gt = 'ABCD'[(i + s) % 4]!;
             lines.push(`q${i},M${m},S${s},${c},${f},${f === 0 ? 0 : ''},${p},${gt},${p === gt ? 1 : 0},,`);
@@ -44,7 +48,10 @@ describe('CLI output', () => {
     fs.writeFileSync(path.join(dir, 'per_item.csv'), `${lines.join('\n')}\n`);
     const project = path.join(dir, 'p.flipbook');
     expect(flipbook('import', path.join(dir, 'per_item.csv'), '--project', project).code).toBe(0);
-    for (const args of [['metrics', '--project', project, '--json'], ['metrics', '--project', project]]) {
+    for (const args of [
+      ['metrics', '--project', project, '--json'],
+      ['metrics', '--project', project],
+    ]) {
       const r = await headOf(args, 10);
       expect(r.stderr).not.toMatch(/EPIPE|Unhandled|at .*\(node:/);
       expect({ code: r.code, signal: r.signal }).toEqual({ code: 0, signal: null });

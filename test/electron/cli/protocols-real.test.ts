@@ -75,13 +75,21 @@ const framesOf = (k: string) => (k.startsWith('textonly') ? 0 : Number(/^(\d+)f/
 const ppfOf = (k: string) => (k.startsWith('textonly') ? 0 : Number(/_(\d+)k/.exec(k)![1]) * 1000);
 const lower = (a: string, b: string) => {
   if (framesOf(a) === 0 || framesOf(b) === 0) return framesOf(a) === 0 && framesOf(b) > 0;
-  const fa = framesOf(a), fb = framesOf(b), pa = ppfOf(a), pb = ppfOf(b);
+  const fa = framesOf(a),
+    fb = framesOf(b),
+    pa = ppfOf(a),
+    pb = ppfOf(b);
   return fa <= fb && pa <= pb && (fa < fb || pa < pb);
 };
 const terminalOf = (keys: string[]) =>
   keys.filter((k) => framesOf(k) > 0).sort((a, b) => framesOf(b) * ppfOf(b) - framesOf(a) * ppfOf(a) || framesOf(b) - framesOf(a) || (a < b ? 1 : -1))[0]!;
 
-interface Flags { confused: Set<string>; terminal: Set<string>; overwrite: Set<string>; n: number }
+interface Flags {
+  confused: Set<string>;
+  terminal: Set<string>;
+  overwrite: Set<string>;
+  n: number;
+}
 function flagsOf(y: Map<string, Map<string, number>>, keys: string[]): Flags {
   const out: Flags = { confused: new Set(), terminal: new Set(), overwrite: new Set(), n: 0 };
   const t = terminalOf(keys);
@@ -180,7 +188,11 @@ describe.skipIf(!present)('protocols on the real V1 release data', () => {
     const b = headline(withVariants);
     expect(b.grids.length).toBe(9);
     expect(b).toEqual(a);
-    const qwen = b.grids.find((g) => g.model === 'Qwen2.5-VL-7B' && g.split === 'V1_short')!.metrics as { oracleHeadroomPts: number; visualConfusionRate: number; textOverwriteRate: number };
+    const qwen = b.grids.find((g) => g.model === 'Qwen2.5-VL-7B' && g.split === 'V1_short')!.metrics as {
+      oracleHeadroomPts: number;
+      visualConfusionRate: number;
+      textOverwriteRate: number;
+    };
     // The release's grid as published (docs/metrics.md §2): 11.45 points, 25.3% by dominance, 11.7%.
     expect(qwen.oracleHeadroomPts).toBeCloseTo(11.4504, 4);
     expect(qwen.visualConfusionRate).toBeCloseTo(199 / 786, 12);
@@ -193,7 +205,7 @@ describe.skipIf(!present)('protocols on the real V1 release data', () => {
       try {
         const q = createQueueTable(p);
         const out = [];
-        for (let offset = 0; ; ) {
+        for (let offset = 0; ;) {
           const page = q.page({ filter: { ...EMPTY_FILTER, preset: 'all' }, sort: { key: 'model', desc: false }, offset, limit: 500 });
           out.push(...page.rows);
           offset += page.rows.length;
@@ -213,7 +225,10 @@ describe.skipIf(!present)('protocols on the real V1 release data', () => {
     const outA = path.join(dir, 'export-a');
     const outB = path.join(dir, 'export-b');
     const now = new Date('2025-01-01T00:00:00Z');
-    for (const [file, out] of [[plain, outA], [withVariants, outB]] as const) {
+    for (const [file, out] of [
+      [plain, outA],
+      [withVariants, outB],
+    ] as const) {
       const p = openProject(file, { readOnly: true });
       try {
         await exportRelease(p, out, { now });
@@ -265,7 +280,10 @@ describe.skipIf(!present)('protocols on the real V1 release data', () => {
         const common = ['textonly', ...budgets];
         expect(new Set(a.budgets)).toEqual(new Set(common));
         const fa = flagsOf(ys, common);
-        const fb = flagsOf(ys, common.map((b) => (b === 'textonly' ? b : `${b}@${tag}`)));
+        const fb = flagsOf(
+          ys,
+          common.map((b) => (b === 'textonly' ? b : `${b}@${tag}`)),
+        );
         expect(a.main.n).toBe(fa.n);
         expect(a.variant.n).toBe(fb.n);
         expect(Math.abs(a.main.visualConfusionRate - fa.confused.size / fa.n)).toBeLessThan(1e-9);

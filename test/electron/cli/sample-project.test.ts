@@ -65,9 +65,7 @@ describe('flipbook sample-project', () => {
           expect(it.taskType).toBeTruthy();
         }
         // each model's grid keeps its own sampler, and the recorded frames are that sampler's
-        const policies = Object.fromEntries(
-          project.listModels().map((m) => [m, project.gridConfigs(m, 'SampleBench').find((c) => c.key === '32f_151k')!.sampling.policy]),
-        );
+        const policies = Object.fromEntries(project.listModels().map((m) => [m, project.gridConfigs(m, 'SampleBench').find((c) => c.key === '32f_151k')!.sampling.policy]));
         expect(policies).toEqual({ 'SimInternVL-8B': 'uniform-center', 'SimLLaVA-7B': 'uniform-linspace', 'SimQwen-7B': 'uniform-linspace-round' });
         const rec = project.responsesForItem('SimInternVL-8B', 'SampleBench', 'v01-red-squares-q1').find((x) => x.config === '16f_151k')!;
         expect(rec.frameIndices).toEqual(sampleFrames('uniform-center', { total: 750, n: 16 }));

@@ -72,7 +72,9 @@ describe('continuous flows on an MLVU generation run', () => {
     expect(Math.abs(o.oracleGapPts - want.oracleGapPts)).toBeLessThan(1e-9);
     expect(Math.abs(o.regressionRate - want.regressionRate)).toBeLessThan(1e-9);
     expect(Math.abs(o.terminalRegressionRate - want.terminalRegressionRate)).toBeLessThan(1e-9);
-    expect(o.transitions.map(({ from, to, improved, regressed }) => ({ from, to, improved, regressed }))).toEqual(want.transitions.map(({ from, to, improved, regressed }) => ({ from, to, improved, regressed })));
+    expect(o.transitions.map(({ from, to, improved, regressed }) => ({ from, to, improved, regressed }))).toEqual(
+      want.transitions.map(({ from, to, improved, regressed }) => ({ from, to, improved, regressed })),
+    );
     o.transitions.forEach((t, k) => expect(Math.abs(t.netPts - want.transitions[k]!.netPts)).toBeLessThan(1e-9));
     expect(g.classes).toEqual(want.classes);
     // Each config's distribution holds every complete item once, in the band of its score.
@@ -99,25 +101,62 @@ describe('continuous flows on an MLVU generation run', () => {
       });
     }
     const byDefault = (await rows(EMPTY_FILTER)).map((r) => r.sampleId).sort();
-    const expectDefault = [...ids].filter(([, x]) => x.terminalRegression || x.regressed).map(([id]) => id).sort();
+    const expectDefault = [...ids]
+      .filter(([, x]) => x.terminalRegression || x.regressed)
+      .map(([id]) => id)
+      .sort();
     expect(byDefault).toEqual(expectDefault);
     expect(byDefault.length).toBeLessThan(all.length);
     // A transition's regressed items, as the flows chart opens them.
     const t = want.transitions[0]!;
-    const regressed = (await rows({ ...EMPTY_FILTER, preset: 'all', model: MODEL, split: 'MLVU_gen', transition: `${t.from}>${t.to}`, transitionKind: 'harmed' })).map((r) => r.sampleId).sort();
-    expect(regressed).toEqual([...ids].filter(([, x]) => x.regressedOn.includes(`${t.from}>${t.to}`)).map(([id]) => id).sort());
+    const regressed = (await rows({ ...EMPTY_FILTER, preset: 'all', model: MODEL, split: 'MLVU_gen', transition: `${t.from}>${t.to}`, transitionKind: 'harmed' }))
+      .map((r) => r.sampleId)
+      .sort();
+    expect(regressed).toEqual(
+      [...ids]
+        .filter(([, x]) => x.regressedOn.includes(`${t.from}>${t.to}`))
+        .map(([id]) => id)
+        .sort(),
+    );
     expect(regressed.length).toBe(t.regressed);
   });
 
   it('the item view and the overview marks give the same items', async () => {
     const [id, x] = [...ids].find(([, v]) => v.terminalRegression)!;
-    const d = await call<{ pattern: string; trajectoryClass: string; flags: { terminalRegression: boolean }; terminalConfig: string; defaultTransition: string | null; harmed: string[] }>('item:get', { model: MODEL, split: 'MLVU_gen', sampleId: id });
+    const d = await call<{
+      pattern: string;
+      trajectoryClass: string;
+      flags: { terminalRegression: boolean };
+      terminalConfig: string;
+      defaultTransition: string | null;
+      harmed: string[];
+    }>('item:get', { model: MODEL, split: 'MLVU_gen', sampleId: id });
     expect(d).toMatchObject({ pattern: x.pattern, trajectoryClass: x.cls, flags: { terminalRegression: true }, terminalConfig: '32f', harmed: x.regressedOn });
     const mark = async (m: unknown) => (await call<{ ids: string[] }>('overview:items', { model: MODEL, split: 'MLVU_gen', mark: m })).ids.sort();
-    expect(await mark({ kind: 'flag', flag: 'terminalRegression' })).toEqual([...ids].filter(([, v]) => v.terminalRegression).map(([k]) => k).sort());
-    expect(await mark({ kind: 'flag', flag: 'visuallyConfused' })).toEqual([...ids].filter(([, v]) => v.regressed).map(([k]) => k).sort());
+    expect(await mark({ kind: 'flag', flag: 'terminalRegression' })).toEqual(
+      [...ids]
+        .filter(([, v]) => v.terminalRegression)
+        .map(([k]) => k)
+        .sort(),
+    );
+    expect(await mark({ kind: 'flag', flag: 'visuallyConfused' })).toEqual(
+      [...ids]
+        .filter(([, v]) => v.regressed)
+        .map(([k]) => k)
+        .sort(),
+    );
     const p = x.pattern;
-    expect(await mark({ kind: 'pattern', pattern: p })).toEqual([...ids].filter(([, v]) => v.pattern === p).map(([k]) => k).sort());
-    expect(await mark({ kind: 'scoreBin', config: '8f', bin: 0 })).toEqual([...ids].filter(([, v]) => Math.floor(v.scores[0]! * 10) === 0).map(([k]) => k).sort());
+    expect(await mark({ kind: 'pattern', pattern: p })).toEqual(
+      [...ids]
+        .filter(([, v]) => v.pattern === p)
+        .map(([k]) => k)
+        .sort(),
+    );
+    expect(await mark({ kind: 'scoreBin', config: '8f', bin: 0 })).toEqual(
+      [...ids]
+        .filter(([, v]) => Math.floor(v.scores[0]! * 10) === 0)
+        .map(([k]) => k)
+        .sort(),
+    );
   });
 });

@@ -182,7 +182,12 @@ describe('overview and saved views (real project)', () => {
   });
 
   it('recomputes the cascade for a chosen reference and refuses an unknown or text-only one', async () => {
-    const r = await call<{ cascade: { reference: string; referenceFrames: number } | null }>('overview:cascade', { model: 'A', split: SPLIT, budgets: ['8f', '16f'], reference: '16f' });
+    const r = await call<{ cascade: { reference: string; referenceFrames: number } | null }>('overview:cascade', {
+      model: 'A',
+      split: SPLIT,
+      budgets: ['8f', '16f'],
+      reference: '16f',
+    });
     expect(r.cascade).toMatchObject({ reference: '16f', referenceFrames: 16 });
     const bad = await dispatch(backend.handlers, 'overview:cascade', { model: 'A', split: SPLIT, budgets: ['8f', '16f'], reference: '64f' });
     expect(bad).toMatchObject({ ok: false, error: { code: 'bad-request' } });
@@ -191,7 +196,12 @@ describe('overview and saved views (real project)', () => {
   });
 
   it('lists the items behind each cascade point: as many as the point counts correct', async () => {
-    const r = await call<{ cascade: { pareto: { tau: number | null; correct: number }[] } | null }>('overview:cascade', { model: 'A', split: SPLIT, budgets: ['8f', '16f'], reference: '16f' });
+    const r = await call<{ cascade: { pareto: { tau: number | null; correct: number }[] } | null }>('overview:cascade', {
+      model: 'A',
+      split: SPLIT,
+      budgets: ['8f', '16f'],
+      reference: '16f',
+    });
     expect(r.cascade?.pareto.length).toBeGreaterThan(0);
     for (const p of r.cascade!.pareto) {
       const items = await call<{ correct: string[] }>('overview:cascade-items', { model: 'A', split: SPLIT, budgets: ['8f', '16f'], reference: '16f', tau: p.tau });
@@ -237,7 +247,17 @@ function manyItemsProject(dir: string, n: number): string {
     const skill = rnd();
     return configs.map((c, j) => {
       const ok = rnd() < 0.3 + 0.5 * skill + 0.03 * j;
-      return response({ model: 'M', split: SPLIT, sampleId: it.sampleId, config: c.key, line: line++, pred: ok ? 'A' : 'B', correct: ok, groundTruth: 'A', confidence: c.frames === 0 ? null : Math.round(rnd() * 1e6) / 1e6 });
+      return response({
+        model: 'M',
+        split: SPLIT,
+        sampleId: it.sampleId,
+        config: c.key,
+        line: line++,
+        pred: ok ? 'A' : 'B',
+        correct: ok,
+        groundTruth: 'A',
+        confidence: c.frames === 0 ? null : Math.round(rnd() * 1e6) / 1e6,
+      });
     });
   });
   const p = openProject(file, { create: true });

@@ -176,7 +176,12 @@ describe('queue:page (real project)', () => {
       const rows = await all(annotator);
       for (const filter of filters) {
         const want = expected(rows, filter, sort);
-        for (const [offset, limit] of [[0, 10], [3, 7], [want.length - 2, 10], [want.length + 5, 10]] as const) {
+        for (const [offset, limit] of [
+          [0, 10],
+          [3, 7],
+          [want.length - 2, 10],
+          [want.length + 5, 10],
+        ] as const) {
           // A restarted backend: the first page answered from the stored value.
           backend.close();
           backend.open(file);
@@ -263,7 +268,11 @@ describe('queue:page (real project)', () => {
       const items = ['q900', 'q901'].map((sampleId) => ({ split: 'S', sampleId, question: 'late item', options: ['a', 'b'], answer: 'A', taskType: 'colour' }));
       // q901 has no 16f cell: its grid's columns hold different items.
       const responses = items.flatMap((it, i) =>
-        CONFIGS.flatMap((c, j) => (i === 1 && c.key === '16f' ? [] : [response({ model: 'D', split: 'S', sampleId: it.sampleId, config: c.key, line: i * 4 + j + 1, pred: j === 0 ? 'B' : 'A', correct: j !== 0, groundTruth: 'A' })])),
+        CONFIGS.flatMap((c, j) =>
+          i === 1 && c.key === '16f'
+            ? []
+            : [response({ model: 'D', split: 'S', sampleId: it.sampleId, config: c.key, line: i * 4 + j + 1, pred: j === 0 ? 'B' : 'A', correct: j !== 0, groundTruth: 'A' })],
+        ),
       );
       p.applyImports([{ run, items, responses, configs: CONFIGS, warnings: [] }]);
       expect(p.db.prepare("SELECT inputs FROM derived WHERE name = 'queue'").pluck().get()).not.toBe(p.inputsVersion());
@@ -318,7 +327,11 @@ describe('queue:page string order', () => {
       const run = { sourcePath: 'x', sha256: '0'.repeat(64), format: 'test', toolkit: null, modelArgs: null };
       let line = 1;
       const responses = ['M', 'N'].flatMap((model) =>
-        ids.flatMap((sampleId, i) => CONFIGS.map((c, j) => response({ model, split: 'S', sampleId, config: c.key, line: line++, pred: (i + j) % 2 === 0 ? 'A' : 'B', correct: (i + j) % 2 === 0, groundTruth: 'A' }))),
+        ids.flatMap((sampleId, i) =>
+          CONFIGS.map((c, j) =>
+            response({ model, split: 'S', sampleId, config: c.key, line: line++, pred: (i + j) % 2 === 0 ? 'A' : 'B', correct: (i + j) % 2 === 0, groundTruth: 'A' }),
+          ),
+        ),
       );
       p.applyImports([{ run, items, responses, configs: CONFIGS, warnings: [] }]);
       const table = createQueueTable(p);
@@ -334,7 +347,11 @@ describe('queue:page string order', () => {
       expect(desc.rows.map((r) => `${r.model}:${r.sampleId}`)).toEqual(['N:\uE000b', 'M:\uE000b', 'N:a\u{10000}']);
       const found = table.page({ filter: { ...all, search: '\u{1F600}' }, sort: { key: 'model', desc: false }, offset: 0, limit: 10 });
       expect(found.rows.map((r) => `${r.model}:${r.sampleId}`)).toEqual(['M:\u{1F600}c', 'N:\u{1F600}c']);
-      expect(table.page({ filter: { ...all, itemSet: { label: 'x', ids: ['a\u{10000}', 'Z', 'nope'] } }, sort: { key: 'sampleId', desc: false }, offset: 0, limit: 10 }).rows.map((r) => r.sampleId)).toEqual(['Z', 'Z', 'a\u{10000}', 'a\u{10000}']);
+      expect(
+        table
+          .page({ filter: { ...all, itemSet: { label: 'x', ids: ['a\u{10000}', 'Z', 'nope'] } }, sort: { key: 'sampleId', desc: false }, offset: 0, limit: 10 })
+          .rows.map((r) => r.sampleId),
+      ).toEqual(['Z', 'Z', 'a\u{10000}', 'a\u{10000}']);
       // The stored value holds the same strings (UTF-8 outside the JSON header), and a new table answers from it alike.
       const stored = decodeQueueData(p.db.prepare<[], Buffer>("SELECT data FROM derived WHERE name = 'queue'").pluck(true).get()!);
       expect(stored?.ids).toBe(order.join(''));
@@ -349,13 +366,20 @@ describe('queue:page string order', () => {
 });
 
 describe('queue rows of grids with other configs', () => {
-  it('an outcome pattern shared by two grids keeps each grid\'s class, flags and transitions', () => {
+  it("an outcome pattern shared by two grids keeps each grid's class, flags and transitions", () => {
     // Model A's grid is text only, 8f, 16f; model B's 8f, 16f, 32f. Every item has the same
     // outcomes under both, so each pattern occurs in both grids, meaning other transitions.
     const dir = tempDir('fb-queue-configs-');
     const file = path.join(dir, 'p.flipbook');
     const grids = { A: [config('textonly', 0), config('8f', 8), config('16f', 16)], B: [config('8f', 8), config('16f', 16), config('32f', 32)] };
-    const items = Array.from({ length: 16 }, (_, i) => ({ split: 'S', sampleId: `i${String(i).padStart(2, '0')}`, question: 'q', options: ['a', 'b'], answer: 'A', taskType: null }));
+    const items = Array.from({ length: 16 }, (_, i) => ({
+      split: 'S',
+      sampleId: `i${String(i).padStart(2, '0')}`,
+      question: 'q',
+      options: ['a', 'b'],
+      answer: 'A',
+      taskType: null,
+    }));
     const p = openProject(file, { create: true });
     try {
       let line = 1;
@@ -364,7 +388,20 @@ describe('queue rows of grids with other configs', () => {
           run: { sourcePath: model, sha256: String(k).repeat(64), format: 'test', toolkit: null, modelArgs: null },
           items,
           // Item i: bit j of i % 8 is its outcome under the grid's j-th config.
-          responses: items.flatMap((it, i) => configs.map((c, j) => response({ model, split: 'S', sampleId: it.sampleId, config: c.key, line: line++, pred: ((i % 8) >> j) & 1 ? 'A' : 'B', correct: (((i % 8) >> j) & 1) === 1, groundTruth: 'A' }))),
+          responses: items.flatMap((it, i) =>
+            configs.map((c, j) =>
+              response({
+                model,
+                split: 'S',
+                sampleId: it.sampleId,
+                config: c.key,
+                line: line++,
+                pred: ((i % 8) >> j) & 1 ? 'A' : 'B',
+                correct: (((i % 8) >> j) & 1) === 1,
+                groundTruth: 'A',
+              }),
+            ),
+          ),
           configs,
           warnings: [],
         })),
@@ -388,7 +425,9 @@ describe('queue rows of grids with other configs', () => {
           };
         });
       });
-      expect(rows.map((r) => ({ model: r.model, sampleId: r.sampleId, pattern: r.pattern, trajectoryClass: r.trajectoryClass, flags: r.flags, harmed: r.harmed, rescued: r.rescued }))).toEqual(want);
+      expect(
+        rows.map((r) => ({ model: r.model, sampleId: r.sampleId, pattern: r.pattern, trajectoryClass: r.trajectoryClass, flags: r.flags, harmed: r.harmed, rescued: r.rescued })),
+      ).toEqual(want);
       // The same pattern, other meanings: "10" then "0" is harm between the first two configs.
       const i01 = rows.filter((r) => r.sampleId === 'i01');
       expect(i01.map((r) => [r.model, r.pattern, r.harmed])).toEqual([
@@ -406,8 +445,14 @@ describe('migration 40', () => {
     const dir = tempDir('fb-queue-migrate-');
     const file = path.join(dir, 'old.flipbook');
     const db = new Database(file);
-    migrate(db, file, loadMigrations().filter((m) => m.version <= 30));
-    db.prepare("INSERT INTO queue_rows (model, split, sample_id, pattern, flags, priority, harmed, rescued, has_video, search_text) VALUES ('A', 'S', 'x', '1', 0, 3, '[]', '[]', 0, 'x a')").run();
+    migrate(
+      db,
+      file,
+      loadMigrations().filter((m) => m.version <= 30),
+    );
+    db.prepare(
+      "INSERT INTO queue_rows (model, split, sample_id, pattern, flags, priority, harmed, rescued, has_video, search_text) VALUES ('A', 'S', 'x', '1', 0, 3, '[]', '[]', 0, 'x a')",
+    ).run();
     db.prepare("INSERT INTO derived (name, inputs, json) VALUES ('queue', 1, '{}')").run();
     db.close();
     const p = openProject(file);

@@ -43,16 +43,34 @@ export function barcodeVideo(o: BarcodeVideoOptions): string {
   const codec = o.codec ?? 'libx264';
   const codecArgs =
     codec === 'libx264'
-      ? ['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '18', '-bf', String(o.bframes ?? 3), '-x264-params', `keyint=${o.gop ?? 50}:min-keyint=${o.gop ?? 50}:scenecut=0:b-adapt=0`]
+      ? [
+          '-c:v',
+          'libx264',
+          '-preset',
+          'ultrafast',
+          '-crf',
+          '18',
+          '-bf',
+          String(o.bframes ?? 3),
+          '-x264-params',
+          `keyint=${o.gop ?? 50}:min-keyint=${o.gop ?? 50}:scenecut=0:b-adapt=0`,
+        ]
       : codec === 'libx265'
         ? ['-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', `keyint=${o.gop ?? 50}:log-level=error`]
         : ['-c:v', 'mpeg4', '-q:v', '2', '-g', String(o.gop ?? 50), '-bf', String(o.bframes ?? 0)];
   const tmp = `${out}.${process.pid}.tmp${o.name.slice(o.name.lastIndexOf('.'))}`;
   execFileSync('ffmpeg', [
-    '-y', '-v', 'error',
-    '-f', 'lavfi', '-i', `color=c=gray:s=${w}x${h}:r=${fps}`,
-    '-frames:v', String(o.frames),
-    '-vf', vf,
+    '-y',
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=gray:s=${w}x${h}:r=${fps}`,
+    '-frames:v',
+    String(o.frames),
+    '-vf',
+    vf,
     ...(o.setpts ? ['-fps_mode', 'passthrough'] : []),
     ...codecArgs,
     ...(o.startOffsetS ? ['-output_ts_offset', String(o.startOffsetS)] : []),
@@ -93,10 +111,14 @@ export function readBarcode(imageFile: string): number {
 export function readBarcodes(jpegFiles: readonly string[]): number[] {
   if (!jpegFiles.length) return [];
   const input = Buffer.concat(jpegFiles.map((f) => readFileSync(f)));
-  const raw = execFileSync('ffmpeg', ['-v', 'error', '-f', 'image2pipe', '-c:v', 'mjpeg', '-i', 'pipe:0', '-vf', `scale=${W}:${H},format=gray`, '-fps_mode', 'passthrough', '-f', 'rawvideo', 'pipe:1'], {
-    input,
-    maxBuffer: 1 << 30,
-  });
+  const raw = execFileSync(
+    'ffmpeg',
+    ['-v', 'error', '-f', 'image2pipe', '-c:v', 'mjpeg', '-i', 'pipe:0', '-vf', `scale=${W}:${H},format=gray`, '-fps_mode', 'passthrough', '-f', 'rawvideo', 'pipe:1'],
+    {
+      input,
+      maxBuffer: 1 << 30,
+    },
+  );
   if (raw.length !== W * H * jpegFiles.length) throw new Error(`decoded ${raw.length / (W * H)} images from ${jpegFiles.length} files`);
   return jpegFiles.map((f, i) => decodeBits(raw, i * W * H, W, H, f));
 }

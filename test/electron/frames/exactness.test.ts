@@ -104,7 +104,11 @@ describe('exact frames from index-encoded videos', () => {
       for (const r of [1, 2]) {
         const out = tempDir('flipbook-fps-');
         execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-vf', `fps=${r},format=yuvj420p`, join(out, '%05d.jpg')]);
-        const emitted = readBarcodes(readdirSync(out).sort().map((f) => join(out, f)));
+        const emitted = readBarcodes(
+          readdirSync(out)
+            .sort()
+            .map((f) => join(out, f)),
+        );
         expect(cacheFrameCount(m, r)).toBe(emitted.length);
         const mapped = emitted.map((_, x) => nativeIndexForCacheFrame(m, r, x));
         expect(mapped).toEqual(emitted);

@@ -201,7 +201,10 @@ describe('frame service scheduling', () => {
     const stay = svc.requestFrames({ video: meta, indices: [160], approximate: false });
     await until(() => svc.stats().queued + svc.stats().running >= 5);
     leave.abort();
-    const err = await left.then(() => null, (e: unknown) => e);
+    const err = await left.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(MediaError);
     expect((err as MediaError).code).toBe('cancelled');
     const s = await stay;
@@ -250,7 +253,10 @@ describe('the keyframe (approximate) pass is scheduled work', () => {
     // now the prefetch's keyframe pass runs (and hangs); leaving the item must kill it
     const pid = await recordedPid(join(dir, 'kf.pids'));
     leave.abort();
-    const err = await prefetch.then(() => null, (e: unknown) => e);
+    const err = await prefetch.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect((err as MediaError).code).toBe('cancelled');
     await until(() => !processAlive(pid));
     await until(() => svc.stats().running + svc.stats().queued === 0);

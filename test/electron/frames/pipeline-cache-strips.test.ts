@@ -33,7 +33,11 @@ function cacheFrames(video: string, cacheDir: string, fps = 1.0): { frameCount: 
   execFileSync('ffmpeg', ['-y', '-v', 'error', '-i', video, '-vf', `fps=${fps}`, '-q:v', '2', path.join(dir, 'frame_%06d.jpg')]);
   const frames = fs.readdirSync(dir).filter((f) => /^frame_\d+\.jpg$/.test(f)).length;
   const probe = JSON.parse(
-    execFileSync('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_entries', 'format=duration', '-show_entries', 'stream=index,codec_type,r_frame_rate,avg_frame_rate,width,height', video], { encoding: 'utf8' }),
+    execFileSync(
+      'ffprobe',
+      ['-v', 'error', '-print_format', 'json', '-show_entries', 'format=duration', '-show_entries', 'stream=index,codec_type,r_frame_rate,avg_frame_rate,width,height', video],
+      { encoding: 'utf8' },
+    ),
   ) as { format: { duration: string }; streams: { codec_type: string; width: number; height: number; avg_frame_rate: string; r_frame_rate: string }[] };
   const v = probe.streams.find((s) => s.codec_type === 'video')!;
   const metadata = {
@@ -61,7 +65,9 @@ const pyRound = (x: number) => {
 };
 /** run_inference.py's uniform select_frame_indices. */
 const uniform = (total: number, n: number) =>
-  n >= total ? Array.from({ length: total }, (_, i) => i) : [...new Set(Array.from({ length: n }, (_, i) => Math.min(total - 1, pyRound((i * (total - 1)) / (n - 1)))))].sort((a, b) => a - b);
+  n >= total
+    ? Array.from({ length: total }, (_, i) => i)
+    : [...new Set(Array.from({ length: n }, (_, i) => Math.min(total - 1, pyRound((i * (total - 1)) / (n - 1)))))].sort((a, b) => a - b);
 
 describe('cached configs show the frames of the cache', () => {
   it('strips equal the cache_frames.py JPEGs at selected_frame_indices and at the cached uniform selection', async () => {
@@ -77,14 +83,41 @@ describe('cached configs show the frames of the cache', () => {
 
     const qwenIdx = uniform(cache.frameCount, 8);
     const qwen = {
-      sample_id: '042-1', video_id: VIDEO_ID, correct_letter: 'A', task_type: 'Action Reasoning', duration_category: 'short',
-      base_pred: 'A', base_correct: 1, base_option_probs: { A: 0.8, B: 0.1, C: 0.05, D: 0.05 }, base_margin: 0.7, final_pred: 'A', final_correct: 1,
-      cached_frame_count: qwenIdx.length, cached_sample_fps: qwenIdx.length / 13.4, cached_raw_fps: 1.0, prompt_style: 'cached', inference_mode: 'prob',
-      subtitle_mode: 'none', subtitle_char_count: 0, frame_sampling: 'uniform', frame_sampling_seed: 42, selected_frame_indices: qwenIdx,
+      sample_id: '042-1',
+      video_id: VIDEO_ID,
+      correct_letter: 'A',
+      task_type: 'Action Reasoning',
+      duration_category: 'short',
+      base_pred: 'A',
+      base_correct: 1,
+      base_option_probs: { A: 0.8, B: 0.1, C: 0.05, D: 0.05 },
+      base_margin: 0.7,
+      final_pred: 'A',
+      final_correct: 1,
+      cached_frame_count: qwenIdx.length,
+      cached_sample_fps: qwenIdx.length / 13.4,
+      cached_raw_fps: 1.0,
+      prompt_style: 'cached',
+      inference_mode: 'prob',
+      subtitle_mode: 'none',
+      subtitle_char_count: 0,
+      frame_sampling: 'uniform',
+      frame_sampling_seed: 42,
+      selected_frame_indices: qwenIdx,
     };
     const internvl = {
-      sample_id: '042-1', video_id: VIDEO_ID, correct_letter: 'A', task_type: 'Action Reasoning', duration_category: 'short',
-      base_pred: 'B', base_text: 'B', base_correct: 0, final_pred: 'B', final_correct: 0, cached_frame_count: Math.min(6, cache.frameCount), input_size: 448,
+      sample_id: '042-1',
+      video_id: VIDEO_ID,
+      correct_letter: 'A',
+      task_type: 'Action Reasoning',
+      duration_category: 'short',
+      base_pred: 'B',
+      base_text: 'B',
+      base_correct: 0,
+      final_pred: 'B',
+      final_correct: 0,
+      cached_frame_count: Math.min(6, cache.frameCount),
+      input_size: 448,
     };
     const q = path.join(dir, 'qwen25_8f_short.jsonl');
     fs.writeFileSync(q, `${JSON.stringify(qwen)}\n`);
@@ -101,11 +134,17 @@ describe('cached configs show the frames of the cache', () => {
     try {
       p.setSetting('mediaRoot', media);
       // The item names the video by its id: <video_id>.mp4 by default, here the file's own name.
-      p.db.prepare("UPDATE items SET video_file = ? WHERE video_id = ?").run(`${VIDEO_ID}.mkv`, VIDEO_ID);
+      p.db.prepare('UPDATE items SET video_file = ? WHERE video_id = ?').run(`${VIDEO_ID}.mkv`, VIDEO_ID);
       const svc = createFrameService({ cacheDir: tempDir('fb-cache-strips-frames-') });
-      const cacheJpgs = fs.readdirSync(cache.dir).filter((f) => f.endsWith('.jpg')).sort();
+      const cacheJpgs = fs
+        .readdirSync(cache.dir)
+        .filter((f) => f.endsWith('.jpg'))
+        .sort();
       const truth = readBarcodes(cacheJpgs.map((f) => path.join(cache.dir, f)));
-      for (const [model, key, want] of [['Qwen2.5-VL-7B', '8f_151k', qwenIdx], ['InternVL3-8B', '6f_151k', uniform(cache.frameCount, 6)]] as const) {
+      for (const [model, key, want] of [
+        ['Qwen2.5-VL-7B', '8f_151k', qwenIdx],
+        ['InternVL3-8B', '6f_151k', uniform(cache.frameCount, 6)],
+      ] as const) {
         const configs = p.gridConfigs(model, 'V1_short').filter((c) => c.key === key);
         const sel = await selectItemFrames(p, (f) => probeVideo(f), { model, split: 'V1_short', sampleId: '042-1' }, configs);
         const c = sel!.configs[0]!;

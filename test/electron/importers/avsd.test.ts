@@ -83,29 +83,79 @@ describe('AVSD: a DSTC7 test set, its multi-references and three budgets', () =>
     });
     it('a turn count that differs', async () => {
       const f = damaged('turns', (d) => d.dialogs[1]!.dialog.splice(0, 1));
-      await expectImportError(readAll(run, [f]), { file: path.basename(f), line: lineOf(f, '"image_id": "SYN01"') - 1, field: 'dialogs[1].dialog', reason: /3 turn\(s\); the reference dialog SYN01 .* has 4, of which turn\(s\) 3 are evaluated/ });
+      await expectImportError(readAll(run, [f]), {
+        file: path.basename(f),
+        line: lineOf(f, '"image_id": "SYN01"') - 1,
+        field: 'dialogs[1].dialog',
+        reason: /3 turn\(s\); the reference dialog SYN01 .* has 4, of which turn\(s\) 3 are evaluated/,
+      });
     });
     it('an empty generated answer', async () => {
       const f = damaged('empty', (d) => (d.dialogs[3]!.dialog.at(-1)!.answer = '  '));
       const turns = JSON.parse(readFileSync(run.reference, 'utf8')).dialogs[3].dialog.length as number;
-      await expectImportError(readAll(run, [f]), { file: path.basename(f), line: lineOf(f, '"answer": "  "') - 2, field: `dialogs[3].dialog[${turns - 1}].answer`, reason: /empty generated answer at turn \d of SYN03/ });
+      await expectImportError(readAll(run, [f]), {
+        file: path.basename(f),
+        line: lineOf(f, '"answer": "  "') - 2,
+        field: `dialogs[3].dialog[${turns - 1}].answer`,
+        reason: /empty generated answer at turn \d of SYN03/,
+      });
     });
     it('a dialog the reference lacks, another question, an undisclosed answer, a missing multi-reference file', async () => {
       const stranger = damaged('stranger', (d) => (d.dialogs[0]!.image_id = 'NOPE1'));
-      await expectImportError(readAll(run, [stranger]), { file: path.basename(stranger), line: lineOf(stranger, '"image_id": "NOPE1"') - 1, field: 'dialogs[0].image_id', reason: /dialog NOPE1 is not in the reference/ });
+      await expectImportError(readAll(run, [stranger]), {
+        file: path.basename(stranger),
+        line: lineOf(stranger, '"image_id": "NOPE1"') - 1,
+        field: 'dialogs[0].image_id',
+        reason: /dialog NOPE1 is not in the reference/,
+      });
       const question = damaged('question', (d) => (d.dialogs[0]!.dialog.at(-1)!.question = 'something else ?'));
-      await expectImportError(readAll(run, [question]), { file: path.basename(question), line: lineOf(question, 'something else ?') - 1, field: 'dialogs[0].dialog[2].question', reason: /is not the reference's question at turn 2 of SYN00/ });
+      await expectImportError(readAll(run, [question]), {
+        file: path.basename(question),
+        line: lineOf(question, 'something else ?') - 1,
+        field: 'dialogs[0].dialog[2].question',
+        reason: /is not the reference's question at turn 2 of SYN00/,
+      });
       const undisclosed = damaged('undisclosed', (d) => (d.dialogs[0]!.dialog.at(-1)!.answer = '__UNDISCLOSED__'));
-      await expectImportError(readAll(run, [undisclosed]), { file: path.basename(undisclosed), line: lineOf(undisclosed, '__UNDISCLOSED__') - 2, field: 'dialogs[0].dialog[2].answer', reason: /still __UNDISCLOSED__/ });
-      await expectImportError(readImportFiles([run.reference, run.results[0]!.path], {}), { file: path.basename(run.results[0]!.path), line: lineOf(run.results[0]!.path, '"answer"', 2) - 2, field: 'dialogs[0].dialog[2].answer', reason: /no reference answer .*multi-reference file/ });
-      await expectImportError(readImportFiles([run.results[0]!.path], {}), { file: path.basename(run.results[0]!.path), line: 1, field: 'dialogs', reason: /reference dialog file/ });
+      await expectImportError(readAll(run, [undisclosed]), {
+        file: path.basename(undisclosed),
+        line: lineOf(undisclosed, '__UNDISCLOSED__') - 2,
+        field: 'dialogs[0].dialog[2].answer',
+        reason: /still __UNDISCLOSED__/,
+      });
+      await expectImportError(readImportFiles([run.reference, run.results[0]!.path], {}), {
+        file: path.basename(run.results[0]!.path),
+        line: lineOf(run.results[0]!.path, '"answer"', 2) - 2,
+        field: 'dialogs[0].dialog[2].answer',
+        reason: /no reference answer .*multi-reference file/,
+      });
+      await expectImportError(readImportFiles([run.results[0]!.path], {}), {
+        file: path.basename(run.results[0]!.path),
+        line: 1,
+        field: 'dialogs',
+        reason: /reference dialog file/,
+      });
     });
 
     /** The three mismatches a result can have with its reference, each in a file of its own. */
     const mismatches = (): { what: string; file: string; where: string; reason: string }[] => [
-      { what: 'a missing dialog', file: damaged('cli-missing', (d) => d.dialogs.splice(2, 1)), where: ':1: dialogs: ', reason: '1 of the 5 dialogs of test_set4DSTC7-AVSD\\.json missing: SYN02' },
-      { what: 'a turn count that differs', file: damaged('cli-turns', (d) => d.dialogs[1]!.dialog.splice(0, 1)), where: ':\\d+: dialogs\\[1\\]\\.dialog: ', reason: '3 turn\\(s\\); the reference dialog SYN01' },
-      { what: 'an empty generated answer', file: damaged('cli-empty', (d) => (d.dialogs[4]!.dialog.at(-1)!.answer = '')), where: ':\\d+: dialogs\\[4\\]\\.dialog\\[\\d\\]\\.answer: ', reason: 'empty generated answer' },
+      {
+        what: 'a missing dialog',
+        file: damaged('cli-missing', (d) => d.dialogs.splice(2, 1)),
+        where: ':1: dialogs: ',
+        reason: '1 of the 5 dialogs of test_set4DSTC7-AVSD\\.json missing: SYN02',
+      },
+      {
+        what: 'a turn count that differs',
+        file: damaged('cli-turns', (d) => d.dialogs[1]!.dialog.splice(0, 1)),
+        where: ':\\d+: dialogs\\[1\\]\\.dialog: ',
+        reason: '3 turn\\(s\\); the reference dialog SYN01',
+      },
+      {
+        what: 'an empty generated answer',
+        file: damaged('cli-empty', (d) => (d.dialogs[4]!.dialog.at(-1)!.answer = '')),
+        where: ':\\d+: dialogs\\[4\\]\\.dialog\\[\\d\\]\\.answer: ',
+        reason: 'empty generated answer',
+      },
     ];
 
     it('flipbook import (the real CLI): each mismatch is refused naming file, line and field, and the project file is unchanged', () => {
@@ -130,7 +180,10 @@ describe('AVSD: a DSTC7 test set, its multi-references and three budgets', () =>
         const before = state();
         for (const { what, file, reason } of mismatches()) {
           // The good 32-frame result comes first: its rows must not land either.
-          await expect(readAll(run, [run.results[2]!.path, file]).then((r) => applyImportFiles(p, r, {})), what).rejects.toThrow(new RegExp(reason));
+          await expect(
+            readAll(run, [run.results[2]!.path, file]).then((r) => applyImportFiles(p, r, {})),
+            what,
+          ).rejects.toThrow(new RegExp(reason));
           expect(state(), what).toEqual(before);
         }
       } finally {

@@ -26,7 +26,11 @@ import { flipbook } from '../cli/cli-helpers';
 const scratch = new Scratch();
 afterAll(() => scratch.cleanup());
 
-const RESULTS = { results: {}, config: { model: 'llava_vid', model_args: 'pretrained=lmms-lab/LLaVA-Video-7B-Qwen2,max_frames_num=32' }, model_name: 'lmms-lab/LLaVA-Video-7B-Qwen2' };
+const RESULTS = {
+  results: {},
+  config: { model: 'llava_vid', model_args: 'pretrained=lmms-lab/LLaVA-Video-7B-Qwen2,max_frames_num=32' },
+  model_name: 'lmms-lab/LLaVA-Video-7B-Qwen2',
+};
 /** An lmms-eval ≥ 0.4 samples log of `task` (and its results.json beside it), one record per line. */
 function lmmsLog(task: string, records: object[], folder = task): string {
   const dir = scratch.path(folder);
@@ -78,7 +82,9 @@ describe('lmms-eval: MVBench, LongVideoBench, EgoSchema, TempCompass multiple ch
       submission: { [id]: resp },
       input: `In the video, what does the man do after he puts down the cup?\nA. He leaves\nB. He sits\nC. He drinks\nD. He waves\nAnswer with the option's letter from the given choices directly.\n`,
     });
-    const [b] = await readImport(lmmsLog('longvideobench_val_v', [rec(0, '86CxyhFV9MI_0', 2, 'C', 'C'), rec(1, '86CxyhFV9MI_1', 3, 'The answer is B', 'B', false), rec(2, 'Zx4_2', 0, 'none of them', 'D')]));
+    const [b] = await readImport(
+      lmmsLog('longvideobench_val_v', [rec(0, '86CxyhFV9MI_0', 2, 'C', 'C'), rec(1, '86CxyhFV9MI_1', 3, 'The answer is B', 'B', false), rec(2, 'Zx4_2', 0, 'none of them', 'D')]),
+    );
     expect(b!.responses.map((r) => [r.sampleId, r.pred, r.groundTruth, r.correct])).toEqual([
       ['86CxyhFV9MI_0', 'C', 'C', true],
       ['86CxyhFV9MI_1', 'B', 'D', false],
@@ -98,7 +104,9 @@ describe('lmms-eval: MVBench, LongVideoBench, EgoSchema, TempCompass multiple ch
       score: { pred, ground_truth: answer },
       input: `What is the overarching activity of c in the video?\nA. cooking\nB. cleaning\nC. gardening\nD. painting\nE. reading\nAnswer with the option's letter from the given choices directly.`,
     });
-    const [b] = await readImport(lmmsLog('egoschema_subset', [rec(0, '001934bb-81bd-4cd8-a574-0472ef3f6678', '2', 'C.', 2), rec(1, '0074f737-11cb-497d-8d07-77c3a8127391', '0', 'B', 1)]));
+    const [b] = await readImport(
+      lmmsLog('egoschema_subset', [rec(0, '001934bb-81bd-4cd8-a574-0472ef3f6678', '2', 'C.', 2), rec(1, '0074f737-11cb-497d-8d07-77c3a8127391', '0', 'B', 1)]),
+    );
     expect(b!.responses.map((r) => [r.sampleId, r.pred, r.groundTruth, r.correct])).toEqual([
       ['001934bb-81bd-4cd8-a574-0472ef3f6678', 'C', 'C', true],
       ['0074f737-11cb-497d-8d07-77c3a8127391', 'B', 'A', false],
@@ -110,7 +118,15 @@ describe('lmms-eval: MVBench, LongVideoBench, EgoSchema, TempCompass multiple ch
     const question = 'What is the speed of the car in the video?\nA. slow\nB. normal\nC. fast\nD. not moving';
     const rec = (i: number, video: string, answer: string, resp: string, rating: number) => {
       const m = { video_id: video, question, 'gt-answer': answer, 'video-llm-prediction': resp, match_success: true, rating, dim: 'speed' };
-      return { doc_id: i, target: answer, filtered_resps: [resp], doc_hash: 'ef56', avg_accuracy: m, speed_accuracy: m, input: `${question}\nPlease directly give the best option:` };
+      return {
+        doc_id: i,
+        target: answer,
+        filtered_resps: [resp],
+        doc_hash: 'ef56',
+        avg_accuracy: m,
+        speed_accuracy: m,
+        input: `${question}\nPlease directly give the best option:`,
+      };
     };
     const [b] = await readImport(lmmsLog('tempcompass_multi_choice', [rec(0, '1009', 'D. not moving', 'D', 1), rec(1, '1010', 'A. slow', 'It is slow.', 1)]));
     expect(b!.responses.map((r) => [r.sampleId, r.pred, r.groundTruth, r.correct, r.protocolNote])).toEqual([
@@ -118,7 +134,12 @@ describe('lmms-eval: MVBench, LongVideoBench, EgoSchema, TempCompass multiple ch
       // No letter in the text; the task's judge rated it correct, and that is kept.
       ['1', null, 'A', true, 'score: avg_accuracy.rating'],
     ]);
-    expect(b!.items[0]).toMatchObject({ question: 'What is the speed of the car in the video?', options: ['slow', 'normal', 'fast', 'not moving'], answer: 'D', videoFile: '1009.mp4' });
+    expect(b!.items[0]).toMatchObject({
+      question: 'What is the speed of the car in the video?',
+      options: ['slow', 'normal', 'fast', 'not moving'],
+      answer: 'D',
+      videoFile: '1009.mp4',
+    });
   });
 
   it('damaged: an index past the options, an answer that is no option; nothing changes', async () => {
@@ -129,7 +150,13 @@ describe('lmms-eval: MVBench, LongVideoBench, EgoSchema, TempCompass multiple ch
       field: 'target',
       reason: /the answer "Jumping" is neither an option letter nor one of the options \(A\. Not sure; B\. Stretching arms; C\. Folding arms\)/,
     });
-    const lvb = { doc_id: 0, target: 7, filtered_resps: ['A'], lvb_acc: { id: 'x_0', parsed_pred: 'A' }, input: 'Q?\nA. a\nB. b\nAnswer with the option\'s letter from the given choices directly.\n' };
+    const lvb = {
+      doc_id: 0,
+      target: 7,
+      filtered_resps: ['A'],
+      lvb_acc: { id: 'x_0', parsed_pred: 'A' },
+      input: "Q?\nA. a\nB. b\nAnswer with the option's letter from the given choices directly.\n",
+    };
     const f = lmmsLog('longvideobench_val_v', [lvb], 'bad-lvb');
     await expectImportError(readImport(f), { file: 'samples_longvideobench_val_v.jsonl', line: 1, field: 'target', reason: /option index 7 is past the 2 options/ });
     const project = scratch.path('bench.flipbook');
@@ -152,7 +179,20 @@ describe('VLMEvalKit: MVBench, LongVideoBench, TempCompass', () => {
   it("MVBench: the answer's option text is its letter among the candidates", async () => {
     const header = ['task_type', 'prefix', 'data_type', 'bound', 'start', 'end', 'video', 'question', 'answer', 'candidates', 'index', 'prediction'];
     const f = vlmTsv('Qwen2-VL-7B_MVBench_8frame.tsv', header, [
-      ['Action Antonym', 'video/ssv2_video/', 'video', 'False', '', '', '166583.webm', MV[0]!.q, MV[0]!.answer, "['Not sure', 'Stretching arms', 'Folding arms']", 0, '(B) Stretching arms'],
+      [
+        'Action Antonym',
+        'video/ssv2_video/',
+        'video',
+        'False',
+        '',
+        '',
+        '166583.webm',
+        MV[0]!.q,
+        MV[0]!.answer,
+        "['Not sure', 'Stretching arms', 'Folding arms']",
+        0,
+        '(B) Stretching arms',
+      ],
       ['Moving Direction', 'video/clevrer/video_validation/', 'video', 'False', '', '', 'video_10009.mp4', MV[1]!.q, 'down', "['left', 'right', 'up', 'down']", 1, 'D'],
     ]);
     const [b] = await readImport(f);
@@ -164,12 +204,54 @@ describe('VLMEvalKit: MVBench, LongVideoBench, TempCompass', () => {
   });
 
   it("LongVideoBench: its id is the item (as lmms-eval's), correct_choice the 0-based letter", async () => {
-    const header = ['video_id', 'question', 'question_wo_referring_query', 'candidates', 'correct_choice', 'position', 'topic_category', 'question_category', 'level', 'id', 'video_path', 'subtitle_path', 'duration_group', 'starting_timestamp_for_subtitles', 'duration', 'view_count', 'index', 'video', 'prediction'];
+    const header = [
+      'video_id',
+      'question',
+      'question_wo_referring_query',
+      'candidates',
+      'correct_choice',
+      'position',
+      'topic_category',
+      'question_category',
+      'level',
+      'id',
+      'video_path',
+      'subtitle_path',
+      'duration_group',
+      'starting_timestamp_for_subtitles',
+      'duration',
+      'view_count',
+      'index',
+      'video',
+      'prediction',
+    ];
     const f = vlmTsv('InternVL2_5-8B_LongVideoBench_64frame.tsv', header, [
-      ['86CxyhFV9MI', 'What does the man do?', 'What does the man do?', "['He leaves', 'He sits', 'He drinks', 'He waves']", 2, '[100]', 'T1', 'TOS', 'L1', '86CxyhFV9MI_0', './videos/86CxyhFV9MI.mp4', '86CxyhFV9MI_en.json', 600, 0, 512.3, 1000, 0, '86CxyhFV9MI', 'C. He drinks'],
+      [
+        '86CxyhFV9MI',
+        'What does the man do?',
+        'What does the man do?',
+        "['He leaves', 'He sits', 'He drinks', 'He waves']",
+        2,
+        '[100]',
+        'T1',
+        'TOS',
+        'L1',
+        '86CxyhFV9MI_0',
+        './videos/86CxyhFV9MI.mp4',
+        '86CxyhFV9MI_en.json',
+        600,
+        0,
+        512.3,
+        1000,
+        0,
+        '86CxyhFV9MI',
+        'C. He drinks',
+      ],
     ]);
     const [b] = await readImport(f);
-    expect(b!.responses.map((r) => [r.model, r.split, r.sampleId, r.config, r.pred, r.groundTruth, r.correct])).toEqual([['InternVL2_5-8B', 'LongVideoBench', '86CxyhFV9MI_0', '64f', 'C', 'C', true]]);
+    expect(b!.responses.map((r) => [r.model, r.split, r.sampleId, r.config, r.pred, r.groundTruth, r.correct])).toEqual([
+      ['InternVL2_5-8B', 'LongVideoBench', '86CxyhFV9MI_0', '64f', 'C', 'C', true],
+    ]);
     expect(b!.items[0]).toMatchObject({ taskType: 'TOS', answer: 'C' });
     const bad = vlmTsv('InternVL2_5-8B_LongVideoBench_8frame.tsv', header, [['v', 'q', 'q', "['a', 'b']", 5, '', '', 'TOS', '', 'v_0', '', '', 60, 0, 10, 1, 0, 'v', 'A']]);
     await expectImportError(readImport(bad), { file: 'LongVideoBench_8frame.tsv', line: 2, field: 'correct_choice', reason: /option index 5 is past the 2 candidates/ });
@@ -198,7 +280,10 @@ describe('VLMEvalKit: MVBench, LongVideoBench, TempCompass', () => {
 
 describe('--columns: any table, by naming its columns', () => {
   it('a CSV and a JSONL with their own column names; index, letter and option-text answers; its own outcome kept', async () => {
-    const csv = scratch.write('cols/mine.csv', 'qid,budget,resp,gt,opts,ok\nq1,16f_151k,B,B,"[""red"", ""blue""]",\nq2,16f_151k,the answer is A,blue,"[""red"", ""blue""]",\nq3,32f_151k,A,0,"[""red"", ""blue""]",0\n');
+    const csv = scratch.write(
+      'cols/mine.csv',
+      'qid,budget,resp,gt,opts,ok\nq1,16f_151k,B,B,"[""red"", ""blue""]",\nq2,16f_151k,the answer is A,blue,"[""red"", ""blue""]",\nq3,32f_151k,A,0,"[""red"", ""blue""]",0\n',
+    );
     const [b] = await readImport(csv, { columns: 'sample_id=qid,prediction=resp,answer=gt,options=opts,config=budget,correct=ok', model: 'Mine', split: 'MyBench' });
     expect(b!.responses.map((r) => [r.sampleId, r.config, r.pred, r.groundTruth, r.correct])).toEqual([
       ['q1', '16f_151k', 'B', 'B', true],
@@ -206,7 +291,10 @@ describe('--columns: any table, by naming its columns', () => {
       // Its own outcome (0) is kept although the letters match.
       ['q3', '32f_151k', 'A', 'A', false],
     ]);
-    const jsonl = scratch.write('cols/mine.jsonl', '{"id": "v1_q", "m": "X", "s": "Bench", "out": "C", "truth": "C", "c": "8f"}\n{"id": "v2_q", "m": "X", "s": "Bench", "out": "D", "truth": "A", "c": "8f"}\n');
+    const jsonl = scratch.write(
+      'cols/mine.jsonl',
+      '{"id": "v1_q", "m": "X", "s": "Bench", "out": "C", "truth": "C", "c": "8f"}\n{"id": "v2_q", "m": "X", "s": "Bench", "out": "D", "truth": "A", "c": "8f"}\n',
+    );
     const [j] = await readImport(jsonl, { columns: 'sample_id=id,model=m,split=s,prediction=out,answer=truth,config=c' });
     expect(j!.responses.map((r) => [r.model, r.split, r.sampleId, r.pred, r.correct])).toEqual([
       ['X', 'Bench', 'v1_q', 'C', true],
@@ -216,12 +304,37 @@ describe('--columns: any table, by naming its columns', () => {
 
   it('refuses a mapping it cannot follow, naming the file, line and column, and changes nothing', async () => {
     const csv = scratch.write('cols/bad.csv', 'qid,resp,gt\nq1,B,B\nq2,A,7\n');
-    await expectImportError(readImport(csv, { columns: 'sample_id=qid,prediction=response', model: 'M', split: 'S', config: '8f' }), { file: 'bad.csv', line: 1, field: 'response', reason: /no such column for prediction= \(the file has qid, resp, gt\)/ });
-    await expectImportError(readImport(csv, { columns: 'sample_id=qid,answer=gt', model: 'M', split: 'S', config: '8f' }), { file: 'bad.csv', line: 0, field: 'columns', reason: /--columns: needs prediction=<column>/ });
-    await expectImportError(readImport(csv, { columns: 'sample_id=qid,prediction=resp,answer=gt,colour=x' }), { file: 'bad.csv', line: 0, field: 'columns', reason: /unknown role "colour"/ });
-    await expectImportError(readImport(csv, { columns: 'sample_id=qid,prediction=resp,answer=gt', model: 'M', split: 'S' }), { file: 'bad.csv', line: 0, field: 'config', reason: /pass --config/ });
+    await expectImportError(readImport(csv, { columns: 'sample_id=qid,prediction=response', model: 'M', split: 'S', config: '8f' }), {
+      file: 'bad.csv',
+      line: 1,
+      field: 'response',
+      reason: /no such column for prediction= \(the file has qid, resp, gt\)/,
+    });
+    await expectImportError(readImport(csv, { columns: 'sample_id=qid,answer=gt', model: 'M', split: 'S', config: '8f' }), {
+      file: 'bad.csv',
+      line: 0,
+      field: 'columns',
+      reason: /--columns: needs prediction=<column>/,
+    });
+    await expectImportError(readImport(csv, { columns: 'sample_id=qid,prediction=resp,answer=gt,colour=x' }), {
+      file: 'bad.csv',
+      line: 0,
+      field: 'columns',
+      reason: /unknown role "colour"/,
+    });
+    await expectImportError(readImport(csv, { columns: 'sample_id=qid,prediction=resp,answer=gt', model: 'M', split: 'S' }), {
+      file: 'bad.csv',
+      line: 0,
+      field: 'config',
+      reason: /pass --config/,
+    });
     // An answer that is free text in a multiple-choice file (no options: "7" is no letter).
-    await expectImportError(readImport(csv, { columns: 'sample_id=qid,prediction=resp,answer=gt', model: 'M', split: 'S', config: '8f' }), { file: 'bad.csv', line: 3, field: 'gt', reason: /open-ended \(free-text answer, no options\) record in a file whose records are multiple-choice \(from line 2\)/ });
+    await expectImportError(readImport(csv, { columns: 'sample_id=qid,prediction=resp,answer=gt', model: 'M', split: 'S', config: '8f' }), {
+      file: 'bad.csv',
+      line: 3,
+      field: 'gt',
+      reason: /open-ended \(free-text answer, no options\) record in a file whose records are multiple-choice \(from line 2\)/,
+    });
     const project = scratch.path('cols.flipbook');
     const good = scratch.write('cols/good.csv', 'qid,resp,gt\nq1,B,B\n');
     expect(flipbook('import', good, '--project', project, '--columns', 'sample_id=qid,prediction=resp,answer=gt', '--model', 'M', '--split', 'S', '--config', '8f').code).toBe(0);

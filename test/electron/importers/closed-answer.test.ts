@@ -38,7 +38,10 @@ describe('closed answers: yes/no tasks', () => {
     expect(yesNoAnswer('yes, it does')).toBeNull();
     // TempCompass's extract_pred: the lower-cased text starts with yes / no.
     expect(['Yes, it does.', 'no', 'Not really', 'It rolls.', null].map(extractYesNo)).toEqual(['yes', 'no', 'no', null, null]);
-    expect(givenOutcome({ doc: { score: 1 }, avg_accuracy: { rating: 1, dim: 'speed' }, speed_accuracy: { rating: 0 } }, 'f', 1)).toEqual({ value: 1, field: 'avg_accuracy.rating' });
+    expect(givenOutcome({ doc: { score: 1 }, avg_accuracy: { rating: 1, dim: 'speed' }, speed_accuracy: { rating: 0 } }, 'f', 1)).toEqual({
+      value: 1,
+      field: 'avg_accuracy.rating',
+    });
     expect(givenOutcome({ target: 'yes', filtered_resps: ['yes'] }, 'f', 1)).toBeNull();
   });
 

@@ -15,8 +15,7 @@ async function records(path: string, delimiter = ','): Promise<[string[], number
 
 describe('readCsvRecords', () => {
   it('gives what csv-parse gives, on plain rows and after the first quote', async () => {
-    const text =
-      'a,b,c\n1,2,3\n\n4,,6\n"x, y","he said ""hi""","multi\nline"\n7,8,9\nlast,row,"no newline"';
+    const text = 'a,b,c\n1,2,3\n\n4,,6\n"x, y","he said ""hi""","multi\nline"\n7,8,9\nlast,row,"no newline"';
     const p = scratch.write('mixed.csv', text);
     const got = await records(p);
     const want = parse(text, { relax_column_count: true, skip_empty_lines: true }) as string[][];
@@ -95,7 +94,10 @@ describe('readCsvRecords', () => {
         const text = lines.join(eol) + (rnd() < 0.5 ? eol : '');
         const want = parse(text, { delimiter, relax_column_count: true, skip_empty_lines: true }) as string[][];
         const got = await records(scratch.write(`r${file}.csv`, text), delimiter);
-        expect(got.map(([r]) => r), `seed ${seed}, delimiter ${JSON.stringify(delimiter)}, file ${file}: ${JSON.stringify(text)}`).toEqual(want);
+        expect(
+          got.map(([r]) => r),
+          `seed ${seed}, delimiter ${JSON.stringify(delimiter)}, file ${file}: ${JSON.stringify(text)}`,
+        ).toEqual(want);
       }
     }
   });

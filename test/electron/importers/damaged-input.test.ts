@@ -15,8 +15,7 @@ afterAll(() => scratch.cleanup());
 
 const BOM = '\uFEFF';
 const COLUMNS = ['index', 'question_id', 'video', 'options', 'answer', 'prediction'];
-const rowsOf = (n: number): (string | number)[][] =>
-  Array.from({ length: n }, (_, i) => [i, `q-${i}`, `vid${i}`, "['A. 1', 'B. 2']", 'A', i % 2 ? 'A' : 'B']);
+const rowsOf = (n: number): (string | number)[][] => Array.from({ length: n }, (_, i) => [i, `q-${i}`, `vid${i}`, "['A. 1', 'B. 2']", 'A', i % 2 ? 'A' : 'B']);
 
 const tsvText = (rows: (string | number)[][]): string => [COLUMNS, ...rows].map((r) => r.join('\t')).join('\n') + '\n';
 
@@ -120,14 +119,34 @@ describe('UTF-8 byte-order mark', () => {
 
     const vm = scratch.write(
       'bom/MyModel_videomme_16f.json',
-      BOM + JSON.stringify([{ video_id: '001', duration: 'short', domain: 'd', sub_category: 's', videoID: 'v1', questions: [{ question_id: '001-1', task_type: 't', question: 'q?', options: ['A. x', 'B. y'], answer: 'A', response: 'A' }] }]),
+      BOM +
+        JSON.stringify([
+          {
+            video_id: '001',
+            duration: 'short',
+            domain: 'd',
+            sub_category: 's',
+            videoID: 'v1',
+            questions: [{ question_id: '001-1', task_type: 't', question: 'q?', options: ['A. x', 'B. y'], answer: 'A', response: 'A' }],
+          },
+        ]),
     );
     expect(await detectFormat(vm)).toBe('videomme-results');
     expect((await readImport(vm))[0]!.responses).toHaveLength(1);
 
     const dir = 'bom/lmms';
-    scratch.write(`${dir}/20250101_120000_results.json`, BOM + JSON.stringify({ config: { model: 'llava_vid', model_args: 'pretrained=/x/Toy-7B,max_frames_num=8' }, model_name: '/x/Toy-7B' }));
-    const line = JSON.stringify({ doc_id: 0, doc: { question_id: 'q1', answer: 'A' }, target: 'A', filtered_resps: ['A'], resps: [['A']], videomme_perception_score: { question_id: 'q1', duration: 'short', pred_answer: 'A', answer: 'A' } });
+    scratch.write(
+      `${dir}/20250101_120000_results.json`,
+      BOM + JSON.stringify({ config: { model: 'llava_vid', model_args: 'pretrained=/x/Toy-7B,max_frames_num=8' }, model_name: '/x/Toy-7B' }),
+    );
+    const line = JSON.stringify({
+      doc_id: 0,
+      doc: { question_id: 'q1', answer: 'A' },
+      target: 'A',
+      filtered_resps: ['A'],
+      resps: [['A']],
+      videomme_perception_score: { question_id: 'q1', duration: 'short', pred_answer: 'A', answer: 'A' },
+    });
     const log = scratch.write(`${dir}/20250101_120000_samples_videomme.jsonl`, `${line}\n`);
     const [b] = await readImport(log);
     expect(b!.configs.map((c) => c.key)).toEqual(['8f']);

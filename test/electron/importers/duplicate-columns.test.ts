@@ -27,8 +27,7 @@ async function xlsx(name: string, body: (string | number)[][]): Promise<string> 
   return p;
 }
 
-const tsv = (name: string, body: (string | number)[][]): string =>
-  scratch.write(name, [COLUMNS, ...body].map((r) => r.join('\t')).join('\n') + '\n');
+const tsv = (name: string, body: (string | number)[][]): string => scratch.write(name, [COLUMNS, ...body].map((r) => r.join('\t')).join('\n') + '\n');
 
 describe('duplicated columns', () => {
   it('VLMEvalKit xlsx and tsv: two different `prediction` columns are rejected naming the column and row', async () => {

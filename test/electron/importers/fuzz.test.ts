@@ -108,7 +108,8 @@ function fingerprint(file: string): string {
   try {
     const h = createHash('sha256');
     for (const t of ['models', 'splits', 'configs', 'grid_configs', 'items', 'runs', 'response_columns', 'annotation_events', 'codebooks', 'settings']) {
-      for (const r of db.prepare(`SELECT * FROM ${t} ORDER BY 1`).raw(true).iterate()) h.update(JSON.stringify(r, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('base64') : v)));
+      for (const r of db.prepare(`SELECT * FROM ${t} ORDER BY 1`).raw(true).iterate())
+        h.update(JSON.stringify(r, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('base64') : v)));
     }
     return h.digest('hex');
   } finally {
@@ -250,7 +251,14 @@ beforeAll(async () => {
   fs.writeFileSync(
     path.join(meta, '4_count.json'),
     JSON.stringify(
-      Array.from({ length: 8 }, (_, i) => ({ video: `count_${i}.mp4`, duration: 120 + i, question: `How many cubes appear (${i})?`, candidates: ['1', '2', '3', '4'], answer: '2', question_type: 'count' })),
+      Array.from({ length: 8 }, (_, i) => ({
+        video: `count_${i}.mp4`,
+        duration: 120 + i,
+        question: `How many cubes appear (${i})?`,
+        candidates: ['1', '2', '3', '4'],
+        answer: '2',
+        question_type: 'count',
+      })),
       null,
       2,
     ),
@@ -263,7 +271,15 @@ beforeAll(async () => {
   // cache_frames.py cache folder.
   const pipe = path.join(made, 'pipeline');
   fs.mkdirSync(pipe);
-  const py = (o: Record<string, unknown>): string => `{${Object.entries(o).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v).replace(/,(?=["\d[{-])/g, ', ').replace(/":/g, '": ')}`).join(', ')}}`;
+  const py = (o: Record<string, unknown>): string =>
+    `{${Object.entries(o)
+      .map(
+        ([k, v]) =>
+          `${JSON.stringify(k)}: ${JSON.stringify(v)
+            .replace(/,(?=["\d[{-])/g, ', ')
+            .replace(/":/g, '": ')}`,
+      )
+      .join(', ')}}`;
   const row = (i: number) => ({
     sample_id: `00${1 + Math.floor(i / 3)}-${(i % 3) + 1}`,
     video_id: `00${1 + Math.floor(i / 3)}`,
@@ -293,7 +309,10 @@ beforeAll(async () => {
   for (const v of ['001', '002']) {
     fs.mkdirSync(path.join(cache, v), { recursive: true });
     for (let k = 1; k <= 3; k++) fs.writeFileSync(path.join(cache, v, `frame_${String(k).padStart(6, '0')}.jpg`), 'jpeg');
-    fs.writeFileSync(path.join(cache, v, 'metadata.json'), JSON.stringify({ video_id: v, duration_sec: 3, extracted_fps: 1.0, frame_count: 3, timestamps_sec: [0, 1, 2], width: 640, height: 360 }, null, 2));
+    fs.writeFileSync(
+      path.join(cache, v, 'metadata.json'),
+      JSON.stringify({ video_id: v, duration_sec: 3, extracted_fps: 1.0, frame_count: 3, timestamps_sec: [0, 1, 2], width: 640, height: 360 }, null, 2),
+    );
   }
   await addSeed(path.join(made, 'cache'), 'cache');
   // Any table read through --columns (no file's shape names this format: the option does).
@@ -301,7 +320,9 @@ beforeAll(async () => {
   fs.mkdirSync(cols);
   fs.writeFileSync(
     path.join(cols, 'mine.csv'),
-    'qid,budget,resp,gt,opts\n' + Array.from({ length: 8 }, (_, i) => `c${i},${i % 2 ? '8f' : '16f'},${'ABC'[i % 3]},${'ABC'[(i * 2) % 3]},"[""x"", ""y"", ""z""]"`).join('\n') + '\n',
+    'qid,budget,resp,gt,opts\n' +
+      Array.from({ length: 8 }, (_, i) => `c${i},${i % 2 ? '8f' : '16f'},${'ABC'[i % 3]},${'ABC'[(i * 2) % 3]},"[""x"", ""y"", ""z""]"`).join('\n') +
+      '\n',
   );
   const colOptions = { columns: 'sample_id=qid,prediction=resp,answer=gt,options=opts,config=budget', model: 'cols-model', split: 'COLS' };
   const probe = path.join(work, 'probe-columns.flipbook');
@@ -363,17 +384,27 @@ describe('seeded fuzzing of every registered importer', () => {
           }
         } else if (r.err instanceof ImportError) {
           st.refused++;
-          if (!/^[^\n]*:\d+: (?:[^\n]*: )?[^\n]+$/s.test(r.err.message.split('\n')[0]!)) failures.push(`${label}: refusal not file:line: field: reason: ${r.err.message.slice(0, 300)}`);
+          if (!/^[^\n]*:\d+: (?:[^\n]*: )?[^\n]+$/s.test(r.err.message.split('\n')[0]!))
+            failures.push(`${label}: refusal not file:line: field: reason: ${r.err.message.slice(0, 300)}`);
           if (fingerprint(project) !== before) failures.push(`${label}: refused, but the project changed`);
         } else {
           const e = r.err as Error;
-          failures.push(`${label}: ${e?.name ?? typeof e}: ${String(e?.message ?? e).slice(0, 300)}\n${String(e?.stack ?? '').split('\n').slice(1, 4).join('\n')}`);
+          failures.push(
+            `${label}: ${e?.name ?? typeof e}: ${String(e?.message ?? e).slice(0, 300)}\n${String(e?.stack ?? '')
+              .split('\n')
+              .slice(1, 4)
+              .join('\n')}`,
+          );
         }
         fs.rmSync(dir, { recursive: true, force: true });
         fs.rmSync(project, { force: true });
       }
     }
-    console.log(`importer fuzz: ${trial} trials; ${Object.entries(stats).map(([f, s]) => `${f}: ${s.ok} imported, ${s.refused} refused, slowest ${s.maxMs} ms`).join('; ')}`);
+    console.log(
+      `importer fuzz: ${trial} trials; ${Object.entries(stats)
+        .map(([f, s]) => `${f}: ${s.ok} imported, ${s.refused} refused, slowest ${s.maxMs} ms`)
+        .join('; ')}`,
+    );
     expect(failures).toEqual([]);
   }, 600_000);
 

@@ -127,15 +127,17 @@ describe('ground truth is matched to splits, never by sample id alone', () => {
     const t2 = JSON.parse(readFileSync(join(AGG, 'table2_metrics.json'), 'utf8')) as Record<string, Record<string, { matched_grid_status: string }>>;
     const ours = JSON.parse(readFileSync(join(rel, 'labels/aggregated/table2_metrics.json'), 'utf8')) as typeof t2;
     const status = (t: typeof t2): string[] =>
-      Object.entries(t).flatMap(([split, byModel]) => Object.entries(byModel).map(([m, v]) => `${m} ${split} ${v.matched_grid_status}`)).sort();
+      Object.entries(t)
+        .flatMap(([split, byModel]) => Object.entries(byModel).map(([m, v]) => `${m} ${split} ${v.matched_grid_status}`))
+        .sort();
     expect(status(ours)).toEqual(status(t2));
     expect(status(ours)).toContain('InternVL3-8B V1_short complete');
     expect(status(ours)).toContain('InternVL3.5-8B V1_short complete');
     const p = openProject(project);
     try {
-      const rows = p.db
-        .prepare(`SELECT COUNT(*) AS n FROM items i JOIN splits s ON s.id = i.split_id WHERE s.name IN ('V2_medium', 'MLVU') AND i.answer IS NOT NULL`)
-        .get() as { n: number };
+      const rows = p.db.prepare(`SELECT COUNT(*) AS n FROM items i JOIN splits s ON s.id = i.split_id WHERE s.name IN ('V2_medium', 'MLVU') AND i.answer IS NOT NULL`).get() as {
+        n: number;
+      };
       expect(rows.n).toBe(0);
     } finally {
       p.close();

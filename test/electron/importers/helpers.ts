@@ -52,10 +52,7 @@ export async function refusal(p: Promise<unknown>): Promise<ImportError> {
 }
 
 /** Asserts the promise rejects with an ImportError naming file (basename), line and field. */
-export async function expectImportError(
-  p: Promise<unknown>,
-  where: { file: string; line: number; field: string; reason?: RegExp },
-): Promise<ImportError> {
+export async function expectImportError(p: Promise<unknown>, where: { file: string; line: number; field: string; reason?: RegExp }): Promise<ImportError> {
   const err = await refusal(p);
   expect(err.file).toContain(where.file);
   expect(err.line).toBe(where.line);

@@ -18,8 +18,26 @@ function parquet(): Uint8Array {
   // The same three synthetic questions as the log, in Video-MME's table shape.
   const rows = [
     ['001', 'short', 'vid001', '001-1', 'Counting Problem', 'How many paper lanterns hang above the doorway?', ['A. Two.', 'B. Three.', 'C. Four.', 'D. Five.'], 'C'],
-    ['001', 'short', 'vid001', '001-2', 'Information Synopsis', 'What is the video mainly about?', ['A. Folding paper lanterns.', 'B. A street parade.', 'C. A cooking lesson.', 'D. A weather report.'], 'A'],
-    ['302', 'medium', 'vid302', '302-1', 'Action Recognition', 'What does the player in red do after the whistle?', ['A. Sits down.', 'B. Shoots a free throw.', 'C. Leaves the court.', 'D. Argues with the referee.'], 'B'],
+    [
+      '001',
+      'short',
+      'vid001',
+      '001-2',
+      'Information Synopsis',
+      'What is the video mainly about?',
+      ['A. Folding paper lanterns.', 'B. A street parade.', 'C. A cooking lesson.', 'D. A weather report.'],
+      'A',
+    ],
+    [
+      '302',
+      'medium',
+      'vid302',
+      '302-1',
+      'Action Recognition',
+      'What does the player in red do after the whistle?',
+      ['A. Sits down.', 'B. Shoots a free throw.', 'C. Leaves the court.', 'D. Argues with the referee.'],
+      'B',
+    ],
   ] as const;
   const col = (name: string, k: number) => ({ name, data: rows.map((r) => r[k] as string), type: 'STRING' as const });
   return new Uint8Array(
@@ -51,12 +69,19 @@ describe('lmms-eval log + Video-MME parquet', () => {
       const p = openProject(project);
       try {
         const items = p.db
-          .prepare('SELECT s.name AS split, i.sample_id AS id, i.question AS q, i.options AS o, i.answer AS a, i.video_file AS v FROM items i JOIN splits s ON s.id = i.split_id ORDER BY 1, 2')
+          .prepare(
+            'SELECT s.name AS split, i.sample_id AS id, i.question AS q, i.options AS o, i.answer AS a, i.video_file AS v FROM items i JOIN splits s ON s.id = i.split_id ORDER BY 1, 2',
+          )
           .all() as { split: string; id: string; q: string; o: string; a: string; v: string }[];
         const want = split ? ['V1_medium 302-1', 'V1_short 001-1', 'V1_short 001-2'] : ['videomme 001-1', 'videomme 001-2', 'videomme 302-1'];
         expect(items.map((i) => `${i.split} ${i.id}`)).toEqual(want);
         const first = items.find((i) => i.id === '001-1')!;
-        expect([first.q, JSON.parse(first.o), first.a, first.v]).toEqual(['How many paper lanterns hang above the doorway?', ['Two.', 'Three.', 'Four.', 'Five.'], 'C', 'vid001.mp4']);
+        expect([first.q, JSON.parse(first.o), first.a, first.v]).toEqual([
+          'How many paper lanterns hang above the doorway?',
+          ['Two.', 'Three.', 'Four.', 'Five.'],
+          'C',
+          'vid001.mp4',
+        ]);
       } finally {
         p.close();
       }

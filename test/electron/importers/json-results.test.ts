@@ -19,7 +19,19 @@ const GEN1 = [
   },
 ];
 const GEN2 = [
-  { video_id: '002', duration: 'medium', domain: 'Sports', sub_category: 'Ball', videoID: 'vid002', question_id: '002-1', task_type: 'Action', question: 'Who?', options: ['A. a', 'B. b'], answer: 'B', response: '(B)' },
+  {
+    video_id: '002',
+    duration: 'medium',
+    domain: 'Sports',
+    sub_category: 'Ball',
+    videoID: 'vid002',
+    question_id: '002-1',
+    task_type: 'Action',
+    question: 'Who?',
+    options: ['A. a', 'B. b'],
+    answer: 'B',
+    response: '(B)',
+  },
 ];
 
 describe('Video-MME official result JSON', () => {
@@ -66,7 +78,14 @@ describe('Video-MME official result JSON', () => {
 });
 
 const MLVU_META = [
-  { video: 'plot_1.mp4', duration: 312.5, question: 'What happens first?', candidates: ['A dog barks', 'A man runs', 'It rains', 'Nothing'], answer: 'A man runs', question_type: 'plotQA' },
+  {
+    video: 'plot_1.mp4',
+    duration: 312.5,
+    question: 'What happens first?',
+    candidates: ['A dog barks', 'A man runs', 'It rains', 'Nothing'],
+    answer: 'A man runs',
+    question_type: 'plotQA',
+  },
   { video: 'plot_2.mp4', duration: 200, question: 'Where?', candidates: ['Park', 'Home'], answer: 'Park', question_type: 'plotQA' },
 ];
 
@@ -79,7 +98,17 @@ describe('MLVU JSON', () => {
     expect(m!.items[0]).toMatchObject({ split: 'MLVU', answer: 'B', options: MLVU_META[0]!.candidates, durationS: 312.5, taskType: 'plotQA', videoFile: 'plot_1.mp4' });
     expect(m!.items[0]!.sampleId).toMatch(/^plot_1#[0-9a-f]{8}$/);
 
-    const results = { acc: 0.5, res_list: MLVU_META.map((x, i) => ({ video: x.video, question: x.question, candidates: x.candidates, question_type: x.question_type, gt: x.answer, pred: i === 0 ? '(B) A man runs' : 'B' })) };
+    const results = {
+      acc: 0.5,
+      res_list: MLVU_META.map((x, i) => ({
+        video: x.video,
+        question: x.question,
+        candidates: x.candidates,
+        question_type: x.question_type,
+        gt: x.answer,
+        pred: i === 0 ? '(B) A man runs' : 'B',
+      })),
+    };
     const res = scratch.write('ModelY_mlvu_16f.json', JSON.stringify(results));
     expect(await detectFormat(res)).toBe('mlvu-results');
     const [r] = await readImport(res);

@@ -32,10 +32,15 @@ describe('lmms-eval layouts', () => {
     });
   });
 
-  it('a log without doc whose metric object names the video by another field: the file name, never the evaluating machine\'s path', async () => {
+  it("a log without doc whose metric object names the video by another field: the file name, never the evaluating machine's path", async () => {
     const p = scratch.lmmsEvalLog('videomme', 'video-path');
     const { readFileSync, writeFileSync } = await import('node:fs');
-    writeFileSync(p, readFileSync(p, 'utf8').replaceAll('"videoID": "vid001"', '"video_path": "/mnt/eval/Video-MME/data/vid001.mp4"').replaceAll('"videoID": "vid302"', '"video_name": "clips/vid302.mkv"'));
+    writeFileSync(
+      p,
+      readFileSync(p, 'utf8')
+        .replaceAll('"videoID": "vid001"', '"video_path": "/mnt/eval/Video-MME/data/vid001.mp4"')
+        .replaceAll('"videoID": "vid302"', '"video_name": "clips/vid302.mkv"'),
+    );
     const [b] = await readImport(p);
     expect(b!.items.find((i) => i.sampleId === '001-1')).toMatchObject({ videoId: 'vid001', videoFile: 'vid001.mp4' });
     expect(b!.items.find((i) => i.sampleId === '302-1')).toMatchObject({ videoId: 'vid302', videoFile: 'clips/vid302.mkv' });
@@ -106,14 +111,26 @@ describe('lmms-eval layouts', () => {
 describe('prompt layouts of lmms-eval Video-MME / MLVU tasks → the real question', () => {
   const opts = 'A. red\nB. blue\nC. green\nD. white';
   const cases: [string, string][] = [
-    ['default', `Select the best answer to the following multiple-choice question based on the video and the subtitles. Respond with only the letter (A, B, C, or D) of the correct option.\nWhat colour is the car?\n${opts}\nThe best answer is:`],
-    ['default + post prompt', `Select the best answer to the following multiple-choice question based on the video and the subtitles. Respond with only the letter (A, B, C, or D) of the correct option.\nWhat colour is the car?\n${opts}\n\nAnswer with the option's letter from the given choices directly.`],
+    [
+      'default',
+      `Select the best answer to the following multiple-choice question based on the video and the subtitles. Respond with only the letter (A, B, C, or D) of the correct option.\nWhat colour is the car?\n${opts}\nThe best answer is:`,
+    ],
+    [
+      'default + post prompt',
+      `Select the best answer to the following multiple-choice question based on the video and the subtitles. Respond with only the letter (A, B, C, or D) of the correct option.\nWhat colour is the car?\n${opts}\n\nAnswer with the option's letter from the given choices directly.`,
+    ],
     ['qwen3_vl', `Question: What colour is the car?\nOptions:\n${opts}\nAnswer with the option letter only.`],
     ['subtitles + qwen3_vl', `This video's subtitles are listed below: \nhello there\nQuestion: What colour is the car?\nOptions:\n${opts}\nAnswer with the option letter only.`],
-    ['videomme_v2', `Question: What colour is the car?\n${opts}\nSelect the best answer to the following multiple-choice question based on the video. Respond with only the letter (A, B, C, D, E, F, G, or H) of the correct option.`],
+    [
+      'videomme_v2',
+      `Question: What colour is the car?\n${opts}\nSelect the best answer to the following multiple-choice question based on the video. Respond with only the letter (A, B, C, D, E, F, G, or H) of the correct option.`,
+    ],
     ['mlvu', 'What colour is the car?\n(A) red\n(B) blue\n(C) green\n(D) white\nOnly give the best option.\nBest option: ('],
     ['pre-0.3 list literal', "What colour is the car?\n['A. red', 'B. blue', 'C. green', 'D. white']\nAnswer the question with A, B, C, or D."],
-    ['xcomposer2_4khd', `Select the best answer to the following multiple-choice question based on the video and the subtitles. Respond with only the letter (A, B, C, or D) of the correct option.\nWhat colour is the car?\n${opts}\n Answer this question with A, B, C, or D.[UNUSED_TOKEN_145]\n[UNUSED_TOKEN_146]assistant\n`],
+    [
+      'xcomposer2_4khd',
+      `Select the best answer to the following multiple-choice question based on the video and the subtitles. Respond with only the letter (A, B, C, or D) of the correct option.\nWhat colour is the car?\n${opts}\n Answer this question with A, B, C, or D.[UNUSED_TOKEN_145]\n[UNUSED_TOKEN_146]assistant\n`,
+    ],
   ];
   for (const [name, prompt] of cases) {
     it(name, () => {

@@ -32,16 +32,37 @@ interface MetaRow {
 
 const ROWS: MetaRow[] = [
   // 3_ego.json's two blank answers: beside a blank third candidate, and a blank last one.
-  { video: 'egoBlank_1.mp4', duration: 375.37, question: 'Where was the drill before I picked it up?', candidates: ['In the garage', 'In the toolbox', '', 'On the shelf'], answer: '', question_type: 'ego' },
+  {
+    video: 'egoBlank_1.mp4',
+    duration: 375.37,
+    question: 'Where was the drill before I picked it up?',
+    candidates: ['In the garage', 'In the toolbox', '', 'On the shelf'],
+    answer: '',
+    question_type: 'ego',
+  },
   { video: 'egoBlank_2.mp4', duration: 201.5, question: 'How many jars did I see in the cabinet?', candidates: ['2', '5', '10', ''], answer: '', question_type: 'ego' },
   // 1_plotQA.json: the answer is a candidate that appears twice.
   { video: 'plotDup_1.mp4', duration: 480, question: 'How many sheep are in the pen?', candidates: ['Six', 'Three', 'Three', 'Eight'], answer: 'Three', question_type: 'plotQA' },
-  { video: 'plotDup_2.mp4', duration: 512, question: 'Where does the man buy medicine?', candidates: ['Pharmacy', 'Restaurant', 'Coffee shop', 'Pharmacy'], answer: 'Pharmacy', question_type: 'plotQA' },
+  {
+    video: 'plotDup_2.mp4',
+    duration: 512,
+    question: 'Where does the man buy medicine?',
+    candidates: ['Pharmacy', 'Restaurant', 'Coffee shop', 'Pharmacy'],
+    answer: 'Pharmacy',
+    question_type: 'plotQA',
+  },
   // 7_topic_reasoning.json's blank row.
   { video: 'topicBlank_1.mp4', duration: 677, question: '', candidates: ['', '', '', ''], answer: '', question_type: 'topic_reasoning' },
   // A blank answer with no blank candidate (a white-space one is not equal): choice_bench.py's "(@) ".
   { video: 'egoBlank_3.mp4', duration: 300, question: 'What did I drop?', candidates: ['keys', ' ', 'phone', 'wallet'], answer: '', question_type: 'ego' },
-  { video: 'egoPlain_1.mp4', duration: 480, question: 'What did I put in the bin?', candidates: ['box', 'paper', 'banana peel', 'plastic bottle'], answer: 'box', question_type: 'ego' },
+  {
+    video: 'egoPlain_1.mp4',
+    duration: 480,
+    question: 'What did I put in the bin?',
+    candidates: ['box', 'paper', 'banana peel', 'plastic bottle'],
+    answer: 'box',
+    question_type: 'ego',
+  },
 ];
 /** What the model said, per row (choice_bench.py's `pred`: the text after its "Best option:(" prompt). */
 const PREDS = ['C) ', 'D', 'C) Three', 'A) Pharmacy', 'D', 'B)  ', 'A) box'];
@@ -75,14 +96,22 @@ function files(dir: string): { meta: string; choice: string; vlm: string } {
     a[1]++;
     if (scored[i]!.ok) a[0]++;
   });
-  const resList = ROWS.map((r, i) => ({ pred: scored[i]!.pred, gt: scored[i]!.gt, question: scored[i]!.question, question_type: r.question_type, video: `/MLVU_all/video/${r.question_type}/${r.video}` }));
+  const resList = ROWS.map((r, i) => ({
+    pred: scored[i]!.pred,
+    gt: scored[i]!.gt,
+    question: scored[i]!.question,
+    question_type: r.question_type,
+    video: `/MLVU_all/video/${r.question_type}/${r.video}`,
+  }));
   // choice_bench.py: json.dump({acc_dict, res_list}, f), Python's default separators.
   const choice = scratch.write(`${dir}/test_all_choice.json`, JSON.stringify({ acc_dict: acc, res_list: resList }).replace(/","/g, '", "').replace(/":/g, '": '));
   // VLMEvalKit's MLVU_MCQ TSV (vlmeval/dataset/mlvu.py generate_tsv + the prediction), every cell quoted; a blank cell is empty.
   const q = (v: string | number) => `"${String(v).replace(/"/g, '""')}"`;
   const py = (cs: string[]) => `[${cs.map((c) => `'${c}'`).join(', ')}]`;
   const header = ['task_type', 'prefix', 'duration', 'video', 'question', 'answer', 'candidates', 'index', 'prediction'];
-  const lines = ROWS.map((r, i) => [r.question_type, `./MLVU/video/${r.question_type}`, r.duration, r.video, r.question, r.answer, py(r.candidates), i, PREDS[i]!].map(q).join('\t'));
+  const lines = ROWS.map((r, i) =>
+    [r.question_type, `./MLVU/video/${r.question_type}`, r.duration, r.video, r.question, r.answer, py(r.candidates), i, PREDS[i]!].map(q).join('\t'),
+  );
   const vlm = scratch.write(`${dir}/llava_video_qwen2_7b_MLVU_MCQ_16frame.tsv`, [header.map(q).join('\t'), ...lines].join('\n') + '\n');
   return { meta, choice, vlm };
 }
@@ -104,7 +133,9 @@ describe("MLVU: the letter MLVU's own scorer gives", () => {
     const w = b!.warnings.join('\n');
     expect(w).toContain(`${meta}:2: [0].candidates[2]: kept — the answer is a blank candidate; scored as MLVU's choice_bench.py scores it, with answer C`);
     expect(w).toContain(`${meta}:15: [1].candidates[3]: kept — the answer is a blank candidate; scored as MLVU's choice_bench.py scores it, with answer D`);
-    expect(w).toMatch(/:54: \[4\]\.candidates\[3\]: kept — a blank row of the benchmark \(blank question, candidates and answer\); scored as MLVU's choice_bench\.py scores it, with answer D/);
+    expect(w).toMatch(
+      /:54: \[4\]\.candidates\[3\]: kept — a blank row of the benchmark \(blank question, candidates and answer\); scored as MLVU's choice_bench\.py scores it, with answer D/,
+    );
     expect(w).toContain(`${meta}:67: [5].answer: skipped — blank answer, and no blank candidate to be it`);
     expect(w).toContain("3_ego.json: 3 blank-answer row(s) kept with the answer MLVU's scorer gives them (listed above)");
     expect(w).toContain('3_ego.json: 1 benchmark row(s) skipped (MLVU quirks listed above)');

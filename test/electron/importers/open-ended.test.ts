@@ -97,7 +97,11 @@ describe('open-ended imports with Token-F1', () => {
   });
 
   it('lmms-eval: free-text targets give open rows scored by Token-F1 and open items with references', async () => {
-    const p = lmmsLog('lm8', 8, ITEMS.map((it, i) => openLine(i, it.qid, it.target, it.r8)));
+    const p = lmmsLog(
+      'lm8',
+      8,
+      ITEMS.map((it, i) => openLine(i, it.qid, it.target, it.r8)),
+    );
     expect(await detectFormat(p)).toBe('lmms-eval');
     const [b] = await readImport(p);
     expect(b!.configs.map((c) => c.key)).toEqual(['8f']);
@@ -142,8 +146,18 @@ describe('open-ended imports with Token-F1', () => {
     await expectImportError(readImport(nan), { file: '20250102_030405_samples_nanscore.jsonl', line: 1, field: 'opencaps_score' });
     const mcq = JSON.stringify({ doc_id: 1, target: 'B', filtered_resps: ['B'], input: 'Pick one.\nHow many?\nA. 1\nB. 2\nAnswer:' });
     const mixed = lmmsLog('lmmixed', 8, [openLine(0, 'm-1', 'red ball', 'red ball'), mcq], 'mixed');
-    await expectImportError(readImport(mixed), { file: '20250102_030405_samples_mixed.jsonl', line: 2, field: 'target', reason: /multiple-choice record in a file whose records are open-ended/ });
-    const docRefs = lmmsLog('lmdocref', 8, [openLine(0, 'n-1', 'red ball', 'red'), JSON.stringify({ doc_id: 1, doc: { question_id: 'n-2', answer: ['x', 'y'] }, filtered_resps: ['y'] })], 'docref');
+    await expectImportError(readImport(mixed), {
+      file: '20250102_030405_samples_mixed.jsonl',
+      line: 2,
+      field: 'target',
+      reason: /multiple-choice record in a file whose records are open-ended/,
+    });
+    const docRefs = lmmsLog(
+      'lmdocref',
+      8,
+      [openLine(0, 'n-1', 'red ball', 'red'), JSON.stringify({ doc_id: 1, doc: { question_id: 'n-2', answer: ['x', 'y'] }, filtered_resps: ['y'] })],
+      'docref',
+    );
     const [nb] = await readImport(docRefs);
     expect(byId(nb!.responses).get('n-2')!.score).toBe(1);
     expect(byId(nb!.responses).get('n-1')!.score).toBeCloseTo(2 / 3, 15);
@@ -157,7 +171,13 @@ describe('open-ended imports with Token-F1', () => {
       { question: 'where does he put it ?', answer: '' },
     ];
     const input = `Q: ${dialog[0]!.question}\nA: ${dialog[0]!.answer}\nQ: ${dialog[1]!.question}\nA: ${dialog[1]!.answer}\nQ: ${dialog[2]!.question}`;
-    const withDoc = JSON.stringify({ doc_id: 0, doc: { question_id: 'd-1', question: dialog[2]!.question, dialog, videoID: 'v1' }, target: 'on the table', filtered_resps: ['he puts it on the table'], input });
+    const withDoc = JSON.stringify({
+      doc_id: 0,
+      doc: { question_id: 'd-1', question: dialog[2]!.question, dialog, videoID: 'v1' },
+      target: 'on the table',
+      filtered_resps: ['he puts it on the table'],
+      input,
+    });
     const [b] = await readImport(lmmsLog('lmdialog', 8, [withDoc], 'dialogtask'));
     expect(b!.items[0]).toMatchObject({ question: dialog[2]!.question, kind: 'open', context: { history: dialog.slice(0, 2), caption: null, summary: null, prompt: input } });
     // A 0.4+ log (no doc): the prompt the model saw is kept whole, the question is its last line.
@@ -173,7 +193,14 @@ describe('open-ended imports with Token-F1', () => {
     ];
     const preds = ['A chef is frying an egg.', 'The man and his dog meet a friend in the park.'];
     const mp = scratch.write('mlvu/gen_meta.json', JSON.stringify(meta, null, 2));
-    const rp = scratch.write('mlvu/ToyOpen_mlvu_gen_16f.json', JSON.stringify(meta.map((m, i) => ({ video_name: m.video, Q: m.question, A: m.answer, pred: preds[i] })), null, 2));
+    const rp = scratch.write(
+      'mlvu/ToyOpen_mlvu_gen_16f.json',
+      JSON.stringify(
+        meta.map((m, i) => ({ video_name: m.video, Q: m.question, A: m.answer, pred: preds[i] })),
+        null,
+        2,
+      ),
+    );
     expect(await detectFormat(mp)).toBe('mlvu-meta');
     expect(await detectFormat(rp)).toBe('mlvu-results');
     const [mb] = await readImport(mp);
@@ -198,7 +225,10 @@ describe('open-ended imports with Token-F1', () => {
     const sp = scratch.write('mlvu/ToyOpen_mlvu_scored_16f.json', JSON.stringify(scored, null, 2));
     await expectImportError(readImport(sp), { file: 'ToyOpen_mlvu_scored_16f.json', line: 9, field: '[1].score', reason: /outside \[0, 1\]/ });
     // A generation record with neither a reference nor a score cannot be scored.
-    const noRef = scratch.write('mlvu/ToyOpen_mlvu_noref_16f.json', JSON.stringify([{ video: 'subPlot_9.mp4', question: 'Describe it.', question_type: 'subPlot', pred: 'something' }], null, 2));
+    const noRef = scratch.write(
+      'mlvu/ToyOpen_mlvu_noref_16f.json',
+      JSON.stringify([{ video: 'subPlot_9.mp4', question: 'Describe it.', question_type: 'subPlot', pred: 'something' }], null, 2),
+    );
     await expectImportError(readImport(noRef), { file: 'ToyOpen_mlvu_noref_16f.json', line: 2, field: '[0].answer', reason: /neither a score nor a reference/ });
     scored[1]!.score = 0.3;
     const [sb] = await readImport(scratch.write('mlvu/ToyOpen_mlvu_scored2_16f.json', JSON.stringify(scored, null, 2)));
@@ -237,12 +267,29 @@ describe('open-ended imports with Token-F1', () => {
       [0, 'score: score'],
     ]);
     const badScore = rows.map((r, i) => [...r, ['0.75', '-0.1', '0'][i]!]);
-    await expectImportError(readImport(tsv('vlm3/ToyOpen_OpenQA_16frame.tsv', [...header, 'score'], badScore)), { file: 'ToyOpen_OpenQA_16frame.tsv', line: 3, field: 'score', reason: /outside \[0, 1\]/ });
+    await expectImportError(readImport(tsv('vlm3/ToyOpen_OpenQA_16frame.tsv', [...header, 'score'], badScore)), {
+      file: 'ToyOpen_OpenQA_16frame.tsv',
+      line: 3,
+      field: 'score',
+      reason: /outside \[0, 1\]/,
+    });
   });
 
   it('applied to a real project: the grids are open-ended, openMetrics and the aggregated open JSON are computed from the imported scores', async () => {
-    const b8 = await readImport(lmmsLog('proj8', 8, ITEMS.map((it, i) => openLine(i, it.qid, it.target, it.r8))));
-    const b16 = await readImport(lmmsLog('proj16', 16, ITEMS.map((it, i) => openLine(i, it.qid, it.target, it.r16))));
+    const b8 = await readImport(
+      lmmsLog(
+        'proj8',
+        8,
+        ITEMS.map((it, i) => openLine(i, it.qid, it.target, it.r8)),
+      ),
+    );
+    const b16 = await readImport(
+      lmmsLog(
+        'proj16',
+        16,
+        ITEMS.map((it, i) => openLine(i, it.qid, it.target, it.r16)),
+      ),
+    );
     const vlm = await readImport(
       scratch.write('projvlm/ToyOpen_OpenQA_16frame.tsv', 'index\tquestion\tanswer\tprediction\n0\tWhat?\ta red ball\tred ball\n1\tWho?\tan old man\tan old woman\n'),
     );

@@ -25,7 +25,16 @@ describe('per_item.csv', () => {
     expect(b!.run).toMatchObject({ format: 'per-item-csv', sourcePath: p });
     expect(b!.run.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(b!.responses).toHaveLength(3);
-    expect(b!.responses[0]).toMatchObject({ sampleId: '001-1', config: '16f_151k', pred: 'B', groundTruth: 'C', correct: false, line: 2, sourceTag: 'official:M:V1_short:16f_151k', protocolNote: null });
+    expect(b!.responses[0]).toMatchObject({
+      sampleId: '001-1',
+      config: '16f_151k',
+      pred: 'B',
+      groundTruth: 'C',
+      correct: false,
+      line: 2,
+      sourceTag: 'official:M:V1_short:16f_151k',
+      protocolNote: null,
+    });
     expect(b!.responses[2]).toMatchObject({ pred: null, correct: false, protocolNote: 'fallback, note', line: 4 });
     expect(b!.configs.map((c) => [c.key, c.frames, c.pixelCount])).toEqual([
       ['16f_151k', 16, 150528],
@@ -107,7 +116,7 @@ describe('per_item.csv', () => {
     const p = scratch.write('cut-note/per_item.csv', cut);
     await expectImportError(readImport(p), { file: 'per_item.csv', line: 5, field: 'protocol_note', reason: /ends inside this row/ });
     // Cut inside source_tag: fewer fields.
-    const q = scratch.write('cut-tag/per_item.csv', whole.slice(0, whole.indexOf('official:M:V1_short:16f_151k,llava')+ 'official:M'.length));
+    const q = scratch.write('cut-tag/per_item.csv', whole.slice(0, whole.indexOf('official:M:V1_short:16f_151k,llava') + 'official:M'.length));
     await expectImportError(readImport(q), { file: 'per_item.csv', line: 5, field: 'source_tag', reason: /truncated/ });
     // The same rows with their line break import.
     const ok = await readImport(scratch.write('whole/per_item.csv', whole));

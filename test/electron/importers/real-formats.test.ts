@@ -61,7 +61,18 @@ const V1: V1Row[] = JSON.parse(readFileSync(fx('video-mme/questions.json'), 'utf
 /** Video-MME's parquet (its column set) holding `rows`. */
 function videoMmeParquet(name: string, rows: V1Row[]): string {
   const col = (k: keyof V1Row) => ({ name: k, data: rows.map((r) => r[k] as string), type: 'STRING' as const });
-  const cols = [col('video_id'), col('duration'), col('domain'), col('sub_category'), col('videoID'), col('question_id'), col('task_type'), col('question'), { name: 'options', data: rows.map((r) => r.options) }, col('answer')];
+  const cols = [
+    col('video_id'),
+    col('duration'),
+    col('domain'),
+    col('sub_category'),
+    col('videoID'),
+    col('question_id'),
+    col('task_type'),
+    col('question'),
+    { name: 'options', data: rows.map((r) => r.options) },
+    col('answer'),
+  ];
   return scratch.write(name, new Uint8Array(parquetWriteBuffer({ columnData: cols })));
 }
 
@@ -228,7 +239,14 @@ describe('Video-MME-v2', () => {
     expect(await detectFormat(pq)).toBe('videomme-parquet');
     const [m] = await readImport(pq);
     expect(m!.items).toHaveLength(8);
-    expect(m!.items[0]).toMatchObject({ split: 'videomme_v2', sampleId: '001-1', answer: rows[0]!.answer, taskType: 'Synthetic head', subCategory: 'Synthetic subhead', videoFile: '001.mp4' });
+    expect(m!.items[0]).toMatchObject({
+      split: 'videomme_v2',
+      sampleId: '001-1',
+      answer: rows[0]!.answer,
+      taskType: 'Synthetic head',
+      subCategory: 'Synthetic subhead',
+      videoFile: '001.mp4',
+    });
     expect(m!.items[0]!.durationBucket ?? null).toBeNull();
     // v2 states no duration: a {duration} split is refused, not filled with "unknown".
     await expectImportError(readImport(pq, { split: 'V2_{duration}' }), { file: 'test.parquet', line: 1, field: 'duration' });
@@ -316,7 +334,10 @@ describe('MLVU metadata and choice_bench.py', () => {
       // 1_plotQA's third row pads two options with blank candidates: answerable, so imported. So are
       // 3_ego's blank answer beside a blank candidate and 7_topic_reasoning's blank row, as MLVU scores them.
       expect(summary.itemsAdded).toBe(11);
-      expect(project.listItems().find((i) => i.videoFile === 'movieSynth_12.mp4')).toMatchObject({ answer: 'C', options: ['', 'There is an archery scene', 'There is no archery scene', ''] });
+      expect(project.listItems().find((i) => i.videoFile === 'movieSynth_12.mp4')).toMatchObject({
+        answer: 'C',
+        options: ['', 'There is an archery scene', 'There is no archery scene', ''],
+      });
       expect(summary.splits).toEqual(['MLVU', 'MLVU_gen']);
       const w = summary.warnings.join('\n');
       expect(w).toContain(`${fx('mlvu/2_needle.json')}:2: [0].answer: skipped — answer "Catching a drone in flight" is not among the candidates`);
@@ -326,18 +347,26 @@ describe('MLVU metadata and choice_bench.py', () => {
       expect(w).toContain(
         `${fx('mlvu/7_topic_reasoning.json')}:15: [1].candidates[3]: kept — a blank row of the benchmark (blank question, candidates and answer); scored as MLVU's choice_bench.py scores it, with answer D`,
       );
-      for (const [f, n] of [['2_needle.json', 1], ['3_ego.json', 1]] as const) {
+      for (const [f, n] of [
+        ['2_needle.json', 1],
+        ['3_ego.json', 1],
+      ] as const) {
         expect(w).toContain(`${f}: ${n} benchmark row(s) skipped (MLVU quirks listed above)`);
       }
       for (const f of ['3_ego.json', '7_topic_reasoning.json']) expect(w).toContain(`${f}: 1 blank-answer row(s) kept with the answer MLVU's scorer gives them (listed above)`);
       expect(w).not.toContain('7_topic_reasoning.json: 1 benchmark row(s) skipped');
-      expect(project.listItems().filter((i) => i.kind === 'open').map((i) => i.split)).toEqual(['MLVU_gen', 'MLVU_gen']);
+      expect(
+        project
+          .listItems()
+          .filter((i) => i.kind === 'open')
+          .map((i) => i.split),
+      ).toEqual(['MLVU_gen', 'MLVU_gen']);
     } finally {
       project.close();
     }
   });
 
-  it("choice_bench.py's output: letters from gt \"(B) text\" and pred, correctness, the metadata's items", async () => {
+  it('choice_bench.py\'s output: letters from gt "(B) text" and pred, correctness, the metadata\'s items', async () => {
     const p = fx('mlvu/test_all_choice.json');
     expect(await detectFormat(p)).toBe('mlvu-results');
     const [r] = await readImport(p, { model: 'VideoLLaVA', config: '16f' });
@@ -375,7 +404,15 @@ describe('one item per question across VLMEvalKit, lmms-eval and the Video-MME p
         target: q.answer,
         filtered_resps: [`${letters[i]}.`],
         doc_hash: '0'.repeat(64),
-        videomme_perception_score: { question_id: q.question_id, duration: q.duration, category: q.domain, sub_category: q.sub_category, task_category: q.task_type, pred_answer: letters[i], answer: q.answer },
+        videomme_perception_score: {
+          question_id: q.question_id,
+          duration: q.duration,
+          category: q.domain,
+          sub_category: q.sub_category,
+          task_category: q.task_type,
+          pred_answer: letters[i],
+          answer: q.answer,
+        },
         input: `Select the best answer to the following multiple-choice question based on the video and the subtitles. Respond with only the letter (A, B, C, or D) of the correct option.\n${q.question}\n${q.options.join('\n')}\nThe best answer is:`,
       }),
     );

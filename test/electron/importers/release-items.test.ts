@@ -29,7 +29,15 @@ describe('release: labels/items.csv is read back', () => {
       videoFile: 'vidA.mp4',
       kind: 'mcqa' as const,
     };
-    const metaOnly = { split: 'V1_short', sampleId: '001-2', question: 'Which colour is the car?', options: ['red', 'blue'], answer: 'A', kind: 'mcqa' as const, videoFile: 'vidA.mp4' };
+    const metaOnly = {
+      split: 'V1_short',
+      sampleId: '001-2',
+      question: 'Which colour is the car?',
+      options: ['red', 'blue'],
+      answer: 'A',
+      kind: 'mcqa' as const,
+      videoFile: 'vidA.mp4',
+    };
     try {
       p.applyImport(
         batch('in', {
@@ -51,9 +59,27 @@ describe('release: labels/items.csv is read back', () => {
   it('an export without the text keeps video ids, file names and durations (provenance/videos.csv), and nothing of the text', async () => {
     const dir = tempDir('flipbook-videos-');
     const p = openProject(join(dir, 'p.flipbook'), { create: true });
-    const item = { split: 'V1_short', sampleId: '001-1', question: 'How many lamps?', options: ['one', 'two'], answer: 'B', taskType: 'Counting Problem', durationS: 95.5, durationBucket: 'short', videoId: 'fFjv93ACGo8', videoFile: 'fFjv93ACGo8.mp4', kind: 'mcqa' as const };
+    const item = {
+      split: 'V1_short',
+      sampleId: '001-1',
+      question: 'How many lamps?',
+      options: ['one', 'two'],
+      answer: 'B',
+      taskType: 'Counting Problem',
+      durationS: 95.5,
+      durationBucket: 'short',
+      videoId: 'fFjv93ACGo8',
+      videoFile: 'fFjv93ACGo8.mp4',
+      kind: 'mcqa' as const,
+    };
     try {
-      p.applyImport(batch('in', { items: [item], configs: [config('16f', 16, null)], responses: [response({ sampleId: '001-1', config: '16f', line: 2, pred: 'B', groundTruth: 'B', correct: true })] }));
+      p.applyImport(
+        batch('in', {
+          items: [item],
+          configs: [config('16f', 16, null)],
+          responses: [response({ sampleId: '001-1', config: '16f', line: 2, pred: 'B', groundTruth: 'B', correct: true })],
+        }),
+      );
       await exportRelease(p, join(dir, 'rel'));
     } finally {
       p.close();
@@ -67,15 +93,20 @@ describe('release: labels/items.csv is read back', () => {
     expect(b!.items.find((i) => i.sampleId === '001-1')).toMatchObject({ videoId: 'fFjv93ACGo8', videoFile: 'fFjv93ACGo8.mp4', durationS: 95.5, durationBucket: 'short' });
     expect(b!.items.find((i) => i.sampleId === '001-1')?.question ?? null).toBeNull();
     // A videos.csv that contradicts items.csv is refused, naming file, line and field.
-    scratch.write('rv/labels/per_item.csv', 'sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note\n001-1,M,S,16f,16,,A,A,1,,\n');
-    scratch.write('rv/labels/items.csv', 'split,sample_id,question,options,answer,references,task_type,duration_s,duration_bucket,domain,sub_category,video_id,video_file\nS,001-1,Q?,,A,,,,,,,v1,v1.mp4\n');
+    scratch.write(
+      'rv/labels/per_item.csv',
+      'sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note\n001-1,M,S,16f,16,,A,A,1,,\n',
+    );
+    scratch.write(
+      'rv/labels/items.csv',
+      'split,sample_id,question,options,answer,references,task_type,duration_s,duration_bucket,domain,sub_category,video_id,video_file\nS,001-1,Q?,,A,,,,,,,v1,v1.mp4\n',
+    );
     scratch.write('rv/provenance/videos.csv', 'split,sample_id,video_id,video_file,duration_s,duration_bucket\nS,001-1,v2,v2.mp4,,\n');
     await expectImportError(readImport(scratch.path('rv')), { file: 'videos.csv', line: 2, field: 'videoId', reason: /contradicts labels\/items.csv/ });
   });
 
   it('an items.csv row contradicting per_item.csv, or a bad options cell, is rejected naming the line', async () => {
-    const perItem =
-      'sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note\n001-1,M,S,16f,16,,A,A,1,,\n';
+    const perItem = 'sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note\n001-1,M,S,16f,16,,A,A,1,,\n';
     const head = 'split,sample_id,question,options,answer,references,task_type,duration_s,duration_bucket,domain,sub_category,video_id,video_file\n';
     scratch.write('r1/labels/per_item.csv', perItem);
     scratch.write('r1/labels/items.csv', `${head}S,001-1,Q?,"[""x"",""y""]",B,,,,,,,,\n`);

@@ -7,15 +7,30 @@ import { Scratch, expectImportError } from './helpers';
 const scratch = new Scratch();
 afterAll(() => scratch.cleanup());
 
-const PER_ITEM = [
-  'sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note',
-  '001-1,M,V1_short,16f_151k,16,151000,B,B,1,t,',
-  '001-1,M,V1_short,textonly,0,0,A,B,0,t,',
-].join('\n') + '\n';
+const PER_ITEM =
+  [
+    'sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note',
+    '001-1,M,V1_short,16f_151k,16,151000,B,B,1,t,',
+    '001-1,M,V1_short,textonly,0,0,A,B,0,t,',
+  ].join('\n') + '\n';
 const CONFIGS = JSON.stringify({
-  '16f_151k': { frames: 16, pixel_count: 151000, width: null, height: null, sampling: { policy: 'uniform-linspace', seed: null, fps: null }, pipeline: 'raw', toolkit: 'lmms-eval', model_args: 'max_frames_num=16', notes: null },
+  '16f_151k': {
+    frames: 16,
+    pixel_count: 151000,
+    width: null,
+    height: null,
+    sampling: { policy: 'uniform-linspace', seed: null, fps: null },
+    pipeline: 'raw',
+    toolkit: 'lmms-eval',
+    model_args: 'max_frames_num=16',
+    notes: null,
+  },
 });
-const CODEBOOK = JSON.stringify({ id: 'flipbook-default', version: 1, pathways: [{ id: 'sampling-miss', label: 'Sampling miss', description: 'd', applies_to: 'mcqa', shortcut: 's' }] });
+const CODEBOOK = JSON.stringify({
+  id: 'flipbook-default',
+  version: 1,
+  pathways: [{ id: 'sampling-miss', label: 'Sampling miss', description: 'd', applies_to: 'mcqa', shortcut: 's' }],
+});
 const PATHWAYS_HEADER = 'sample_id,model,split,annotator,status,primary_pathway,pathways,transition,notes,confidence,codebook_version,created_at,updated_at';
 const PATHWAYS = `${PATHWAYS_HEADER}\n001-1,M,V1_short,ann,done,sampling-miss,sampling-miss,16f_151k>textonly,"note, with comma",4,1,2025-01-01,2025-01-02\n`;
 const SPANS = 'sample_id,model,split,annotator,start_s,end_s,label,covered_by\n001-1,M,V1_short,ann,1.5,3,cat,16f_151k\n';
@@ -41,7 +56,13 @@ describe('release layout', () => {
     const [b] = await readImport(dir);
     expect(b!.run.format).toBe('release');
     expect(b!.responses).toHaveLength(2);
-    expect(b!.configs.find((c) => c.key === '16f_151k')).toMatchObject({ frames: 16, pixelCount: 151000, pipeline: 'raw', toolkit: 'lmms-eval', sampling: { policy: 'uniform-linspace' } });
+    expect(b!.configs.find((c) => c.key === '16f_151k')).toMatchObject({
+      frames: 16,
+      pixelCount: 151000,
+      pipeline: 'raw',
+      toolkit: 'lmms-eval',
+      sampling: { policy: 'uniform-linspace' },
+    });
     expect(b!.annotations?.pathways[0]).toMatchObject({ status: 'done', notes: 'note, with comma', confidence: '4' });
     expect(b!.annotations?.evidenceSpans[0]).toMatchObject({ start_s: '1.5', end_s: '3' });
     expect((b!.annotations?.codebook as { id: string }).id).toBe('flipbook-default');
@@ -70,10 +91,27 @@ describe('release layout', () => {
   });
 
   it('rejects a bad annotation status, an unknown annotation header, and a span ending before it starts', async () => {
-    await expectImportError(readImport(folder({ ...FULL, 'annotations/pathways.csv': PATHWAYS.replace(',done,', ',finished,') })), { file: 'pathways.csv', line: 2, field: 'status' });
-    await expectImportError(readImport(folder({ ...FULL, 'annotations/pathways.csv': PATHWAYS.replace('updated_at', 'mood') })), { file: 'pathways.csv', line: 1, field: 'mood', reason: /unknown header/ });
-    await expectImportError(readImport(folder({ ...FULL, 'annotations/evidence_spans.csv': SPANS.replace('1.5,3', '4,3') })), { file: 'evidence_spans.csv', line: 2, field: 'end_s' });
-    await expectImportError(readImport(folder({ ...FULL, 'annotations/pathways.csv': PATHWAYS.replace(',4,1,', ',9,1,') })), { file: 'pathways.csv', line: 2, field: 'confidence' });
+    await expectImportError(readImport(folder({ ...FULL, 'annotations/pathways.csv': PATHWAYS.replace(',done,', ',finished,') })), {
+      file: 'pathways.csv',
+      line: 2,
+      field: 'status',
+    });
+    await expectImportError(readImport(folder({ ...FULL, 'annotations/pathways.csv': PATHWAYS.replace('updated_at', 'mood') })), {
+      file: 'pathways.csv',
+      line: 1,
+      field: 'mood',
+      reason: /unknown header/,
+    });
+    await expectImportError(readImport(folder({ ...FULL, 'annotations/evidence_spans.csv': SPANS.replace('1.5,3', '4,3') })), {
+      file: 'evidence_spans.csv',
+      line: 2,
+      field: 'end_s',
+    });
+    await expectImportError(readImport(folder({ ...FULL, 'annotations/pathways.csv': PATHWAYS.replace(',4,1,', ',9,1,') })), {
+      file: 'pathways.csv',
+      line: 2,
+      field: 'confidence',
+    });
   });
 
   it('rejects provenance whose frame count contradicts per_item.csv', async () => {

@@ -25,7 +25,9 @@ function pyDumps(v: Py): string {
   if (typeof v === 'number') return String(v);
   if (typeof v === 'string') return JSON.stringify(v);
   if (Array.isArray(v)) return `[${v.map(pyDumps).join(', ')}]`;
-  return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${pyDumps(x)}`).join(', ')}}`;
+  return `{${Object.entries(v)
+    .map(([k, x]) => `${JSON.stringify(k)}: ${pyDumps(x)}`)
+    .join(', ')}}`;
 }
 
 const OK_QWEN = (id: string, video: string, gt: string, pred: string, probs: Record<string, number>, indices: number[], sampling: 'uniform' | 'random' = 'uniform', seed = 42) => {
@@ -155,11 +157,29 @@ describe("the release pipeline's run_inference*.py rows", () => {
     fs.writeFileSync(path.join(dir, 'run.jsonl'), jsonl([row('010-1', 'B', 'B', 32, 448)]));
     fs.writeFileSync(path.join(dir, 'run.summary.json'), JSON.stringify({ method: 'base', num_frames: 32, input_size: 448, total: 1, errors: 0, base_correct: 1 }, null, 2));
     expect((await readImport(path.join(dir, 'run.jsonl'), { model: 'InternVL3-8B', split: 'S' }))[0]!.configs[0]!.key).toBe('32f_151k');
-    await expectImportError(detectFormat(path.join(dir, 'run.summary.json')), { file: 'run.summary.json', line: 0, field: '', reason: /a run_inference summary \(no per-item rows\): import the \.jsonl beside it/ });
+    await expectImportError(detectFormat(path.join(dir, 'run.summary.json')), {
+      file: 'run.summary.json',
+      line: 0,
+      field: '',
+      reason: /a run_inference summary \(no per-item rows\): import the \.jsonl beside it/,
+    });
   });
 
   it('run_inference_llava.py: option probabilities, no frame indices (the cached uniform sampler)', async () => {
-    const row = { sample_id: '001-3', video_id: '001', correct_letter: 'D', task_type: 'OCR Problems', duration_category: 'short', base_pred: 'D', base_correct: 1, base_option_probs: { A: 0.1, B: 0.1, C: 0.1, D: 0.7 }, base_margin: 0.6, final_pred: 'D', final_correct: 1, cached_frame_count: 32 };
+    const row = {
+      sample_id: '001-3',
+      video_id: '001',
+      correct_letter: 'D',
+      task_type: 'OCR Problems',
+      duration_category: 'short',
+      base_pred: 'D',
+      base_correct: 1,
+      base_option_probs: { A: 0.1, B: 0.1, C: 0.1, D: 0.7 },
+      base_margin: 0.6,
+      final_pred: 'D',
+      final_correct: 1,
+      cached_frame_count: 32,
+    };
     const [b] = await readImport(scratch.write('llava_32f_short.jsonl', jsonl([row])), { model: 'LLaVA-NeXT-Video-7B', split: 'V1_short' });
     expect(b!.configs.map((c) => [c.key, c.sampling.policy])).toEqual([['32f_151k', 'scalegrid-uniform']]);
     expect(b!.responses[0]).toMatchObject({ pred: 'D', correct: true, confidence: 0.7, margin: 0.6, frameIndices: null });
@@ -172,7 +192,10 @@ describe("the release pipeline's run_inference*.py rows", () => {
       wall_clock_s: wc,
       gpu_mem_gb: 17.25,
     });
-    const f = scratch.write('timed_rows.jsonl', jsonl([timed('16f', '001-1', 'B', 1.25, uniform(121, 16)), timed('128f', '001-1', 'A', 4.5, uniform(121, 121)), timed('textonly', '001-1', 'B', 0.31, [])]));
+    const f = scratch.write(
+      'timed_rows.jsonl',
+      jsonl([timed('16f', '001-1', 'B', 1.25, uniform(121, 16)), timed('128f', '001-1', 'A', 4.5, uniform(121, 121)), timed('textonly', '001-1', 'B', 0.31, [])]),
+    );
     expect(await detectFormat(f)).toBe('scalegrid-jsonl');
     const [b] = await readImport(f, { model: 'Qwen2.5-VL-7B', split: 'V1_short' });
     expect(b!.responses.map((r) => [r.config, r.latencyMs, r.margin === null])).toEqual([
@@ -186,10 +209,18 @@ describe("the release pipeline's run_inference*.py rows", () => {
 describe('damaged pipeline files: file:line: field: reason, and nothing changes', () => {
   const good = OK_QWEN('001-1', '001', 'A', 'A', PROBS_A, [0, 8]);
   const cases: [string, object[], { line: number; field: string; reason: RegExp }][] = [
-    ['an outcome that contradicts the letters', [good, { ...good, sample_id: '001-2', final_correct: 1, base_correct: 1, final_pred: 'B', base_pred: 'B', base_option_probs: PROBS_B }], { line: 2, field: 'final_correct', reason: /1 contradicts the letters: predicted B, the answer is A/ }],
+    [
+      'an outcome that contradicts the letters',
+      [good, { ...good, sample_id: '001-2', final_correct: 1, base_correct: 1, final_pred: 'B', base_pred: 'B', base_option_probs: PROBS_B }],
+      { line: 2, field: 'final_correct', reason: /1 contradicts the letters: predicted B, the answer is A/ },
+    ],
     ['a probability above 1', [{ ...good, base_option_probs: { A: 1.5, B: 0.1 } }], { line: 1, field: 'base_option_probs.A', reason: /1/ }],
     ['a letter that is no option', [{ ...good, final_pred: 'Z' }], { line: 1, field: 'final_pred', reason: /option letter/ }],
-    ['more frames loaded than the budget', [good, { ...good, sample_id: '001-2', cached_frame_count: 40 }], { line: 2, field: 'cached_frame_count', reason: /40 frames were loaded but config 16f_151k has 16/ }],
+    [
+      'more frames loaded than the budget',
+      [good, { ...good, sample_id: '001-2', cached_frame_count: 40 }],
+      { line: 2, field: 'cached_frame_count', reason: /40 frames were loaded but config 16f_151k has 16/ },
+    ],
     ['two protocols in one file', [good, { ...good, sample_id: '001-2', cached_raw_fps: 2.0 }], { line: 2, field: 'frame_sampling', reason: /differs from line 1/ }],
   ];
   for (const [what, rows, where] of cases) {

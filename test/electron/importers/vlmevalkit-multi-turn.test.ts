@@ -60,7 +60,9 @@ const DIALOGUES: Dialogue[] = [
 function mtTsv(dir: string, config: string, dialogues = DIALOGUES): string {
   const head = ['index', 'question', 'answer', 'image_path', 'prediction'].map(quoted).join('\t');
   const rows = dialogues.map((d) =>
-    [String(d.index), pyList(d.questions), pyList(d.answers), pyList(d.questions.map((_, k) => `${d.index}_${k}.jpg`).slice(0, 1)), pyList(d.predictions[config]!)].map(quoted).join('\t'),
+    [String(d.index), pyList(d.questions), pyList(d.answers), pyList(d.questions.map((_, k) => `${d.index}_${k}.jpg`).slice(0, 1)), pyList(d.predictions[config]!)]
+      .map(quoted)
+      .join('\t'),
   );
   return scratch.write(`${dir}/GPT-4o_MMDU.tsv`, [head, ...rows].join('\n') + '\n');
 }
@@ -98,7 +100,13 @@ describe('VLMEvalKit multi-turn rows', () => {
 
   it('the JSON predictions (prediction a JSON list) give the same items and cells as the TSV', async () => {
     const tsv = (await readImport(mtTsv('same-tsv', '8f'), { config: '8f' }))[0]!;
-    const recs = DIALOGUES.map((d) => ({ index: d.index, question: pyList(d.questions), answer: pyList(d.answers), image_path: pyList([`${d.index}_0.jpg`]), prediction: d.predictions['8f'] }));
+    const recs = DIALOGUES.map((d) => ({
+      index: d.index,
+      question: pyList(d.questions),
+      answer: pyList(d.answers),
+      image_path: pyList([`${d.index}_0.jpg`]),
+      prediction: d.predictions['8f'],
+    }));
     const json = (await readImport(scratch.write('same-json/GPT-4o_MMDU.json', JSON.stringify(recs, null, 4)), { config: '8f' }))[0]!;
     const cells = (b: typeof tsv) => b.responses.map((r) => [r.sampleId, r.pred, r.score]);
     expect(cells(json)).toEqual(cells(tsv));
@@ -107,12 +115,27 @@ describe('VLMEvalKit multi-turn rows', () => {
 
   it('turns that do not line up, and a file mixing multi- and single-turn rows, are refused with file:line: field: reason', async () => {
     const short = DIALOGUES.map((d, i) => (i === 0 ? { ...d, predictions: { '8f': d.predictions['8f']!.slice(0, 2) } } : d));
-    await expectImportError(readImport(mtTsv('short', '8f', short), { config: '8f' }), { file: 'GPT-4o_MMDU.tsv', line: 2, field: 'prediction', reason: /2 answer\(s\) for the 3 turn\(s\)/ });
+    await expectImportError(readImport(mtTsv('short', '8f', short), { config: '8f' }), {
+      file: 'GPT-4o_MMDU.tsv',
+      line: 2,
+      field: 'prediction',
+      reason: /2 answer\(s\) for the 3 turn\(s\)/,
+    });
     const refs = DIALOGUES.map((d, i) => (i === 1 ? { ...d, answers: [...d.answers, 'an extra reference'] } : d));
-    await expectImportError(readImport(mtTsv('refs', '8f', refs), { config: '8f' }), { file: 'GPT-4o_MMDU.tsv', line: 3, field: 'answer', reason: /2 reference\(s\) for the 1 turn\(s\)/ });
+    await expectImportError(readImport(mtTsv('refs', '8f', refs), { config: '8f' }), {
+      file: 'GPT-4o_MMDU.tsv',
+      line: 3,
+      field: 'answer',
+      reason: /2 reference\(s\) for the 1 turn\(s\)/,
+    });
     const good = readFileSync(mtTsv('mixed', '8f'), 'utf8');
     const mixed = scratch.write('mixed/GPT-4o_MMDU.tsv', `${good}${['2', 'What is this?', 'A cat.', '', 'A cat.'].map(quoted).join('\t')}\n`);
-    await expectImportError(readImport(mixed, { config: '8f' }), { file: 'GPT-4o_MMDU.tsv', line: 4, field: 'question', reason: /single-turn row in a file whose rows are multi-turn/ });
+    await expectImportError(readImport(mixed, { config: '8f' }), {
+      file: 'GPT-4o_MMDU.tsv',
+      line: 4,
+      field: 'question',
+      reason: /single-turn row in a file whose rows are multi-turn/,
+    });
     const listForText = scratch.write('list/GPT-4o_MMDU.json', JSON.stringify([{ index: 0, question: 'What is this?', answer: 'A cat.', prediction: ['A cat.'] }], null, 4));
     await expectImportError(readImport(listForText, { config: '8f' }), { file: 'GPT-4o_MMDU.json', line: 2, field: 'prediction', reason: /got a list/ });
   });

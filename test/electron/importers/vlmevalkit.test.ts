@@ -67,7 +67,16 @@ describe('VLMEvalKit predictions', () => {
   });
 
   it('rejects a missing column, a malformed row, a bad answer and a duplicate with a different prediction', async () => {
-    await expectImportError(readImport(tsv('a/M_D_8frame.tsv', ROWS.map((r) => r.slice(0, 8)), COLUMNS.slice(0, 8))), { file: 'M_D_8frame.tsv', line: 1, field: 'prediction' });
+    await expectImportError(
+      readImport(
+        tsv(
+          'a/M_D_8frame.tsv',
+          ROWS.map((r) => r.slice(0, 8)),
+          COLUMNS.slice(0, 8),
+        ),
+      ),
+      { file: 'M_D_8frame.tsv', line: 1, field: 'prediction' },
+    );
     const mal = scratch.write('b/M_D_8frame.tsv', `${COLUMNS.join('\t')}\n0\tv\n`);
     await expectImportError(readImport(mal), { file: 'M_D_8frame.tsv', line: 2, field: '' });
     const badAnswer = ROWS.map((r) => [...r]);

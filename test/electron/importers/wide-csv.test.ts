@@ -61,7 +61,7 @@ describe('wide CSV', () => {
     expect(new Set(q!.responses.map((r) => r.sourceTag))).toEqual(new Set(['legacy_clean:Qwen2.5-VL-7B:V1_short:extended_per_item']));
   });
 
-  it('takes a grid\'s source_tag from the manifest\'s wide_sources list', async () => {
+  it("takes a grid's source_tag from the manifest's wide_sources list", async () => {
     scratch.write(
       'ws/release_manifest.json',
       JSON.stringify({

@@ -26,7 +26,8 @@ describe('a yes/no task file with per-sample ratings', () => {
       .trimEnd()
       .split('\n')
       .map((l) => JSON.parse(l) as { doc_id: number; avg_accuracy: { rating: number } });
-    const logged = (JSON.parse(readFileSync(join(DIR, '20250301_120000_results.json'), 'utf8')) as { results: { tempcompass_yes_no: { 'avg_accuracy,none': number } } }).results.tempcompass_yes_no['avg_accuracy,none'];
+    const logged = (JSON.parse(readFileSync(join(DIR, '20250301_120000_results.json'), 'utf8')) as { results: { tempcompass_yes_no: { 'avg_accuracy,none': number } } }).results
+      .tempcompass_yes_no['avg_accuracy,none'];
     const project = openProject(scratch.path('ratings.flipbook'), { create: true });
     try {
       project.applyImports(await readImport(SAMPLES));
@@ -35,7 +36,11 @@ describe('a yes/no task file with per-sample ratings', () => {
       for (const rec of records) {
         const [cell, ...more] = project.responsesForItem('llava-onevision-qwen2-7b-ov', 'tempcompass_yes_no', String(rec.doc_id));
         expect(more).toEqual([]);
-        expect({ config: cell!.config, correct: cell!.correct, score: cell!.score }, `record ${rec.doc_id}`).toEqual({ config: '16f', correct: rec.avg_accuracy.rating === 1, score: null });
+        expect({ config: cell!.config, correct: cell!.correct, score: cell!.score }, `record ${rec.doc_id}`).toEqual({
+          config: '16f',
+          correct: rec.avg_accuracy.rating === 1,
+          score: null,
+        });
       }
       const acc = mcqaMetrics(project.loadMatrix('llava-onevision-qwen2-7b-ov', 'tempcompass_yes_no')).accuracy['16f']!;
       expect(Math.abs(acc * 100 - logged)).toBeLessThan(1e-9);

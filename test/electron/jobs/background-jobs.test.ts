@@ -57,7 +57,13 @@ function storedCells(file: string): number {
   }
 }
 
-function post(port: number, token: string, op: string, body: unknown, timeoutMs: number): Promise<{ ms: number; json: { ok: boolean; value?: unknown; error?: { code: string; message: string } } }> {
+function post(
+  port: number,
+  token: string,
+  op: string,
+  body: unknown,
+  timeoutMs: number,
+): Promise<{ ms: number; json: { ok: boolean; value?: unknown; error?: { code: string; message: string } } }> {
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
     const req = http.request(

@@ -45,7 +45,10 @@ describe('import of a release with annotations/', () => {
     expect(first.status, first.stderr).toBe(0);
     const summary = JSON.parse(first.stdout) as { responsesAdded: number; annotations: { eventsAdded: number; eventsSkipped: number } };
     expect(summary.responsesAdded).toBe(2);
-    const events = fs.readFileSync(path.join(release, 'annotations', 'events.jsonl'), 'utf8').trim().split('\n').length;
+    const events = fs
+      .readFileSync(path.join(release, 'annotations', 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n').length;
     expect(summary.annotations).toMatchObject({ eventsAdded: events, eventsSkipped: 0 });
 
     const p = openProject(proj, { readOnly: true });

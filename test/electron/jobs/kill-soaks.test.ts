@@ -283,7 +283,10 @@ describe('kill -9 soaks (seeded)', () => {
       const again = flipbook('export', '--project', project, '--out', out);
       expect(again.code, `${why}: ${again.stderr}`).toBe(0);
       expect(tree(out), why).toEqual(newTree);
-      expect(fs.readdirSync(dir).filter((n) => n.startsWith(`out-${t}.tmp-`)), why).toEqual([]);
+      expect(
+        fs.readdirSync(dir).filter((n) => n.startsWith(`out-${t}.tmp-`)),
+        why,
+      ).toEqual([]);
     }
     console.log(`export soak: ${TRIALS} trials over 1.3 × ${refMs} ms: ${seen.old} old, ${seen.new} new, ${seen.absent} absent (old aside), ${seen.finished} finished first`);
   }, 600_000);

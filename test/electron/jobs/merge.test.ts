@@ -58,7 +58,11 @@ const comparable = (states: ReturnType<typeof statesOf>) =>
 describe('mergeBundle', () => {
   // An export carries annotations/events.jsonl (the whole log); with it removed, the bundle
   // merges from pathways.csv/evidence_spans.csv rows as content-hashed snapshots.
-  for (const [zip, rowsOnly] of [[false, false], [true, false], [false, true]] as const) {
+  for (const [zip, rowsOnly] of [
+    [false, false],
+    [true, false],
+    [false, true],
+  ] as const) {
     it(`merges an exported release ${zip ? 'zip' : 'folder'} (${rowsOnly ? 'rows only' : 'event log'}): nothing lost, twice is a no-op, conflicts queued`, async () => {
       const { alice, bob } = teams();
       const out = path.join(tempDir(), 'bob-release');
@@ -72,7 +76,15 @@ describe('mergeBundle', () => {
       const inBundle = rowsOnly ? 2 : bob.annotations.eventCount();
 
       const first = await mergeBundle(alice, bundle);
-      expect(first).toMatchObject({ source: rowsOnly ? 'rows' : 'events', eventsInBundle: inBundle, added: inBundle, skipped: 0, keysRecomputed: 2, annotators: ['bob'], openConflicts: 1 });
+      expect(first).toMatchObject({
+        source: rowsOnly ? 'rows' : 'events',
+        eventsInBundle: inBundle,
+        added: inBundle,
+        skipped: 0,
+        keysRecomputed: 2,
+        annotators: ['bob'],
+        openConflicts: 1,
+      });
       expect(statesOf(alice, 'alice')).toEqual(aliceBefore);
       expect(comparable(statesOf(alice, 'bob'))).toEqual(comparable(statesOf(bob, 'bob')));
       expect(alice.annotations.conflicts().map((c) => [c.sampleId, c.primaries])).toEqual([['001-1', { alice: 'evidence-missed', bob: 'temporal-misorder' }]]);

@@ -3,13 +3,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createMediaRegistry,
-  handleMediaFetch,
-  handleMediaNode,
-  mediaIdFromPath,
-  parseRange,
-} from '../../../electron/media/range-server';
+import { createMediaRegistry, handleMediaFetch, handleMediaNode, mediaIdFromPath, parseRange } from '../../../electron/media/range-server';
 import { tempDir } from '../../temp-dir';
 
 // A real HTTP server in front of the module, as the web mode uses it; raw http.request so

@@ -27,7 +27,7 @@ describe('byte-lines', () => {
 
   it('writes the same bytes whole and in chunks of any size, rows longer than a chunk included', () => {
     let seed = 7;
-    const rand = (n: number): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+    const rand = (n: number): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n;
     const pieces = [...Array.from({ length: 40 }, (_, i) => 'xyzü,'.repeat(rand(12)) + String(i)), '\n', ''];
     const segs = encodeTexts(pieces);
     const idTexts = Array.from({ length: 500 }, (_, r) => `id-${r}-${'ñ'.repeat(rand(5))}`);

@@ -14,15 +14,24 @@ import { trajectoryColumns } from '../../../shared/engine/trajectories';
 import { compareCodePoints, csvText } from '../../../electron/release/format';
 
 function matrix(model: string, ids: string[], keys: string[], seed: number, missing: number): ResponseMatrix {
-  const m = createMatrix({ model, split: 'S,1', kind: 'mcqa', itemIds: ids, configs: keys.map((k) => (k.includes(',') ? { ...makeConfigSpec('48f_151k'), key: k } : makeConfigSpec(k))) });
+  const m = createMatrix({
+    model,
+    split: 'S,1',
+    kind: 'mcqa',
+    itemIds: ids,
+    configs: keys.map((k) => (k.includes(',') ? { ...makeConfigSpec('48f_151k'), key: k } : makeConfigSpec(k))),
+  });
   let s = seed >>> 0;
-  const next = (): number => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296);
+  const next = (): number => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296;
   for (let k = 0; k < m.correct.length; k++) m.correct[k] = next() < missing ? -1 : next() < 0.6 ? 1 : 0;
   return m;
 }
 
 const reference = (m: ResponseMatrix, mg: readonly string[] | null): string =>
-  csvText(DERIVED_COLUMNS, derivedRows(m, mg).map((r) => DERIVED_COLUMNS.map((k) => r[k])));
+  csvText(
+    DERIVED_COLUMNS,
+    derivedRows(m, mg).map((r) => DERIVED_COLUMNS.map((k) => r[k])),
+  );
 
 const text = (b: Uint8Array): string => new TextDecoder().decode(b);
 
@@ -34,9 +43,29 @@ describe('derivedCsvBytes', () => {
     ['sorted ids, no matched grid', matrix('M', [...ids].sort(), keys, 2, 0.05), null],
     ['matched grid the model lacks', matrix('M', ids, keys.slice(0, 3), 3, 0), ['textonly', '64f_151k']],
     ['one config, many missing', matrix('M', ids, ['16f_151k'], 4, 0.5), ['16f_151k']],
-    ['plain ASCII ids already in order (no quoting, no sort)', matrix('M', Array.from({ length: 80 }, (_, i) => `id-${String(i).padStart(3, '0')}`), keys.slice(0, 4), 5, 0.05), null],
+    [
+      'plain ASCII ids already in order (no quoting, no sort)',
+      matrix(
+        'M',
+        Array.from({ length: 80 }, (_, i) => `id-${String(i).padStart(3, '0')}`),
+        keys.slice(0, 4),
+        5,
+        0.05,
+      ),
+      null,
+    ],
     ['awkward ids in code-point order, matched grid', matrix('Model "X"', [...ids].sort(compareCodePoints), keys, 7, 0.1), ['textonly', '16f_151k', '32f_151k']],
-    ['plain ASCII ids out of order', matrix('M', Array.from({ length: 80 }, (_, i) => `id-${(i * 37) % 80}`), keys.slice(0, 4), 6, 0.05), null],
+    [
+      'plain ASCII ids out of order',
+      matrix(
+        'M',
+        Array.from({ length: 80 }, (_, i) => `id-${(i * 37) % 80}`),
+        keys.slice(0, 4),
+        6,
+        0.05,
+      ),
+      null,
+    ],
   ];
   for (const [name, m, mg] of cases) {
     it(`equals csvText of derivedRows: ${name}`, () => {

@@ -28,8 +28,21 @@ function batch(): ImportBatch {
     for (const c of configs) {
       const pred = id === 'q-2' && c.frames === 32 ? 'B' : 'A';
       responses.push({
-        model: 'M', split: 'S', sampleId: id, config: c.key, pred, correct: null, score: null, groundTruth: null,
-        confidence: null, margin: null, latencyMs: null, frameIndices: null, sourceTag: 'src', protocolNote: null, line: line++,
+        model: 'M',
+        split: 'S',
+        sampleId: id,
+        config: c.key,
+        pred,
+        correct: null,
+        score: null,
+        groundTruth: null,
+        confidence: null,
+        margin: null,
+        latencyMs: null,
+        frameIndices: null,
+        sourceTag: 'src',
+        protocolNote: null,
+        line: line++,
       });
     }
   }
@@ -145,8 +158,21 @@ describe('release_manifest.json cells', () => {
     let line = 1;
     const responses: ResponseRow[] = configs.flatMap((c) =>
       ids.map((sampleId, i) => ({
-        model: 'M', split: 'S', sampleId, config: c.key, pred: 'A', correct: null, score: null, groundTruth: null, confidence: null, margin: null,
-        latencyMs: null, frameIndices: null, sourceTag: tags[c.key]![i]!, protocolNote: notes[c.key]![i]!, line: line++,
+        model: 'M',
+        split: 'S',
+        sampleId,
+        config: c.key,
+        pred: 'A',
+        correct: null,
+        score: null,
+        groundTruth: null,
+        confidence: null,
+        margin: null,
+        latencyMs: null,
+        frameIndices: null,
+        sourceTag: tags[c.key]![i]!,
+        protocolNote: notes[c.key]![i]!,
+        line: line++,
       })),
     );
     const tmp = tempDir('flipbook-export-manifest-');

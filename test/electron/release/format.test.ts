@@ -59,9 +59,7 @@ describe('csvText', () => {
 describe('jsonText', () => {
   it("prints like Python's json.dumps(indent=2): floats keep .0, no trailing newline", () => {
     const v = { n: 786, configs: ['textonly', '16f_151k'], rate: new JsonFloat(0), acc: new JsonFloat(75.827), empty: [], o: {} };
-    expect(jsonText(v)).toBe(
-      '{\n  "n": 786,\n  "configs": [\n    "textonly",\n    "16f_151k"\n  ],\n  "rate": 0.0,\n  "acc": 75.827,\n  "empty": [],\n  "o": {}\n}',
-    );
+    expect(jsonText(v)).toBe('{\n  "n": 786,\n  "configs": [\n    "textonly",\n    "16f_151k"\n  ],\n  "rate": 0.0,\n  "acc": 75.827,\n  "empty": [],\n  "o": {}\n}');
   });
 });
 

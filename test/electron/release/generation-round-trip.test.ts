@@ -28,7 +28,12 @@ function readTree(dir: string, rel = ''): Map<string, Buffer> {
   }
   return out;
 }
-const withoutDate = (b: Buffer) => b.toString('utf8').split('\n').filter((l) => !l.startsWith(README_DATE_PREFIX)).join('\n');
+const withoutDate = (b: Buffer) =>
+  b
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => !l.startsWith(README_DATE_PREFIX))
+    .join('\n');
 
 /** Imports a release as `flipbook import` does (its annotations/ in the same transaction). */
 async function reimport(file: string, release: string): Promise<Project> {
@@ -138,7 +143,9 @@ describe('release round trip with generation items', () => {
     const good = readFileSync(gen, 'utf8');
     try {
       writeFileSync(gen, `${good}NOPE_9,${AVSD_MODEL},AVSD,8f,some text\n`);
-      await expect(readImport(path.join(tmp, 'text1'))).rejects.toThrow(new RegExp(`generations\\.csv:${good.trimEnd().split('\n').length + 1}: sample_id: no labels/per_item\\.csv row`));
+      await expect(readImport(path.join(tmp, 'text1'))).rejects.toThrow(
+        new RegExp(`generations\\.csv:${good.trimEnd().split('\n').length + 1}: sample_id: no labels/per_item\\.csv row`),
+      );
       writeFileSync(gen, good.replace(/\n([^\n]*)\n$/, '\n$1\n$1\n'));
       await expect(readImport(path.join(tmp, 'text1'))).rejects.toThrow(/listed twice/);
     } finally {

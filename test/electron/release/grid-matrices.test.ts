@@ -18,7 +18,7 @@ const CONFIGS: ConfigSpec[] = ['textonly', '16f_151k', '32f_151k', '64f_151k', '
 
 function rows(): ResponseRow[] {
   let s = 7;
-  const r = (): number => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296);
+  const r = (): number => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296;
   const out: ResponseRow[] = [];
   const ids = ['b-2', 'a-1', 'ü-ñ', '𝔘-astral', '\uE000-pua', ...Array.from({ length: 30 }, (_, i) => `q${i}`)];
   let line = 1;

@@ -25,7 +25,7 @@ function table(values: (string | null)[]): StringTable {
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296;
 }
 
 interface Cell {
@@ -79,9 +79,19 @@ function reference(grids: ReleaseGrid[], specs: Map<string, ConfigSpec>, answers
         const open = c.score !== null && !Number.isNaN(c.score[k]!) && c.correct[k]! < 0;
         const spec = specs.get(c.config)!;
         const cor = c.correct[k]!;
-        const row: (string | number | null)[] = [id, g.model, g.split, c.config, spec.frames, spec.pixelCount,
-          open ? null : v(c.pred), open ? null : (v(c.groundTruth) ?? answers.get(`${g.split}\u0000${id}`) ?? null),
-          cor < 0 ? null : cor, v(c.sourceTag), v(c.protocolNote)];
+        const row: (string | number | null)[] = [
+          id,
+          g.model,
+          g.split,
+          c.config,
+          spec.frames,
+          spec.pixelCount,
+          open ? null : v(c.pred),
+          open ? null : (v(c.groundTruth) ?? answers.get(`${g.split}\u0000${id}`) ?? null),
+          cor < 0 ? null : cor,
+          v(c.sourceTag),
+          v(c.protocolNote),
+        ];
         const num = (a: Float64Array | null) => (a === null || Number.isNaN(a[k]!) ? null : formatNumber(a[k]!));
         for (const o of optional) {
           if (o === 'confidence') row.push(num(c.confidence));
@@ -99,7 +109,7 @@ function reference(grids: ReleaseGrid[], specs: Map<string, ConfigSpec>, answers
 
 function cells(n: number, seed: number, freeText: boolean): (Cell | undefined)[] {
   const r = rng(seed);
-  const pick = <T,>(xs: T[]): T => xs[Math.floor(r() * xs.length)]!;
+  const pick = <T>(xs: T[]): T => xs[Math.floor(r() * xs.length)]!;
   return Array.from({ length: n }, (_, i) => {
     if (r() < 0.1) return undefined;
     const open = r() < 0.05;
@@ -123,7 +133,9 @@ describe('perItemCsvBytes', () => {
   const specs = new Map(configs.map((k) => [k, makeConfigSpec(k)]));
   const ids = ['001-1', 'a,b', 'say "hi"', '𝔘-astral', 'a-very-long-sample-identifier-0001', ...Array.from({ length: 120 }, (_, i) => `q${i}`)];
   // Every third item has an answer letter (A–H in turn): the fallback for a missing ground truth.
-  const items: ItemMeta[] = ids.map((sampleId, i) => ({ split: 'S1', sampleId, answer: i % 3 === 0 ? 'ABCDEFGH'[(i / 3) % 8] : i % 3 === 1 ? 'not a letter' : null }) as unknown as ItemMeta);
+  const items: ItemMeta[] = ids.map(
+    (sampleId, i) => ({ split: 'S1', sampleId, answer: i % 3 === 0 ? 'ABCDEFGH'[(i / 3) % 8] : i % 3 === 1 ? 'not a letter' : null }) as unknown as ItemMeta,
+  );
   const answers = new Map(items.filter((i) => /^[A-H]$/.test(i.answer ?? '')).map((i) => [`${i.split}\u0000${i.sampleId}`, i.answer!]));
 
   for (const [name, freeText, withOptional, withScore] of [
@@ -135,9 +147,33 @@ describe('perItemCsvBytes', () => {
   ] as const) {
     it(`equals the reference: ${name}`, () => {
       const grids = [
-        grid('M "1"', 'S1', ids, configs, configs.map((_, j) => cells(ids.length, j + 1, freeText)), withOptional, withScore),
-        grid('M2', 'S,2', ids.slice(0, 40), configs.slice(1), configs.slice(1).map((_, j) => cells(40, j + 7, freeText)), withOptional, withScore),
-        grid('M3', 'S3', [], configs, configs.map(() => []), withOptional, withScore),
+        grid(
+          'M "1"',
+          'S1',
+          ids,
+          configs,
+          configs.map((_, j) => cells(ids.length, j + 1, freeText)),
+          withOptional,
+          withScore,
+        ),
+        grid(
+          'M2',
+          'S,2',
+          ids.slice(0, 40),
+          configs.slice(1),
+          configs.slice(1).map((_, j) => cells(40, j + 7, freeText)),
+          withOptional,
+          withScore,
+        ),
+        grid(
+          'M3',
+          'S3',
+          [],
+          configs,
+          configs.map(() => []),
+          withOptional,
+          withScore,
+        ),
       ];
       const want = reference(grids, specs, answers);
       expect(want.split('\n').length).toBeGreaterThan(100);
@@ -157,7 +193,7 @@ describe('perItemCsvBytes', () => {
     });
   }
 
-  it('equals the reference when every line is as long as its parts allow (the writer\'s bound is exact)', () => {
+  it("equals the reference when every line is as long as its parts allow (the writer's bound is exact)", () => {
     // Every cell at its column's longest pred, ground truth, correct, tag and note, every id
     // equally long, many columns: a bound one byte short per line overflows here (a zip's
     // whole-file block ran out of room; a chunk overran its padding).
@@ -166,7 +202,15 @@ describe('perItemCsvBytes', () => {
     const manySpecs = new Map(many.map((k) => [k, makeConfigSpec(k)]));
     const sameIds = Array.from({ length: 300 }, (_, i) => `id-${String(i).padStart(4, '0')}`);
     const full = (): Cell => ({ pred: 'B', gt: 'C', correct: 0, score: NaN, confidence: NaN, latencyMs: NaN, frames: null, src: 'lmms-eval:videomme', note: 'max_32f' });
-    const g = grid('M', 'S1', sameIds, many, many.map(() => sameIds.map(full)), false, false);
+    const g = grid(
+      'M',
+      'S1',
+      sameIds,
+      many,
+      many.map(() => sameIds.map(full)),
+      false,
+      false,
+    );
     const want = reference([g], manySpecs, new Map());
     expect(Buffer.from(perItemCsvBytes([g], [...manySpecs.values()], [])).toString('utf8')).toBe(want);
     for (const size of [1, 1000, undefined]) {
@@ -176,13 +220,26 @@ describe('perItemCsvBytes', () => {
     }
   });
 
-  it('wideCsvBytes: sample id and each config\'s prediction, empty where missing or open-ended', () => {
-    const g = grid('M', 'S1', ids, configs, configs.map((_, j) => cells(ids.length, j + 3, false)), false);
-    const rows = [['sample_id', ...configs], ...ids.map((id, r) => [id, ...g.columns.map((c) => {
-      const k = c.at[r]!;
-      const open = k >= 0 && c.score !== null && !Number.isNaN(c.score[k]!) && c.correct[k]! < 0;
-      return k < 0 || open ? '' : (c.pred.dict[c.pred.idx[k]!] ?? '');
-    })])];
+  it("wideCsvBytes: sample id and each config's prediction, empty where missing or open-ended", () => {
+    const g = grid(
+      'M',
+      'S1',
+      ids,
+      configs,
+      configs.map((_, j) => cells(ids.length, j + 3, false)),
+      false,
+    );
+    const rows = [
+      ['sample_id', ...configs],
+      ...ids.map((id, r) => [
+        id,
+        ...g.columns.map((c) => {
+          const k = c.at[r]!;
+          const open = k >= 0 && c.score !== null && !Number.isNaN(c.score[k]!) && c.correct[k]! < 0;
+          return k < 0 || open ? '' : (c.pred.dict[c.pred.idx[k]!] ?? '');
+        }),
+      ]),
+    ];
     expect(Buffer.from(wideCsvBytes(g)).toString('utf8')).toBe(csvText(rows[0]!, rows.slice(1)));
   });
 });

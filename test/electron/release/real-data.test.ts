@@ -129,7 +129,7 @@ describe.skipIf(!present)('real-data release export (scalegrid V1 + lmms-eval gr
     expect(flagDiffs).toBeGreaterThan(0);
   });
 
-  it("release_manifest.json: the V1 cells and wide_sources equal the published ones", () => {
+  it('release_manifest.json: the V1 cells and wide_sources equal the published ones', () => {
     type Manifest = {
       cells: { model: string; split: string; config: string; total: number; correct: number; source_tag: string; protocol_note: string }[];
       wide_sources: { source_tag: string; cells: Record<string, { total: number; correct: number }> }[];
@@ -147,7 +147,7 @@ describe.skipIf(!present)('real-data release export (scalegrid V1 + lmms-eval gr
     expect(ours.wide_sources[0]!.source_tag).toBe('legacy_clean:Qwen2.5-VL-7B:V1_short:extended_per_item');
   });
 
-  it("the README explains the one differing figure", () => {
+  it('the README explains the one differing figure', () => {
     const readme = readFileSync(path.join(out, 'README.md'), 'utf8');
     expect(readme).toContain('30.4071');
     expect(readme).toMatch(/dominance/i);

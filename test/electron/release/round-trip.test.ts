@@ -217,8 +217,22 @@ describe('release export round trip', () => {
     expect(text).not.toContain('\r');
     const rows = parse(text) as string[][];
     expect(rows[0]).toEqual([
-      'sample_id', 'model', 'split', 'config', 'frame_count', 'pixel_count', 'predicted_option', 'ground_truth_option',
-      'correct', 'source_tag', 'protocol_note', 'confidence', 'margin', 'latency_s', 'frame_indices', 'score',
+      'sample_id',
+      'model',
+      'split',
+      'config',
+      'frame_count',
+      'pixel_count',
+      'predicted_option',
+      'ground_truth_option',
+      'correct',
+      'source_tag',
+      'protocol_note',
+      'confidence',
+      'margin',
+      'latency_s',
+      'frame_indices',
+      'score',
     ]);
     const body = rows.slice(1);
     const cp = (s: string) => [...s].map((c) => c.codePointAt(0) as number);

@@ -20,7 +20,13 @@ const meta = [
 ];
 
 function results(name: string, scored: boolean): string {
-  const rows = meta.map((m, i) => ({ video_name: m.video, Q: m.question, A: m.answer, pred: i === 0 ? 'A dog runs.' : 'People cook.', ...(scored && { score: i === 0 ? 0.9 : 0.4 }) }));
+  const rows = meta.map((m, i) => ({
+    video_name: m.video,
+    Q: m.question,
+    A: m.answer,
+    pred: i === 0 ? 'A dog runs.' : 'People cook.',
+    ...(scored && { score: i === 0 ? 0.9 : 0.4 }),
+  }));
   return scratch.write(`res/${name}`, JSON.stringify(rows, null, 2));
 }
 

@@ -33,7 +33,11 @@ const schedule: Schedule = {
 };
 
 function rgbAt(file: string, frame: number, x: number, y: number): [number, number, number] {
-  const r = spawnSync(ffmpeg, ['-v', 'error', '-i', file, '-vf', `select=eq(n\\,${frame})`, '-fps_mode', 'passthrough', '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { maxBuffer: 1 << 24 });
+  const r = spawnSync(
+    ffmpeg,
+    ['-v', 'error', '-i', file, '-vf', `select=eq(n\\,${frame})`, '-fps_mode', 'passthrough', '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
+    { maxBuffer: 1 << 24 },
+  );
   expect(r.status, r.stderr?.toString()).toBe(0);
   const o = (y * schedule.width + x) * 3;
   return [r.stdout[o]!, r.stdout[o + 1]!, r.stdout[o + 2]!];
@@ -56,10 +60,16 @@ describe.skipIf(Boolean(missing))('sample video rendering', () => {
     expect(res.files).toEqual(['r1.mp4', 'r2.mp4']);
     expect(progress.sort()).toEqual([1, 2]);
     const file = path.join(mediaA, 'r1.mp4');
-    const probe = spawnSync(ffprobe, ['-v', 'error', '-select_streams', 'v:0', '-count_frames', '-show_entries', 'stream=codec_name,pix_fmt,width,height,avg_frame_rate,nb_read_frames', '-of', 'json', file], { encoding: 'utf8' });
+    const probe = spawnSync(
+      ffprobe,
+      ['-v', 'error', '-select_streams', 'v:0', '-count_frames', '-show_entries', 'stream=codec_name,pix_fmt,width,height,avg_frame_rate,nb_read_frames', '-of', 'json', file],
+      { encoding: 'utf8' },
+    );
     const stream = (JSON.parse(probe.stdout) as { streams: Record<string, unknown>[] }).streams[0]!;
     expect(stream).toMatchObject({ codec_name: 'h264', pix_fmt: 'yuv420p', width: 320, height: 180, avg_frame_rate: '25/1', nb_read_frames: '100' });
-    const keys = spawnSync(ffprobe, ['-v', 'error', '-select_streams', 'v:0', '-skip_frame', 'nokey', '-show_entries', 'frame=pts_time', '-of', 'json', file], { encoding: 'utf8' });
+    const keys = spawnSync(ffprobe, ['-v', 'error', '-select_streams', 'v:0', '-skip_frame', 'nokey', '-show_entries', 'frame=pts_time', '-of', 'json', file], {
+      encoding: 'utf8',
+    });
     const keyTimes = (JSON.parse(keys.stdout) as { frames: { pts_time: string }[] }).frames.map((f) => Number(f.pts_time));
     expect(keyTimes).toEqual([0, 2]); // frames 0 and 50 of 100
   });
@@ -85,7 +95,9 @@ describe.skipIf(Boolean(missing))('sample video rendering', () => {
   });
 
   it('reports a missing ffmpeg clearly', async () => {
-    await expect(ensureSampleMedia(schedule, path.join(tmp, 'c', 'media'), { cacheDir: path.join(tmp, 'cache2'), ffmpeg: path.join(tmp, 'no-such-ffmpeg') })).rejects.toThrow(/not found/);
+    await expect(ensureSampleMedia(schedule, path.join(tmp, 'c', 'media'), { cacheDir: path.join(tmp, 'cache2'), ffmpeg: path.join(tmp, 'no-such-ffmpeg') })).rejects.toThrow(
+      /not found/,
+    );
     expect(fs.readdirSync(path.join(tmp, 'cache2'))).toEqual([]); // no half-written cache entry
   });
 });

@@ -76,12 +76,12 @@ describe('IPC handlers (registerIpcHandlers in front of the real backend)', () =
   const file = path.join(tmp, 'shell.flipbook');
   const APP = 'app://flipbook/index.html#/queue';
 
-  it('registers exactly one handler per contract operation, on the preload\'s channel names', () => {
+  it("registers exactly one handler per contract operation, on the preload's channel names", () => {
     expect([...ipc.handlers.keys()].sort()).toEqual(OP_NAMES.map((n) => ipcChannel(n)).sort());
     expect([...ipc.handlers.keys()].sort()).toEqual(OP_NAME_LIST.map((n) => `${IPC_PREFIX}${n}`).sort());
   });
 
-  it('refuses, without running the operation, a sender that is not our window\'s top frame on app://', async () => {
+  it("refuses, without running the operation, a sender that is not our window's top frame on app://", async () => {
     const forbidden = { ok: false, error: { code: 'forbidden', message: 'IPC from an unexpected sender' } };
     const req = { path: file, create: true };
     for (const ev of [
@@ -98,7 +98,7 @@ describe('IPC handlers (registerIpcHandlers in front of the real backend)', () =
     expect(fs.existsSync(file)).toBe(false);
   });
 
-  it('parses the payload with the contract\'s schema, then runs the operation for our window', async () => {
+  it("parses the payload with the contract's schema, then runs the operation for our window", async () => {
     expect(await call('project:open', event(APP), { path: 5 })).toMatchObject({ ok: false, error: { code: 'bad-request' } });
     expect(backend.project()).toBeNull();
     const opened = await call('project:open', event(APP), { path: file, create: true });

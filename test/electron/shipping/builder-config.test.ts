@@ -46,9 +46,9 @@ function packed(rel: string): boolean {
 
 function walk(dir: string, rel = ''): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
-    d.isDirectory() ? walk(path.join(dir, d.name), path.posix.join(rel, d.name)) : d.isFile() ? [path.posix.join(rel, d.name)] : [],
-  );
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((d) => (d.isDirectory() ? walk(path.join(dir, d.name), path.posix.join(rel, d.name)) : d.isFile() ? [path.posix.join(rel, d.name)] : []));
 }
 
 function ensureBuilt(rel: string, args: string[]): void {
@@ -110,7 +110,7 @@ describe('electron-builder configuration', () => {
     expect(config.electronVersion).toBe((requireFromRepo('electron/package.json') as { version: string }).version);
   });
 
-  it('after a build, every pattern it packs matches files, the package\'s main entry among them', () => {
+  it("after a build, every pattern it packs matches files, the package's main entry among them", () => {
     for (const p of stringPatterns.filter((x) => !x.startsWith('!'))) {
       expect(appFiles.filter((f) => matches(f, p)).length, `files pattern ${p} matches nothing`).toBeGreaterThan(0);
     }
@@ -124,7 +124,10 @@ describe('electron-builder configuration', () => {
     // Every runtime module is installed unless it is optional.
     for (const m of runtimeModules) {
       if (pkg.optionalDependencies?.[m]) continue;
-      expect(appFiles.some((f) => f.startsWith(`node_modules/${m}/`) && packed(f)), `${m} is shipped`).toBe(true);
+      expect(
+        appFiles.some((f) => f.startsWith(`node_modules/${m}/`) && packed(f)),
+        `${m} is shipped`,
+      ).toBe(true);
     }
   });
 
@@ -144,7 +147,11 @@ describe('electron-builder configuration', () => {
     // At least better-sqlite3's addon — else the scan is broken.
     expect(native).toContain('node_modules/better-sqlite3/build/Release/better_sqlite3.node');
     const unpack = config.asarUnpack as string[];
-    for (const f of native) expect(unpack.some((p) => matches(f, p)), `${f} is not unpacked (native code cannot load from app.asar)`).toBe(true);
+    for (const f of native)
+      expect(
+        unpack.some((p) => matches(f, p)),
+        `${f} is not unpacked (native code cannot load from app.asar)`,
+      ).toBe(true);
   });
 
   it('ships every package the bundled main process loads from node_modules, and only those', () => {
@@ -212,14 +219,18 @@ describe('icons in build/', () => {
     expect(icns.toString('latin1', 0, 4)).toBe('icns');
     expect(icns.readUInt32BE(4)).toBe(icns.length);
     const chunks = new Map<string, Buffer>();
-    for (let o = 8; o < icns.length; ) {
+    for (let o = 8; o < icns.length;) {
       const len = icns.readUInt32BE(o + 4);
       expect(len).toBeGreaterThan(8);
       chunks.set(icns.toString('latin1', o, o + 4), icns.subarray(o + 8, o + len));
       o += len;
     }
     // ic08/ic09/ic10 = 256/512/1024 px PNG (or JPEG 2000) images.
-    for (const [type, size] of [['ic08', 256], ['ic09', 512], ['ic10', 1024]] as const) {
+    for (const [type, size] of [
+      ['ic08', 256],
+      ['ic09', 512],
+      ['ic10', 1024],
+    ] as const) {
       const body = chunks.get(type);
       expect(body, type).toBeDefined();
       if (body && isPng(body)) expect(readPngHeader(body).width).toBe(size);

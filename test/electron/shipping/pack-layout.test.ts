@@ -64,7 +64,20 @@ beforeAll(() => {
   // The scratch project depends on the runtime modules only (what the bundle leaves external).
   fs.writeFileSync(
     path.join(project, 'package.json'),
-    JSON.stringify({ name: pkg.name, version: pkg.version, description: pkg.description, author: pkg.author, license: pkg.license, type: pkg.type, main: pkg.main, dependencies: { 'better-sqlite3': sqliteVersion } }, null, 2),
+    JSON.stringify(
+      {
+        name: pkg.name,
+        version: pkg.version,
+        description: pkg.description,
+        author: pkg.author,
+        license: pkg.license,
+        type: pkg.type,
+        main: pkg.main,
+        dependencies: { 'better-sqlite3': sqliteVersion },
+      },
+      null,
+      2,
+    ),
   );
   for (const m of ['better-sqlite3', 'bindings', 'file-uri-to-path']) copy(path.join('node_modules', m));
   fs.mkdirSync(path.join(project, 'node_modules/electron'), { recursive: true });
@@ -97,7 +110,14 @@ describe('electron-builder --dir with the repo configuration', () => {
     const archive = path.join(resources, 'app.asar');
     const files = asar.listPackage(archive, { isPack: false }).map((f) => f.replace(/\\/g, '/'));
     const migrations = fs.readdirSync(path.join(repoRoot, 'electron/store/migrations')).filter((f) => f.endsWith('.sql'));
-    for (const f of ['/package.json', '/dist/electron/main.js', '/dist/electron/preload.cjs', '/dist/renderer/index.html', '/assets/codebook.json', ...migrations.map((m) => `/dist/electron/migrations/${m}`)]) {
+    for (const f of [
+      '/package.json',
+      '/dist/electron/main.js',
+      '/dist/electron/preload.cjs',
+      '/dist/renderer/index.html',
+      '/assets/codebook.json',
+      ...migrations.map((m) => `/dist/electron/migrations/${m}`),
+    ]) {
       expect(files, f).toContain(f);
     }
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);

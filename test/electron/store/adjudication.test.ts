@@ -26,7 +26,7 @@ describe('conflicts and adjudication', () => {
     expect(p.annotations.conflicts()).toEqual([{ ...item, primaries: { alice: 'evidence-missed', bob: 'temporal-misorder' }, resolution: null }]);
   });
 
-  it('records the adjudicator and the resolution, keeps everyone\'s original labels, and can be undone', () => {
+  it("records the adjudicator and the resolution, keeps everyone's original labels, and can be undone", () => {
     const p = setup();
     const a = p.annotations;
     const before = a.listStates();
@@ -54,24 +54,32 @@ describe('conflicts and adjudication', () => {
     expect(a.listStates()).toEqual(before);
   });
 
-  it("an undo or redo by anyone but the adjudicator has no effect (docs/team-sync.md §3, Ownership)", () => {
+  it('an undo or redo by anyone but the adjudicator has no effect (docs/team-sync.md §3, Ownership)', () => {
     const p = setup();
     const a = p.annotations;
     a.apply({ op: 'adjudicate', ...item, primary: 'temporal-misorder', pathways: [], note: 'lead decides' }, 'lead');
     const adj = a.exportEvents({ annotator: 'lead' }).find((e) => e.kind === 'adjudicate')!;
     const stamp = (ms: number) => new Date(Date.parse(adj.at) + ms).toISOString();
     // Alice's undo of it (merged from a bundle or a space): kept in the log, no effect.
-    a.importEvents([{ uuid: '0e1f2a3b-4c5d-4e6f-8a9b-000000000001', at: stamp(1), annotator: 'alice', ...item, kind: 'undo', payload: {}, codebookVersion: null, targetUuid: adj.uuid }]);
+    a.importEvents([
+      { uuid: '0e1f2a3b-4c5d-4e6f-8a9b-000000000001', at: stamp(1), annotator: 'alice', ...item, kind: 'undo', payload: {}, codebookVersion: null, targetUuid: adj.uuid },
+    ]);
     expect(a.resolutions().map((r) => r.adjudicator)).toEqual(['lead']);
     expect(a.conflicts()[0]?.resolution?.primary).toBe('temporal-misorder');
     // The lead's own undo works, and Alice's redo does not bring it back.
-    a.importEvents([{ uuid: '0e1f2a3b-4c5d-4e6f-8a9b-000000000002', at: stamp(2), annotator: 'lead', ...item, kind: 'undo', payload: {}, codebookVersion: null, targetUuid: adj.uuid }]);
-    a.importEvents([{ uuid: '0e1f2a3b-4c5d-4e6f-8a9b-000000000003', at: stamp(3), annotator: 'alice', ...item, kind: 'redo', payload: {}, codebookVersion: null, targetUuid: adj.uuid }]);
+    a.importEvents([
+      { uuid: '0e1f2a3b-4c5d-4e6f-8a9b-000000000002', at: stamp(2), annotator: 'lead', ...item, kind: 'undo', payload: {}, codebookVersion: null, targetUuid: adj.uuid },
+    ]);
+    a.importEvents([
+      { uuid: '0e1f2a3b-4c5d-4e6f-8a9b-000000000003', at: stamp(3), annotator: 'alice', ...item, kind: 'redo', payload: {}, codebookVersion: null, targetUuid: adj.uuid },
+    ]);
     expect(a.resolutions()).toEqual([]);
     // Nor does an undo of Bob's label by Alice change Bob's state.
     const bobs = a.exportEvents({ annotator: 'bob', ...item })[0]!;
     const before = a.listStates({ annotator: 'bob' });
-    a.importEvents([{ uuid: '0e1f2a3b-4c5d-4e6f-8a9b-000000000004', at: stamp(4), annotator: 'alice', ...item, kind: 'undo', payload: {}, codebookVersion: null, targetUuid: bobs.uuid }]);
+    a.importEvents([
+      { uuid: '0e1f2a3b-4c5d-4e6f-8a9b-000000000004', at: stamp(4), annotator: 'alice', ...item, kind: 'undo', payload: {}, codebookVersion: null, targetUuid: bobs.uuid },
+    ]);
     expect(a.listStates({ annotator: 'bob' })).toEqual(before);
   });
 

@@ -29,7 +29,8 @@ describe('annotation edit cost', () => {
           annotator: 'ana',
           ...heavy,
           kind: i % 200 === 0 ? 'addSpan' : 'setNotes',
-          payload: i % 200 === 0 ? { span: { id: `s${i}`, startS: i / 100, endS: i / 100 + 1, label: 'x'.repeat(50), coveredBy: ['8f'] } } : { notes: `note ${i} ${'y'.repeat(200)}` },
+          payload:
+            i % 200 === 0 ? { span: { id: `s${i}`, startS: i / 100, endS: i / 100 + 1, label: 'x'.repeat(50), coveredBy: ['8f'] } } : { notes: `note ${i} ${'y'.repeat(200)}` },
           codebookVersion: null,
           targetUuid: null,
         })),
@@ -59,7 +60,7 @@ describe('annotation edit cost', () => {
     try {
       const a = project.annotations;
       const rnd = mulberry32(11);
-      const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+      const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
       const items = [heavy, light];
       const check = (): void => {
         for (const item of items) {
@@ -80,7 +81,18 @@ describe('annotation edit cost', () => {
         else if (r < 0.15) a.redo(annotator);
         else if (r < 0.2) {
           // A merged event from another machine, stamped in the past: the key is replayed.
-          a.importEvents([{ uuid: randomUUID(), at: new Date(Date.parse('2025-06-01T00:00:00.000Z') + i).toISOString(), annotator, ...item, kind: 'setStatus', payload: { status: 'needs_review' }, codebookVersion: null, targetUuid: null }]);
+          a.importEvents([
+            {
+              uuid: randomUUID(),
+              at: new Date(Date.parse('2025-06-01T00:00:00.000Z') + i).toISOString(),
+              annotator,
+              ...item,
+              kind: 'setStatus',
+              payload: { status: 'needs_review' },
+              codebookVersion: null,
+              targetUuid: null,
+            },
+          ]);
         } else {
           const edits: AnnotationEdit[] = [
             { op: 'setPathway', ...item, pathway: pick(['evidence-missed', 'distractor-frames', 'label-noise']), on: pick([true, false]) },

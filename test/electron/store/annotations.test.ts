@@ -163,8 +163,18 @@ describe('annotations', () => {
     for (let k = 0; k < 4; k++) {
       const s = states.find((x) => x.sampleId === `item-${k}`)!;
       const mine = [...Array(count).keys()].filter((i) => i % 4 === k);
-      expect(s.pathways).toEqual(mine.filter((i) => i % 3 === 0).map((i) => `p${i}`).sort());
-      expect(s.spans.map((x) => x.id).sort()).toEqual(mine.filter((i) => i % 3 === 2).map((i) => `span-${i}`).sort());
+      expect(s.pathways).toEqual(
+        mine
+          .filter((i) => i % 3 === 0)
+          .map((i) => `p${i}`)
+          .sort(),
+      );
+      expect(s.spans.map((x) => x.id).sort()).toEqual(
+        mine
+          .filter((i) => i % 3 === 2)
+          .map((i) => `span-${i}`)
+          .sort(),
+      );
       const lastNote = mine.filter((i) => i % 3 === 1).pop();
       expect(s.notes).toBe(lastNote === undefined ? '' : `note ${lastNote}`);
     }
@@ -211,7 +221,16 @@ describe('annotations', () => {
     const a = project.annotations;
     const BOUND = 5 * 60_000;
     // A colleague's events stamped one minute and one day ahead (their clock was wrong).
-    const peer = (uuid: string, at: string): AnnotationEvent => ({ uuid, at, annotator: 'pat', ...target, kind: 'setStatus', payload: { status: 'done' }, codebookVersion: null, targetUuid: null });
+    const peer = (uuid: string, at: string): AnnotationEvent => ({
+      uuid,
+      at,
+      annotator: 'pat',
+      ...target,
+      kind: 'setStatus',
+      payload: { status: 'done' },
+      codebookVersion: null,
+      targetUuid: null,
+    });
     a.importEvents([peer('0e1f2a3b-4c5d-4e6f-8a9b-000000000010', new Date(Date.now() + 60_000).toISOString())]);
     a.apply({ op: 'setStatus', ...target, status: 'in_progress' }, 'ana');
     const first = a.exportEvents({ annotator: 'ana' })[0]!.at;
@@ -237,7 +256,16 @@ describe('annotations', () => {
     const clock = vi.spyOn(Date, 'now').mockImplementation(() => base + Math.floor(reads++ / 7));
     try {
       a.importEvents([
-        { uuid: '0e1f2a3b-4c5d-4e6f-8a9b-000000000030', at: new Date(base + 86_400_000).toISOString(), annotator: 'pat', ...target, kind: 'setStatus', payload: { status: 'done' }, codebookVersion: null, targetUuid: null },
+        {
+          uuid: '0e1f2a3b-4c5d-4e6f-8a9b-000000000030',
+          at: new Date(base + 86_400_000).toISOString(),
+          annotator: 'pat',
+          ...target,
+          kind: 'setStatus',
+          payload: { status: 'done' },
+          codebookVersion: null,
+          targetUuid: null,
+        },
       ]);
       for (let i = 0; i < 20; i++) {
         a.apply({ op: 'setNotes', ...target, notes: `n${i}` }, 'ana');
@@ -260,7 +288,16 @@ describe('annotations', () => {
     a.apply({ op: 'addSpan', ...target, span: { id: 's1', startS: 1, endS: 2, label: 'mine' } }, 'ana');
     const at = new Date(Date.now() + 1000).toISOString();
     a.importEvents([
-      { uuid: '0e1f2a3b-4c5d-4e6f-8a9b-000000000020', at, annotator: 'pat', ...target, kind: 'addSpan', payload: { span: { id: 's1', startS: 5, endS: 6, label: 'theirs' } }, codebookVersion: null, targetUuid: null },
+      {
+        uuid: '0e1f2a3b-4c5d-4e6f-8a9b-000000000020',
+        at,
+        annotator: 'pat',
+        ...target,
+        kind: 'addSpan',
+        payload: { span: { id: 's1', startS: 5, endS: 6, label: 'theirs' } },
+        codebookVersion: null,
+        targetUuid: null,
+      },
     ]);
     const spans = (who: string) => a.listStates({ annotator: who })[0]?.spans.map((x) => [x.id, x.label]);
     expect(spans('ana')).toEqual([['s1', 'mine']]);

@@ -63,7 +63,9 @@ function fingerprint(file: string): string {
   const db = new Database(file, { readonly: true });
   try {
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-    return ['models', 'splits', 'configs', 'items', 'runs', 'response_columns'].map((t) => `${t}=${(db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n}`).join(' ');
+    return ['models', 'splits', 'configs', 'items', 'runs', 'response_columns']
+      .map((t) => `${t}=${(db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n}`)
+      .join(' ');
   } finally {
     db.close();
   }
@@ -140,9 +142,15 @@ describe.skipIf(skipReason !== null)('a full disk (a real tmpfs filled up, in a 
     const free = 2 * fs.statSync(empty).size + 64 * 1024 + Math.floor((fs.statSync(ref).size - fs.statSync(empty).size) / 3);
     const onDisk = path.join(mnt, 'new.flipbook');
     const r = onSmallDisk(mnt, out, 8, [`fill ${free}`, `${node(['import', csv, '--project', onDisk])}; echo "exit $?"`, `ls -A ${q(mnt)}`].join('\n'));
-    console.log(`disk-full new project: ${free} bytes left free (the empty project is ${fs.statSync(empty).size}, the imported one ${fs.statSync(ref).size}).\n${r.stdout}${r.stderr}`);
+    console.log(
+      `disk-full new project: ${free} bytes left free (the empty project is ${fs.statSync(empty).size}, the imported one ${fs.statSync(ref).size}).\n${r.stdout}${r.stderr}`,
+    );
     expect(r.stdout).toMatch(/^exit 1$/m);
-    expect(r.stderr).toMatch(new RegExp(`flipbook import: ${onDisk.replace(/[.]/g, '\\.')}: creating the project \\(the import of big\\.csv\\) failed: the disk is full \\((SQLITE_FULL|ENOSPC)\\); nothing was created`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `flipbook import: ${onDisk.replace(/[.]/g, '\\.')}: creating the project \\(the import of big\\.csv\\) failed: the disk is full \\((SQLITE_FULL|ENOSPC)\\); nothing was created`,
+      ),
+    );
     // Only the filler is left on the disk.
     expect(r.stdout.trim().split('\n').slice(1)).toEqual(['filler']);
   });
@@ -179,8 +187,12 @@ describe.skipIf(skipReason !== null)('a full disk (a real tmpfs filled up, in a 
     expect(r.stdout).toMatch(/^small 0$/m);
     expect(r.stdout).toMatch(/^new 1$/m);
     expect(r.stdout).toMatch(/^replace 1$/m);
-    expect(r.stderr).toMatch(new RegExp(`flipbook export: export to ${fresh.replace(/[.]/g, '\\.')} failed: the disk is full \\(ENOSPC\\) while writing \\S+; nothing was left there`));
-    expect(r.stderr).toMatch(new RegExp(`export to ${previous.replace(/[.]/g, '\\.')} failed: the disk is full \\(ENOSPC\\) while writing \\S+; the previous export there is kept as it was`));
+    expect(r.stderr).toMatch(
+      new RegExp(`flipbook export: export to ${fresh.replace(/[.]/g, '\\.')} failed: the disk is full \\(ENOSPC\\) while writing \\S+; nothing was left there`),
+    );
+    expect(r.stderr).toMatch(
+      new RegExp(`export to ${previous.replace(/[.]/g, '\\.')} failed: the disk is full \\(ENOSPC\\) while writing \\S+; the previous export there is kept as it was`),
+    );
     expect(r.stderr).not.toMatch(/^\s+at /m);
     // No release folder for the new export, no temps; the previous export byte for byte.
     expect(r.stdout.trim().split('\n').slice(3).sort()).toEqual(['filler', 'previous']);

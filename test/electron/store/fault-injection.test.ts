@@ -24,11 +24,7 @@ console.log(`fault-injection seed ${SEED} (rerun with FLIPBOOK_FI_SEED=${SEED})`
 const ROUNDS = 6;
 
 /** Spawns `args` under node, kills it with SIGKILL after `delayMs` (or when `killWhen` says so). */
-function runAndKill(
-  args: string[],
-  delayMs: number,
-  killWhen?: (stdout: string) => boolean,
-): Promise<{ stdout: string; stderr: string; killed: boolean; code: number | null }> {
+function runAndKill(args: string[], delayMs: number, killWhen?: (stdout: string) => boolean): Promise<{ stdout: string; stderr: string; killed: boolean; code: number | null }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

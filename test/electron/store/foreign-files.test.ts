@@ -45,9 +45,7 @@ describe('files that are not ours', () => {
     untouched(other, () => {
       const r = flipbook('import', csv, '--project', other);
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain(
-        `${other}: not a Flipbook project: it is an SQLite file with tables of its own (notes) and no Flipbook schema; nothing was written to it`,
-      );
+      expect(r.stderr).toContain(`${other}: not a Flipbook project: it is an SQLite file with tables of its own (notes) and no Flipbook schema; nothing was written to it`);
       const m = flipbook('metrics', '--project', other);
       expect(m.code).toBe(1);
       expect(m.stderr).toMatch(/not a Flipbook project: it is an SQLite file with tables of its own \(notes\)/);
@@ -108,7 +106,11 @@ describe('files that are not ours', () => {
     // A project an older Flipbook made (schema 40, no mark) opens and is migrated and marked.
     const old = path.join(dir, 'old.flipbook');
     const d = new Database(old);
-    migrate(d, old, loadMigrations().filter((m) => m.version <= 40));
+    migrate(
+      d,
+      old,
+      loadMigrations().filter((m) => m.version <= 40),
+    );
     d.prepare("INSERT INTO models (name) VALUES ('kept')").run();
     d.close();
     expect(read(old, 'application_id')).toBe(0);

@@ -149,9 +149,7 @@ describe('applyImport', () => {
 
   it('rejects metadata whose answer contradicts a stored outcome', () => {
     const { project } = fresh();
-    project.applyImport(
-      batch('runs/scored.csv', { configs, responses: [response({ sampleId: '001-1', config: '16f_151k', pred: 'B', correct: true, line: 2 })] }),
-    );
+    project.applyImport(batch('runs/scored.csv', { configs, responses: [response({ sampleId: '001-1', config: '16f_151k', pred: 'B', correct: true, line: 2 })] }));
     const before = counts(project);
     const meta = batch('meta/wrong.json', { items: [{ split: 'V1_short', sampleId: '001-1', answer: 'A', line: 7 }] });
     expect(() => project.applyImport(meta)).toThrow(/meta\/wrong\.json:7: answer: .*runs\/scored\.csv:2/);

@@ -14,7 +14,8 @@ import type { ImportOverrides } from '../../../electron/store/import-apply';
 import { openProject, type Project } from '../../../electron/store/index';
 import { tempDir } from './helpers';
 
-const HEADER = 'sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note,confidence,latency_s,frame_indices,score';
+const HEADER =
+  'sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note,confidence,latency_s,frame_indices,score';
 const ROWS = [
   '001-1,M,V1_short,16f_151k,16,150528,B,C,0,official:M,,0.9,1.25,0 10 20,',
   '001-1,M,V1_short,textonly,0,0,C,C,1,official:M,note,,,,',

@@ -138,7 +138,10 @@ describe('project lock', () => {
         for (const c of children) c.proc.stdin.write(`go ${file}\n`);
         const answers = await Promise.all(children.map((c) => c.next()));
         const won = answers.flatMap((a, i) => (a === 'won' ? [i] : []));
-        expect(answers.filter((a) => a !== 'won').every((a) => a === 'lost ProjectLockedError'), answers.join(', ')).toBe(true);
+        expect(
+          answers.filter((a) => a !== 'won').every((a) => a === 'lost ProjectLockedError'),
+          answers.join(', '),
+        ).toBe(true);
         winners.push(won.length);
         for (const i of won) {
           children[i]!.proc.stdin.write('release\n');

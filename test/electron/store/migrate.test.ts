@@ -17,7 +17,20 @@ describe('migrations', () => {
     expect(p.db.pragma('synchronous', { simple: true })).toBe(2); // FULL
     expect(p.db.pragma('temp_store', { simple: true })).toBe(2); // MEMORY: statement journals off the disk
     const tables = p.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all();
-    for (const t of ['annotation_events', 'annotation_state', 'configs', 'evidence_spans', 'items', 'media', 'models', 'response_columns', 'runs', 'saved_views', 'settings', 'splits']) {
+    for (const t of [
+      'annotation_events',
+      'annotation_state',
+      'configs',
+      'evidence_spans',
+      'items',
+      'media',
+      'models',
+      'response_columns',
+      'runs',
+      'saved_views',
+      'settings',
+      'splits',
+    ]) {
       expect(tables).toContain(t);
     }
     p.close();

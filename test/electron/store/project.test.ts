@@ -20,7 +20,9 @@ describe('loadMatrix and listGrids', () => {
         const correct = (i + j) % 2 === 0;
         const conf = (i * 10 + j) / 100;
         expected.set(`${id}|${c.key}`, { correct: correct ? 1 : 0, conf });
-        rows.push(response({ sampleId: id, config: c.key, pred: 'A', correct, confidence: conf, margin: conf / 2, latencyMs: 100 + i, frameIndices: j ? [i, j] : null, line: line++ }));
+        rows.push(
+          response({ sampleId: id, config: c.key, pred: 'A', correct, confidence: conf, margin: conf / 2, latencyMs: 100 + i, frameIndices: j ? [i, j] : null, line: line++ }),
+        );
       }),
     );
     p.applyImport(batch('grid.csv', { configs, responses: rows }));
@@ -45,9 +47,7 @@ describe('loadMatrix and listGrids', () => {
     );
     const at = m.itemIds.indexOf('a-10') * nc + m.configs.findIndex((c) => c.key === '16f_151k');
     expect(Array.from(m.frameIndices[at] ?? [])).toEqual([1, 2]); // ids[1], configs[2]
-    expect(p.listGrids()).toEqual([
-      { model: 'qwen', split: 'V1_short', kind: 'mcqa', configs: m.configs, nItems: 5, nCells: 18, score: 'correct', protocols: [''] },
-    ]);
+    expect(p.listGrids()).toEqual([{ model: 'qwen', split: 'V1_short', kind: 'mcqa', configs: m.configs, nItems: 5, nCells: 18, score: 'correct', protocols: [''] }]);
     p.close();
   });
 
@@ -85,7 +85,9 @@ describe('loadMatrix and listGrids', () => {
     ];
     for (const [model, split, ids] of cells) {
       ids.forEach((id, i) =>
-        configs.forEach((c, j) => rows.push(response({ model, split, sampleId: id, config: c.key, pred: 'A', correct: (i + j + model.length) % 2 === 0, confidence: (i + j) / 10, line: line++ }))),
+        configs.forEach((c, j) =>
+          rows.push(response({ model, split, sampleId: id, config: c.key, pred: 'A', correct: (i + j + model.length) % 2 === 0, confidence: (i + j) / 10, line: line++ })),
+        ),
       );
     }
     p.applyImport(batch('grid.csv', { configs, responses: rows }));
@@ -103,7 +105,12 @@ describe('loadMatrix and listGrids', () => {
       ['qwen', 'MLVU', ['a-1', 'z-9']],
       ['llava', 'V1_short', ['b-2', 'd-4']],
     ]);
-    expect(() => p.loadMatrices([{ model: 'qwen', split: 'MLVU' }, { model: 'qwen', split: 'nope' }])).toThrow(/no responses of model "qwen" on split "nope"/);
+    expect(() =>
+      p.loadMatrices([
+        { model: 'qwen', split: 'MLVU' },
+        { model: 'qwen', split: 'nope' },
+      ]),
+    ).toThrow(/no responses of model "qwen" on split "nope"/);
     p.close();
   });
 
@@ -111,8 +118,18 @@ describe('loadMatrix and listGrids', () => {
     const p = openProject(path.join(tempDir(), 'p.flipbook'), { create: true });
     const uniform = { policy: 'uniform-linspace' as const, seed: null, fps: null };
     const rounded = { policy: 'uniform-linspace-round' as const, seed: null, fps: null };
-    p.applyImport(batch('llava.jsonl', { configs: [config('16f', 16, null, { sampling: uniform })], responses: [response({ model: 'llava', sampleId: '1', config: '16f', pred: 'A', line: 1 })] }));
-    p.applyImport(batch('qwen.jsonl', { configs: [config('16f', 16, null, { sampling: rounded })], responses: [response({ model: 'qwen', sampleId: '1', config: '16f', pred: 'A', line: 1 })] }));
+    p.applyImport(
+      batch('llava.jsonl', {
+        configs: [config('16f', 16, null, { sampling: uniform })],
+        responses: [response({ model: 'llava', sampleId: '1', config: '16f', pred: 'A', line: 1 })],
+      }),
+    );
+    p.applyImport(
+      batch('qwen.jsonl', {
+        configs: [config('16f', 16, null, { sampling: rounded })],
+        responses: [response({ model: 'qwen', sampleId: '1', config: '16f', pred: 'A', line: 1 })],
+      }),
+    );
     expect(p.gridConfigs('llava', 'V1_short')[0]?.sampling.policy).toBe('uniform-linspace');
     expect(p.gridConfigs('qwen', 'V1_short')[0]?.sampling.policy).toBe('uniform-linspace-round');
     expect(p.loadMatrix('qwen', 'V1_short').configs[0]?.sampling.policy).toBe('uniform-linspace-round');
@@ -165,7 +182,10 @@ describe('settings, items, views, media', () => {
 
 describe('listGrids kept between imports', () => {
   const grid = (model: string, ids: string[]) =>
-    batch(`${model}.csv`, { configs: [config('8f_151k', 8)], responses: ids.map((sampleId, i) => response({ model, sampleId, config: '8f_151k', pred: 'A', correct: true, line: i + 1 })) });
+    batch(`${model}.csv`, {
+      configs: [config('8f_151k', 8)],
+      responses: ids.map((sampleId, i) => response({ model, sampleId, config: '8f_151k', pred: 'A', correct: true, line: i + 1 })),
+    });
 
   it('follows imports made through another connection, and a caller cannot edit the kept answer', () => {
     const file = path.join(tempDir(), 'kept.flipbook');
@@ -178,7 +198,10 @@ describe('listGrids kept between imports', () => {
     first.pop();
     expect(reader.listGrids().map((g) => [g.model, g.nItems, g.configs.length])).toEqual([['qwen', 2, 1]]);
     writer.applyImport(grid('llava', ['a', 'b', 'c']));
-    expect(reader.listGrids().map((g) => [g.model, g.nItems])).toEqual([['llava', 3], ['qwen', 2]]);
+    expect(reader.listGrids().map((g) => [g.model, g.nItems])).toEqual([
+      ['llava', 3],
+      ['qwen', 2],
+    ]);
     expect(reader.countItems()).toBe(3);
     reader.close();
     writer.close();

@@ -125,7 +125,10 @@ describe('creating a project', () => {
     const d = tempDir('flipbook-create-');
     const file = path.join(d, 'new.flipbook');
     const bad = path.join(d, 'bad.csv');
-    fs.writeFileSync(bad, 'sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note\nq1,M,S,textonly,0,0,A,B,1,t,\n');
+    fs.writeFileSync(
+      bad,
+      'sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note\nq1,M,S,textonly,0,0,A,B,1,t,\n',
+    );
     const r = flipbook('import', bad, '--project', file);
     expect(r.code).toBe(1);
     expect(fs.readdirSync(d).sort()).toEqual(['bad.csv']);

@@ -82,11 +82,14 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 describe('codebook versions in a team space (real PostgreSQL)', () => {
-  it('a space made before the codebooks migration gets the project\'s versions on its next sync', async () => {
+  it("a space made before the codebooks migration gets the project's versions on its next sync", async () => {
     // What an older Flipbook left: schema version 10 and a space with its release, no codebooks.
     const c = await server.client();
     try {
-      await migrateServer(c, SERVER_MIGRATIONS.filter((m) => m.version === 10));
+      await migrateServer(
+        c,
+        SERVER_MIGRATIONS.filter((m) => m.version === 10),
+      );
       const release = withProject(files.lead!, (p) => releaseIdentity(p));
       await c.query('INSERT INTO flipbook.spaces (name, release) VALUES ($1, $2)', [SPACE, JSON.stringify(release)]);
     } finally {
@@ -109,10 +112,7 @@ describe('codebook versions in a team space (real PostgreSQL)', () => {
     expect((await syncIn(ADMIN, files.lead!)).codebooks).toEqual({ pushed: 1, pulled: 0 });
     expect((await serverCodebooks()).map((v) => v.version)).toEqual([1, 2]);
 
-    const use = () =>
-      withProject(files.alice!, (p) =>
-        annotate(p, [{ row: { model: 'm1', split: 'S', item: 'q1', annotator: 'alice', primary: 'audio-needed' }, where: 'test' }]),
-      );
+    const use = () => withProject(files.alice!, (p) => annotate(p, [{ row: { model: 'm1', split: 'S', item: 'q1', annotator: 'alice', primary: 'audio-needed' }, where: 'test' }]));
     expect(use).toThrow(/primary: 'audio-needed' is not a pathway of the codebook/);
     const r = await syncIn('alice', files.alice!);
     expect(r.codebooks).toEqual({ pushed: 0, pulled: 1 });

@@ -42,7 +42,7 @@ describe('convergence of 8 annotators through a crashing server', () => {
     const seed = Number(process.env.FLIPBOOK_SYNC_SEED ?? Date.now() % 1_000_000);
     console.log(`convergence seed ${seed} (FLIPBOOK_SYNC_SEED=${seed} repeats this run)`);
     const rand = mulberry32Uint32(seed);
-    const pick = <T,>(xs: readonly T[]): T => xs[rand() % xs.length]!;
+    const pick = <T>(xs: readonly T[]): T => xs[rand() % xs.length]!;
     const names = Array.from({ length: N }, (_, i) => `ann${i + 1}`);
     const release = makeReleaseProject(dir, 12);
     const files = copies(release, ['lead', ...names]);
@@ -72,12 +72,23 @@ describe('convergence of 8 annotators through a crashing server', () => {
     const edit = (n: string): void => {
       const row: AnnotateRow = { model: 'm1', split: 'S', item: `q${1 + (rand() % 12)}`, annotator: n };
       switch (rand() % 6) {
-        case 0: row.tags = [pick(PATHWAYS)]; break;
-        case 1: row.primary = pick(PATHWAYS); break;
-        case 2: row.status = pick(STATUSES); break;
-        case 3: row.note = `note ${rand() % 1000}, "quoted"`; break;
-        case 4: row.confidence = String(1 + (rand() % 5)); break;
-        default: row.transition = pick(TRANSITIONS);
+        case 0:
+          row.tags = [pick(PATHWAYS)];
+          break;
+        case 1:
+          row.primary = pick(PATHWAYS);
+          break;
+        case 2:
+          row.status = pick(STATUSES);
+          break;
+        case 3:
+          row.note = `note ${rand() % 1000}, "quoted"`;
+          break;
+        case 4:
+          row.confidence = String(1 + (rand() % 5));
+          break;
+        default:
+          row.transition = pick(TRANSITIONS);
       }
       edits += annotate(projects.get(n)!, [{ row, where: n }]).events;
     };
@@ -98,7 +109,15 @@ describe('convergence of 8 annotators through a crashing server', () => {
     let malAccepted = 0;
     const hostile = (async () => {
       const malRow = (over: Record<string, unknown>): unknown[] => {
-        const r = { uuid: randomUUID(), at: new Date().toISOString(), sample_id: `q${1 + (rand() % 12)}`, kind: 'setStatus', payload: '{"status":"done"}', target_uuid: null, ...over };
+        const r = {
+          uuid: randomUUID(),
+          at: new Date().toISOString(),
+          sample_id: `q${1 + (rand() % 12)}`,
+          kind: 'setStatus',
+          payload: '{"status":"done"}',
+          target_uuid: null,
+          ...over,
+        };
         return [r.uuid, r.at, r.sample_id, r.kind, r.payload, r.target_uuid];
       };
       const INSERT = `INSERT INTO flipbook.events (space, uuid, at, annotator, device, local_seq, model, split, sample_id, kind, payload, codebook_version, target_uuid)

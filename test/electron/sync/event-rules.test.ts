@@ -156,12 +156,18 @@ describe('the event rules: server and client agree', () => {
       const r = checkEvent(e);
       return r.ok ? null : `${r.problem.field}: ${r.problem.reason}`;
     });
-    const rows = corpus.map((e, i) => ({ event: JSON.stringify({ ...e, payload: JSON.stringify(e.payload)?.slice(0, 60) }).slice(0, 200), server: verdicts[i], client: client[i] }));
+    const rows = corpus.map((e, i) => ({
+      event: JSON.stringify({ ...e, payload: JSON.stringify(e.payload)?.slice(0, 60) }).slice(0, 200),
+      server: verdicts[i],
+      client: client[i],
+    }));
     expect(rows.filter((r) => r.server !== r.client)).toEqual([]);
     // The corpus does exercise both verdicts.
     expect(client.filter((x) => x === null).length).toBeGreaterThanOrEqual(kinds.length);
     expect(client.filter((x) => x !== null).length).toBeGreaterThan(50);
-    console.log(`event rules: ${corpus.length} events, ${client.filter((x) => x === null).length} taken, ${client.filter((x) => x !== null).length} refused, server and client agree`);
+    console.log(
+      `event rules: ${corpus.length} events, ${client.filter((x) => x === null).length} taken, ${client.filter((x) => x !== null).length} refused, server and client agree`,
+    );
   });
 
   it('takes an edit, its undo and its redo pushed in one statement', async () => {

@@ -45,14 +45,22 @@ export async function exportedAnnotations(projectPath: string, outDir: string): 
     p.close();
   }
   const dir = path.join(outDir, 'annotations');
-  return new Map(fs.readdirSync(dir).sort().map((f) => [f, fs.readFileSync(path.join(dir, f))]));
+  return new Map(
+    fs
+      .readdirSync(dir)
+      .sort()
+      .map((f) => [f, fs.readFileSync(path.join(dir, f))]),
+  );
 }
 
 /** The project's event uuids, sorted. */
 export function eventUuids(projectPath: string): string[] {
   const p = openProject(projectPath, { readOnly: true });
   try {
-    return p.annotations.exportEvents().map((e) => e.uuid).sort();
+    return p.annotations
+      .exportEvents()
+      .map((e) => e.uuid)
+      .sort();
   } finally {
     p.close();
   }

@@ -51,7 +51,15 @@ const edit = (user: string, item: string, change: { status?: string; primary?: s
 
 /** The latest `at` of `user`'s own events in their project. */
 const latestAt = (user: string): string =>
-  withProject(user, (p) => p.annotations.exportEvents({ annotator: user }).map((e) => e.at).sort().pop() ?? '');
+  withProject(
+    user,
+    (p) =>
+      p.annotations
+        .exportEvents({ annotator: user })
+        .map((e) => e.at)
+        .sort()
+        .pop() ?? '',
+  );
 
 /** A valid event row of `annotator` (overridable field by field), as a client would insert it. */
 function row(annotator: string, over: Record<string, unknown> = {}): Record<string, unknown> {
@@ -136,12 +144,7 @@ describe('a team space no single member can break (real PostgreSQL)', () => {
   });
 
   it('a poison row that reached the server stops no one: it is set aside, reported by uuid, and the team keeps syncing', async () => {
-    const poison = [
-      row('mallory', { uuid: 'x' }),
-      row('mallory', { at: 'yesterday' }),
-      row('mallory', { payload: '[1,2]' }),
-      row('mallory', { kind: 'Bogus kind' }),
-    ];
+    const poison = [row('mallory', { uuid: 'x' }), row('mallory', { at: 'yesterday' }), row('mallory', { payload: '[1,2]' }), row('mallory', { kind: 'Bogus kind' })];
     for (const r of poison) await insertAs(ADMIN, r, { aroundRules: true });
     edit('alice', 'q1', { status: 'done', note: 'alice was here' });
     const a = syncCli('alice');
@@ -163,7 +166,7 @@ describe('a team space no single member can break (real PostgreSQL)', () => {
     expect(withProject('bob', (p) => p.db.prepare('SELECT count(*) AS n FROM sync_held').get())).toEqual({ n: 5 });
   });
 
-  it('a far-future or day-ahead clock changes no one else\'s stamps beyond the bound', async () => {
+  it("a far-future or day-ahead clock changes no one else's stamps beyond the bound", async () => {
     await expect(insertAs('mallory', row('mallory', { at: '9999-12-31T23:59:59.999Z' }))).rejects.toThrow(
       /at: 9999-12-31T23:59:59\.999Z is more than 5 minutes after the server's time/,
     );
@@ -244,7 +247,13 @@ describe('a team space no single member can break (real PostgreSQL)', () => {
     expect(withProject('alice', (p) => p.annotations.listStates({ annotator: 'bob', sampleId: 'q7' })[0])).toMatchObject({ status: 'done', notes: "bob's note" });
     expect(withProject('alice', (p) => p.annotations.listStates({ annotator: 'mallory', sampleId: 'q7' })[0])).toMatchObject({ notes: 'mallory was here' });
     await syncIn('bob');
-    const q7 = (who: string) => withProject(who, (p) => p.annotations.exportEvents({ sampleId: 'q7' }).map((e) => e.uuid).sort());
+    const q7 = (who: string) =>
+      withProject(who, (p) =>
+        p.annotations
+          .exportEvents({ sampleId: 'q7' })
+          .map((e) => e.uuid)
+          .sort(),
+      );
     expect(q7('bob')).toHaveLength(4);
     expect(q7('bob')).toEqual(q7('alice'));
     expect(withProject('bob', (p) => pendingCount(p, server.url('bob'), SPACE))).toBe(0);

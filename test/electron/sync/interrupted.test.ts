@@ -91,8 +91,7 @@ async function scalar(sql: string): Promise<number> {
   }
 }
 
-const flipbookBackends = (extra = ''): Promise<number> =>
-  scalar(`SELECT count(*) FROM pg_stat_activity WHERE application_name = 'flipbook' ${extra}`);
+const flipbookBackends = (extra = ''): Promise<number> => scalar(`SELECT count(*) FROM pg_stat_activity WHERE application_name = 'flipbook' ${extra}`);
 
 const serverEvents = (who: string): Promise<number> => scalar(`SELECT count(*) FROM flipbook.events WHERE space = 'kill' AND annotator = '${who}'`);
 

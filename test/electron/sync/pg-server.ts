@@ -16,7 +16,10 @@ export function pgBinDir(): string | null {
   if (process.env.FLIPBOOK_PG_BIN) return fs.existsSync(path.join(process.env.FLIPBOOK_PG_BIN, 'initdb')) ? process.env.FLIPBOOK_PG_BIN : null;
   const root = '/usr/lib/postgresql';
   if (!fs.existsSync(root)) return null;
-  const versions = fs.readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+  const versions = fs
+    .readdirSync(root)
+    .filter((v) => /^\d+$/.test(v))
+    .sort((a, b) => Number(b) - Number(a));
   for (const v of versions) if (fs.existsSync(path.join(root, v, 'bin', 'initdb'))) return path.join(root, v, 'bin');
   return null;
 }
@@ -62,8 +65,7 @@ export async function startPgServer(): Promise<PgServer> {
   const password = `pw-${Math.random().toString(36).slice(2)}`;
   fs.writeFileSync(path.join(dir, 'pwfile'), `${password}\n`);
   if (isRoot) execFileSync('chown', ['-R', 'postgres:postgres', dir]);
-  const command = (cmd: string, args: string[]): [string, string[]] =>
-    isRoot ? ['runuser', ['-u', 'postgres', '--', path.join(bin, cmd), ...args]] : [path.join(bin, cmd), args];
+  const command = (cmd: string, args: string[]): [string, string[]] => (isRoot ? ['runuser', ['-u', 'postgres', '--', path.join(bin, cmd), ...args]] : [path.join(bin, cmd), args]);
   const run = (cmd: string, args: string[]): void => {
     const [file, argv] = command(cmd, args);
     const r = spawnSync(file, argv, { encoding: 'utf8', cwd: dir, timeout: 60_000 });
@@ -72,9 +74,7 @@ export async function startPgServer(): Promise<PgServer> {
   const runAsync = (cmd: string, args: string[]): Promise<void> =>
     new Promise((resolve, reject) => {
       const [file, argv] = command(cmd, args);
-      execFile(file, argv, { cwd: dir, timeout: 60_000 }, (err, stdout, stderr) =>
-        err ? reject(new Error(`${cmd} ${args.join(' ')} failed: ${stderr}${stdout}`)) : resolve(),
-      );
+      execFile(file, argv, { cwd: dir, timeout: 60_000 }, (err, stdout, stderr) => (err ? reject(new Error(`${cmd} ${args.join(' ')} failed: ${stderr}${stdout}`)) : resolve()));
     });
   run('initdb', ['-D', data, '-U', ADMIN, '--auth=scram-sha-256', `--pwfile=${path.join(dir, 'pwfile')}`, '-E', 'UTF8', '--no-locale', '--no-sync']);
   const port = await freePort();

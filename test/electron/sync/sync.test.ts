@@ -35,8 +35,7 @@ function cli(env: Record<string, string>, ...args: string[]): { code: number; st
 // The CLI is spawned where its own behaviour is under test (output, exit codes); the rest
 // calls the same functions in-process (a spawned CLI costs seconds on a loaded machine).
 const as = (user: string) => ({ PGPASSWORD: server.password, FLIPBOOK_ANNOTATOR: user });
-const sync = (user: string, project: string, ...extra: string[]) =>
-  cli(as(user), 'sync', '--project', project, '--server', server.url(user), '--space', 'audit', ...extra);
+const sync = (user: string, project: string, ...extra: string[]) => cli(as(user), 'sync', '--project', project, '--server', server.url(user), '--space', 'audit', ...extra);
 async function syncIn(user: string, projectPath: string): Promise<SyncReport> {
   const p = openProject(projectPath);
   try {
@@ -68,7 +67,7 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 describe('flipbook sync (real PostgreSQL)', () => {
-  it('an annotator cannot create the schema; the owner\'s first sync does, and records the release', () => {
+  it("an annotator cannot create the schema; the owner's first sync does, and records the release", () => {
     const refused = sync('alice', projects.alice!);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/may not create it.*first sync as the database owner/s);

@@ -13,11 +13,15 @@ describe('job runner', () => {
     const runner = createJobRunner({ throttleMs: 0 });
     const events: JobEvent[] = [];
     runner.subscribe((e) => events.push(e));
-    const h = runner.start('import', async (ctx) => {
-      ctx.progress({ total: 4, done: 1 });
-      ctx.progress({ done: 4, message: 'done' });
-      return 42;
-    }, { label: 'x.csv' });
+    const h = runner.start(
+      'import',
+      async (ctx) => {
+        ctx.progress({ total: 4, done: 1 });
+        ctx.progress({ done: 4, message: 'done' });
+        return 42;
+      },
+      { label: 'x.csv' },
+    );
     expect(await h.result).toEqual({ ok: true, value: 42 });
     const progress = events.filter((e) => e.type === 'progress').map((e) => e.job.fraction);
     expect(progress).toContain(0.25);
@@ -98,10 +102,14 @@ describe('job runner', () => {
       return 'b';
     });
     const outside = new AbortController();
-    const c = runner.start('c', async () => {
-      order.push('c');
-      return 'c';
-    }, { signal: outside.signal });
+    const c = runner.start(
+      'c',
+      async () => {
+        order.push('c');
+        return 'c';
+      },
+      { signal: outside.signal },
+    );
     expect(runner.get(b.id)?.state).toBe('queued');
     b.cancel();
     outside.abort();
@@ -110,7 +118,12 @@ describe('job runner', () => {
     expect((await b.result).ok).toBe(false);
     expect((await c.result).ok).toBe(false);
     expect(order).toEqual(['a']);
-    expect(runner.list().map((j) => j.state).sort()).toEqual(['cancelled', 'cancelled', 'done']);
+    expect(
+      runner
+        .list()
+        .map((j) => j.state)
+        .sort(),
+    ).toEqual(['cancelled', 'cancelled', 'done']);
   });
 
   it('a throwing listener does not break the job', async () => {

@@ -5,7 +5,15 @@ const state = (o: Partial<EditFields> = {}): EditFields => ({ ...EMPTY_FIELDS, .
 
 describe('edits made on what the user saw', () => {
   it('fills `seen` with the shown value of the field each edit changes', () => {
-    const shown = state({ status: 'done', pathways: ['c'], primaryPathway: 'c', notes: 'n', confidence: 3, transition: 'a>b', spans: [{ id: 's', startS: 1, endS: 2, label: 'x' }] });
+    const shown = state({
+      status: 'done',
+      pathways: ['c'],
+      primaryPathway: 'c',
+      notes: 'n',
+      confidence: 3,
+      transition: 'a>b',
+      spans: [{ id: 's', startS: 1, endS: 2, label: 'x' }],
+    });
     expect(withSeen(shown, { op: 'setStatus', status: 'todo' })).toMatchObject({ seen: 'done' });
     expect(withSeen(shown, { op: 'setPathway', pathway: 'c', on: false })).toMatchObject({ seen: true });
     expect(withSeen(shown, { op: 'setPathway', pathway: 'd', on: true })).toMatchObject({ seen: false });

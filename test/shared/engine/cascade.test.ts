@@ -10,24 +10,38 @@ const FR = [16, 32, 64];
 
 function setSignals(m: ResponseMatrix, field: 'confidence' | 'margin' | 'latencyMs', keys: string[], rows: number[][]): void {
   const C = m.configs.length;
-  rows.forEach((r, i) => r.forEach((v, j) => { m[field][i * C + configIndex(m, keys[j]!)] = v; }));
+  rows.forEach((r, i) =>
+    r.forEach((v, j) => {
+      m[field][i * C + configIndex(m, keys[j]!)] = v;
+    }),
+  );
 }
 
 function handMatrix(): ResponseMatrix {
   const m = fromPatterns(B, ['101', '011', '001', '110']);
-  setSignals(m, 'confidence', B, [[0.9, 0.5, 0.7], [0.3, 0.8, 0.6], [0.2, 0.4, 0.5], [Number.NaN, 0.95, 0.1]]);
+  setSignals(m, 'confidence', B, [
+    [0.9, 0.5, 0.7],
+    [0.3, 0.8, 0.6],
+    [0.2, 0.4, 0.5],
+    [Number.NaN, 0.95, 0.1],
+  ]);
   return m;
 }
 
 /** Straightforward per-τ evaluation (the definition, item by item). */
 function brute(m: ResponseMatrix, sig: 'confidence' | 'margin', items: number[], tau: number, sets?: (row: number, j: number) => number[]) {
   const C = m.configs.length;
-  let y = 0, shared = 0, unshared = 0;
+  let y = 0,
+    shared = 0,
+    unshared = 0;
   for (const i of items) {
     let stop = B.length - 1;
     for (let j = 0; j < B.length; j++) {
       const s = m[sig][i * C + configIndex(m, B[j]!)]!;
-      if (!Number.isNaN(s) && s >= tau) { stop = j; break; }
+      if (!Number.isNaN(s) && s >= tau) {
+        stop = j;
+        break;
+      }
     }
     y += m.correct[i * C + configIndex(m, B[stop]!)]!;
     const u = new Set<number>();
@@ -73,7 +87,12 @@ describe('cascade: hand example', () => {
   });
   it('prefers margin when recorded', () => {
     const m = handMatrix();
-    setSignals(m, 'margin', B, [[0.1, 0.1, 0.1], [0.9, 0.1, 0.1], [0.1, 0.1, 0.1], [0.1, 0.1, 0.1]]);
+    setSignals(m, 'margin', B, [
+      [0.1, 0.1, 0.1],
+      [0.9, 0.1, 0.1],
+      [0.1, 0.1, 0.1],
+      [0.1, 0.1, 0.1],
+    ]);
     const rm = cascade(m, { budgets: B, reference: '64f_151k' });
     expect(rm.signal).toBe('margin');
     expect(rm.sweep.map((p) => p.tau)).toEqual([0.1, 0.9, Infinity]);
@@ -83,19 +102,31 @@ describe('cascade: hand example', () => {
     const rn = cascade(handMatrix(), { budgets: B, reference: '64f_151k', frameSet: nested });
     expect(rn.sharedCostBasis).toEqual({ frameSets: 4, nestedAssumption: 0 });
     expect(rn.sweep.find((p) => p.tau === 0.8)!.meanSharedCost).toBe(36);
-    const disjoint = (row: number, c: string) => { const j = B.indexOf(c); const start = [0, 16, 48][j]!; return Array.from({ length: FR[j]! }, (_, k) => start + k); };
+    const disjoint = (row: number, c: string) => {
+      const j = B.indexOf(c);
+      const start = [0, 16, 48][j]!;
+      return Array.from({ length: FR[j]! }, (_, k) => start + k);
+    };
     const rd = cascade(handMatrix(), { budgets: B, reference: '64f_151k', frameSet: disjoint });
     // τ = 0.8: 16 + 48 + 112 + 48
     expect(rd.sweep.find((p) => p.tau === 0.8)!.meanSharedCost).toBe(56);
     // recorded frame indices are used when no callback is given
     const m = handMatrix();
     const C = m.configs.length;
-    for (let i = 0; i < 4; i++) B.forEach((k, j) => { m.frameIndices[i * C + configIndex(m, k)] = Int32Array.from(disjoint(i, B[j]!)); });
+    for (let i = 0; i < 4; i++)
+      B.forEach((k, j) => {
+        m.frameIndices[i * C + configIndex(m, k)] = Int32Array.from(disjoint(i, B[j]!));
+      });
     expect(cascade(m, { budgets: B, reference: '64f_151k' }).sweep.find((p) => p.tau === 0.8)!.meanSharedCost).toBe(56);
   });
   it('latency: unshared sums, shared adds only increases', () => {
     const m = handMatrix();
-    setSignals(m, 'latencyMs', B, [[100, 150, 300], [100, 90, 300], [100, 200, 300], [100, 200, 300]]);
+    setSignals(m, 'latencyMs', B, [
+      [100, 150, 300],
+      [100, 90, 300],
+      [100, 200, 300],
+      [100, 200, 300],
+    ]);
     const rl = cascade(m, { budgets: B, reference: '64f_151k' });
     expect(rl.latencyRecorded).toBe(true);
     const p = rl.sweep.find((x) => x.tau === 0.8)!;
@@ -129,7 +160,7 @@ describe('cascade: against a brute-force evaluation on random data', () => {
   const m = fromPatterns(B, pats);
   const C = m.configs.length;
   let s = 12345;
-  const rnd = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296);
+  const rnd = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296;
   for (let i = 0; i < pats.length; i++) for (const k of B) m.confidence[i * C + configIndex(m, k)] = rnd() < 0.05 ? Number.NaN : Math.round(rnd() * 50) / 50;
   const sets = (row: number, j: number) => Array.from({ length: FR[j]! }, (_, k) => (row * 7 + k * (j + 1)) % 80);
   const r = cascade(m, { budgets: B, reference: '64f_151k', seed: 42, frameSet: (row, c) => sets(row, B.indexOf(c)) });
@@ -182,8 +213,13 @@ describe('cascadeCorrectRows: the items behind one cascade point', () => {
   it('agree with the sweep on random matrices at every τ', () => {
     const m = fromPatterns(B, randomPatterns(200, 3, 7, 0.03));
     let s = 99;
-    const rnd = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
-    setSignals(m, 'confidence', B, Array.from({ length: 200 }, () => B.map(() => Math.round(rnd() * 20) / 20)));
+    const rnd = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
+    setSignals(
+      m,
+      'confidence',
+      B,
+      Array.from({ length: 200 }, () => B.map(() => Math.round(rnd() * 20) / 20)),
+    );
     const r = cascade(m, { budgets: B, reference: '64f_151k' });
     for (const p of r.sweep) {
       const rows = cascadeCorrectRows(m, { budgets: B, reference: '64f_151k' }, p.tau === Infinity ? null : p.tau);

@@ -54,8 +54,16 @@ describe('parseConfigKey', () => {
   it('makeConfigSpec fills unknowns with null and lets partial fields win', () => {
     const c = makeConfigSpec('32f_302k');
     expect(c).toEqual({
-      key: '32f_302k', frames: 32, pixelCount: 302000, width: null, height: null,
-      sampling: { policy: null, seed: null, fps: null }, pipeline: null, toolkit: null, modelArgs: null, notes: null,
+      key: '32f_302k',
+      frames: 32,
+      pixelCount: 302000,
+      width: null,
+      height: null,
+      sampling: { policy: null, seed: null, fps: null },
+      pipeline: null,
+      toolkit: null,
+      modelArgs: null,
+      notes: null,
     });
     expect(makeConfigSpec('32f', { pixelCount: 1000, pipeline: 'cache' })).toMatchObject({ pixelCount: 1000, pipeline: 'cache' });
   });
@@ -96,8 +104,17 @@ describe('config order, ladder, terminal', () => {
   const qwen = ['128f_151k', '128f_76k', '16f_151k', '256f_151k', '32f_151k', '32f_302k', '64f_151k', '64f_235k', '64f_360k', '64f_76k', 'textonly'];
   it("reproduces the release's order for Qwen2.5-VL-7B V1_short", () => {
     expect(keys(configOrder(qwen.map((k) => spec(k))))).toEqual([
-      'textonly', '16f_151k', '32f_151k', '64f_151k', '128f_151k', '256f_151k',
-      '128f_76k', '32f_302k', '64f_235k', '64f_360k', '64f_76k',
+      'textonly',
+      '16f_151k',
+      '32f_151k',
+      '64f_151k',
+      '128f_151k',
+      '256f_151k',
+      '128f_76k',
+      '32f_302k',
+      '64f_235k',
+      '64f_360k',
+      '64f_76k',
     ]);
     expect(keys(ladder(qwen.map((k) => spec(k))))).toEqual(['textonly', '16f_151k', '32f_151k', '64f_151k', '128f_151k', '256f_151k']);
     expect(terminalConfig(qwen.map((k) => spec(k)))!.key).toBe('256f_151k');

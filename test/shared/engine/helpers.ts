@@ -34,7 +34,5 @@ export function randomPatterns(nRows: number, nCols: number, seed: number, missi
     s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
     return s / 4294967296;
   };
-  return Array.from({ length: nRows }, () =>
-    Array.from({ length: nCols }, () => (next() < missingRate ? '.' : next() < 0.6 ? '1' : '0')).join(''),
-  );
+  return Array.from({ length: nRows }, () => Array.from({ length: nCols }, () => (next() < missingRate ? '.' : next() < 0.6 ? '1' : '0')).join(''));
 }

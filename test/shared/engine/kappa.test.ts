@@ -31,10 +31,18 @@ describe("Cohen's κ", () => {
 });
 
 describe("Fleiss' κ", () => {
-  it("Fleiss (1971) / Wikipedia example: 10 items, 14 raters, 5 categories → κ ≈ 0.210", () => {
+  it('Fleiss (1971) / Wikipedia example: 10 items, 14 raters, 5 categories → κ ≈ 0.210', () => {
     const table = [
-      [0, 0, 0, 0, 14], [0, 2, 6, 4, 2], [0, 0, 3, 5, 6], [0, 3, 9, 2, 0], [2, 2, 8, 1, 1],
-      [7, 7, 0, 0, 0], [3, 2, 6, 3, 0], [2, 5, 3, 2, 2], [6, 5, 2, 1, 0], [0, 2, 2, 3, 7],
+      [0, 0, 0, 0, 14],
+      [0, 2, 6, 4, 2],
+      [0, 0, 3, 5, 6],
+      [0, 3, 9, 2, 0],
+      [2, 2, 8, 1, 1],
+      [7, 7, 0, 0, 0],
+      [3, 2, 6, 3, 0],
+      [2, 5, 3, 2, 2],
+      [6, 5, 2, 1, 0],
+      [0, 2, 2, 3, 7],
     ];
     const items = table.map((row) => row.flatMap((n, j) => rep(`c${j + 1}`, n)));
     const r = fleissKappa(items);
@@ -45,9 +53,19 @@ describe("Fleiss' κ", () => {
     expect(r.kappa!).toBeCloseTo(0.20993, 4);
   });
   it('null when everyone always picks one category; errors on ragged input', () => {
-    expect(fleissKappa([['a', 'a', 'a'], ['a', 'a', 'a']]).kappa).toBeNull();
+    expect(
+      fleissKappa([
+        ['a', 'a', 'a'],
+        ['a', 'a', 'a'],
+      ]).kappa,
+    ).toBeNull();
     expect(fleissKappa([]).kappa).toBeNull();
-    expect(fleissKappa([['a', 'b'], ['b', 'a']]).kappa).toBeCloseTo(-1, 15);
+    expect(
+      fleissKappa([
+        ['a', 'b'],
+        ['b', 'a'],
+      ]).kappa,
+    ).toBeCloseTo(-1, 15);
     expect(() => fleissKappa([['a', 'b'], ['a']])).toThrow(/same number/);
     expect(() => fleissKappa([['a']])).toThrow(/at least 2/);
   });

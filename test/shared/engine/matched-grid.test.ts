@@ -26,10 +26,7 @@ describe('proposeMatchedGrid', () => {
   });
   it('prefers more models on a score tie', () => {
     // {A,B} × {t,16,32} = 6 ; {A} × {t,16,32,64,128,256} = 6 → two models win
-    const p = proposeMatchedGrid([
-      g('A', 's', ['textonly', '16f_151k', '32f_151k', '64f_151k', '128f_151k', '256f_151k']),
-      g('B', 's', ['textonly', '16f_151k', '32f_151k']),
-    ]);
+    const p = proposeMatchedGrid([g('A', 's', ['textonly', '16f_151k', '32f_151k', '64f_151k', '128f_151k', '256f_151k']), g('B', 's', ['textonly', '16f_151k', '32f_151k'])]);
     expect(p.models).toEqual(['A', 'B']);
     expect(p.configs).toEqual(['textonly', '16f_151k', '32f_151k']);
   });
@@ -44,11 +41,7 @@ describe('proposeMatchedGrid', () => {
     expect(p.leftOut).toEqual([{ model: 'C', reason: 'lacks 16f_151k, 32f_151k on s' }]);
   });
   it('a model without results on a split lacks every config there (the literal "every split")', () => {
-    const p = proposeMatchedGrid([
-      g('A', 's1', ['textonly', '16f_151k']),
-      g('A', 's2', ['textonly', '16f_151k']),
-      g('B', 's1', ['textonly', '16f_151k']),
-    ]);
+    const p = proposeMatchedGrid([g('A', 's1', ['textonly', '16f_151k']), g('A', 's2', ['textonly', '16f_151k']), g('B', 's1', ['textonly', '16f_151k'])]);
     expect(p.models).toEqual(['A']);
     expect(p.leftOut).toEqual([{ model: 'B', reason: 'has no results on s2' }]);
   });
@@ -104,7 +97,10 @@ describe('matchedGridMetrics', () => {
     expect(r.configs).toEqual(L4);
     expect(r.leftOut).toEqual([{ model: 'C', missing: ['64f_151k'] }]);
     expect(r.itemIds).toEqual(['i1', 'i3']); // i2 incomplete for A, i4 for B
-    expect(r.perModel.map((x) => [x.model, x.metrics.n, x.metrics.counts.visuallyConfused])).toEqual([['A', 2, 1], ['B', 2, 1]]);
+    expect(r.perModel.map((x) => [x.model, x.metrics.n, x.metrics.counts.visuallyConfused])).toEqual([
+      ['A', 2, 1],
+      ['B', 2, 1],
+    ]);
     expect(r.perModel[0]!.metrics.configs).toEqual(L4); // 128f is not in the matched grid
     const other = fromPatterns(L4, ['1111']);
     other.split = 'X';

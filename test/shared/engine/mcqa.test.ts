@@ -58,9 +58,7 @@ describe('mcqaMetrics: hand-computed', () => {
   });
   it('transitions: ladder pairs with rescued/harmed/churn/net and McNemar', () => {
     const t = transitions(m);
-    expect(t.map((x) => `${x.from}>${x.to}`)).toEqual([
-      'textonly>16f_151k', '16f_151k>32f_151k', '32f_151k>64f_151k', 'textonly>32f_151k', 'textonly>64f_151k',
-    ]);
+    expect(t.map((x) => `${x.from}>${x.to}`)).toEqual(['textonly>16f_151k', '16f_151k>32f_151k', '32f_151k>64f_151k', 'textonly>32f_151k', 'textonly>64f_151k']);
     expect(t[0]).toMatchObject({ rescued: 3, harmed: 1, churn: 4 });
     expect(t[0]!.mcnemarP).toBeCloseTo(10 / 16, 15);
     expect(t[0]!.churnRate).toBeCloseTo(4 / 6, 15);
@@ -127,7 +125,11 @@ describe('mcqaMetrics: edge cases', () => {
     const specs = keys.map((k) => makeConfigSpec(k));
     const pats = randomPatterns(400, keys.length, 7, 0.03);
     const r = mcqaMetrics(fromPatterns(keys, pats));
-    let n = 0, conf = 0, vis = 0, ow = 0, tr = 0;
+    let n = 0,
+      conf = 0,
+      vis = 0,
+      ow = 0,
+      tr = 0;
     const term = keys.indexOf('64f_151k'); // 64×151k = 9.664M vs 128×76k = 9.728M → 128f_76k is terminal
     const t2 = keys.indexOf('128f_76k');
     expect(r.terminalConfig).toBe('128f_76k');
@@ -135,13 +137,23 @@ describe('mcqaMetrics: edge cases', () => {
       if (p.includes('.')) continue;
       n++;
       const y = [...p].map(Number);
-      let c = false, v = false, w = false, t = false;
-      for (let a = 0; a < keys.length; a++) for (let b = 0; b < keys.length; b++) {
-        if (y[a] === 1 && y[b] === 0 && isLowerBudget(specs[a]!, specs[b]!)) { c = true; if (a !== 0) v = true; }
-      }
+      let c = false,
+        v = false,
+        w = false,
+        t = false;
+      for (let a = 0; a < keys.length; a++)
+        for (let b = 0; b < keys.length; b++) {
+          if (y[a] === 1 && y[b] === 0 && isLowerBudget(specs[a]!, specs[b]!)) {
+            c = true;
+            if (a !== 0) v = true;
+          }
+        }
       if (y[0] === 1 && y.slice(1).some((x) => x === 0)) w = true;
       if (y[t2] === 0 && y.some((x, a) => x === 1 && isLowerBudget(specs[a]!, specs[t2]!))) t = true;
-      conf += +c; vis += +v; ow += +w; tr += +t;
+      conf += +c;
+      vis += +v;
+      ow += +w;
+      tr += +t;
     }
     expect(term).toBeGreaterThan(0);
     expect(r.n).toBe(n);
@@ -154,9 +166,7 @@ describe('mcqaMetrics: edge cases', () => {
     const keys = ['textonly', '16f_151k', '32f_151k', '64f_76k', '32f_302k'];
     const m = fromPatterns(keys, ['01010']);
     expect(configOrder(keys.map((k) => makeConfigSpec(k))).map((c) => c.key)).toEqual(['textonly', '16f_151k', '32f_151k', '32f_302k', '64f_76k']);
-    expect(transitions(m).map((t) => `${t.from}>${t.to}`)).toEqual([
-      'textonly>16f_151k', '16f_151k>32f_151k', 'textonly>32f_151k', 'textonly>32f_302k', 'textonly>64f_76k',
-    ]);
+    expect(transitions(m).map((t) => `${t.from}>${t.to}`)).toEqual(['textonly>16f_151k', '16f_151k>32f_151k', 'textonly>32f_151k', 'textonly>32f_302k', 'textonly>64f_76k']);
     expect(transitions(m, ['32f_302k', '64f_76k']).map((t) => `${t.from}>${t.to}`)).toEqual([]); // one per ppf: ladder of one, no text
   });
   it('rejects open-ended matrices', () => {
@@ -174,7 +184,11 @@ describe('metricsFromTrajectories', () => {
     ['ladder with missing cells', LADDER, randomPatterns(300, 4, 11, 0.05)],
     ['mixed resolutions', ['textonly', '16f_151k', '32f_151k', '64f_151k', '128f_76k', '32f_302k', '64f_76k', '16f', '32f'], randomPatterns(400, 9, 12, 0.03)],
     ['no text', ['16f_151k', '32f_151k', '64f_76k'], randomPatterns(200, 3, 13, 0.1)],
-    ['eleven configs (evaluated row by row, no pattern table)', ['textonly', '8f_151k', '16f_151k', '32f_151k', '64f_151k', '128f_151k', '16f_302k', '32f_302k', '64f_302k', '128f_76k', '256f_76k'], randomPatterns(300, 11, 15, 0.02)],
+    [
+      'eleven configs (evaluated row by row, no pattern table)',
+      ['textonly', '8f_151k', '16f_151k', '32f_151k', '64f_151k', '128f_151k', '16f_302k', '32f_302k', '64f_302k', '128f_76k', '256f_76k'],
+      randomPatterns(300, 11, 15, 0.02),
+    ],
     ['one config', ['32f_151k'], randomPatterns(50, 1, 14, 0.2)],
     ['no complete row', LADDER, ['1.11', '.000', '01.1']],
   ];
@@ -212,7 +226,13 @@ describe('mcnemarExact', () => {
     }
   });
   it('stays exact (relative 1e-9) for churn up to 1e5', () => {
-    for (const [r, h] of [[480, 520], [4_900, 5_100], [49_000, 51_000], [49_800, 50_200], [100, 99_900]] as const) {
+    for (const [r, h] of [
+      [480, 520],
+      [4_900, 5_100],
+      [49_000, 51_000],
+      [49_800, 50_200],
+      [100, 99_900],
+    ] as const) {
       const got = mcnemarExact(r, h);
       const want = bruteMcnemar(r, h);
       if (want === 0) expect(got).toBeLessThan(1e-300);

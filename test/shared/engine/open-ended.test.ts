@@ -8,17 +8,21 @@ import { fromPatterns } from './helpers';
 function openMatrix(keys: string[], rows: (number | null)[][]): ResponseMatrix {
   const m = createMatrix({ model: 'M', split: 'MLVU', kind: 'open', itemIds: rows.map((_, i) => `g${i}`), configs: keys.map((k) => makeConfigSpec(k)) });
   const C = m.configs.length;
-  rows.forEach((r, i) => r.forEach((v, j) => { m.score[i * C + configIndex(m, keys[j]!)] = v ?? Number.NaN; }));
+  rows.forEach((r, i) =>
+    r.forEach((v, j) => {
+      m.score[i * C + configIndex(m, keys[j]!)] = v ?? Number.NaN;
+    }),
+  );
   return m;
 }
 
 describe('openMetrics', () => {
   const keys = ['textonly', '16f_151k', '32f_151k'];
   const m = openMatrix(keys, [
-    [0.2, 0.5, 0.4],   // 32f < 16f − 0.05? 0.4 < 0.45 yes → regression
-    [0.5, 0.5, 0.48],  // within ε
-    [1, 0, 1],         // text>16f regression
-    [0.1, null, 0.3],  // excluded
+    [0.2, 0.5, 0.4], // 32f < 16f − 0.05? 0.4 < 0.45 yes → regression
+    [0.5, 0.5, 0.48], // within ε
+    [1, 0, 1], // text>16f regression
+    [0.1, null, 0.3], // excluded
   ]);
   const r = openMetrics(m);
   it('means, best fixed, oracle gap', () => {

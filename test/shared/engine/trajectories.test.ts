@@ -49,7 +49,9 @@ describe('trajectories', () => {
     expect(s.map((x) => x.pattern)).toEqual(['01', '11', '00', '11']);
     const one = trajectories(fromPatterns(['16f'], ['1', '0', '.']));
     expect(one.map((x) => [x.pattern, x.trajectoryClass, x.bestConfig])).toEqual([
-      ['1', 'always_correct', '16f'], ['0', 'always_wrong', '16f'], ['.', null, '16f'],
+      ['1', 'always_correct', '16f'],
+      ['0', 'always_wrong', '16f'],
+      ['.', null, '16f'],
     ]);
   });
 });

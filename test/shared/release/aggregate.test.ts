@@ -12,7 +12,16 @@ describe('aggregatedJson', () => {
   const j = aggregatedJson(m, { matchedGrid: L4 });
   it("has the release's shape and key order, percentages rounded to 4 decimals", () => {
     expect(Object.keys(j)).toEqual([
-      'n', 'configs', 'accuracy_by_config', 'best_fixed', 'oracle', 'headroom', 'visual_confusion_rate', 'overwrite_rate', 'matched_grid_status', 'n_excluded',
+      'n',
+      'configs',
+      'accuracy_by_config',
+      'best_fixed',
+      'oracle',
+      'headroom',
+      'visual_confusion_rate',
+      'overwrite_rate',
+      'matched_grid_status',
+      'n_excluded',
     ]);
     expect(j).toEqual({
       n: 6,
@@ -45,7 +54,14 @@ describe('aggregatedOpenJson', () => {
   it('mean_by_config in place of accuracy_by_config, same ×100 scale', () => {
     const m: ResponseMatrix = createMatrix({ model: 'M', split: 'MLVU', kind: 'open', itemIds: ['x', 'y'], configs: ['textonly', '16f'].map((k) => makeConfigSpec(k)) });
     const C = m.configs.length;
-    [[0.5, 0.25], [0.1, 0.9]].forEach((r, i) => r.forEach((v, j) => { m.score[i * C + j] = v; }));
+    [
+      [0.5, 0.25],
+      [0.1, 0.9],
+    ].forEach((r, i) =>
+      r.forEach((v, j) => {
+        m.score[i * C + j] = v;
+      }),
+    );
     const j = aggregatedOpenJson(m, { matchedGrid: null, metric: 'token_f1' });
     expect(j).toMatchObject({ n: 2, metric: 'token_f1', mean_by_config: { textonly: 30, '16f': 57.5 }, best_fixed: 57.5, oracle: 70, headroom: 12.5, regression_epsilon: 0.05 });
     expect(j.visual_confusion_rate).toBe(50);
@@ -60,8 +76,14 @@ describe('derivedRows', () => {
     expect(rows.map((r) => r.sample_id)).toEqual(['10-10', '10-2', '9-1']);
     expect(Object.keys(rows[0]!)).toEqual([...DERIVED_COLUMNS]);
     expect(rows[0]).toEqual({
-      sample_id: '10-10', model: 'M', split: 'S', is_visually_confused: '1', is_text_overwritten: '1',
-      trajectory_class: 'monotonic_decreasing', best_config: 'textonly', matched_grid_best_config: 'textonly',
+      sample_id: '10-10',
+      model: 'M',
+      split: 'S',
+      is_visually_confused: '1',
+      is_text_overwritten: '1',
+      trajectory_class: 'monotonic_decreasing',
+      best_config: 'textonly',
+      matched_grid_best_config: 'textonly',
     });
     expect(rows[1]).toMatchObject({ is_visually_confused: '0', trajectory_class: 'monotonic_increasing', best_config: '16f_151k', matched_grid_best_config: '16f_151k' });
     expect(rows[2]).toMatchObject({ best_config: '32f_151k', matched_grid_best_config: 'textonly' });
@@ -73,21 +95,34 @@ describe('manifestCells and table2', () => {
   it('totals count recorded cells per config, with provenance from the lookup', () => {
     const m = fromPatterns(L4, ['0111', '1.00', '....']);
     const cells = manifestCells(m, (c) => (c === 'textonly' ? { sourceTag: 'official:M:S:textonly', protocolNote: 'note' } : null));
-    expect(cells.map((c) => [c.config, c.total, c.correct])).toEqual([['textonly', 2, 1], ['16f_151k', 1, 1], ['32f_151k', 2, 1], ['64f_151k', 2, 1]]);
+    expect(cells.map((c) => [c.config, c.total, c.correct])).toEqual([
+      ['textonly', 2, 1],
+      ['16f_151k', 1, 1],
+      ['32f_151k', 2, 1],
+      ['64f_151k', 2, 1],
+    ]);
     expect(cells[0]).toMatchObject({ model: 'M', split: 'S', source_tag: 'official:M:S:textonly', protocol_note: 'note' });
     expect(cells[1]).toMatchObject({ source_tag: '', protocol_note: '' });
   });
   it('table2 orders splits by the given order then code points, models by code points', () => {
-    const t = table2([
-      { model: 'b', split: 'MLVU', json: 1 },
-      { model: 'a', split: 'V1_short', json: 2 },
-      { model: 'c', split: 'V1_medium', json: 3 },
-      { model: 'a', split: 'V1_medium', json: 4 },
-      { model: 'a', split: 'Z', json: 5 },
-    ], ['V1_medium', 'V1_short']);
+    const t = table2(
+      [
+        { model: 'b', split: 'MLVU', json: 1 },
+        { model: 'a', split: 'V1_short', json: 2 },
+        { model: 'c', split: 'V1_medium', json: 3 },
+        { model: 'a', split: 'V1_medium', json: 4 },
+        { model: 'a', split: 'Z', json: 5 },
+      ],
+      ['V1_medium', 'V1_short'],
+    );
     expect(Object.keys(t)).toEqual(['V1_medium', 'V1_short', 'MLVU', 'Z']);
     expect(Object.keys(t['V1_medium']!)).toEqual(['a', 'c']);
-    expect(() => table2([{ model: 'a', split: 's', json: 1 }, { model: 'a', split: 's', json: 2 }])).toThrow(/twice/);
+    expect(() =>
+      table2([
+        { model: 'a', split: 's', json: 1 },
+        { model: 'a', split: 's', json: 2 },
+      ]),
+    ).toThrow(/twice/);
   });
 });
 

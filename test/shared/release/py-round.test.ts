@@ -40,11 +40,15 @@ describe("pyRound (Python's round(x, n))", () => {
     const xs: number[] = [];
     for (let N = 1; N <= 2600 && xs.length < 12000; N += 37) for (let k = 0; k <= N; k += Math.max(1, Math.floor(N / 5))) xs.push(100 * (k / N), (100 * k) / N);
     let s = 99;
-    const rnd = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296);
+    const rnd = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296;
     while (xs.length < 20000) xs.push((rnd() - 0.5) * 10 ** Math.floor(rnd() * 8 - 2), Math.round(rnd() * 1e6) / 2 ** 7);
     const digits = xs.map((_, i) => i % 5);
     const input = xs.map((x, i) => `${x.toPrecision(17)} ${digits[i]}`).join('\n');
-    const out = spawnSync('python3', ['-c', 'import sys\nfor l in sys.stdin:\n  x, d = l.split()\n  print(repr(round(float(x), int(d))))'], { input, encoding: 'utf8', maxBuffer: 1 << 26 });
+    const out = spawnSync('python3', ['-c', 'import sys\nfor l in sys.stdin:\n  x, d = l.split()\n  print(repr(round(float(x), int(d))))'], {
+      input,
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+    });
     expect(out.status).toBe(0);
     const want = out.stdout.trim().split('\n').map(Number);
     const bad = xs.map((x, i) => [x, digits[i]!, pyRound(x, digits[i]!), want[i]!] as const).filter(([, , got, w]) => got !== w && !(got === 0 && w === 0));

@@ -77,9 +77,7 @@ describe.skipIf(!present)('release reproduction on the V1 splits (real files)', 
     : [];
   const gt = present ? groundTruth() : new Map<string, string>();
   const matrices = new Map(pairs.map((p) => [`${p.model}_${p.split}`, buildMatrix(p.model, p.split, gt)]));
-  const published = new Map(
-    pairs.map((p) => [`${p.model}_${p.split}`, JSON.parse(readFileSync(path.join(aggDir, `${p.model}_${p.split}.json`), 'utf8')) as Published]),
-  );
+  const published = new Map(pairs.map((p) => [`${p.model}_${p.split}`, JSON.parse(readFileSync(path.join(aggDir, `${p.model}_${p.split}.json`), 'utf8')) as Published]));
 
   it('finds the nine V1 (model, split) pairs and the full ground truth', () => {
     expect(pairs.length).toBe(9);
@@ -100,9 +98,7 @@ describe.skipIf(!present)('release reproduction on the V1 splits (real files)', 
       }
       expect(ours.matched_grid_status, name).toBe(pub.matched_grid_status);
       if (name === EXCEPTION) {
-        console.log(
-          `[real-data] ${name} visual_confusion_rate: published ${pub.visual_confusion_rate}, dominance ${ours.visual_confusion_rate}`,
-        );
+        console.log(`[real-data] ${name} visual_confusion_rate: published ${pub.visual_confusion_rate}, dominance ${ours.visual_confusion_rate}`);
         expect(ours.visual_confusion_rate!).toBeLessThan(pub.visual_confusion_rate!);
       } else {
         expect(Math.abs(ours.visual_confusion_rate! - pub.visual_confusion_rate!), name).toBeLessThanOrEqual(1e-4);

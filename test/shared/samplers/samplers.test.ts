@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SamplingPolicy } from '../../../shared/domain/types';
-import {
-  CPythonRandom,
-  defaultPolicyForModel,
-  frameTimestamps,
-  mulberry32Uint32,
-  numpyLinspaceInt,
-  sampleFrames,
-  scalegridSeedOffset,
-} from '../../../shared/samplers/index';
+import { CPythonRandom, defaultPolicyForModel, frameTimestamps, mulberry32Uint32, numpyLinspaceInt, sampleFrames, scalegridSeedOffset } from '../../../shared/samplers/index';
 import { pythonAvailable, runPython } from './python-reference';
 
 const POLICIES_WITH_N: SamplingPolicy[] = [
@@ -21,8 +13,7 @@ const POLICIES_WITH_N: SamplingPolicy[] = [
   'random',
 ];
 
-const s = (policy: SamplingPolicy, total: number, n: number, extra: { seed?: number; videoId?: string } = {}) =>
-  sampleFrames(policy, { total, n, ...extra });
+const s = (policy: SamplingPolicy, total: number, n: number, extra: { seed?: number; videoId?: string } = {}) => sampleFrames(policy, { total, n, ...extra });
 
 describe('uniform-linspace (trunc, lmms-eval)', () => {
   it('hand cases', () => {
@@ -246,9 +237,11 @@ print(json.dumps(out))`;
     const ids = ['', 'fFjv93ACGo8', 'abc', '日本語のビデオ', '😀x', 'a-b_c 01'];
     const cases: { seed: number; total: number; n: number; videoId: string }[] = [];
     let c = 0;
-    for (const seed of seeds) for (const total of totals) for (const n of ns) {
-      cases.push({ seed, total, n, videoId: ids[c++ % ids.length]! });
-    }
+    for (const seed of seeds)
+      for (const total of totals)
+        for (const n of ns) {
+          cases.push({ seed, total, n, videoId: ids[c++ % ids.length]! });
+        }
     const script = `
 import json, sys, random
 def sg(seed, T, n, vid):

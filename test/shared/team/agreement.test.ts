@@ -57,10 +57,17 @@ describe('agreementReport', () => {
     // P_i = (Σ n² − 3)/6: item 1 → (9−3)/6 = 1, item 2 → (4+1−3)/6 = ⅓, item 3 → 1; P̄ = 7/9.
     // p_x = 5/9, p_y = 4/9 → Pe = 25/81 + 16/81 = 41/81; κ = (7/9 − 41/81)/(1 − 41/81) = (63−41)/(81−41) = 22/40 = 0.55.
     const states = [
-      st('A', '1', 'x'), st('B', '1', 'x'), st('C', '1', 'x'),
-      st('A', '2', 'x'), st('B', '2', 'x'), st('C', '2', 'y'),
-      st('A', '3', 'y'), st('B', '3', 'y'), st('C', '3', 'y'),
-      st('A', '4', 'x'), st('B', '4', 'y'),
+      st('A', '1', 'x'),
+      st('B', '1', 'x'),
+      st('C', '1', 'x'),
+      st('A', '2', 'x'),
+      st('B', '2', 'x'),
+      st('C', '2', 'y'),
+      st('A', '3', 'y'),
+      st('B', '3', 'y'),
+      st('C', '3', 'y'),
+      st('A', '4', 'x'),
+      st('B', '4', 'y'),
     ];
     const g = agreementReport(states).groups[0]!;
     expect(g.annotators).toEqual(['A', 'B', 'C']);
