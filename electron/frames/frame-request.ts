@@ -11,7 +11,7 @@ import { nearestKeyframe, type VideoMeta } from '../media/video-meta';
 import { DEFAULT_THUMB, type ImageSpec } from './decode-run';
 import { queueDecodes } from './exact-frames';
 import { exactFramePath, videoCacheDir } from './frame-cache';
-import { frameKey, probe, specKey, type Engine, type Work } from './frame-engine';
+import { frameKey, probe, specKey, type Engine, type Pending, type Work } from './frame-engine';
 import type { FrameBatchResult, FrameRequest, TileEvent } from './frame-service';
 import { keyframeThumbs, prefetchKeyframes } from './keyframe-pass';
 import type { Requester } from './work-queue';
@@ -96,6 +96,17 @@ async function deliver(e: Engine, r: RequestState): Promise<FrameBatchResult> {
   // 1. cache hits and frames another request is already decoding
   let cacheHits = 0;
   const waits: Promise<void>[] = [];
+  /** Frame `k` is being decoded for another request: this one waits for it too. */
+  const joinDecode = (p: Pending, k: number): void => {
+    p.task.requesters.add(requester);
+    attached.push(p.task);
+    waits.push(
+      p.promise.then(
+        (file) => deliverExact(k, file),
+        (err: unknown) => fail(k, err),
+      ),
+    );
+  };
   const toDecode: number[] = [];
   // One directory listing instead of a stat per frame: a warm strip of ~500 tiles stays well under 100 ms.
   const present = new Set(await readdir(videoCacheDir(e.cacheDir, meta.hash)).catch(() => [] as string[]));
@@ -108,16 +119,8 @@ async function deliver(e: Engine, r: RequestState): Promise<FrameBatchResult> {
       return;
     }
     const p = e.inflight.get(key);
-    if (p) {
-      p.task.requesters.add(requester);
-      attached.push(p.task);
-      waits.push(
-        p.promise.then(
-          (file) => deliverExact(k, file),
-          (err: unknown) => fail(k, err),
-        ),
-      );
-    } else toDecode.push(k);
+    if (p) joinDecode(p, k);
+    else toDecode.push(k);
   });
 
   // 2. the approximate first fill: nearest keyframe thumbnail for every tile not exact yet.
@@ -146,16 +149,8 @@ async function deliver(e: Engine, r: RequestState): Promise<FrameBatchResult> {
   const stillToDecode: number[] = [];
   for (const k of toDecode) {
     const p = e.inflight.get(frameKey(meta.hash, spec, k));
-    if (p) {
-      p.task.requesters.add(requester);
-      attached.push(p.task);
-      waits.push(
-        p.promise.then(
-          (file) => deliverExact(k, file),
-          (err: unknown) => fail(k, err),
-        ),
-      );
-    } else stillToDecode.push(k);
+    if (p) joinDecode(p, k);
+    else stillToDecode.push(k);
   }
   if (stillToDecode.length)
     queueDecodes(e, r, stillToDecode, (k, promise) =>
