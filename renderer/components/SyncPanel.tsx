@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SyncStatus } from '../../shared/api/sync-contract';
 import { CLOCK_SKEW_BOUND_MS } from '../../shared/domain/annotations';
 import { useClient } from '../api/use-client';
@@ -30,6 +30,13 @@ export function SyncPanel({ annotator }: { annotator: string | null }) {
   // A status that could not be read is said, not left as an empty form with a disabled button.
   const [statusError, setStatusError] = useState<string | null>(null);
 
+  // The form is filled from the saved settings when they first arrive — unless the user has
+  // typed meanwhile (the first status can come late on a busy machine): what they typed stays.
+  const typed = useRef(false);
+  const typing = (set: (v: string) => void) => (e: { target: { value: string } }) => {
+    typed.current = true;
+    set(e.target.value);
+  };
   const show = useCallback((s: SyncStatus, fill: boolean) => {
     setStatus(s);
     setStatusError(null);
@@ -42,7 +49,7 @@ export function SyncPanel({ annotator }: { annotator: string | null }) {
   const refresh = useCallback(
     async (fill = false) => {
       const r = await client.call('sync:status', {});
-      if (r.ok) show(r.value, fill);
+      if (r.ok) show(r.value, fill && !typed.current);
       else setStatusError(r.error.message);
     },
     [client, show],
@@ -92,13 +99,13 @@ export function SyncPanel({ annotator }: { annotator: string | null }) {
       </p>
       <div className="sync-form">
         <label>
-          Server <input aria-label="Sync server" size={44} placeholder="postgresql://you@db.lab/flipbook" value={server} onChange={(e) => setServer(e.target.value)} />
+          Server <input aria-label="Sync server" size={44} placeholder="postgresql://you@db.lab/flipbook" value={server} onChange={typing(setServer)} />
         </label>{' '}
         <label>
-          Space <input aria-label="Sync space" size={18} value={space} onChange={(e) => setSpace(e.target.value)} />
+          Space <input aria-label="Sync space" size={18} value={space} onChange={typing(setSpace)} />
         </label>{' '}
         <label>
-          Every <input aria-label="Sync every minutes" type="number" min={0} max={1440} style={{ width: '4em' }} value={minutes} onChange={(e) => setMinutes(e.target.value)} /> min
+          Every <input aria-label="Sync every minutes" type="number" min={0} max={1440} style={{ width: '4em' }} value={minutes} onChange={typing(setMinutes)} /> min
         </label>{' '}
         <label>
           Password{' '}

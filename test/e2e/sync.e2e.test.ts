@@ -104,6 +104,40 @@ describe.skipIf(skipReason !== null)('team sync in the app (Chromium + real Post
     pg?.stop();
   });
 
+  it('what the user types before the saved settings arrive stays in the form', async () => {
+    // The panel's first sync:status is held until the user has typed: on a busy machine it came
+    // after the typing and emptied the form (Sync now stayed disabled).
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let first = true;
+    const isStatus = (url: URL) => url.pathname.endsWith(`/api/op/${encodeURIComponent('sync:status')}`);
+    await page.route(isStatus, async (route) => {
+      if (first) {
+        first = false;
+        await held;
+      }
+      await route.continue();
+    });
+    try {
+      await page.goto(served.url);
+      await signIn(page, 'ann');
+      await page.getByRole('link', { name: 'Team' }).click();
+      await panel().getByLabel('Sync server').fill(pg.url('ann'));
+      await panel().getByLabel('Sync space').fill(SPACE);
+      const answered = page.waitForResponse((r) => isStatus(new URL(r.url())));
+      release();
+      await answered;
+      // The answer is applied in the next turns of the page's event loop.
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      expect(await panel().getByLabel('Sync server').inputValue()).toBe(pg.url('ann'));
+      expect(await panel().getByLabel('Sync space').inputValue()).toBe(SPACE);
+      expect(await panel().getByRole('button', { name: 'Sync now' }).isEnabled()).toBe(true);
+    } finally {
+      release();
+      await page.unroute(isStatus);
+    }
+  });
+
   it('is configured in the panel; an edit waits as "1 edit not yet synced" and a sync pushes it', async () => {
     await page.goto(served.url);
     await signIn(page, 'ann');
