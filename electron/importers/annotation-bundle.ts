@@ -15,6 +15,7 @@ import { annotationEventSchema, codebookSchema, type AnnotationEvent, type Codeb
 import { bomLength, recordStrings, type Cursor } from './csv-tokenize';
 import { ImportError } from './errors';
 import { decodeText, readTextFile } from './text-input';
+import { PATHWAY_COLUMNS, SPAN_COLUMNS } from '../../shared/release/annotation-columns';
 
 export interface Bundle {
   source: 'events' | 'rows';
@@ -24,23 +25,6 @@ export interface Bundle {
 
 const FILES = ['events.jsonl', 'pathways.csv', 'evidence_spans.csv', 'codebook.json'] as const;
 type BundleFile = (typeof FILES)[number];
-
-const PATHWAY_COLUMNS = [
-  'sample_id',
-  'model',
-  'split',
-  'annotator',
-  'status',
-  'primary_pathway',
-  'pathways',
-  'transition',
-  'notes',
-  'confidence',
-  'codebook_version',
-  'created_at',
-  'updated_at',
-] as const;
-const SPAN_COLUMNS = ['sample_id', 'model', 'split', 'annotator', 'start_s', 'end_s', 'label', 'covered_by'] as const;
 
 const nonEmpty = z.string().min(1, 'empty');
 const iso = z.iso.datetime({ offset: false, message: 'expected an ISO 8601 UTC time like 2024-05-01T12:00:00.000Z' });

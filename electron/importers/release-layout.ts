@@ -16,6 +16,7 @@ import { parsePythonJson } from './py-json';
 import { sha256File } from './file-hash';
 import { readPerItemCsv } from './per-item-csv';
 import { specFor } from './config-keys';
+import { PATHWAY_COLUMNS, SPAN_COLUMNS } from '../../shared/release/annotation-columns';
 
 /**
  * The release layout (docs/release-format.md): a folder or a `.zip` with labels/per_item.csv,
@@ -26,22 +27,6 @@ import { specFor } from './config-keys';
  * A zip is streamed entry by entry into a private temporary folder (never held in memory),
  * then read like a folder; error messages name `archive.zip!inner/path`.
  */
-const PATHWAY_COLUMNS = [
-  'sample_id',
-  'model',
-  'split',
-  'annotator',
-  'status',
-  'primary_pathway',
-  'pathways',
-  'transition',
-  'notes',
-  'confidence',
-  'codebook_version',
-  'created_at',
-  'updated_at',
-] as const;
-const SPAN_COLUMNS = ['sample_id', 'model', 'split', 'annotator', 'start_s', 'end_s', 'label', 'covered_by'] as const;
 
 const nonEmpty = z.string().min(1, 'empty');
 const seconds = z.string().regex(/^\d+(\.\d+)?$/, 'expected seconds ≥ 0');

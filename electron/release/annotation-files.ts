@@ -4,24 +4,7 @@
  */
 import { compareCodePoints, compareKeys, csvText, formatNumber, jsonText, type JsonValue } from './format';
 import type { ReleaseCodebook, ReleasePathwayRow, ReleaseSpanRow } from './release-data';
-
-export const PATHWAY_COLUMNS = [
-  'sample_id',
-  'model',
-  'split',
-  'annotator',
-  'status',
-  'primary_pathway',
-  'pathways',
-  'transition',
-  'notes',
-  'confidence',
-  'codebook_version',
-  'created_at',
-  'updated_at',
-] as const;
-
-export const SPAN_COLUMNS = ['sample_id', 'model', 'split', 'annotator', 'start_s', 'end_s', 'label', 'covered_by'] as const;
+import { PATHWAY_COLUMNS, SPAN_COLUMNS } from '../../shared/release/annotation-columns';
 
 export function codebookJson(cb: ReleaseCodebook | null): string {
   const value: JsonValue = cb
