@@ -9,6 +9,18 @@ import { tempDir } from './helpers';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const target = { model: 'qwen', split: 'V1_short', sampleId: '001-1' };
 
+/** A colleague's (pat's) status edit on the target item, stamped `at`. */
+const peer = (uuid: string, at: string): AnnotationEvent => ({
+  uuid,
+  at,
+  annotator: 'pat',
+  ...target,
+  kind: 'setStatus',
+  payload: { status: 'done' },
+  codebookVersion: null,
+  targetUuid: null,
+});
+
 function fresh(): { project: Project; file: string } {
   const file = path.join(tempDir(), 'p.flipbook');
   return { project: openProject(file, { create: true }), file };
@@ -221,16 +233,6 @@ describe('annotations', () => {
     const a = project.annotations;
     const BOUND = 5 * 60_000;
     // A colleague's events stamped one minute and one day ahead (their clock was wrong).
-    const peer = (uuid: string, at: string): AnnotationEvent => ({
-      uuid,
-      at,
-      annotator: 'pat',
-      ...target,
-      kind: 'setStatus',
-      payload: { status: 'done' },
-      codebookVersion: null,
-      targetUuid: null,
-    });
     a.importEvents([peer('0e1f2a3b-4c5d-4e6f-8a9b-000000000010', new Date(Date.now() + 60_000).toISOString())]);
     a.apply({ op: 'setStatus', ...target, status: 'in_progress' }, 'ana');
     const first = a.exportEvents({ annotator: 'ana' })[0]!.at;
@@ -255,18 +257,7 @@ describe('annotations', () => {
     let reads = 0;
     const clock = vi.spyOn(Date, 'now').mockImplementation(() => base + Math.floor(reads++ / 7));
     try {
-      a.importEvents([
-        {
-          uuid: '0e1f2a3b-4c5d-4e6f-8a9b-000000000030',
-          at: new Date(base + 86_400_000).toISOString(),
-          annotator: 'pat',
-          ...target,
-          kind: 'setStatus',
-          payload: { status: 'done' },
-          codebookVersion: null,
-          targetUuid: null,
-        },
-      ]);
+      a.importEvents([peer('0e1f2a3b-4c5d-4e6f-8a9b-000000000030', new Date(base + 86_400_000).toISOString())]);
       for (let i = 0; i < 20; i++) {
         a.apply({ op: 'setNotes', ...target, notes: `n${i}` }, 'ana');
         const ats = a.exportEvents({ annotator: 'ana' }).map((e) => Date.parse(e.at));
