@@ -16,6 +16,7 @@ export type ParquetRowsMessage =
   | { t: 'header'; names: string[]; rows: number }
   /** The footer could not be read: not a parquet file, or a damaged one. */
   | { t: 'unreadable'; message: string }
-  | { t: 'rows'; start: number; rows: Record<string, unknown>[] }
+  /** The rows as hyparquet decoded them; the reader parses each with its table's row schema. */
+  | { t: 'rows'; start: number; rows: unknown[] }
   | { t: 'end' }
   | { t: 'failed'; error: ErrorData };

@@ -17,7 +17,7 @@ export const ROWS_DEADLINE_MS = 4000;
 const Message: z.ZodType<ParquetRowsMessage> = z.discriminatedUnion('t', [
   z.object({ t: z.literal('header'), names: z.array(z.string()), rows: z.number().int().nonnegative() }),
   z.object({ t: z.literal('unreadable'), message: z.string() }),
-  z.object({ t: z.literal('rows'), start: z.number().int().nonnegative(), rows: z.array(z.record(z.string(), z.unknown())) }),
+  z.object({ t: z.literal('rows'), start: z.number().int().nonnegative(), rows: z.array(z.unknown()) }),
   z.object({ t: z.literal('end') }),
   z.object({ t: z.literal('failed'), error: WorkerError }),
 ]);
@@ -26,7 +26,7 @@ export interface ParquetRows {
   /** The table's column names and row count; an unreadable footer is refused as `file:0`. */
   header(): Promise<{ names: string[]; rows: number }>;
   /** The next slice of rows, or null after the last. */
-  next(): Promise<{ start: number; rows: Record<string, unknown>[] } | null>;
+  next(): Promise<{ start: number; rows: unknown[] } | null>;
   /** Stops the thread (after a refusal by the caller, or at the end). */
   stop(): void;
 }
