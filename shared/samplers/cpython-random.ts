@@ -13,11 +13,12 @@ const LOWER_MASK = 0x7fffffff;
 
 export class CPythonRandom {
   private readonly mt = new Uint32Array(N);
-  private mti = N + 1;
+  /** Set by initGenrand, which the constructor always runs. */
+  private mti = 0;
 
   /** `random.Random(seed)` for an int seed (the sign is dropped, as CPython does). */
   constructor(seed: bigint | number) {
-    let a = typeof seed === 'bigint' ? seed : BigInt(seed);
+    let a = BigInt(seed);
     if (a < 0n) a = -a;
     // CPython splits |seed| into 32-bit words, least significant first; 0 gives the key [0].
     const key: number[] = [];
@@ -44,7 +45,7 @@ export class CPythonRandom {
     let i = 1;
     let j = 0;
     const keyLength = key.length;
-    for (let k = N > keyLength ? N : keyLength; k > 0; k--) {
+    for (let k = Math.max(N, keyLength); k > 0; k--) {
       const prev = mt[i - 1]!;
       mt[i] = ((mt[i]! ^ Math.imul(prev ^ (prev >>> 30), 1664525)) + key[j]! + j) >>> 0;
       i++;
@@ -123,16 +124,15 @@ export class CPythonRandom {
   sampleRange(n: number, k: number): number[] {
     if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`sample: population size must be a non-negative integer, got ${n}`);
     if (!Number.isInteger(k) || k < 0 || k > n) throw new RangeError('Sample larger than population or is negative');
-    const result = new Array<number>(k);
+    const result: number[] = [];
     let setsize = 21; // size of a small set minus size of an empty list
     if (k > 5) setsize += 4 ** Math.ceil(Math.log(k * 3) / Math.log(4)); // table size for big sets
     if (n <= setsize) {
       // An n-length list is smaller than a k-length set: partial shuffle of a pool.
-      const pool = new Array<number>(n);
-      for (let i = 0; i < n; i++) pool[i] = i;
+      const pool = Array.from({ length: n }, (_, i) => i);
       for (let i = 0; i < k; i++) {
         const j = this.randbelow(n - i);
-        result[i] = pool[j]!;
+        result.push(pool[j]!);
         pool[j] = pool[n - i - 1]!;
       }
     } else {
@@ -141,7 +141,7 @@ export class CPythonRandom {
         let j = this.randbelow(n);
         while (selected.has(j)) j = this.randbelow(n);
         selected.add(j);
-        result[i] = j;
+        result.push(j);
       }
     }
     return result;

@@ -32,10 +32,12 @@ export function roundHalfEvenMulDiv(a: number, b: number, q: number): number {
   return Number(f % 2n === 0n ? f : f + 1n);
 }
 
+/**
+ * floor(p / q) for a safe integer p ≥ 0 and an integer q > 0. The float quotient is correctly
+ * rounded, and it cannot round across an integer: if n − 1 < p/q < n, its distance to n is at
+ * least 1/q, while rounding up to n needs a distance under half an ulp (< p/q × 2⁻⁵³), that
+ * is p ≥ 2⁵³ — not a safe integer. So Math.floor of it is exact; larger p take the BigInt path.
+ */
 function floorDivSafe(p: number, q: number): number {
-  // p and q are safe integers, so p/q is within one of the true quotient; correct it.
-  let f = Math.floor(p / q);
-  if (f * q > p) f -= 1;
-  else if ((f + 1) * q <= p) f += 1;
-  return f;
+  return Math.floor(p / q);
 }

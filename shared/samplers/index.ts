@@ -57,12 +57,13 @@ export function sampleFrames(policy: SamplingPolicy, opts: SampleFramesOptions):
       // floor((j + 0.5) × T / n) = floor((2j + 1) × T / 2n), exact in integers.
       return range(n, (j) => floorMulDiv(2 * j + 1, T, 2 * n));
     case 'scalegrid-uniform':
-      return scalegridSmall(T, n) ?? sortedSet(range(n, (j) => Math.min(T - 1, roundHalfEvenMulDiv(j, T - 1, n - 1))));
+      // The release clamps with min(T − 1, …); for j ≤ n − 1 the rounded value never exceeds T − 1.
+      return scalegridSmall(T, n) ?? distinct(range(n, (j) => roundHalfEvenMulDiv(j, T - 1, n - 1)));
     case 'scalegrid-dense-start': {
       const small = scalegridSmall(T, n);
       if (small) return small;
       const e = Math.max(n - 1, Math.floor((T - 1) / 3));
-      return sortedSet(range(n, (j) => Math.min(e, roundHalfEvenMulDiv(j, e, n - 1))));
+      return distinct(range(n, (j) => roundHalfEvenMulDiv(j, e, n - 1)));
     }
     case 'scalegrid-random': {
       const small = scalegridSmall(T, n);
@@ -73,10 +74,7 @@ export function sampleFrames(policy: SamplingPolicy, opts: SampleFramesOptions):
     }
     case 'random':
       return mulberryFisherYates(T, n, seed);
-    default: {
-      const never: never = policy;
-      throw new SamplerError(`unhandled policy ${String(never)}`);
-    }
+    // No default: the policy was checked above, and the compiler proves the switch exhaustive.
   }
 }
 
@@ -119,7 +117,6 @@ export function defaultPolicyForModel(model: string, toolkit?: string | null): S
  * the difference stays measurable (see the tests) — not used by sampleFrames.
  */
 export function numpyLinspaceInt(total: number, n: number): number[] {
-  if (n === 0) return [];
   if (n === 1) return [0];
   const step = (total - 1) / (n - 1);
   return range(n, (j) => (j === n - 1 ? total - 1 : Math.floor(j * step)));
@@ -132,13 +129,12 @@ function scalegridSmall(T: number, n: number): number[] | null {
 }
 
 function range(count: number, f: (j: number) => number): number[] {
-  const out = new Array<number>(count);
-  for (let j = 0; j < count; j++) out[j] = f(j);
-  return out;
+  return Array.from({ length: count }, (_, j) => f(j));
 }
 
-function sortedSet(values: number[]): number[] {
-  return [...new Set(values)].sort((a, b) => a - b);
+/** The distinct values of a non-decreasing list, in order (so already the release's sorted set). */
+function distinct(values: number[]): number[] {
+  return [...new Set(values)];
 }
 
 function mulberryFisherYates(T: number, n: number, seed: number): number[] {
@@ -147,7 +143,7 @@ function mulberryFisherYates(T: number, n: number, seed: number): number[] {
   // Sparse array: positions not in the map still hold their own index, so T = 10^7 costs O(k).
   const moved = new Map<number, number>();
   const at = (p: number): number => moved.get(p) ?? p;
-  const out = new Array<number>(k);
+  const out: number[] = [];
   for (let j = 0; j < k; j++) {
     const u = next() / 4294967296;
     const r = j + Math.floor(u * (T - j));
@@ -155,7 +151,7 @@ function mulberryFisherYates(T: number, n: number, seed: number): number[] {
     const vr = at(r);
     moved.set(j, vr);
     moved.set(r, vj);
-    out[j] = vr;
+    out.push(vr);
   }
   return out.sort((a, b) => a - b);
 }
