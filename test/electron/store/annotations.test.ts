@@ -115,6 +115,30 @@ describe('annotations', () => {
     project.close();
   });
 
+  it('redo after earlier redos takes the most recently undone edit, also from the rebuilt stacks after a reopen', () => {
+    const { project, file } = fresh();
+    const a = project.annotations;
+    a.apply({ op: 'setStatus', ...target, status: 'done' }, 'ana');
+    a.apply({ op: 'setPathway', ...target, pathway: 'label-noise', on: true }, 'ana');
+    a.apply({ op: 'setNotes', ...target, notes: 'third' }, 'ana');
+    expect(a.undo('ana')?.target.kind).toBe('setNotes');
+    expect(a.undo('ana')?.target.kind).toBe('setPathway');
+    expect(a.redo('ana')?.target.kind).toBe('setPathway'); // an earlier redo…
+    expect(a.undo('ana')?.target.kind).toBe('setPathway');
+    expect(a.undo('ana')?.target.kind).toBe('setStatus');
+    project.close();
+    // …and the stacks rebuilt from the log must still redo in reverse order of undoing.
+    const reopened = openProject(file);
+    const b = reopened.annotations;
+    expect(b.redo('ana')?.target.kind).toBe('setStatus');
+    expect(b.redo('ana')?.target.kind).toBe('setPathway');
+    const last = b.redo('ana');
+    expect(last?.target.kind).toBe('setNotes');
+    expect(last?.state).toMatchObject({ status: 'done', pathways: ['label-noise'], notes: 'third' });
+    expect(b.redo('ana')).toBeNull();
+    reopened.close();
+  });
+
   it('undo and redo walk the event log and survive a reopen', () => {
     const { project, file } = fresh();
     const a = project.annotations;

@@ -78,6 +78,28 @@ describe('project lock', () => {
     second.close();
   });
 
+  it('release removes the .lock only while it still names this holder', () => {
+    // The .lock is written by whoever took the project last; closing must never delete a
+    // record another holder (another process, or this process opened again later) wrote.
+    const file = path.join(tempDir(), 'p.flipbook');
+    openProject(file, { create: true }).close();
+    type Info = { pid: number; hostname: string; since: string; v: number };
+    const others: ((mine: Info) => Info)[] = [
+      (mine) => ({ ...mine, pid: mine.pid + 1 }), // another process, same moment
+      (mine) => ({ ...mine, since: '2020-01-01T00:00:00.000Z' }), // this process, another opening
+    ];
+    for (const otherOf of others) {
+      const p = openProject(file);
+      const other = otherOf(JSON.parse(fs.readFileSync(`${file}.lock`, 'utf8')) as Info);
+      fs.writeFileSync(`${file}.lock`, JSON.stringify(other));
+      p.close();
+      expect(JSON.parse(fs.readFileSync(`${file}.lock`, 'utf8')), JSON.stringify(other)).toEqual(other);
+    }
+    const p = openProject(file);
+    p.close();
+    expect(fs.existsSync(`${file}.lock`)).toBe(false);
+  });
+
   it('takes over a stale lock left by a process that died', () => {
     const file = path.join(tempDir(), 'p.flipbook');
     openProject(file, { create: true }).close();
