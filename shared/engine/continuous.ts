@@ -80,7 +80,7 @@ export function continuousTrajectories(m: ScoreMatrix, opts: { grid?: readonly s
   const s = new Float64Array(G);
   const classes: Record<ContinuousClass, number> = { flat: 0, monotonic_increasing: 0, monotonic_decreasing: 0, oscillating: 0 };
   const tallies = { complete: 0, regressed: 0, terminalRegressions: 0, classes };
-  const rows: ContinuousTrajectory[] = new Array(m.itemIds.length);
+  const rows: ContinuousTrajectory[] = [];
   for (let r = 0; r < m.itemIds.length; r++) {
     let complete = true;
     let max = -Infinity;
@@ -120,7 +120,7 @@ export function continuousTrajectories(m: ScoreMatrix, opts: { grid?: readonly s
       if (terminalRegression) tallies.terminalRegressions++;
       classes[cls!]++;
     }
-    rows[r] = {
+    rows.push({
       sampleId: m.itemIds[r]!,
       row: r,
       pattern,
@@ -132,7 +132,7 @@ export function continuousTrajectories(m: ScoreMatrix, opts: { grid?: readonly s
       bestConfig: best >= 0 ? plan.keys[best]! : null,
       improvedOn,
       regressedOn,
-    };
+    });
   }
   return { plan, eps, terminalConfig: T >= 0 ? plan.keys[T]! : null, rows, tallies };
 }

@@ -57,8 +57,11 @@ export function isoComputeGroups(m: ResponseMatrix, grid?: readonly string[] | n
   const { rows, nExcluded } = completeRowsOfColumns(m, plan.cols);
   const candidates = plan.specs
     .map((c, pos) => ({ c, pos, compute: c.frames * (c.pixelCount ?? Number.NaN) }))
-    .filter((x) => x.c.frames > 0 && x.c.pixelCount !== null && x.c.pixelCount > 0)
-    .sort((x, y) => x.compute - y.compute || x.pos - y.pos);
+    // An unknown ppf (null) counts as 0 and fails `> 0`, exactly as an explicit null check would.
+    .filter((x) => x.c.frames > 0 && (x.c.pixelCount ?? 0) > 0)
+    // Array.prototype.sort is stable and the candidates are in grid order, so equal computes keep
+    // that order without a tie-break.
+    .sort((x, y) => x.compute - y.compute);
   const groupsPos: number[][] = [];
   let i = 0;
   while (i < candidates.length) {
@@ -122,7 +125,9 @@ export function isoComputeGroups(m: ResponseMatrix, grid?: readonly string[] | n
 
 /** Whether two configs form an iso-compute pair (same compute within 5%, different frames). */
 export function isIsoComputePair(a: ConfigSpec, b: ConfigSpec): boolean {
-  if (a.frames === 0 || b.frames === 0 || a.frames === b.frames) return false;
+  // Text only (frames 0) needs no test of its own: it is a lower budget than every visual config
+  // (docs/metrics.md §1), so the isLowerBudget checks below reject it, and two text configs share a frame count.
+  if (a.frames === b.frames) return false;
   if (a.pixelCount === null || b.pixelCount === null) return false;
   return withinTolerance(a.frames * a.pixelCount, b.frames * b.pixelCount) && !isLowerBudget(a, b) && !isLowerBudget(b, a);
 }
