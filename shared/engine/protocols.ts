@@ -30,7 +30,8 @@ export function budgetOf(key: string): string {
 /** A protocol as people write it: `untagged` (or '') → '', `@random` / `random` → 'random'. */
 export function protocolName(value: string): string {
   const t = value.trim();
-  if (t === 'untagged' || t === '') return '';
+  // '' needs no case of its own: it has no '@' to drop, so it comes back as ''.
+  if (t === 'untagged') return '';
   return t.startsWith('@') ? t.slice(1) : t;
 }
 
@@ -46,7 +47,9 @@ export function protocolLabel(protocol: string): string {
  */
 export function protocolConfigs<T extends Pick<ConfigSpec, 'key' | 'frames'>>(configs: readonly T[], protocol: string): T[] {
   const own = (c: T) => protocolOf(c.key) === protocol;
-  if (protocol === '' || configs.some((c) => c.frames === 0 && own(c))) return configs.filter(own);
+  // No `protocol === ''` shortcut needed: for '' the untagged text only is its own config, so
+  // the lines below already give exactly its own configs.
+  if (configs.some((c) => c.frames === 0 && own(c))) return configs.filter(own);
   if (!configs.some(own)) return [];
   return configs.filter((c) => own(c) || (c.frames === 0 && protocolOf(c.key) === ''));
 }
@@ -200,7 +203,7 @@ function side(m: ResponseMatrix, protocol: string, f: GridFlags): ProtocolSide {
     configs: f.plan.keys.slice(),
     n,
     nExcluded: f.nExcluded,
-    terminalConfig: f.plan.terminalPos >= 0 ? f.plan.keys[f.plan.terminalPos]! : null,
+    terminalConfig: f.plan.keys[f.plan.terminalPos] ?? null,
     visualConfusionRate: c / n,
     terminalRegressionRate: t / n,
     textOverwriteRate: hasText ? o / n : null,
@@ -239,16 +242,16 @@ function agreementOf(m: ResponseMatrix, main: string, mainGrid: readonly ConfigS
     m,
     b.map((c) => c.key),
   );
-  // Rows of both grids are matrix rows in ascending order: one merge pairs the common ones.
+  // Rows of both grids are matrix rows: each row of A is paired with B's row of the same item.
+  const posInB = new Map<number, number>();
+  fb.rows.forEach((row, j) => posInB.set(row, j));
   const pairs: [number, number][] = [];
-  for (let i = 0, j = 0; i < fa.rows.length && j < fb.rows.length;) {
-    const x = fa.rows[i]!;
-    const y = fb.rows[j]!;
-    if (x === y) pairs.push([i++, j++]);
-    else if (x < y) i++;
-    else j++;
-  }
-  const hasText = fa.plan.textPos >= 0 && fb.plan.textPos >= 0;
+  fa.rows.forEach((row, i) => {
+    const j = posInB.get(row);
+    if (j !== undefined) pairs.push([i, j]);
+  });
+  // Both grids are cut to the shared budgets, so B has text only exactly when A has.
+  const hasText = fa.plan.textPos >= 0;
   return {
     budgets: fa.plan.keys.map(budgetOf),
     main: side(m, main, fa),
@@ -261,12 +264,11 @@ function agreementOf(m: ResponseMatrix, main: string, mainGrid: readonly ConfigS
 }
 
 /** Sampling recovery (docs/metrics.md §6) of the main grid's terminal regressions by `alternatives`. */
-function recoveryOf(m: ResponseMatrix, main: GridFlags, alternatives: readonly ConfigSpec[]): SamplingRecovery {
-  const terminal = main.plan.terminalPos >= 0 ? main.plan.specs[main.plan.terminalPos]! : null;
+function recoveryOf(m: ResponseMatrix, main: GridFlags, terminal: ConfigSpec, alternatives: readonly ConfigSpec[]): SamplingRecovery {
   const alts = alternatives.map((c) => c.key);
-  const base = { terminalConfig: terminal?.key ?? null, alternatives: alts };
-  if (!terminal || alternatives.length === 0) {
-    const note = !terminal ? 'the main grid has no terminal config' : `no config of this protocol has the terminal ${terminal.key}'s frames and pixels per frame`;
+  const base = { terminalConfig: terminal.key, alternatives: alts };
+  if (alternatives.length === 0) {
+    const note = `no config of this protocol has the terminal ${terminal.key}'s frames and pixels per frame`;
     return { ...base, n: 0, regressions: 0, recovered: 0, recoveryRate: null, recoveredItems: [], note };
   }
   const C = m.configs.length;
@@ -315,14 +317,18 @@ export function compareProtocols(m: ResponseMatrix, main: string): ProtocolRepor
     m,
     mainGrid.map((c) => c.key),
   );
-  const terminal = fMain.plan.terminalPos >= 0 ? fMain.plan.specs[fMain.plan.terminalPos]! : null;
+  // A non-empty grid always has a terminal config (config.ts terminalConfig). mainConfigs gives a
+  // grid with a visual config whenever the matrix has one, so when a variant with a visual config
+  // is compared below, the terminal is visual.
+  const terminal = fMain.plan.specs[fMain.plan.terminalPos]!;
   const others = protocolsOf(m.configs.map((c) => c.key)).filter((p) => p !== main);
   const variants: ProtocolComparison[] = [];
   const allAlternatives: ConfigSpec[] = [];
   for (const p of others) {
     const grid = protocolConfigs(m.configs, p);
     if (!grid.some((c) => c.frames > 0)) continue;
-    const alternatives = terminal ? grid.filter((c) => c.frames > 0 && sameBudget(c, terminal)) : [];
+    // The terminal is visual here, so a config of its frames is visual too.
+    const alternatives = grid.filter((c) => sameBudget(c, terminal));
     allAlternatives.push(...alternatives);
     const agreement = agreementOf(m, main, mainGrid, p, grid);
     variants.push({
@@ -331,7 +337,7 @@ export function compareProtocols(m: ResponseMatrix, main: string): ProtocolRepor
       differsIn: differences(grid, mainGrid),
       agreement,
       agreementNote: agreement ? null : `no visual budget in common with the main grid (${protocolLabel(p)} has ${grid.map((c) => c.key).join(', ')})`,
-      recovery: recoveryOf(m, fMain, alternatives),
+      recovery: recoveryOf(m, fMain, terminal, alternatives),
     });
   }
   return {
@@ -340,6 +346,6 @@ export function compareProtocols(m: ResponseMatrix, main: string): ProtocolRepor
     main,
     mainConfigs: fMain.plan.keys.slice(),
     variants,
-    anyRecovery: variants.length > 0 ? recoveryOf(m, fMain, allAlternatives) : null,
+    anyRecovery: variants.length > 0 ? recoveryOf(m, fMain, terminal, allAlternatives) : null,
   };
 }
