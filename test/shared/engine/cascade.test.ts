@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ResponseMatrix } from '../../../shared/domain/types';
 import { cascade, cascadeCorrectRows } from '../../../shared/engine/cascade';
 import { configIndex } from '../../../shared/engine/matrix';
@@ -55,7 +55,12 @@ function brute(m: ResponseMatrix, sig: 'confidence' | 'margin', items: number[],
 }
 
 describe('cascade: hand example', () => {
-  const r = cascade(handMatrix(), { budgets: B, reference: '64f_151k' });
+  // Computed in beforeAll, not while the file is collected: a throw there fails the tests
+  // below instead of the whole file (which a mutation run would count as no failure).
+  let r!: ReturnType<typeof cascade>;
+  beforeAll(() => {
+    r = cascade(handMatrix(), { budgets: B, reference: '64f_151k' });
+  });
   it('sweeps every distinct signal value and +∞', () => {
     expect(r.signal).toBe('confidence');
     expect(r.n).toBe(4);
@@ -163,7 +168,12 @@ describe('cascade: against a brute-force evaluation on random data', () => {
   const rnd = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296;
   for (let i = 0; i < pats.length; i++) for (const k of B) m.confidence[i * C + configIndex(m, k)] = rnd() < 0.05 ? Number.NaN : Math.round(rnd() * 50) / 50;
   const sets = (row: number, j: number) => Array.from({ length: FR[j]! }, (_, k) => (row * 7 + k * (j + 1)) % 80);
-  const r = cascade(m, { budgets: B, reference: '64f_151k', seed: 42, frameSet: (row, c) => sets(row, B.indexOf(c)) });
+  // Computed in beforeAll, not while the file is collected: a throw there fails the tests
+  // below instead of the whole file (which a mutation run would count as no failure).
+  let r!: ReturnType<typeof cascade>;
+  beforeAll(() => {
+    r = cascade(m, { budgets: B, reference: '64f_151k', seed: 42, frameSet: (row, c) => sets(row, B.indexOf(c)) });
+  });
   const items = Array.from({ length: m.itemIds.length }, (_, i) => i).filter((i) => !pats[i]!.includes('.'));
   it('every sweep point equals the item-by-item definition', () => {
     expect(r.n).toBe(items.length);

@@ -1,5 +1,5 @@
 /** Continuous trajectories (docs/metrics.md §4) on hand-worked rows: steps, classes, flags, best config, transitions. */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ResponseMatrix } from '../../../shared/domain/types';
 import { makeConfigSpec } from '../../../shared/engine/config';
 import { continuousTrajectories } from '../../../shared/engine/continuous';
@@ -22,7 +22,12 @@ describe('continuousTrajectories', () => {
     [0.5, 0.53, 0.49, 0.52], // = = =  flat (steps within ε); 0.49 vs 0.53: not below 0.53 − 0.05
     [0.4, null, 0.6, 0.3], //  . . −   incomplete: no class; terminal 0.3 < 0.6 − ε still flagged
   ]);
-  const t = continuousTrajectories(m);
+  // Computed in beforeAll, not while the file is collected: a throw there fails the tests
+  // below instead of the whole file (which a mutation run would count as no failure).
+  let t!: ReturnType<typeof continuousTrajectories>;
+  beforeAll(() => {
+    t = continuousTrajectories(m);
+  });
   const row = (i: number) => t.rows[i]!;
 
   it('steps, classes and the first score beside the pattern', () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { isLowerBudget, makeConfigSpec, configOrder } from '../../../shared/engine/config';
 import { mcnemarExact, mcqaMetrics, metricsFromTrajectories, pairwiseWins, transitions } from '../../../shared/engine/mcqa';
 import { trajectoryColumns } from '../../../shared/engine/trajectories';
@@ -28,7 +28,12 @@ function bruteMcnemar(r: number, h: number): number {
 describe('mcqaMetrics: hand-computed', () => {
   // rows over textonly,16f,32f,64f
   const m = fromPatterns(LADDER, ['0111', '1000', '0101', '1111', '0000', '0110', '1.11']);
-  const r = mcqaMetrics(m);
+  // Computed in beforeAll, not while the file is collected: a throw there fails the tests
+  // below instead of the whole file (which a mutation run would count as no failure).
+  let r!: ReturnType<typeof mcqaMetrics>;
+  beforeAll(() => {
+    r = mcqaMetrics(m);
+  });
   it('counts only complete rows', () => {
     expect(r.n).toBe(6);
     expect(r.nExcluded).toBe(1);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ResponseMatrix } from '../../../shared/domain/types';
 import { makeConfigSpec } from '../../../shared/engine/config';
 import { configIndex, createMatrix } from '../../../shared/engine/matrix';
@@ -24,7 +24,12 @@ describe('openMetrics', () => {
     [1, 0, 1], // text>16f regression
     [0.1, null, 0.3], // excluded
   ]);
-  const r = openMetrics(m);
+  // Computed in beforeAll, not while the file is collected: a throw there fails the tests
+  // below instead of the whole file (which a mutation run would count as no failure).
+  let r!: ReturnType<typeof openMetrics>;
+  beforeAll(() => {
+    r = openMetrics(m);
+  });
   it('means, best fixed, oracle gap', () => {
     expect(r.n).toBe(3);
     expect(r.nExcluded).toBe(1);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { classifyTrajectory, TRAJECTORY_CLASSES, trajectories, trajectoryColumns } from '../../../shared/engine/trajectories';
 import { anyHarm, isTerminalRegression, isTextOverwritten, loadRow, planGrid } from '../../../shared/engine/grid-plan';
 import { fromPatterns, randomPatterns } from './helpers';
@@ -21,7 +21,12 @@ describe('classifyTrajectory', () => {
 describe('trajectories', () => {
   // written in code-point column order on purpose: patterns come back in config order
   const m = fromPatterns(['16f_151k', '32f_151k', '64f_151k', 'textonly', '128f_151k'], ['01101', '1.110', '00000', '11110'], ['a', 'b', 'c', 'd']);
-  const t = trajectories(m, { matchedGrid: LADDER });
+  // Computed in beforeAll, not while the file is collected: a throw there fails the tests
+  // below instead of the whole file (which a mutation run would count as no failure).
+  let t!: ReturnType<typeof trajectories>;
+  beforeAll(() => {
+    t = trajectories(m, { matchedGrid: LADDER });
+  });
   it('patterns in config order with . for missing, class for complete rows only', () => {
     expect(t.map((x) => x.pattern)).toEqual(['00111', '11.10', '00000', '11110']);
     expect(t.map((x) => x.complete)).toEqual([true, false, true, true]);
