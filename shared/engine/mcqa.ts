@@ -219,7 +219,8 @@ function metricsFromCounts(plan: GridPlan, N: number, nExcluded: number, counts:
     visualConfusionRate: confused / N,
     visualConfusionRateVisualOnly: confusedVisual / N,
     textOverwriteRate: plan.textPos >= 0 ? overwritten / N : null,
-    textOverwriteRateOfTextCorrect: plan.textPos >= 0 && textCorrect > 0 ? overwritten / textCorrect : null,
+    // textCorrect is 0 when text ∉ G, so this is null then too.
+    textOverwriteRateOfTextCorrect: textCorrect > 0 ? overwritten / textCorrect : null,
     terminalConfig: plan.terminalPos >= 0 ? plan.keys[plan.terminalPos]! : null,
     terminalRegressionRate: termReg / N,
     counts: {
@@ -337,5 +338,6 @@ export function pairwiseWins(m: ResponseMatrix, grid?: readonly string[] | null)
   }
   const wins: number[][] = [];
   for (let a = 0; a < G; a++) wins.push(Array.from(counts.subarray(a * G, (a + 1) * G)));
-  return { configs: plan.keys.slice(), n: rows.length, wins };
+  // The plan is this call's own: its key list needs no copy.
+  return { configs: plan.keys, n: rows.length, wins };
 }

@@ -56,7 +56,7 @@ export function openMetrics(m: ResponseMatrix, grid?: readonly string[] | null, 
       const v = isMcqa ? m.correct[k]! : m.score[k]!;
       s[j] = v;
       sums[j]! += v;
-      if (v > mx) mx = v;
+      mx = Math.max(mx, v);
     }
     oracleSum += mx;
     for (let p = 0; p < lp.length; p += 2) {
@@ -81,7 +81,8 @@ export function openMetrics(m: ResponseMatrix, grid?: readonly string[] | null, 
   return {
     n: N,
     nExcluded,
-    configs: plan.keys.slice(),
+    // The plan is this call's own: its key list needs no copy.
+    configs: plan.keys,
     eps,
     mean,
     bestFixed: best >= 0 ? plan.keys[best]! : null,

@@ -203,7 +203,7 @@ function evaluateRow(y: Int8Array, rule: RowRule): number {
     (regression << 6) |
     ((visualHarm ? 1 : 0) << 7) |
     ((best >= 0 ? 1 : 0) << 8) |
-    ((best < 0 ? 0 : best) << 9) |
+    (Math.max(best, 0) << 9) |
     (mb << 19)
   );
 }
@@ -297,13 +297,13 @@ export function trajectories(m: ResponseMatrix, opts: TrajectoryOptions = {}): T
   const plan = planGrid(m, opts.grid);
   const G = plan.cols.length;
   const y = new Int8Array(G);
-  const out: Trajectory[] = new Array(m.itemIds.length);
+  const out: Trajectory[] = [];
   for (let i = 0; i < m.itemIds.length; i++) {
     loadRow(m, plan, i, y);
     const pattern = patternOf(y, G);
     const cls = t.trajectoryClass[i]!;
     const mb = t.matchedBest[i]!;
-    out[i] = {
+    out.push({
       sampleId: m.itemIds[i]!,
       row: i,
       pattern,
@@ -313,8 +313,9 @@ export function trajectories(m: ResponseMatrix, opts: TrajectoryOptions = {}): T
       isTextOverwritten: t.textOverwritten[i] === 1,
       terminalRegression: t.terminalRegression[i] === 1,
       bestConfig: t.keys[t.best[i]!]!,
-      matchedGridBestConfig: t.matchedKeys === null || mb < 0 ? null : t.matchedKeys[mb]!,
-    };
+      // matchedBest is −1 exactly when matchedKeys is null.
+      matchedGridBestConfig: t.matchedKeys === null ? null : t.matchedKeys[mb]!,
+    });
   }
   return out;
 }
