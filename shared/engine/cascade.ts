@@ -93,6 +93,8 @@ interface Prepared {
   latUnshared: Float64Array;
   refY: Float64Array;
   refLat: Float64Array;
+  /** Latency recorded in every cell the cascade reads; the latency arrays are meaningless otherwise. */
+  latency: boolean;
 }
 
 function upperBound(a: Float64Array, v: number): number {
@@ -116,13 +118,11 @@ function distinctTaus(p: Prepared, items: Int32Array): Float64Array {
     }
   }
   vals.sort((a, b) => a - b);
-  const out: number[] = [];
-  for (const v of vals) if (out.length === 0 || out[out.length - 1] !== v) out.push(v);
-  out.push(Infinity);
-  return Float64Array.from(out);
+  // A Set keeps the first of equal values in insertion (here ascending) order.
+  return Float64Array.from([...new Set(vals), Infinity]);
 }
 
-function sweepOn(p: Prepared, items: Int32Array, taus: Float64Array, latency: boolean): CascadePoint[] {
+function sweepOn(p: Prepared, items: Int32Array, taus: Float64Array): CascadePoint[] {
   const T = taus.length;
   const L = p.L;
   const dY = new Float64Array(T + 1);
@@ -132,16 +132,13 @@ function sweepOn(p: Prepared, items: Int32Array, taus: Float64Array, latency: bo
   const dLU = new Float64Array(T + 1);
   for (let r = 0; r < items.length; r++) {
     const base = items[r]! * L;
-    let pm = -Infinity;
     let lo = 0; // first τ index not yet assigned a stop
-    for (let j = 0; j < L && lo < T; j++) {
-      let hi: number; // last τ index (inclusive) stopping at j
-      if (j === L - 1) hi = T - 1;
-      else {
-        const v = p.sig[base + j]!;
-        if (v > pm) pm = v;
-        hi = upperBound(taus, pm) - 1;
-      }
+    // The last budget takes every τ left (+∞ is ≥ every τ), so lo reaches T by j = L − 1.
+    for (let j = 0; lo < T; j++) {
+      const v = j === L - 1 ? Infinity : p.sig[base + j]!;
+      // The τ ≤ v stop here unless an earlier budget took them: a signal below an earlier one
+      // gives hi < lo, so no running maximum of the signals is needed.
+      const hi = upperBound(taus, v) - 1; // last τ index (inclusive) stopping at j
       if (hi < lo) continue;
       const k = base + j;
       dY[lo]! += p.y[k]!;
@@ -150,12 +147,11 @@ function sweepOn(p: Prepared, items: Int32Array, taus: Float64Array, latency: bo
       dS[hi + 1]! -= p.shared[k]!;
       dU[lo]! += p.unshared[k]!;
       dU[hi + 1]! -= p.unshared[k]!;
-      if (latency) {
-        dLS[lo]! += p.latShared[k]!;
-        dLS[hi + 1]! -= p.latShared[k]!;
-        dLU[lo]! += p.latUnshared[k]!;
-        dLU[hi + 1]! -= p.latUnshared[k]!;
-      }
+      // Accumulated even without latency (then only read under p.latency below).
+      dLS[lo]! += p.latShared[k]!;
+      dLS[hi + 1]! -= p.latShared[k]!;
+      dLU[lo]! += p.latUnshared[k]!;
+      dLU[hi + 1]! -= p.latUnshared[k]!;
       lo = hi + 1;
     }
   }
@@ -177,7 +173,7 @@ function sweepOn(p: Prepared, items: Int32Array, taus: Float64Array, latency: bo
       meanSharedCost: s / N,
       meanUnsharedCost: u / N,
     };
-    if (latency) {
+    if (p.latency) {
       ls += dLS[t]!;
       lu += dLU[t]!;
       point.meanLatencyShared = ls / N;
@@ -188,8 +184,9 @@ function sweepOn(p: Prepared, items: Int32Array, taus: Float64Array, latency: bo
   return out;
 }
 
+/** The sweep is in ascending τ and the sort is stable, so a (cost, correct) tie keeps its smallest τ. */
 function paretoFront(sweep: readonly CascadePoint[]): CascadePoint[] {
-  const sorted = [...sweep].sort((a, b) => a.meanSharedCost - b.meanSharedCost || b.correct - a.correct || a.tau - b.tau);
+  const sorted = [...sweep].sort((a, b) => a.meanSharedCost - b.meanSharedCost || b.correct - a.correct);
   const out: CascadePoint[] = [];
   let bestCorrect = -1;
   for (const p of sorted) {
@@ -201,18 +198,18 @@ function paretoFront(sweep: readonly CascadePoint[]): CascadePoint[] {
   return out;
 }
 
-/** Cheapest point with correct ≥ target; ties → more correct, then smaller τ. */
+/**
+ * Cheapest point with correct ≥ target; ties → more correct, then smaller τ. The sweep is in
+ * ascending τ and its shared cost never falls as τ rises: an item's stop only moves to a later
+ * budget, and its cost there (the union of its frame sets so far, or frames(b_j) along the chain)
+ * is never smaller; the sums are of integers, so exact. Hence the first point reaching the target
+ * is a cheapest one, and only a later one of the same cost with more correct answers beats it.
+ */
 function cheapestReaching(sweep: readonly CascadePoint[], target: number): CascadePoint | null {
   let best: CascadePoint | null = null;
   for (const p of sweep) {
     if (p.correct < target) continue;
-    if (
-      !best ||
-      p.meanSharedCost < best.meanSharedCost ||
-      (p.meanSharedCost === best.meanSharedCost && (p.correct > best.correct || (p.correct === best.correct && p.tau < best.tau)))
-    ) {
-      best = p;
-    }
+    if (!best || (p.meanSharedCost === best.meanSharedCost && p.correct > best.correct)) best = p;
   }
   return best;
 }
@@ -261,15 +258,7 @@ function prepareCascade(m: ResponseMatrix, opts: CascadeOptions) {
   }
   const signalArr = anyMargin ? m.margin : m.confidence;
 
-  let latency = true;
-  for (let r = 0; r < N && latency; r++) {
-    for (const c of allCols) {
-      if (Number.isNaN(m.latencyMs[rows[r]! * C + c]!)) {
-        latency = false;
-        break;
-      }
-    }
-  }
+  const latency = rows.every((row) => allCols.every((c) => !Number.isNaN(m.latencyMs[row * C + c]!)));
 
   const p: Prepared = {
     L,
@@ -282,6 +271,7 @@ function prepareCascade(m: ResponseMatrix, opts: CascadeOptions) {
     latUnshared: new Float64Array(N * L),
     refY: new Float64Array(N),
     refLat: new Float64Array(N),
+    latency,
   };
   let withSets = 0;
   const seen = new Set<number>();
@@ -308,13 +298,12 @@ function prepareCascade(m: ResponseMatrix, opts: CascadeOptions) {
       }
       // Without every frame set up to j, fall back to the nested-uniform assumption.
       p.shared[k] = setsOk ? seen.size : specs[j]!.frames;
-      if (latency) {
-        const lat = m.latencyMs[cell]!;
-        cumLat += lat;
-        sharedLat += j === 0 ? lat : Math.max(0, lat - m.latencyMs[base + bCols[j - 1]!]!);
-        p.latUnshared[k] = cumLat;
-        p.latShared[k] = sharedLat;
-      }
+      // NaN where latency is not recorded, and then never read (p.latency is false).
+      const lat = m.latencyMs[cell]!;
+      cumLat += lat;
+      sharedLat += j === 0 ? lat : Math.max(0, lat - m.latencyMs[base + bCols[j - 1]!]!);
+      p.latUnshared[k] = cumLat;
+      p.latShared[k] = sharedLat;
     }
     if (setsOk) withSets++;
     else {
@@ -331,7 +320,7 @@ function prepareCascade(m: ResponseMatrix, opts: CascadeOptions) {
 export function cascade(m: ResponseMatrix, opts: CascadeOptions): CascadeResult {
   const { p, budgets, refSpec, seed, N, nExcluded, anyMargin, latency, withSets } = prepareCascade(m, opts);
   const all = Int32Array.from({ length: N }, (_, i) => i);
-  const sweep = sweepOn(p, all, distinctTaus(p, all), latency);
+  const sweep = sweepOn(p, all, distinctTaus(p, all));
   const refCorrect = sumOver(p.refY, all);
   const refFrames = refSpec.frames;
   const refMeanLat = latency ? sumOver(p.refLat, all) / N : undefined;
@@ -343,16 +332,15 @@ export function cascade(m: ResponseMatrix, opts: CascadeOptions): CascadeResult 
       savingVsReference: 1 - op.meanSharedCost / refFrames,
       unsharedSavingVsReference: 1 - op.meanUnsharedCost / refFrames,
     };
-    if (refMeanLat !== undefined && op.meanLatencyShared !== undefined) {
-      operatingPoint.latencySavingVsReference = 1 - op.meanLatencyShared / refMeanLat;
-    }
+    // Sweep points carry latency exactly when it is recorded.
+    if (latency) operatingPoint.latencySavingVsReference = 1 - op.meanLatencyShared! / refMeanLat!;
   }
 
   const perm = seededPermutation(N, seed);
   const nTune = Math.floor(N / 2);
   const tune = perm.slice(0, nTune);
   const evalItems = perm.slice(nTune);
-  const tuneSweep = sweepOn(p, tune, distinctTaus(p, tune), false);
+  const tuneSweep = sweepOn(p, tune, distinctTaus(p, tune));
   const tuneOp = cheapestReaching(tuneSweep, sumOver(p.refY, tune));
   const evalRefAcc = sumOver(p.refY, evalItems) / evalItems.length;
   let heldOut: CascadeHeldOut = {
@@ -366,16 +354,15 @@ export function cascade(m: ResponseMatrix, opts: CascadeOptions): CascadeResult 
     savingVsReference: null,
   };
   if (tuneOp) {
-    const [atTau] = sweepOn(p, evalItems, Float64Array.of(tuneOp.tau), false);
-    if (atTau) {
-      heldOut = {
-        ...heldOut,
-        tau: tuneOp.tau,
-        accuracy: atTau.accuracy,
-        meanSharedCost: atTau.meanSharedCost,
-        savingVsReference: 1 - atTau.meanSharedCost / refFrames,
-      };
-    }
+    // A sweep over one τ has exactly one point.
+    const atTau = sweepOn(p, evalItems, Float64Array.of(tuneOp.tau))[0]!;
+    heldOut = {
+      ...heldOut,
+      tau: tuneOp.tau,
+      accuracy: atTau.accuracy,
+      meanSharedCost: atTau.meanSharedCost,
+      savingVsReference: 1 - atTau.meanSharedCost / refFrames,
+    };
   }
 
   const result: CascadeResult = {
@@ -403,13 +390,13 @@ export function cascade(m: ResponseMatrix, opts: CascadeOptions): CascadeResult 
  * last (τ = +∞, written null, runs every item to the last budget), as in sweepOn.
  */
 export function cascadeCorrectRows(m: ResponseMatrix, opts: CascadeOptions, tau: number | null): number[] {
-  const { p, rows, N } = prepareCascade(m, opts);
+  const { p, rows } = prepareCascade(m, opts);
   const t = tau ?? Infinity;
   const out: number[] = [];
-  for (let r = 0; r < N; r++) {
+  rows.forEach((row, r) => {
     let j = 0;
     while (j < p.L - 1 && !(p.sig[r * p.L + j]! >= t)) j++;
-    if (p.y[r * p.L + j] === 1) out.push(rows[r]!);
-  }
+    if (p.y[r * p.L + j] === 1) out.push(row);
+  });
   return out;
 }
