@@ -60,16 +60,16 @@ export function proposeMatchedGrid(grids: readonly GridDescription[]): MatchedGr
     for (const s of splits) {
       const cs = e.bySplit.get(s);
       if (offBudget(cs)) continue;
-      inter = intersect(inter, new Set((cs ?? []).map((c) => c.key)));
+      // No results on the split (cs undefined): an empty set, so the model lacks every config there.
+      inter = intersect(inter, new Set(cs?.map((c) => c.key)));
     }
-    e.all = new Set([...(inter ?? [])].filter((k) => candidates.has(k)));
+    // null: every split of the model is at another budget, so it has none of the common configs.
+    e.all = inter === null ? new Set() : new Set([...inter].filter((k) => candidates.has(k)));
   }
 
-  const keysOf = (subset: readonly string[]): string[] => {
-    let inter: Set<string> | null = null;
-    for (const m of subset) inter = intersect(inter, perModel.get(m)!.all);
-    return [...(inter ?? [])];
-  };
+  // Subsets are never empty (masks start at 1; the greedy pass stops at one model), so reduce
+  // needs no initial value.
+  const keysOf = (subset: readonly string[]): string[] => [...subset.map((m) => perModel.get(m)!.all).reduce((a, b) => intersect(a, b))];
   const modelsHaving = (keys: readonly string[]): string[] => models.filter((m) => keys.every((k) => perModel.get(m)!.all.has(k)));
 
   let best: { keys: string[]; models: string[] } = { keys: [], models: [] };
@@ -93,10 +93,11 @@ export function proposeMatchedGrid(grids: readonly GridDescription[]): MatchedGr
       consider(models.filter((_, i) => mask & (1 << i)));
     }
   } else {
-    let current = models.slice();
+    let current = models; // never mutated: each step builds a new list
     consider(current);
     while (current.length > 1) {
-      let pick: string[] | null = null;
+      // Always replaced by the first drop below: every score is ≥ 0.
+      let pick = current;
       let pickScore = -1;
       for (const drop of current) {
         const rest = current.filter((m) => m !== drop);
@@ -107,7 +108,6 @@ export function proposeMatchedGrid(grids: readonly GridDescription[]): MatchedGr
           pick = rest;
         }
       }
-      if (!pick) break;
       consider(pick);
       current = pick;
     }
@@ -115,7 +115,7 @@ export function proposeMatchedGrid(grids: readonly GridDescription[]): MatchedGr
 
   const chosen = configOrder(best.keys.map((k) => specByKey.get(k)!)).map((c) => c.key);
   const leftOut = models.filter((m) => !best.models.includes(m)).map((model) => ({ model, reason: reasonFor(model, chosen, splits, perModel.get(model)!.bySplit, specByKey) }));
-  return { configs: chosen, models: best.models.slice(), leftOut };
+  return { configs: chosen, models: best.models, leftOut };
 }
 
 function intersect(a: Set<string> | null, b: ReadonlySet<string>): Set<string> {
@@ -136,7 +136,8 @@ function reasonFor(model: string, chosen: readonly string[], splits: readonly st
     const missing = chosen.filter((k) => !have.has(k));
     if (missing.length === 0) continue;
     const maxFrames = Math.max(0, ...cs.map((c) => c.frames));
-    const ceiling = missing.every((k) => (specByKey.get(k)?.frames ?? 0) > maxFrames);
+    // Every chosen key came from specByKey (see proposeMatchedGrid).
+    const ceiling = missing.every((k) => specByKey.get(k)!.frames > maxFrames);
     parts.push(`lacks ${missing.join(', ')} on ${split}${ceiling ? ` (context ceiling? at most ${maxFrames} frames there)` : ''}`);
   }
   return parts.join('; ') || 'not chosen';

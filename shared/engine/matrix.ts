@@ -147,7 +147,8 @@ export function subMatrix(m: ResponseMatrix, configKeys: readonly string[], rows
 export function commonConfigKeys(ms: readonly ResponseMatrix[]): string[] {
   const first = ms[0];
   if (!first) return [];
-  const sets = ms.slice(1).map((m) => new Set(m.configs.map((c) => c.key)));
+  // The first matrix's own set keeps all of its keys, so it needs no special case.
+  const sets = ms.map((m) => new Set(m.configs.map((c) => c.key)));
   return first.configs.map((c) => c.key).filter((k) => sets.every((s) => s.has(k)));
 }
 

@@ -12,9 +12,8 @@ export function mcnemarExact(rescued: number, harmed: number): number {
     throw new Error(`McNemar counts must be whole numbers ≥ 0 (got rescued=${rescued}, harmed=${harmed})`);
   }
   const n = rescued + harmed;
-  if (n === 0) return 1;
   const k = Math.min(rescued, harmed);
-  if (2 * k === n) return 1; // the tail P[X ≤ n/2] > ½ already
+  if (2 * k === n) return 1; // no churn (n = 0), or the tail P[X ≤ n/2] > ½ already
   // log C(n, k) − n log 2, summed pairwise-compensated (Kahan) to keep ~1e-15 relative error.
   let logT = -n * Math.LN2;
   let comp = 0;

@@ -26,8 +26,7 @@ export function mulberry32(seed: number): () => number {
  * next mulberry32(seed) output.
  */
 export function seededPermutation(n: number, seed: number): Int32Array {
-  const p = new Int32Array(n);
-  for (let i = 0; i < n; i++) p[i] = i;
+  const p = Int32Array.from({ length: n }, (_, i) => i);
   const next = mulberry32(seed);
   for (let i = n - 1; i > 0; i--) {
     const j = Math.floor(next() * (i + 1));
