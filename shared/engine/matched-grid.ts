@@ -54,7 +54,9 @@ export function proposeMatchedGrid(grids: readonly GridDescription[]): MatchedGr
   }
   const splits = [...new Set(grids.map((g) => g.split))];
   const common = mostCommonPpf(grids.flatMap((g) => g.configs));
-  const offBudget = (cs: readonly ConfigSpec[] | undefined): boolean => cs !== undefined && common !== undefined && cs.every((c) => c.frames > 0 && c.pixelCount !== common.ppf);
+  // An empty grid is no results there (it lacks every config), not results at another budget.
+  const offBudget = (cs: readonly ConfigSpec[] | undefined): boolean =>
+    cs !== undefined && cs.length > 0 && common !== undefined && cs.every((c) => c.frames > 0 && c.pixelCount !== common.ppf);
   for (const e of perModel.values()) {
     let inter: Set<string> | null = null;
     for (const s of splits) {

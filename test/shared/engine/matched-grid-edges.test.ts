@@ -187,6 +187,13 @@ describe('proposeMatchedGrid: pixel budgets (docs/release-format.md "matched gri
     expect(p.models).toEqual(['B']);
     expect(p.configs).toEqual(['textonly']);
   });
+  it('with visual grids too, an empty grid on a split means no results there, not another protocol', () => {
+    // [].every(…) is true: an empty grid must not pass for "all results at another budget".
+    const p = proposeMatchedGrid([g('A', 's1', ['textonly', '16f_151k']), g('A', 's2', []), g('B', 's1', ['textonly', '16f_151k']), g('B', 's2', ['textonly', '16f_151k'])]);
+    expect(p.models).toEqual(['B']);
+    expect(p.configs).toEqual(['textonly', '16f_151k']);
+    expect(p.leftOut).toEqual([{ model: 'A', reason: expect.stringContaining('lacks textonly, 16f_151k on s2') as string }]);
+  });
 });
 
 describe('proposeMatchedGrid: reasons for leaving a model out', () => {
