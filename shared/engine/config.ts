@@ -159,7 +159,6 @@ export function isLowerBudget(a: ConfigSpec, b: ConfigSpec): boolean {
  * remapping those two ranges at the first difference fixes it without iterating code points.
  */
 export function compareCodePoints(a: string, b: string): number {
-  if (a === b) return 0;
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     let x = a.charCodeAt(i);
@@ -167,12 +166,12 @@ export function compareCodePoints(a: string, b: string): number {
     if (x === y) continue;
     if (x >= 0xd800) x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
     if (y >= 0xd800) y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
-    return x < y ? -1 : 1;
+    // The remap is a bijection of 0…0xFFFF, so x ≠ y still and the sign is -1 or 1.
+    return Math.sign(x - y);
   }
-  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
+  // Equal strings end here too (every unit matched, same length): -1, 0 or 1 by length.
+  return Math.sign(a.length - b.length);
 }
-
-const NULL_PPF = 'null';
 
 /**
  * The model's most common pixel budget among its visual configs (null = unknown counts as one
@@ -181,21 +180,22 @@ const NULL_PPF = 'null';
  * majority). Returns undefined when there is no visual config.
  */
 export function mostCommonPpf(configs: readonly ConfigSpec[]): { ppf: number | null } | undefined {
-  const counts = new Map<string, { ppf: number | null; n: number }>();
+  // Keyed by the ppf itself: null (unknown) is one key, and SameValueZero groups numbers as equal.
+  const counts = new Map<number | null, { ppf: number | null; n: number }>();
   for (const c of configs) {
     if (c.frames === 0) continue;
-    const k = c.pixelCount === null ? NULL_PPF : String(c.pixelCount);
-    const e = counts.get(k);
+    const e = counts.get(c.pixelCount);
     if (e) e.n += 1;
-    else counts.set(k, { ppf: c.pixelCount, n: 1 });
+    else counts.set(c.pixelCount, { ppf: c.pixelCount, n: 1 });
   }
   let best: { ppf: number | null; n: number } | undefined;
   for (const e of counts.values()) {
     if (!best || e.n > best.n) {
       best = e;
     } else if (e.n === best.n) {
-      if (best.ppf === null && e.ppf !== null) best = e;
-      else if (best.ppf !== null && e.ppf !== null && e.ppf < best.ppf) best = e;
+      // Only one group is unknown, so a tie with an unknown best is a known ppf, which wins.
+      if (best.ppf === null) best = e;
+      else if (e.ppf !== null && e.ppf < best.ppf) best = e;
     }
   }
   return best ? { ppf: best.ppf } : undefined;
@@ -232,14 +232,14 @@ export function configOrder(configs: readonly ConfigSpec[]): ConfigSpec[] {
  */
 export function ladder(configs: readonly ConfigSpec[]): ConfigSpec[] {
   const ordered = configOrder(configs);
-  const common = mostCommonPpf(configs);
+  // undefined only when there is no visual config, and then the loop below never reads it.
+  const ppf = mostCommonPpf(configs)?.ppf;
   const out: ConfigSpec[] = [];
   const text = ordered.find((c) => c.frames === 0);
   if (text) out.push(text);
-  if (!common) return out;
   let lastFrames = -1;
   for (const c of ordered) {
-    if (c.frames === 0 || c.pixelCount !== common.ppf) continue;
+    if (c.frames === 0 || c.pixelCount !== ppf) continue;
     if (c.frames === lastFrames) continue;
     out.push(c);
     lastFrames = c.frames;
@@ -259,11 +259,13 @@ export function terminalConfig(configs: readonly ConfigSpec[]): ConfigSpec | und
   }
   const known = visual.filter((c) => c.pixelCount !== null);
   const pool = known.length > 0 ? known : visual;
-  let best: ConfigSpec | undefined;
-  let bestCost = -1;
+  const costOf = (c: ConfigSpec) => c.frames * (c.pixelCount ?? 1);
+  // pool is not empty; starting from its first config, the loop's first pass changes nothing.
+  let best = pool[0]!;
+  let bestCost = costOf(best);
   for (const c of pool) {
-    const cost = c.frames * (c.pixelCount ?? 1);
-    if (!best || cost > bestCost || (cost === bestCost && (c.frames > best.frames || (c.frames === best.frames && compareCodePoints(c.key, best.key) > 0)))) {
+    const cost = costOf(c);
+    if (cost > bestCost || (cost === bestCost && (c.frames > best.frames || (c.frames === best.frames && compareCodePoints(c.key, best.key) > 0)))) {
       best = c;
       bestCost = cost;
     }

@@ -14,8 +14,9 @@
  */
 export function defaultTransition(harmed: readonly string[], frames: (config: string) => number | undefined): string | null {
   for (const t of harmed) {
-    const [a, b] = t.split('>');
-    if (a === undefined || b === undefined) continue;
+    // split always yields a first part, so only b can be missing (no '>').
+    const [a, b] = t.split('>') as [string, ...string[]];
+    if (b === undefined) continue;
     if ((frames(a) ?? 0) > 0 && (frames(b) ?? 0) > 0) return t;
   }
   return harmed[0] ?? null;

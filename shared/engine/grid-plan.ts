@@ -34,7 +34,8 @@ export function planGrid(m: OutcomeMatrix, grid?: readonly string[] | null): Gri
   const visual: number[] = [];
   for (let a = 0; a < G; a++) {
     for (let b = 0; b < G; b++) {
-      if (a === b || !isLowerBudget(specs[a]!, specs[b]!)) continue;
+      // No a === b test needed: ≺ is irreflexive (one of frames, ppf must be strictly lower).
+      if (!isLowerBudget(specs[a]!, specs[b]!)) continue;
       lower.push(a, b);
       if (specs[a]!.frames > 0) visual.push(a, b);
     }
@@ -43,7 +44,8 @@ export function planGrid(m: OutcomeMatrix, grid?: readonly string[] | null): Gri
   const term = terminalConfig(specs);
   const terminalPos = term ? specs.indexOf(term) : -1;
   const below: number[] = [];
-  if (term) for (let c = 0; c < G; c++) if (isLowerBudget(specs[c]!, term)) below.push(c);
+  // term is undefined only for an empty grid, where this loop does not run.
+  for (let c = 0; c < G; c++) if (isLowerBudget(specs[c]!, term!)) below.push(c);
   return {
     cols,
     specs,
@@ -74,7 +76,8 @@ export function anyHarm(y: Int8Array, pairs: Int32Array): boolean {
 
 /** y(text) = 1 and some visual config wrong. */
 export function isTextOverwritten(y: Int8Array, plan: GridPlan): boolean {
-  if (plan.textPos < 0 || y[plan.textPos] !== 1) return false;
+  // textPos = -1 (no text) needs no test of its own: a typed array reads undefined at -1.
+  if (y[plan.textPos] !== 1) return false;
   const v = plan.visualPos;
   for (let j = 0; j < v.length; j++) if (y[v[j]!] === 0) return true;
   return false;
@@ -82,7 +85,8 @@ export function isTextOverwritten(y: Int8Array, plan: GridPlan): boolean {
 
 /** y(terminal) = 0 and some c ≺ terminal correct. */
 export function isTerminalRegression(y: Int8Array, plan: GridPlan): boolean {
-  if (plan.terminalPos < 0 || y[plan.terminalPos] !== 0) return false;
+  // terminalPos = -1 (empty grid) needs no test of its own: a typed array reads undefined at -1.
+  if (y[plan.terminalPos] !== 0) return false;
   const b = plan.belowTerminal;
   for (let j = 0; j < b.length; j++) if (y[b[j]!] === 1) return true;
   return false;
