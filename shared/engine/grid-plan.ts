@@ -94,6 +94,6 @@ export function isTerminalRegression(y: Int8Array, plan: GridPlan): boolean {
 
 export function assertKind(m: Pick<OutcomeMatrix, 'model' | 'split' | 'kind'>, kind: 'mcqa' | 'open', what: string): void {
   if (m.kind !== kind) {
-    throw new Error(`${what} needs a ${kind === 'mcqa' ? 'multiple-choice' : 'open-ended'} matrix; ${m.model} / ${m.split} is ${m.kind}`);
+    throw new Error(`${what} needs ${kind === 'mcqa' ? 'a multiple-choice' : 'an open-ended'} matrix; ${m.model} / ${m.split} is ${m.kind}`);
   }
 }

@@ -149,6 +149,6 @@ describe('assertKind', () => {
     expect(() => assertKind(mcqa, 'mcqa', 'X')).not.toThrow();
     expect(() => assertKind(open, 'open', 'X')).not.toThrow();
     expect(() => assertKind(open, 'mcqa', 'MCQA metrics')).toThrow(/^MCQA metrics needs a multiple-choice matrix; M \/ S is open$/);
-    expect(() => assertKind(mcqa, 'open', 'Token-F1')).toThrow(/^Token-F1 needs an? open-ended matrix; M \/ S is mcqa$/);
+    expect(() => assertKind(mcqa, 'open', 'Token-F1')).toThrow(/^Token-F1 needs an open-ended matrix; M \/ S is mcqa$/);
   });
 });
