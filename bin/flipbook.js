@@ -156,11 +156,32 @@ function loadBuild(dir, argv) {
   return { main: module.exports.main, keepCache };
 }
 
+/**
+ * Loads the current build, building it first when it is stale. A concurrent rebuild's cleanup
+ * moves a build aside before it reads its leases again and puts it back when it finds one
+ * (scripts/build-cli.js removeOldBuilds): a process that had checked the build just before can
+ * find main.cjs gone for that moment. It then looks again, holding no lease meanwhile; each
+ * look either finds a build it holds or makes its own, which no cleanup takes.
+ */
+async function loadCurrent(argv) {
+  for (let attempt = 1; ; attempt++) {
+    const build = currentBuild() ?? (await buildOrNull());
+    if (!build) return null;
+    const file = path.join(root, 'dist', build.dir, 'main.cjs');
+    try {
+      return loadBuild(build.dir, argv);
+    } catch (e) {
+      if (!e || e.code !== 'ENOENT' || e.path !== file || attempt === 5) throw e;
+      giveBackLease();
+    }
+  }
+}
+
 async function run() {
-  const build = currentBuild() ?? (await buildOrNull());
   const argv = process.argv.slice(2);
-  if (build) {
-    const { main, keepCache } = loadBuild(build.dir, argv);
+  const loaded = await loadCurrent(argv);
+  if (loaded) {
+    const { main, keepCache } = loaded;
     process.exitCode = await main(argv);
     keepCache(process.exitCode);
   } else {

@@ -54,7 +54,10 @@ export async function buildCli() {
   const { build } = await import('esbuild');
   fs.mkdirSync(dist, { recursive: true });
   const id = `cli-${Date.now().toString(36)}-${process.pid}`;
-  const outdir = path.join(dist, id);
+  // Built under a name no cleanup looks at (removeOldBuilds takes `cli-*` folders without a
+  // live lease), then renamed to `cli-<id>` whole, with this process's lease already in it:
+  // a concurrent build's cleanup would otherwise remove a build still being written.
+  const outdir = path.join(dist, `.building-${id}`);
   const common = {
     absWorkingDir: root,
     bundle: true,
@@ -134,9 +137,10 @@ export async function buildCli() {
   inputs['scripts/build-cli.js'] = fs.statSync(fileURLToPath(import.meta.url)).mtimeMs;
   const manifest = { dir: id, inputs };
   // The process that built it runs it next (bin/flipbook.js): its lease is in place before the
-  // manifest names the build, so a concurrent build's cleanup cannot take it first.
+  // build takes its `cli-*` name, so a concurrent build's cleanup cannot take it first.
   fs.mkdirSync(path.join(outdir, LEASES));
   fs.writeFileSync(path.join(outdir, LEASES, String(process.pid)), '');
+  fs.renameSync(outdir, path.join(dist, id));
   const tmp = `${MANIFEST}.tmp-${process.pid}`;
   fs.writeFileSync(tmp, JSON.stringify(manifest));
   fs.renameSync(tmp, MANIFEST);
@@ -152,7 +156,17 @@ export async function buildCli() {
  */
 export const LEASES = 'running';
 
-/** A lease's process is alive (EPERM: alive, another user's); a dead one's lease is removed. */
+/** Whether a process runs (EPERM: it does, as another user's). */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return Boolean(e && e.code === 'EPERM');
+  }
+}
+
+/** A lease's process is alive; a dead one's lease is removed. */
 function liveLease(dir) {
   let names;
   try {
@@ -164,13 +178,8 @@ function liveLease(dir) {
   for (const name of names) {
     const pid = Number(name);
     if (!Number.isInteger(pid) || pid <= 0) continue;
-    try {
-      process.kill(pid, 0);
-      live = true;
-    } catch (e) {
-      if (e && e.code === 'EPERM') live = true;
-      else fs.rmSync(path.join(dir, LEASES, name), { force: true });
-    }
+    if (alive(pid)) live = true;
+    else fs.rmSync(path.join(dir, LEASES, name), { force: true });
   }
   return live;
 }
@@ -186,6 +195,9 @@ function liveLease(dir) {
  */
 function removeOldBuilds(keep) {
   for (const e of fs.readdirSync(dist, { withFileTypes: true })) {
+    // A build its process never finished (killed mid-build) is named by that process's pid.
+    const building = /^\.building-cli-[a-z0-9]+-(\d+)$/.exec(e.name);
+    if (e.isDirectory() && building && !alive(Number(building[1]))) fs.rmSync(path.join(dist, e.name), { recursive: true, force: true });
     if (!e.isDirectory() || !e.name.startsWith('cli-') || e.name === keep) continue;
     const p = path.join(dist, e.name);
     if (liveLease(p)) continue;

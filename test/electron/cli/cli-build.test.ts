@@ -284,3 +284,23 @@ describe('a rebuild while the CLI serves', () => {
     expect(fs.existsSync(path.join(root, 'dist', first))).toBe(false);
   });
 });
+
+describe('CLIs started together on a stale build', () => {
+  it('all run, whichever of them builds and whichever removes the builds before', async () => {
+    // Each rebuild's cleanup moves earlier builds aside before it reads their leases again;
+    // a process that had just checked one of them must still load it (or build its own).
+    const run = () =>
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const c = spawn(process.execPath, [bin, ...SAMPLE_FRAMES], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+        let stderr = '';
+        c.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        c.once('exit', (code) => resolve({ code, stderr }));
+      });
+    for (let round = 1; round <= 3; round++) {
+      const later = new Date(Date.now() + round * 600_000);
+      fs.utimesSync(path.join(root, 'electron/cli/main.ts'), later, later);
+      const results = await Promise.all([run(), run(), run()]);
+      for (const r of results) expect(r.code, `round ${round}: ${r.stderr}`).toBe(0);
+    }
+  }, 120_000);
+});
