@@ -1,4 +1,5 @@
 /** Projects for the sync tests: one small release imported once, copied per annotator. */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { exportRelease } from '../../../electron/release/export';
@@ -24,6 +25,33 @@ export function makeReleaseProject(dir: string, n = 12, name = 'release.flipbook
   const r = flipbook('import', csv, '--project', project);
   if (r.code !== 0) throw new Error(`import failed: ${r.stderr}`);
   return project;
+}
+
+/**
+ * Gives `annotator` a backlog of `count` edits on q1…q12 of m1/S in the project file, stamped a
+ * millisecond apart from 2026-02-01, through the store's merge path (fast, and still theirs).
+ */
+export function addBacklog(projectPath: string, annotator: string, count: number): void {
+  const p = openProject(projectPath);
+  const t0 = Date.parse('2026-02-01T00:00:00.000Z');
+  try {
+    p.annotations.importEvents(
+      Array.from({ length: count }, (_, i) => ({
+        uuid: randomUUID(),
+        at: new Date(t0 + i).toISOString(),
+        annotator,
+        model: 'm1',
+        split: 'S',
+        sampleId: `q${1 + (i % 12)}`,
+        kind: i % 2 ? 'setNotes' : 'setStatus',
+        payload: i % 2 ? { notes: `note ${i}` } : { status: 'done' },
+        codebookVersion: 1,
+        targetUuid: null,
+      })),
+    );
+  } finally {
+    p.close();
+  }
 }
 
 /** Copies of a closed project file (each annotator's own project, same release). */

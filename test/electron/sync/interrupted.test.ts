@@ -6,7 +6,6 @@
  * moments after it connected.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openProject } from '../../../electron/store/index';
@@ -14,7 +13,7 @@ import { runSync } from '../../../electron/sync/sync';
 import { pendingCount } from '../../../electron/sync/sync-cursors';
 import { repoRoot } from '../cli/cli-helpers';
 import { tempDir } from '../store/helpers';
-import { copies, eventUuids, exportedAnnotations, makeReleaseProject } from './helpers';
+import { addBacklog, copies, eventUuids, exportedAnnotations, makeReleaseProject } from './helpers';
 import { ADMIN, startPgServer, type PgServer } from './pg-server';
 import { mulberry32 } from '../../../shared/engine/prng';
 
@@ -33,24 +32,8 @@ beforeAll(async () => {
   const lead = openProject(files.lead!);
   await runSync(lead, { server: server.url(ADMIN), space: 'kill', password: server.password });
   lead.close();
-  // Kim's backlog: EVENTS edits (made through the store's merge path: fast, and still hers).
-  const p = openProject(files.kim!);
-  const t0 = Date.parse('2026-02-01T00:00:00.000Z');
-  p.annotations.importEvents(
-    Array.from({ length: EVENTS }, (_, i) => ({
-      uuid: randomUUID(),
-      at: new Date(t0 + i).toISOString(),
-      annotator: 'kim',
-      model: 'm1',
-      split: 'S',
-      sampleId: `q${1 + (i % 12)}`,
-      kind: i % 2 ? 'setNotes' : 'setStatus',
-      payload: i % 2 ? { notes: `note ${i}` } : { status: 'done' },
-      codebookVersion: 1,
-      targetUuid: null,
-    })),
-  );
-  p.close();
+  // Kim's backlog of EVENTS edits.
+  addBacklog(files.kim!, 'kim', EVENTS);
 }, 120_000);
 
 afterAll(() => {

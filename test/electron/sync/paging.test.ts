@@ -3,14 +3,13 @@
  * PULL_PAGE events, later pages follow by id) arrives whole, and the push cursor moves past
  * everything pushed, so a second round sends nothing again. Against a real PostgreSQL.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openProject } from '../../../electron/store/index';
 import { runSync } from '../../../electron/sync/sync';
 import { pendingCount } from '../../../electron/sync/sync-cursors';
 import { PULL_PAGE } from '../../../electron/sync/sync-server';
 import { tempDir } from '../store/helpers';
-import { copies, eventUuids, makeReleaseProject } from './helpers';
+import { addBacklog, copies, eventUuids, makeReleaseProject } from './helpers';
 import { ADMIN, startPgServer, type PgServer } from './pg-server';
 
 /** One page and a part: the pull must ask for the second page. */
@@ -26,24 +25,8 @@ beforeAll(async () => {
   const lead = openProject(files.lead!);
   await runSync(lead, { server: server.url(ADMIN), space: 'paging', password: server.password });
   lead.close();
-  // Kim's backlog, written through the store's merge path (fast, and still her events).
-  const p = openProject(files.kim!);
-  const t0 = Date.parse('2026-02-01T00:00:00.000Z');
-  p.annotations.importEvents(
-    Array.from({ length: EVENTS }, (_, i) => ({
-      uuid: randomUUID(),
-      at: new Date(t0 + i).toISOString(),
-      annotator: 'kim',
-      model: 'm1',
-      split: 'S',
-      sampleId: `q${1 + (i % 12)}`,
-      kind: i % 2 ? 'setNotes' : 'setStatus',
-      payload: i % 2 ? { notes: `note ${i}` } : { status: 'done' },
-      codebookVersion: 1,
-      targetUuid: null,
-    })),
-  );
-  p.close();
+  // Kim's backlog of EVENTS edits.
+  addBacklog(files.kim!, 'kim', EVENTS);
 }, 180_000);
 
 afterAll(() => server?.stop());

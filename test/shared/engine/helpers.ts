@@ -36,3 +36,24 @@ export function randomPatterns(nRows: number, nCols: number, seed: number, missi
   };
   return Array.from({ length: nRows }, () => Array.from({ length: nCols }, () => (next() < missingRate ? '.' : next() < 0.6 ? '1' : '0')).join(''));
 }
+
+/**
+ * min(1, 2 · P[X ≤ min(rescued, harmed)]) for X ~ Bin(rescued + harmed, ½) (docs/metrics.md §2),
+ * exactly in BigInt and rounded once at the end: an oracle independent of the engine's method.
+ */
+export function exactMcnemar(rescued: number, harmed: number): number {
+  const n = rescued + harmed;
+  const k = Math.min(rescued, harmed);
+  let c = 1n;
+  let sum = 0n;
+  for (let x = 0; x <= k; x++) {
+    sum += c;
+    c = (c * BigInt(n - x)) / BigInt(x + 1);
+  }
+  const num = 2n * sum;
+  const den = 1n << BigInt(n);
+  if (num >= den) return 1;
+  // Scale so the quotient has ≥ 80 significant bits before the single rounding to a double.
+  const shift = BigInt(den.toString(2).length - num.toString(2).length + 80);
+  return Number((num << shift) / den) * 2 ** -Number(shift);
+}

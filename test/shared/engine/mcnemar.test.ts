@@ -1,23 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mcnemarExact } from '../../../shared/engine/mcnemar';
-
-/** 2 · P[X ≤ k] for X ~ Bin(n, ½), exactly in BigInt and rounded once at the end (docs/metrics.md §2). */
-function exactTwoSided(rescued: number, harmed: number): number {
-  const n = rescued + harmed;
-  const k = Math.min(rescued, harmed);
-  let c = 1n;
-  let sum = 0n;
-  for (let x = 0; x <= k; x++) {
-    sum += c;
-    c = (c * BigInt(n - x)) / BigInt(x + 1);
-  }
-  const num = 2n * sum;
-  const den = 1n << BigInt(n);
-  if (num >= den) return 1;
-  // Scale so the quotient has ≥ 64 significant bits before the single rounding to a double.
-  const shift = BigInt(den.toString(2).length - num.toString(2).length + 64);
-  return Number((num << shift) / den) * 2 ** -Number(shift);
-}
+import { exactMcnemar } from './helpers';
 
 describe('mcnemarExact (docs/metrics.md §2)', () => {
   it('hand values: min(1, 2 · P[X ≤ min(rescued, harmed)]), X ~ Bin(churn, ½)', () => {
@@ -39,7 +22,7 @@ describe('mcnemarExact (docs/metrics.md §2)', () => {
       [9_800, 10_200],
       [19_700, 20_300],
     ] as const) {
-      const want = exactTwoSided(r, h);
+      const want = exactMcnemar(r, h);
       const got = mcnemarExact(r, h);
       expect(Math.abs(got - want) / want, `${r},${h}: ${got} vs ${want}`).toBeLessThan(1e-11);
     }

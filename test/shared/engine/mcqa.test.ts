@@ -2,28 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { isLowerBudget, makeConfigSpec, configOrder } from '../../../shared/engine/config';
 import { mcnemarExact, mcqaMetrics, metricsFromTrajectories, pairwiseWins, transitions } from '../../../shared/engine/mcqa';
 import { trajectoryColumns } from '../../../shared/engine/trajectories';
-import { fromPatterns, randomPatterns } from './helpers';
+import { exactMcnemar, fromPatterns, randomPatterns } from './helpers';
 
 const LADDER = ['textonly', '16f_151k', '32f_151k', '64f_151k'];
-
-/** Exact binomial tail with BigInt, converted at the end (independent of the engine's method). */
-function bruteMcnemar(r: number, h: number): number {
-  const n = r + h;
-  if (n === 0) return 1;
-  const k = Math.min(r, h);
-  let c = 1n;
-  let sum = 0n;
-  for (let x = 0; x <= k; x++) {
-    sum += c;
-    c = (c * BigInt(n - x)) / BigInt(x + 1);
-  }
-  const num = 2n * sum;
-  const den = 1n << BigInt(n);
-  if (num >= den) return 1;
-  const shift = BigInt(den.toString(2).length - num.toString(2).length + 80);
-  const q = (num << shift) / den;
-  return Number(q) * 2 ** -Number(shift);
-}
 
 describe('mcqaMetrics: hand-computed', () => {
   // rows over textonly,16f,32f,64f
@@ -219,13 +200,13 @@ describe('mcnemarExact', () => {
     expect(mcnemarExact(10, 0)).toBeCloseTo(2 / 1024, 15);
     expect(mcnemarExact(1, 9)).toBeCloseTo((2 * 11) / 1024, 15);
     // the paper's example: 18 rescued, 23 harmed
-    expect(mcnemarExact(18, 23)).toBeCloseTo(bruteMcnemar(18, 23), 14);
+    expect(mcnemarExact(18, 23)).toBeCloseTo(exactMcnemar(18, 23), 14);
   });
   it('agrees with an exact BigInt binomial for every split of n ≤ 60', () => {
     for (let n = 0; n <= 60; n++) {
       for (let r = 0; r <= n; r++) {
         const got = mcnemarExact(r, n - r);
-        const want = bruteMcnemar(r, n - r);
+        const want = exactMcnemar(r, n - r);
         expect(Math.abs(got - want) / Math.max(want, 1e-300), `${r},${n - r}`).toBeLessThan(1e-12);
       }
     }
@@ -239,7 +220,7 @@ describe('mcnemarExact', () => {
       [100, 99_900],
     ] as const) {
       const got = mcnemarExact(r, h);
-      const want = bruteMcnemar(r, h);
+      const want = exactMcnemar(r, h);
       if (want === 0) expect(got).toBeLessThan(1e-300);
       else expect(Math.abs(got - want) / want, `${r},${h}: ${got} vs ${want}`).toBeLessThan(1e-9);
       expect(mcnemarExact(h, r)).toBe(got);
