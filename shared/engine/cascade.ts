@@ -147,11 +147,13 @@ function sweepOn(p: Prepared, items: Int32Array, taus: Float64Array): CascadePoi
       dS[hi + 1]! -= p.shared[k]!;
       dU[lo]! += p.unshared[k]!;
       dU[hi + 1]! -= p.unshared[k]!;
-      // Accumulated even without latency (then only read under p.latency below).
-      dLS[lo]! += p.latShared[k]!;
-      dLS[hi + 1]! -= p.latShared[k]!;
-      dLU[lo]! += p.latUnshared[k]!;
-      dLU[hi + 1]! -= p.latUnshared[k]!;
+      // Skipped without latency only for speed (the sums would not be read).
+      if (p.latency) {
+        dLS[lo]! += p.latShared[k]!;
+        dLS[hi + 1]! -= p.latShared[k]!;
+        dLU[lo]! += p.latUnshared[k]!;
+        dLU[hi + 1]! -= p.latUnshared[k]!;
+      }
       lo = hi + 1;
     }
   }
@@ -298,12 +300,14 @@ function prepareCascade(m: ResponseMatrix, opts: CascadeOptions) {
       }
       // Without every frame set up to j, fall back to the nested-uniform assumption.
       p.shared[k] = setsOk ? seen.size : specs[j]!.frames;
-      // NaN where latency is not recorded, and then never read (p.latency is false).
-      const lat = m.latencyMs[cell]!;
-      cumLat += lat;
-      sharedLat += j === 0 ? lat : Math.max(0, lat - m.latencyMs[base + bCols[j - 1]!]!);
-      p.latUnshared[k] = cumLat;
-      p.latShared[k] = sharedLat;
+      // Skipped without latency only for speed (the arrays would not be read).
+      if (latency) {
+        const lat = m.latencyMs[cell]!;
+        cumLat += lat;
+        sharedLat += j === 0 ? lat : Math.max(0, lat - m.latencyMs[base + bCols[j - 1]!]!);
+        p.latUnshared[k] = cumLat;
+        p.latShared[k] = sharedLat;
+      }
     }
     if (setsOk) withSets++;
     else {
