@@ -56,7 +56,7 @@ export function openMetrics(m: ResponseMatrix, grid?: readonly string[] | null, 
       const v = isMcqa ? m.correct[k]! : m.score[k]!;
       s[j] = v;
       sums[j]! += v;
-      mx = Math.max(mx, v);
+      if (v > mx) mx = v;
     }
     oracleSum += mx;
     for (let p = 0; p < lp.length; p += 2) {
