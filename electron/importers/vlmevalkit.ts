@@ -139,6 +139,12 @@ async function forEachRow(path: string, file: string, onRow: (rec: Rec, line: nu
     // and import would pay (docs/architecture.md, "CLI start-up").
     const { default: ExcelJS } = await import('exceljs');
     const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, { sharedStrings: 'cache', worksheets: 'emit' });
+    // A zip may store a worksheet after the shared strings but before xl/workbook.xml (writers
+    // order entries as they finish). The reader then reads the sheet at once and looks its name
+    // up in the workbook model it has not read yet, which throws. Only the first sheet's rows
+    // matter here, not its name: an empty model until xl/workbook.xml replaces it.
+    const model = reader as unknown as { model?: { sheets: unknown[] } };
+    model.model ??= { sheets: [] };
     const sheets = reader[Symbol.asyncIterator]();
     const unreadable = (e: unknown): ImportError => (e instanceof ImportError ? e : new ImportError(file, 0, '', `unreadable xlsx: ${(e as Error).message}`));
     let header: Header | null = null;

@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
+import { unzipSync, zipSync } from 'fflate';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readImport } from '../../../electron/importers/index';
 import { tempDir } from '../../temp-dir';
@@ -88,5 +89,27 @@ describe('xlsx import temp files', () => {
     const p = await xlsx('M_Video-MME_8frame.xlsx', [[[...COLUMNS, 'prediction'], ...ROWS.map((r) => [...r, 'D'])]]);
     await expectImportError(readImport(p), { file: 'M_Video-MME_8frame.xlsx', line: 2, field: 'prediction' });
     expect(await leftInTmp()).toEqual([]);
+  });
+});
+
+describe('xlsx entry order', () => {
+  it('a worksheet stored after the shared strings but before xl/workbook.xml is read', async () => {
+    // Zip writers order entries as they finish (ExcelJS's own, under load, wrote this order):
+    // ExcelJS's reader then reads the sheet at once and looked up sheet names in a workbook it
+    // had not read yet ("Cannot read properties of undefined (reading 'sheets')").
+    const p = await xlsx('M_Video-MME_8frame.xlsx', [[COLUMNS, ...ROWS]]);
+    const parts = unzipSync(fs.readFileSync(p));
+    const first = ['[Content_Types].xml', '_rels/.rels', 'xl/_rels/workbook.xml.rels', 'xl/sharedStrings.xml', 'xl/worksheets/sheet1.xml'];
+    const ordered: Record<string, Uint8Array> = {};
+    for (const name of first) ordered[name] = parts[name]!;
+    for (const [name, bytes] of Object.entries(parts)) if (!(name in ordered)) ordered[name] = bytes;
+    expect(Object.keys(ordered).indexOf('xl/workbook.xml')).toBeGreaterThan(Object.keys(ordered).indexOf('xl/worksheets/sheet1.xml'));
+    fs.writeFileSync(p, zipSync(ordered));
+    const [b] = await readImport(p);
+    expect(b!.responses.map((r) => [r.sampleId, r.pred, r.line])).toEqual([
+      ['001-1', 'C', 2],
+      ['001-2', 'B', 3],
+      ['001-3', 'B', 4],
+    ]);
   });
 });
