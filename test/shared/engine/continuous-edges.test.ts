@@ -5,19 +5,11 @@
  * recomputation from §4's definitions on seeded random scores.
  */
 import { describe, expect, it } from 'vitest';
-import type { ResponseMatrix } from '../../../shared/domain/types';
-import { isLowerBudget, ladder, makeConfigSpec, terminalConfig } from '../../../shared/engine/config';
+import { isLowerBudget, ladder, terminalConfig } from '../../../shared/engine/config';
 import { checkEps, type ContinuousClass, continuousTrajectories, DEFAULT_EPS } from '../../../shared/engine/continuous';
 import { configIndex, createMatrix } from '../../../shared/engine/matrix';
 import { mulberry32 } from '../../../shared/engine/prng';
-
-/** An open-ended matrix; `keys` name the columns of `rows` (null = missing cell). */
-function openMatrix(keys: string[], rows: (number | null)[][]): ResponseMatrix {
-  const m = createMatrix({ model: 'M', split: 'GEN', kind: 'open', itemIds: rows.map((_, i) => `g${i}`), configs: keys.map((k) => makeConfigSpec(k)) });
-  const C = m.configs.length;
-  rows.forEach((r, i) => r.forEach((v, j) => (m.score[i * C + configIndex(m, keys[j]!)] = v ?? Number.NaN)));
-  return m;
-}
+import { fromScores } from './helpers';
 
 const UP = '+';
 const DOWN = '\u2212';
@@ -31,7 +23,7 @@ describe('checkEps', () => {
 
 describe('continuousTrajectories', () => {
   it('ε defaults to 0.05 and the value used is written in the result (§4)', () => {
-    const m = openMatrix(['textonly', '8f'], [[0.5, 0.56]]);
+    const m = fromScores(['textonly', '8f'], [[0.5, 0.56]]);
     const byDefault = continuousTrajectories(m);
     expect(DEFAULT_EPS).toBe(0.05);
     expect(byDefault.eps).toBe(0.05);
@@ -46,7 +38,7 @@ describe('continuousTrajectories', () => {
   it('a difference of exactly ε is neither a step, a regression, a terminal regression nor a transition', () => {
     // ε = 0.25 and scores in quarters/eighths: every sum below is exact in binary, so each
     // comparison sits exactly on §4's strict inequality. Ladder textonly → 8f → 16f; terminal 16f.
-    const m = openMatrix(
+    const m = fromScores(
       ['textonly', '8f', '16f'],
       [
         [0.25, 0.5, 0.75], // up by exactly ε twice
@@ -71,7 +63,7 @@ describe('continuousTrajectories', () => {
   });
 
   it('missing cells: `.` steps, no class, no first score, flags from the cells present only', () => {
-    const m = openMatrix(
+    const m = fromScores(
       ['textonly', '8f', '16f'],
       [
         [null, null, null],
@@ -124,7 +116,7 @@ describe('continuousTrajectories', () => {
     // 64f_100k (6.4M pixels) and 4f_1000k (4M): one config at each ppf, so the smaller ppf leads the
     // config order (§1), while the terminal config is the largest frames × ppf (§2): the first one.
     // The two are not ordered either way, so nothing regresses and there is no transition.
-    const m = openMatrix(
+    const m = fromScores(
       ['64f_100k', '4f_1000k'],
       [
         [0.2, 0.9],
@@ -145,7 +137,7 @@ describe('continuousTrajectories', () => {
   });
 
   it('a one-config grid is its own terminal config and never regresses', () => {
-    const t = continuousTrajectories(openMatrix(['16f'], [[0.4], [null]]));
+    const t = continuousTrajectories(fromScores(['16f'], [[0.4], [null]]));
     expect(t.terminalConfig).toBe('16f');
     expect(t.rows.map((r) => [r.pattern, r.first, r.complete, r.trajectoryClass, r.terminalRegression, r.bestConfig])).toEqual([
       ['', 0.4, true, 'flat', false, '16f'],
@@ -164,7 +156,7 @@ describe('continuousTrajectories', () => {
       const rand = mulberry32(seed);
       // Scores in eighths so that many differences land exactly on ε (exact in binary).
       const rows = Array.from({ length: 80 }, () => keys.map(() => (rand() < 0.08 ? null : Math.floor(rand() * 9) / 8)));
-      const m = openMatrix(keys, rows);
+      const m = fromScores(keys, rows);
       const t = continuousTrajectories(m, { eps });
       const specs = m.configs;
       const G = specs.length;

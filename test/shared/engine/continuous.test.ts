@@ -1,21 +1,12 @@
 /** Continuous trajectories (docs/metrics.md §4) on hand-worked rows: steps, classes, flags, best config, transitions. */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ResponseMatrix } from '../../../shared/domain/types';
-import { makeConfigSpec } from '../../../shared/engine/config';
 import { continuousTrajectories } from '../../../shared/engine/continuous';
-import { configIndex, createMatrix } from '../../../shared/engine/matrix';
-
-function openMatrix(keys: string[], rows: (number | null)[][]): ResponseMatrix {
-  const m = createMatrix({ model: 'M', split: 'GEN', kind: 'open', itemIds: rows.map((_, i) => `g${i}`), configs: keys.map((k) => makeConfigSpec(k)) });
-  const C = m.configs.length;
-  rows.forEach((r, i) => r.forEach((v, j) => (m.score[i * C + configIndex(m, keys[j]!)] = v ?? Number.NaN)));
-  return m;
-}
+import { fromScores } from './helpers';
 
 describe('continuousTrajectories', () => {
   // Config order: textonly, 8f, 16f, 32f (one resolution: the ladder); terminal 32f.
   const keys = ['textonly', '8f', '16f', '32f'];
-  const m = openMatrix(keys, [
+  const m = fromScores(keys, [
     [0.2, 0.5, 0.52, 0.9], //  + = +   increasing; no regression
     [0.9, 0.5, 0.5, 0.5], //   − = =   decreasing; regressed; terminal 0.5 < 0.9 − ε
     [0.3, 0.8, 0.4, 0.8], //   + − +   oscillating; regressed (8f → 16f); terminal 0.8 = best: no

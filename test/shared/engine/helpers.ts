@@ -57,3 +57,11 @@ export function exactMcnemar(rescued: number, harmed: number): number {
   const shift = BigInt(den.toString(2).length - num.toString(2).length + 80);
   return Number((num << shift) / den) * 2 ** -Number(shift);
 }
+
+/** An open-ended matrix: `rows[i][j]` is the score of item g<i> under `keys[j]` (null: no cell). */
+export function fromScores(keys: readonly string[], rows: readonly (readonly (number | null)[])[]): ResponseMatrix {
+  const m = createMatrix({ model: 'M', split: 'GEN', kind: 'open', itemIds: rows.map((_, i) => `g${i}`), configs: keys.map((k) => makeConfigSpec(k)) });
+  const C = m.configs.length;
+  rows.forEach((r, i) => r.forEach((v, j) => (m.score[i * C + configIndex(m, keys[j]!)] = v ?? Number.NaN)));
+  return m;
+}

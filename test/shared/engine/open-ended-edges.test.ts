@@ -4,31 +4,18 @@
 // and boundary cases (s(b) = s(a) − ε exactly) really occur. Everything is computed inside `it`
 // so a failing call fails its test (not the file's collection).
 import { describe, expect, it } from 'vitest';
-import type { ResponseMatrix } from '../../../shared/domain/types';
 import { configOrder, isLowerBudget, makeConfigSpec } from '../../../shared/engine/config';
 import { planGrid } from '../../../shared/engine/grid-plan';
-import { configIndex, createMatrix } from '../../../shared/engine/matrix';
 import { transitionPairs } from '../../../shared/engine/mcqa';
 import { openMetrics } from '../../../shared/engine/open-ended';
 import { mulberry32 } from '../../../shared/engine/prng';
-
-/** An open-ended matrix; `rows[i][j]` is the score of item i under keys[j], null for no cell. */
-function openMatrix(keys: readonly string[], rows: readonly (readonly (number | null)[])[]): ResponseMatrix {
-  const m = createMatrix({ model: 'M', split: 'S', kind: 'open', itemIds: rows.map((_, i) => `o${i}`), configs: keys.map((k) => makeConfigSpec(k)) });
-  const C = m.configs.length;
-  rows.forEach((r, i) =>
-    r.forEach((v, j) => {
-      m.score[i * C + configIndex(m, keys[j]!)] = v ?? Number.NaN;
-    }),
-  );
-  return m;
-}
+import { fromScores } from './helpers';
 
 const TRIPLE = ['textonly', '16f_151k', '32f_151k'];
 
 describe('openMetrics: ε', () => {
   it('defaults to 0.05, accepts 0, refuses a negative or non-number ε', () => {
-    const m = openMatrix(TRIPLE, [[0.5, 0.25, 0.75]]);
+    const m = fromScores(TRIPLE, [[0.5, 0.25, 0.75]]);
     expect(openMetrics(m).eps).toBe(0.05);
     expect(openMetrics(m, null, 0).eps).toBe(0);
     expect(() => openMetrics(m, null, -0.01)).toThrow(/^ε must be a number ≥ 0 \(got -0\.01\)$/);
@@ -37,7 +24,7 @@ describe('openMetrics: ε', () => {
 
   it('the ε comparisons are strict: a change of exactly ε is neither an improvement nor a regression', () => {
     // text 0.5 → 16f 0.25 is exactly −ε; 16f → 32f is +0.5; text → 32f is exactly +ε
-    const m = openMatrix(TRIPLE, [[0.5, 0.25, 0.75]]);
+    const m = fromScores(TRIPLE, [[0.5, 0.25, 0.75]]);
     const r = openMetrics(m, null, 0.25);
     expect(r.regressionRate).toBe(0);
     expect(r.transitions.map((t) => [`${t.from}>${t.to}`, t.improved, t.regressed])).toEqual([
@@ -57,7 +44,7 @@ describe('openMetrics: ε', () => {
 
   it('a regression between configs that are not adjacent still counts (text ≺ 32f only)', () => {
     // 16f is within ε of text and of 32f, but 32f < text − ε
-    const r = openMetrics(openMatrix(TRIPLE, [[0.5, 0.46, 0.42]]), null, 0.05);
+    const r = openMetrics(fromScores(TRIPLE, [[0.5, 0.46, 0.42]]), null, 0.05);
     expect(r.regressionRate).toBe(1);
     expect(r.transitions.map((t) => [t.improved, t.regressed])).toEqual([
       [0, 0],
@@ -70,7 +57,7 @@ describe('openMetrics: ε', () => {
 describe('openMetrics: best fixed and net points', () => {
   it('the first config in config order can be the strict best', () => {
     const r = openMetrics(
-      openMatrix(TRIPLE, [
+      fromScores(TRIPLE, [
         [1, 0.5, 0.25],
         [0.75, 0.75, 0.5],
       ]),
@@ -85,7 +72,7 @@ describe('openMetrics: best fixed and net points', () => {
 
   it('a tie for the highest mean goes to the earliest config in config order', () => {
     // 32f and 16f tie at 0.5, text below; the keys are given out of config order
-    const m = openMatrix(
+    const m = fromScores(
       ['32f_151k', 'textonly', '16f_151k'],
       [
         [0.25, 0.25, 0.75],
@@ -105,12 +92,12 @@ describe('openMetrics: best fixed and net points', () => {
   });
 
   it('one config: it is the best, and the oracle gains nothing over it', () => {
-    const r = openMetrics(openMatrix(['64f_151k'], [[0.25], [0.5], [null]]));
+    const r = openMetrics(fromScores(['64f_151k'], [[0.25], [0.5], [null]]));
     expect(r).toMatchObject({ n: 2, nExcluded: 1, configs: ['64f_151k'], bestFixed: '64f_151k', oracleMean: 0.375, oracleGapPts: 0, regressionRate: 0, transitions: [] });
   });
 
   it('an empty grid has no best config and no gap', () => {
-    const r = openMetrics(openMatrix(TRIPLE, [[0.5, 0.25, 0.75]]), []);
+    const r = openMetrics(fromScores(TRIPLE, [[0.5, 0.25, 0.75]]), []);
     expect(r.configs).toEqual([]);
     expect(r.mean).toEqual({});
     expect(r.bestFixed).toBeNull();
@@ -127,7 +114,7 @@ describe('openMetrics against a brute-force recomputation of docs/metrics.md §4
         const rnd = mulberry32(seed);
         // few rows and few score levels so means tie and steps of exactly ε occur
         const rows = Array.from({ length: 10 }, () => KEYS.map(() => (rnd() < 0.04 ? null : Math.floor(rnd() * 9) / 8)));
-        const m = openMatrix(KEYS, rows);
+        const m = fromScores(KEYS, rows);
         const r = openMetrics(m, null, eps);
 
         const specs = KEYS.map((k) => makeConfigSpec(k));

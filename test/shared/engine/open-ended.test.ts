@@ -1,24 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ResponseMatrix } from '../../../shared/domain/types';
-import { makeConfigSpec } from '../../../shared/engine/config';
-import { configIndex, createMatrix } from '../../../shared/engine/matrix';
 import { openMetrics } from '../../../shared/engine/open-ended';
-import { fromPatterns } from './helpers';
-
-function openMatrix(keys: string[], rows: (number | null)[][]): ResponseMatrix {
-  const m = createMatrix({ model: 'M', split: 'MLVU', kind: 'open', itemIds: rows.map((_, i) => `g${i}`), configs: keys.map((k) => makeConfigSpec(k)) });
-  const C = m.configs.length;
-  rows.forEach((r, i) =>
-    r.forEach((v, j) => {
-      m.score[i * C + configIndex(m, keys[j]!)] = v ?? Number.NaN;
-    }),
-  );
-  return m;
-}
+import { fromPatterns, fromScores } from './helpers';
 
 describe('openMetrics', () => {
   const keys = ['textonly', '16f_151k', '32f_151k'];
-  const m = openMatrix(keys, [
+  const m = fromScores(keys, [
     [0.2, 0.5, 0.4], // 32f < 16f − 0.05? 0.4 < 0.45 yes → regression
     [0.5, 0.5, 0.48], // within ε
     [1, 0, 1], // text>16f regression
