@@ -28,7 +28,7 @@ import { keyframeAtOrBefore, timeOfIndex, type VideoMeta } from '../../electron/
 const repoRoot = resolve(fileURLToPath(import.meta.url), '../../..');
 const BUDGETS = [8, 16, 32, 64, 128, 256];
 
-interface VideoCase {
+export interface VideoCase {
   name: string;
   width: number;
   height: number;
@@ -40,7 +40,8 @@ const CASES: VideoCase[] = [
   { name: '60min-640x360', width: 640, height: 360, seconds: 3600 },
 ];
 
-function ensureVideo(c: VideoCase): string {
+/** The bench's H.264 test video for `c`, generated once into .cache/bench (shared with the workspace bench). */
+export function ensureVideo(c: VideoCase): string {
   const dir = join(repoRoot, '.cache', 'bench');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `h264-${c.width}x${c.height}-30fps-${c.seconds}s-g250.mp4`);

@@ -12,9 +12,8 @@
  *    in the same session, and after a restart (new backend, same project: probe and frames
  *    come from the project's media table and the frame cache).
  */
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -22,11 +21,11 @@ import { fileURLToPath } from 'node:url';
 import type { EventName, EventPayload, QueueRow, Strip } from '../../shared/api/contract';
 import { EMPTY_FILTER, type QueueFilter, type QueueSort } from '../../shared/api/queue-filter';
 import type { ConfigSpec, ImportBatch, ItemMeta, ResponseRow } from '../../shared/domain/types';
-import { resolveFfmpeg } from '../../electron/media/ffmpeg-path';
 import { createBackend, type Backend } from '../../electron/api/create-backend';
 import { dispatch } from '../../electron/api/dispatch';
 import { openProject } from '../../electron/store/project';
 import { mulberry32 } from '../../shared/engine/prng';
+import { ensureVideo } from './frames';
 
 const repoRoot = path.resolve(fileURLToPath(import.meta.url), '../../..');
 
@@ -185,40 +184,6 @@ async function benchQueue(work: string): Promise<Record<string, unknown>> {
 
 // ------------------------------------------------------------------ 2. item open
 
-/** Same file name, arguments and cache folder as test/bench/frames.ts, so both benches share one generated video. */
-function ensureVideo(): string {
-  const dir = path.join(repoRoot, '.cache', 'bench');
-  mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, 'h264-1280x720-30fps-600s-g250.mp4');
-  if (existsSync(file)) return file;
-  process.stderr.write(`generating ${file} (once; a few minutes)…\n`);
-  const tmp = `${file}.${process.pid}.tmp.mp4`;
-  execFileSync(resolveFfmpeg(), [
-    '-y',
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=s=1280x720:r=30:d=600',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'veryfast',
-    '-g',
-    '250',
-    '-keyint_min',
-    '250',
-    '-sc_threshold',
-    '0',
-    '-pix_fmt',
-    'yuv420p',
-    tmp,
-  ]);
-  renameSync(tmp, file);
-  return file;
-}
-
 const BUDGETS = [8, 16, 32, 64, 128, 256];
 const OPEN_MODEL = 'Qwen2.5-VL-7B';
 
@@ -339,7 +304,7 @@ function eventHub(): { hooks: { emit<E extends EventName>(e: E, p: EventPayload<
 }
 
 async function benchItemOpen(work: string): Promise<Record<string, unknown>> {
-  const video = ensureVideo();
+  const video = ensureVideo({ name: '10min-1280x720', width: 1280, height: 720, seconds: 600 });
   const file = path.join(work, 'open.flipbook');
   itemProject(file, video);
 
