@@ -148,22 +148,7 @@ describe('rooms of electron/ (docs/architecture.md)', () => {
 });
 
 describe('the spec lives in the repo (docs/)', () => {
-  const sources = ['electron', 'shared', 'renderer', 'scripts', 'bin', 'test'].flatMap((d) => filesUnderAny(d));
-
-  function filesUnderAny(dir: string): string[] {
-    const abs = path.join(root, dir);
-    let entries: string[];
-    try {
-      entries = readdirSync(abs);
-    } catch {
-      return [];
-    }
-    return entries.flatMap((e) => {
-      const rel = path.join(dir, e);
-      if (statSync(path.join(root, rel)).isDirectory()) return e === 'node_modules' || e === 'fixtures' ? [] : filesUnderAny(rel);
-      return /\.(ts|tsx|js|cjs|mjs|py)$/.test(e) ? [rel] : [];
-    });
-  }
+  const sources = ['electron', 'shared', 'renderer', 'scripts', 'bin', 'test'].flatMap((d) => walk(d, /\.(ts|tsx|js|cjs|mjs|py)$/, new Set(['node_modules', 'fixtures'])));
 
   it('no source cites an issue number or the docs outside the repo', () => {
     const bad: string[] = [];
@@ -223,20 +208,22 @@ function openingComment(src: string): string {
 /** A stated reason: `@long-file` and then at least a few words on the same line. */
 const statesWhyLong = (comment: string): boolean => /^[\s*/]*@long-file\s+\S.{15,}$/m.test(comment);
 
-function sourceFilesUnder(dir: string): string[] {
-  const abs = path.join(root, dir);
+/** Files under `dir` (relative to the repo) whose names match `ext`, not descending into `skip`. */
+function walk(dir: string, ext: RegExp, skip: ReadonlySet<string>): string[] {
   let entries: string[];
   try {
-    entries = readdirSync(abs);
+    entries = readdirSync(path.join(root, dir));
   } catch {
     return [];
   }
   return entries.flatMap((e) => {
     const rel = path.join(dir, e);
-    if (statSync(path.join(root, rel)).isDirectory()) return e === 'node_modules' ? [] : sourceFilesUnder(rel);
-    return /\.(ts|tsx|js|cjs|mjs)$/.test(e) ? [rel] : [];
+    if (statSync(path.join(root, rel)).isDirectory()) return skip.has(e) ? [] : walk(rel, ext, skip);
+    return ext.test(e) ? [rel] : [];
   });
 }
+
+const sourceFilesUnder = (dir: string): string[] => walk(dir, /\.(ts|tsx|js|cjs|mjs)$/, new Set(['node_modules']));
 
 describe('file size (docs/architecture.md "File size")', () => {
   it(`no source file is over ${MAX_LINES} lines unless its opening comment says why (@long-file <reason>)`, () => {
