@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `npm run mutation [-- FOLDER…]`: Stryker (its vitest runner) over each folder whose tests are
-// meant to catch mistakes, one run per folder, then ONE JSON object on stdout with each
+// meant to catch mistakes, one run per source file, then ONE JSON object on stdout with each
 // folder's score against its threshold and its surviving mutants (docs/testing.md
-// "Mutation testing"). Runs are incremental (reports/mutation/<folder>.incremental.json): a
-// rerun tests only the mutants whose code or tests changed. The machine is shared, so Stryker
+// "Mutation testing"). Runs are incremental (reports/mutation/<folder>/<file>.incremental.json):
+// a rerun tests only the mutants whose code or tests changed. The machine is shared, so Stryker
 // runs niced with one test process unless FLIPBOOK_MUTATION_CONCURRENCY says otherwise.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -20,10 +20,13 @@ const FOLDERS = [
   { folder: 'electron/importers', tests: 'test/electron/importers', threshold: 80 },
   { folder: 'electron/release', tests: 'test/electron/release', threshold: 80 },
 ];
-const only = process.argv.slice(2);
-const unknown = only.filter((f) => !FOLDERS.some((x) => x.folder === f));
+// Arguments name folders, or single source files inside them (to rerun one file while
+// writing its tests: its folder is then reported as partial, with no verdict).
+const only = process.argv.slice(2).map((a) => a.replace(/\/+$/, ''));
+const folderOf = (a) => FOLDERS.find((x) => x.folder === a || a.startsWith(`${x.folder}/`));
+const unknown = only.filter((a) => folderOf(a) === undefined || (a !== folderOf(a).folder && !fs.existsSync(path.join(root, a))));
 if (unknown.length > 0) {
-  console.error(`npm run mutation: unknown folder ${unknown.join(', ')} (known: ${FOLDERS.map((f) => f.folder).join(', ')})`);
+  console.error(`npm run mutation: unknown folder or file ${unknown.join(', ')} (known folders: ${FOLDERS.map((f) => f.folder).join(', ')})`);
   process.exit(2);
 }
 const concurrency = process.env.FLIPBOOK_MUTATION_CONCURRENCY ?? '1';
@@ -40,41 +43,80 @@ if (!fs.existsSync(sharedLink) && fs.existsSync(path.join(root, '../shared'))) f
 const CAUGHT = new Set(['Killed', 'Timeout']);
 const MISSED = new Set(['Survived', 'NoCoverage']);
 
-const out = {};
-let failed = false;
-for (const f of FOLDERS.filter((x) => only.length === 0 || only.includes(x.folder))) {
-  const slug = f.folder.replace(/\//g, '-');
+/** Every .ts file under `dir`, sorted, as paths relative to the tree. */
+function sourceFiles(dir) {
+  const found = [];
+  const walk = (d) => {
+    for (const e of fs.readdirSync(path.join(root, d), { withFileTypes: true })) {
+      const rel = `${d}/${e.name}`;
+      if (e.isDirectory()) walk(rel);
+      else if (e.name.endsWith('.ts')) found.push(rel);
+    }
+  };
+  walk(dir);
+  return found.sort();
+}
+
+/**
+ * One Stryker run for one source file, with that file's own incremental and JSON reports
+ * under reports/mutation/<folder>/. Per file rather than per folder because Stryker writes
+ * its reports only when a run ends: a folder of thousands of mutants that is stopped part way
+ * keeps every file it finished, and a rerun starts at the first file it did not.
+ */
+function runFile(f, file, dir) {
+  const base = path.join(
+    dir,
+    file
+      .slice(f.folder.length + 1)
+      .replace(/\//g, '__')
+      .replace(/\.ts$/, ''),
+  );
+  const report = `${base}.json`;
   const config = {
     ...JSON.parse(fs.readFileSync(path.join(root, 'stryker.config.json'), 'utf8')),
-    mutate: [`${f.folder}/**/*.ts`],
+    mutate: [file],
     vitest: { configFile: 'test/mutation.vitest.config.ts', related: true },
     concurrency: Number(concurrency),
     incremental: true,
-    incrementalFile: `reports/mutation/${slug}.incremental.json`,
-    jsonReporter: { fileName: `reports/mutation/${slug}.json` },
+    incrementalFile: path.relative(root, `${base}.incremental.json`),
+    jsonReporter: { fileName: path.relative(root, report) },
   };
   delete config['$schema'];
   delete config['//'];
-  const configFile = path.join(temp, `${slug}.config.json`);
+  const configFile = path.join(temp, `${path.basename(base)}.config.json`);
   fs.writeFileSync(configFile, JSON.stringify(config, null, 2));
-  process.stderr.write(`mutation: ${f.folder} (tests in ${f.tests}, concurrency ${concurrency})…\n`);
-  const t0 = Date.now();
+  process.stderr.write(`mutation: ${file} (tests in ${f.tests}, concurrency ${concurrency})…\n`);
+  fs.rmSync(report, { force: true });
   const r = spawnSync('nice', ['-n', '15', process.execPath, path.join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'), 'run', configFile], {
     cwd: root,
     env: { ...process.env, FLIPBOOK_MUTATION_TESTS: f.tests },
     stdio: ['ignore', 2, 2],
   });
-  const report = path.join(root, config.jsonReporter.fileName);
-  if (r.status !== 0 || !fs.existsSync(report)) {
-    failed = true;
-    out[f.folder] = { error: `stryker exited ${r.status}` };
-    continue;
-  }
+  if (r.status !== 0) return { error: `stryker exited ${r.status} on ${file}` };
+  // A file with nothing to mutate (types only) ends the run without a report.
+  if (!fs.existsSync(report)) return { mutants: [] };
   const json = JSON.parse(fs.readFileSync(report, 'utf8'));
+  return { mutants: Object.values(json.files).flatMap((data) => data.mutants) };
+}
+
+const out = {};
+let failed = false;
+for (const f of FOLDERS.filter((x) => only.length === 0 || only.some((a) => folderOf(a) === x))) {
+  const whole = only.length === 0 || only.includes(f.folder);
+  const files = sourceFiles(f.folder).filter((file) => whole || only.includes(file));
+  const dir = path.join(reports, f.folder.replace(/\//g, '-'));
+  fs.mkdirSync(dir, { recursive: true });
+  const t0 = Date.now();
   const counts = {};
   const survivors = [];
-  for (const [file, data] of Object.entries(json.files)) {
-    for (const m of data.mutants) {
+  const errors = [];
+  for (const file of files) {
+    const r = runFile(f, file, dir);
+    if (r.error !== undefined) {
+      errors.push(r.error);
+      continue;
+    }
+    for (const m of r.mutants) {
       counts[m.status] = (counts[m.status] ?? 0) + 1;
       if (MISSED.has(m.status))
         survivors.push(
@@ -85,9 +127,19 @@ for (const f of FOLDERS.filter((x) => only.length === 0 || only.includes(x.folde
   const caught = [...CAUGHT].reduce((s, k) => s + (counts[k] ?? 0), 0);
   const missed = [...MISSED].reduce((s, k) => s + (counts[k] ?? 0), 0);
   const score = caught + missed === 0 ? 100 : Math.round((caught / (caught + missed)) * 10000) / 100;
-  const met = score >= f.threshold;
-  if (!met) failed = true;
-  out[f.folder] = { score, threshold: f.threshold, met, counts, minutes: Math.round((Date.now() - t0) / 600) / 100, survivors };
+  // A file whose run failed has no score: the folder's cannot be said to meet its threshold.
+  const met = whole ? errors.length === 0 && score >= f.threshold : null;
+  if (met === false || errors.length > 0) failed = true;
+  out[f.folder] = {
+    score,
+    threshold: f.threshold,
+    met,
+    ...(whole ? {} : { partial: files }),
+    counts,
+    minutes: Math.round((Date.now() - t0) / 600) / 100,
+    ...(errors.length > 0 ? { errors } : {}),
+    survivors,
+  };
 }
 process.stdout.write(JSON.stringify(out, null, 2) + '\n');
 process.exit(failed ? 1 : 0);
