@@ -27,5 +27,6 @@ export function zipRelease(files: readonly ReleaseFile[]): Uint8Array {
     // Entries at the top level (`labels/per_item.csv`), exactly the folder layout.
     entries[f.path] = [f.data, { level: 6, mtime, os: 3, attrs: 0o100644 << 16 }];
   }
-  return zipSync(entries, { level: 6, mtime });
+  // Each entry carries all its options, so the archive-wide ones would change nothing.
+  return zipSync(entries);
 }
