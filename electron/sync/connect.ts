@@ -38,10 +38,12 @@ export function parseServerUrl(url: string): ServerAddress {
   if (u.password) throw new ServerUrlError('put the password in PGPASSWORD or ~/.pgpass, not in the URL (Flipbook never stores passwords)');
   const user = decodeURIComponent(u.username);
   if (!user) throw new ServerUrlError(`'${url}': name the PostgreSQL user (postgresql://user@host/db)`);
-  const database = decodeURIComponent(u.pathname.replace(/^\//, ''));
+  // A path is empty or starts with '/' (the URL standard, for a URL with a host).
+  const database = decodeURIComponent(u.pathname.slice(1));
   if (!database) throw new ServerUrlError(`'${url}': name the database (postgresql://user@host/db)`);
-  // A host of the form %2Ftmp%2Fdir is a Unix socket directory (libpq's convention).
-  const host = decodeURIComponent(u.hostname) || 'localhost';
+  // A host of the form %2Ftmp%2Fdir is a Unix socket directory (libpq's convention). The URL
+  // parser refuses a user without a host, so there is always one.
+  const host = decodeURIComponent(u.hostname);
   const port = u.port ? Number(u.port) : 5432;
   const sslmode = u.searchParams.get('sslmode');
   const display = `postgresql://${encodeURIComponent(user)}@${u.host}/${encodeURIComponent(database)}${sslmode ? `?sslmode=${sslmode}` : ''}`;
@@ -75,19 +77,23 @@ export function lookupPgPass(addr: ServerAddress): Promise<string | undefined> {
   return new Promise((resolve) => pgPass({ host: addr.host, port: addr.port, database: addr.database, user: addr.user }, resolve));
 }
 
-/** Opens one connection; the caller ends it. */
-export async function connect(addr: ServerAddress, opts: ConnectOptions = {}): Promise<pg.Client> {
+/**
+ * What a connection is opened with: the URL's settings, the time limits above, and where the
+ * password comes from (asked only when the server wants one).
+ */
+export function clientConfig(addr: ServerAddress, opts: ConnectOptions = {}): pg.ClientConfig {
   // pg's own URL parser (a dependency of pg) with libpq's sslmode semantics: require =
   // encrypted, verify-ca / verify-full = the certificate is checked too. Its empty password is
   // dropped so that the function below is what pg asks.
   const { password: _none, ...fromUrl } = toClientConfig(parseConnectionString(addr.connectionString, { useLibpqCompat: true }));
-  const client = new pg.Client({
+  const statementMs = opts.statementTimeoutMs ?? SYNC_TIMEOUTS.statementMs;
+  return {
     ...fromUrl,
     connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
     lock_timeout: opts.lockTimeoutMs ?? SYNC_TIMEOUTS.lockMs,
-    statement_timeout: opts.statementTimeoutMs ?? SYNC_TIMEOUTS.statementMs,
+    statement_timeout: statementMs,
     idle_in_transaction_session_timeout: SYNC_TIMEOUTS.idleInTransactionMs,
-    query_timeout: (opts.statementTimeoutMs ?? SYNC_TIMEOUTS.statementMs) + 15_000,
+    query_timeout: statementMs + 15_000,
     application_name: 'flipbook',
     password: async () => {
       if (opts.password) return opts.password;
@@ -98,7 +104,12 @@ export async function connect(addr: ServerAddress, opts: ConnectOptions = {}): P
       if (opts.prompt) return opts.prompt(`Password for ${addr.user}@${addr.host}: `);
       throw new Error(`the server asks for a password for ${addr.user}: set PGPASSWORD or add it to ~/.pgpass`);
     },
-  });
+  };
+}
+
+/** Opens one connection; the caller ends it. */
+export async function connect(addr: ServerAddress, opts: ConnectOptions = {}): Promise<pg.Client> {
+  const client = new pg.Client(clientConfig(addr, opts));
   // A dropped connection must not crash the process; the pending query rejects instead.
   client.on('error', () => undefined);
   await client.connect();
