@@ -15,7 +15,7 @@ export function codebookJson(cb: ReleaseCodebook | null): string {
           id: p.id,
           label: p.label,
           description: p.description,
-          applies_to: Array.isArray(p.appliesTo) ? p.appliesTo.slice() : p.appliesTo,
+          applies_to: p.appliesTo,
           shortcut: p.shortcut,
         })),
       }
