@@ -48,7 +48,7 @@ export function aggregatedValue(a: AggregatedJson | AggregatedOpenJson): JsonVal
   if ('metric' in a) {
     return {
       n: a.n,
-      configs: a.configs.slice(),
+      configs: a.configs,
       metric: a.metric,
       mean_by_config: floatMap(a.mean_by_config, a.configs),
       best_fixed: float(a.best_fixed),
@@ -63,7 +63,7 @@ export function aggregatedValue(a: AggregatedJson | AggregatedOpenJson): JsonVal
   }
   return {
     n: a.n,
-    configs: a.configs.slice(),
+    configs: a.configs,
     accuracy_by_config: floatMap(a.accuracy_by_config, a.configs),
     best_fixed: float(a.best_fixed),
     oracle: float(a.oracle),
@@ -223,14 +223,12 @@ export function aggregatedFiles(data: ReleaseData): AggregatedFiles {
     // Each column's provenance is counted once, for the wide-source check and its manifest cell.
     const provenance = new Map(grid.columns.map((c) => [c.config, columnProvenance(c)]));
     const wideTag = wideSourceTag(grid, provenance.values());
-    const cells = manifestCells(m, (key) => {
-      const p = provenance.get(key);
-      return p && wideTag === null ? provenanceOf(p) : null;
-    });
-    if (wideTag === null) cellsOut.push(...cells);
+    // The matrix's configs are the grid's columns (gridMatrices), so each key has its provenance.
+    if (wideTag === null) cellsOut.push(...manifestCells(m, (key) => provenanceOf(provenance.get(key) as ColumnProvenance)));
     else {
+      // A wide source's entry holds counts only (docs/release-format.md "release_manifest.json").
       const byConfig: { [k: string]: JsonValue } = {};
-      for (const c of cells) byConfig[c.config] = { total: c.total, correct: c.correct };
+      for (const c of manifestCells(m)) byConfig[c.config] = { total: c.total, correct: c.correct };
       wideSources.push({ source_tag: wideTag, cells: byConfig });
     }
   }
