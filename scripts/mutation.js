@@ -83,7 +83,7 @@ function runFile(f, file, dir) {
   };
   delete config['$schema'];
   delete config['//'];
-  const configFile = path.join(temp, `${path.basename(base)}.config.json`);
+  const configFile = path.join(temp, `${path.basename(dir)}__${path.basename(base)}.config.json`);
   fs.writeFileSync(configFile, JSON.stringify(config, null, 2));
   process.stderr.write(`mutation: ${file} (tests in ${f.tests}, concurrency ${concurrency})…\n`);
   fs.rmSync(report, { force: true });
