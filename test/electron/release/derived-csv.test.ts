@@ -84,6 +84,18 @@ describe('derivedCsvBytes', () => {
       expect(got.rows).toBe(derivedRows(m, mg).length);
     });
   }
+  it('writes no line and counts no row when no item is complete on its grid', () => {
+    // Every cell of the last config missing: no item has a full trajectory (docs/release-format.md).
+    const m = matrix('M', ids, keys.slice(0, 3), 8, 0);
+    for (let k = 2; k < m.correct.length; k += 3) m.correct[k] = -1;
+    expect(derivedRows(m, null)).toEqual([]);
+    for (const opts of [{}, { t: trajectoryColumns(m, { matchedGrid: null }), sortedIds: encodeIds([...m.itemIds].sort(compareCodePoints)) }]) {
+      const got = derivedCsvBytes(m, null, opts);
+      expect(got.rows).toBe(0);
+      expect(got.data).toBeInstanceOf(Uint8Array);
+      expect(got.data.length).toBe(0);
+    }
+  });
   it('some case has sorted ids (the test above runs)', () => {
     expect(cases.some(([, m]) => [...m.itemIds].sort((a, b) => compareCodePoints(a, b)).every((id, i) => id === m.itemIds[i]))).toBe(true);
   });
