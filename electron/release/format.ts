@@ -19,8 +19,13 @@ export type JsonValue = string | number | boolean | null | JsonFloat | JsonValue
 
 function floatText(x: number): string {
   if (!Number.isFinite(x)) return 'null';
-  // Python's repr of a float always has a '.' or an exponent: 0.0, 12.0, 75.827.
-  if (Number.isInteger(x) && Math.abs(x) < 1e16) return `${Object.is(x, -0) ? '-0' : String(x)}.0`;
+  // Python's repr of a float has the same shortest digits as JS, but is positional only for
+  // 1e-4 ≤ |x| < 1e16 (JS: 1e-6 ≤ |x| < 1e21) and writes at least two exponent digits:
+  // 1e-05, 1.5e+17.
+  const a = Math.abs(x);
+  if (a !== 0 && (a < 1e-4 || a >= 1e16)) return x.toExponential().replace(/e([+-])(\d)$/, 'e$10$2');
+  // Positional, it always has a '.': 0.0, 12.0, 75.827.
+  if (Number.isInteger(x)) return `${Object.is(x, -0) ? '-0' : String(x)}.0`;
   return String(x);
 }
 
