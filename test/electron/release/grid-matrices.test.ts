@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigSpec, ResponseMatrix, ResponseRow } from '../../../shared/domain/types';
+import type { ReleaseColumn, ReleaseGrid } from '../../../electron/release/release-data';
 import { makeConfigSpec } from '../../../shared/engine/config';
 import { gridMatrices } from '../../../electron/release/grid-matrices';
 import { openProject, type Project } from '../../../electron/store/project';
@@ -98,5 +99,108 @@ describe('gridMatrices', () => {
     const score = new Float64Array(m!.score.length).fill(0.5);
     m!.score = score;
     expect(m!.score).toBe(score);
+  });
+});
+
+/** A column with cells at the given rows (cell k of row rows[k]) and the given per-cell arrays. */
+function column(config: string, nRows: number, rows: number[], o: Partial<ReleaseColumn> = {}): ReleaseColumn {
+  const at = new Int32Array(nRows).fill(-1);
+  rows.forEach((r, k) => (at[r] = k));
+  const none = { idx: new Uint8Array(rows.length), dict: [null] };
+  return {
+    config,
+    at,
+    length: rows.length,
+    correct: new Int8Array(rows.length).fill(-1),
+    pred: none,
+    groundTruth: none,
+    score: null,
+    confidence: null,
+    margin: null,
+    latencyMs: null,
+    frames: null,
+    sourceTag: none,
+    protocolNote: none,
+    ...o,
+  };
+}
+
+const gridOf = (ids: string[], columns: ReleaseColumn[]): ReleaseGrid => ({ model: 'M', split: 'S', sampleIds: ids, rowItems: Int32Array.from(ids, (_, i) => i + 1), columns });
+const SPECS = ['textonly', '16f_151k', '128f_151k', '32f_151k'].map((k) => makeConfigSpec(k));
+const kindOf = (columns: ReleaseColumn[]): string => gridMatrices([gridOf(['a', 'b'], columns)], SPECS)[0]!.kind;
+
+describe('gridMatrices by hand', () => {
+  it('lays the cells out in config order (frames, not key order), missing as −1 / NaN / null', () => {
+    // Columns come in key code-point order (128f before 16f); the matrix puts 16f first.
+    const g = gridOf(
+      ['a', 'b', 'c'],
+      [
+        column('128f_151k', 3, [2, 0], {
+          correct: Int8Array.from([1, 0]),
+          score: Float64Array.from([0.5, NaN]),
+          confidence: Float64Array.from([0.9, 0.1]),
+          latencyMs: Float64Array.from([12, 13]),
+          frames: [Int32Array.from([1, 2]), null],
+        }),
+        column('16f_151k', 3, [1], { correct: Int8Array.from([1]), margin: Float64Array.from([0.25]), frames: [] }),
+        column('textonly', 3, [0, 1, 2], { correct: Int8Array.from([0, -1, 1]) }),
+      ],
+    );
+    const [m] = gridMatrices([g], SPECS);
+    expect(m!.configs.map((c) => c.key)).toEqual(['textonly', '16f_151k', '128f_151k']);
+    expect(m!.itemIds).toEqual(['a', 'b', 'c']);
+    expect(m!.kind).toBe('mcqa');
+    // Row-major: (a: text, 16f, 128f), (b: …), (c: …).
+    expect(Array.from(m!.correct)).toEqual([0, -1, 0, -1, 1, -1, 1, -1, 1]);
+    expect(Array.from(m!.score)).toEqual([NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN, 0.5]);
+    expect(Array.from(m!.confidence)).toEqual([NaN, NaN, 0.1, NaN, NaN, NaN, NaN, NaN, 0.9]);
+    expect(Array.from(m!.margin)).toEqual([NaN, NaN, NaN, NaN, 0.25, NaN, NaN, NaN, NaN]);
+    expect(Array.from(m!.latencyMs)).toEqual([NaN, NaN, 13, NaN, NaN, NaN, NaN, NaN, 12]);
+    // A frames list shorter than the column (no entry for a cell) reads as none.
+    expect(m!.frameIndices.map((f) => (f ? Array.from(f) : f))).toEqual([null, null, null, null, null, null, null, null, [1, 2]]);
+  });
+
+  it('is open-ended when some cell has a score and none a correctness', () => {
+    const scores = Float64Array.from([0.5, NaN]);
+    const nan = Float64Array.from([NaN, NaN]);
+    expect(kindOf([column('16f_151k', 2, [0, 1], { score: scores })])).toBe('open');
+    // A later column without scores (all NaN or none) does not undo an earlier one's.
+    expect(kindOf([column('16f_151k', 2, [0, 1], { score: scores }), column('32f_151k', 2, [0, 1], { score: nan }), column('textonly', 2, [0, 1])])).toBe('open');
+    expect(kindOf([column('16f_151k', 2, [0, 1]), column('32f_151k', 2, [0, 1], { score: nan }), column('textonly', 2, [0, 1], { score: scores })])).toBe('open');
+    // A correctness anywhere, even 0 (wrong) and after the scores: multiple choice.
+    expect(kindOf([column('16f_151k', 2, [0, 1], { score: scores }), column('32f_151k', 2, [0, 1], { correct: Int8Array.from([-1, 0]) })])).toBe('mcqa');
+    expect(kindOf([column('16f_151k', 2, [0, 1], { correct: Int8Array.from([0, 0]), score: scores })])).toBe('mcqa');
+    // Neither: multiple choice.
+    expect(kindOf([column('16f_151k', 2, [0, 1], { score: nan }), column('textonly', 2, [0, 1])])).toBe('mcqa');
+    expect(kindOf([])).toBe('mcqa');
+  });
+
+  it('an open-ended matrix has no correctness; its scores are the cells’', () => {
+    const [m] = gridMatrices([gridOf(['a', 'b'], [column('16f_151k', 2, [1, 0], { score: Float64Array.from([0.25, 0.75]) })])], SPECS);
+    expect(m!.kind).toBe('open');
+    expect(Array.from(m!.correct)).toEqual([-1, -1]);
+    expect(Array.from(m!.score)).toEqual([0.75, 0.25]);
+  });
+
+  it("refuses a config that is not among the project's, naming it and the grid", () => {
+    expect(() => gridMatrices([gridOf(['a'], [column('16f_151k', 1, [0]), column('8f', 1, [0])])], SPECS)).toThrow('config "8f" of M / S is not among the project\'s configs');
+  });
+
+  it('keeps every array a caller assigns, and reads each lazily filled array once', () => {
+    const [m] = gridMatrices([gridOf(['a'], [column('16f_151k', 1, [0], { confidence: Float64Array.from([0.5]) })])], SPECS);
+    expect(m!.confidence).toBe(m!.confidence);
+    expect(m!.frameIndices).toBe(m!.frameIndices);
+    const f = new Float64Array(1);
+    m!.confidence = f;
+    expect(m!.confidence).toBe(f);
+    const g = new Float64Array(1);
+    m!.margin = g;
+    expect(m!.margin).toBe(g);
+    const l = new Float64Array(1);
+    m!.latencyMs = l;
+    expect(m!.latencyMs).toBe(l);
+    const fi = [Int32Array.from([3])];
+    m!.frameIndices = fi;
+    expect(m!.frameIndices).toBe(fi);
   });
 });
