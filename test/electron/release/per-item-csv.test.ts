@@ -242,4 +242,119 @@ describe('perItemCsvBytes', () => {
     ];
     expect(Buffer.from(wideCsvBytes(g)).toString('utf8')).toBe(csvText(rows[0]!, rows.slice(1)));
   });
+
+  it('writes a hand-worked grid: optional columns, the answer-letter fallback, an open-ended cell, unknown pixels and an unknown config', () => {
+    const none = (n: number): StringTable => ({ idx: new Uint8Array(n), dict: [null] });
+    const base = (config: string, at: number[], length: number): ReleaseColumn => ({
+      config,
+      at: Int32Array.from(at),
+      length,
+      correct: new Int8Array(length),
+      pred: none(length),
+      groundTruth: none(length),
+      score: null,
+      confidence: null,
+      margin: null,
+      latencyMs: null,
+      frames: null,
+      sourceTag: none(length),
+      protocolNote: none(length),
+    });
+    // Row a: a wrong 16f cell without a ground truth (item a's answer is C), with a
+    // confidence, a latency of 1234.5678 ms and frames; row b: none there.
+    const c16: ReleaseColumn = {
+      ...base('16f_151k', [0, -1, 1], 2),
+      correct: Int8Array.from([0, 1]),
+      pred: table(['B', 'D']),
+      groundTruth: table([null, 'D']),
+      confidence: Float64Array.from([0.25, NaN]),
+      latencyMs: Float64Array.from([1234.5678, 0.0004]),
+      frames: [Int32Array.from([0, 5, 10]), null],
+      sourceTag: table(['official', 'x,y']),
+      protocolNote: table([null, 'say "n"']),
+    };
+    // Row b: an open-ended cell (a score, no correctness) of a config with unknown pixels: no
+    // prediction and no ground truth written, though it holds both, and no fallback letter.
+    const c8: ReleaseColumn = {
+      ...base('8f', [-1, 0, -1], 1),
+      correct: Int8Array.from([-1]),
+      pred: table(['free text']),
+      groundTruth: table(['ref']),
+      score: Float64Array.from([0.75]),
+      margin: Float64Array.from([0.125]),
+    };
+    // A config the project does not describe: frame_count and pixel_count empty. No ground
+    // truth, and item c's answer in S is no letter (its answer in split T does not apply).
+    const cx: ReleaseColumn = { ...base('zz', [-1, -1, 0], 1), correct: Int8Array.from([1]), pred: table(['A']) };
+    const g: ReleaseGrid = { model: 'M', split: 'S', sampleIds: ['a', 'b', 'c'], rowItems: Int32Array.from([1, 2, 3]), columns: [c16, c8, cx] };
+    const answers = [
+      { split: 'S', sampleId: 'a', answer: 'C' },
+      { split: 'S', sampleId: 'b', answer: 'B' },
+      { split: 'S', sampleId: 'c', answer: 'AB' },
+      { split: 'T', sampleId: 'c', answer: 'A' },
+    ] as ItemMeta[];
+    const want = [
+      'sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note,confidence,margin,latency_s,frame_indices,score',
+      'a,M,S,16f_151k,16,151000,B,C,0,official,,0.25,,1.234568,0 5 10,',
+      'b,M,S,8f,8,,,,,,,,0.125,,,0.75',
+      'c,M,S,16f_151k,16,151000,D,D,1,"x,y","say ""n""",,,0,,',
+      'c,M,S,zz,,,A,,1,,,,,,,',
+      '',
+    ].join('\n');
+    const specs = [makeConfigSpec('16f_151k'), makeConfigSpec('8f')];
+    expect(Buffer.from(perItemCsvBytes([g], specs, answers)).toString('utf8')).toBe(want);
+    const chunks: Buffer[] = [];
+    expect(writePerItemCsv([g], specs, answers, (b) => chunks.push(Buffer.from(b)), 16)).toBe(Buffer.byteLength(want));
+    expect(Buffer.concat(chunks).toString('utf8')).toBe(want);
+    // Without items carrying answers, a missing ground truth stays empty.
+    expect(
+      Buffer.from(perItemCsvBytes([g], specs, []))
+        .toString('utf8')
+        .split('\n')[1],
+    ).toBe('a,M,S,16f_151k,16,151000,B,,0,official,,0.25,,1.234568,0 5 10,');
+  });
+
+  it('latencySeconds: milliseconds to seconds, rounded to the microsecond', () => {
+    expect(latencySeconds(1234.5678)).toBe(1.234568);
+    expect(latencySeconds(1234.5674)).toBe(1.234567);
+    expect(latencySeconds(0.0004)).toBe(0);
+    expect(latencySeconds(0.0005)).toBe(0.000001);
+    expect(latencySeconds(2000)).toBe(2);
+    expect(latencySeconds(-1.5)).toBe(-0.0015);
+  });
+
+  it('optionalColumnsOf: a column iff some cell has a value, always in the fixed order', () => {
+    const nan = Float64Array.from([NaN, NaN]);
+    const col = (o: Partial<ReleaseColumn>): ReleaseColumn => ({ ...grid('M', 'S', ['a'], ['16f'], [[undefined]], false, false).columns[0]!, ...o });
+    const g = (...cols: ReleaseColumn[]): ReleaseGrid => ({ model: 'M', split: 'S', sampleIds: [], rowItems: new Int32Array(0), columns: cols });
+    const one = Float64Array.from([NaN, 0]);
+    expect(optionalColumnsOf([])).toEqual([]);
+    expect(optionalColumnsOf([g(col({ confidence: nan, margin: nan, latencyMs: nan, score: nan, frames: [null, null] }))])).toEqual([]);
+    expect(optionalColumnsOf([g(col({ confidence: one }))])).toEqual(['confidence']);
+    expect(optionalColumnsOf([g(col({ margin: one }))])).toEqual(['margin']);
+    expect(optionalColumnsOf([g(col({ latencyMs: one }))])).toEqual(['latency_s']);
+    expect(optionalColumnsOf([g(col({ frames: [null, new Int32Array(0)] }))])).toEqual(['frame_indices']);
+    expect(optionalColumnsOf([g(col({ score: one }))])).toEqual(['score']);
+    // Found in any column of any grid, listed in the fixed order whatever order they are found in.
+    expect(
+      optionalColumnsOf([g(col({ score: one }), col({ frames: [Int32Array.from([1])] })), g(), g(col({ latencyMs: one, margin: nan }), col({ margin: one, confidence: one }))]),
+    ).toEqual(['confidence', 'margin', 'latency_s', 'frame_indices', 'score']);
+  });
+
+  it('wideCsvBytes: quotes config keys and predictions that need it; a grid without columns is its ids', () => {
+    const none = (n: number): StringTable => ({ idx: new Uint8Array(n), dict: [null] });
+    const c: ReleaseColumn = {
+      ...grid('M', 'S', ['a'], ['x'], [[undefined]], false, false).columns[0]!,
+      config: 'odd,key',
+      at: Int32Array.from([1, 0, -1]),
+      length: 2,
+      correct: Int8Array.from([1, -1]),
+      pred: table(['say "x"', 'A']),
+      score: Float64Array.from([NaN, NaN]),
+      groundTruth: none(2),
+    };
+    const g: ReleaseGrid = { model: 'M', split: 'S', sampleIds: ['r1', 'r,2', 'r3'], rowItems: Int32Array.from([1, 2, 3]), columns: [c] };
+    expect(Buffer.from(wideCsvBytes(g)).toString('utf8')).toBe('sample_id,"odd,key"\nr1,A\n"r,2","say ""x"""\nr3,\n');
+    expect(Buffer.from(wideCsvBytes({ ...g, columns: [] })).toString('utf8')).toBe('sample_id\nr1\n"r,2"\nr3\n');
+  });
 });
