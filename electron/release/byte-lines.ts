@@ -37,14 +37,14 @@ const enc = new TextEncoder();
  */
 export function encodeTexts(texts: readonly string[]): Segments {
   const joined = texts.join('');
-  const bytes = new Uint8Array(Buffer.byteLength(joined, 'utf8') + PAD);
+  const bytes = new Uint8Array(Buffer.byteLength(joined) + PAD);
   enc.encodeInto(joined, bytes);
   const start = new Int32Array(texts.length + 1);
   const ascii = bytes.length - PAD === joined.length;
   let at = 0;
   for (let i = 0; i < texts.length; i++) {
     start[i] = at;
-    at += ascii ? texts[i]!.length : Buffer.byteLength(texts[i]!, 'utf8');
+    at += ascii ? texts[i]!.length : Buffer.byteLength(texts[i]!);
   }
   start[texts.length] = at;
   return { bytes, view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), start };
@@ -166,7 +166,7 @@ export class ByteSink {
       next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + need + PAD));
       this.buf.copy(next, 0, 0, this.pos);
     } else {
-      this.flush();
+      this.flush(this.emit);
       if (need + PAD > this.buf.length) next = Buffer.allocUnsafe(need + PAD);
     }
     if (next !== null) {
@@ -188,9 +188,9 @@ export class ByteSink {
     this.pos += bytes.length;
   }
 
-  private flush(): void {
-    if (this.pos === 0 || this.emit === null) return;
-    this.emit(this.buf.subarray(0, this.pos));
+  private flush(emit: (bytes: Uint8Array) => void): void {
+    if (this.pos === 0) return;
+    emit(this.buf.subarray(0, this.pos));
     this.emitted += this.pos;
     this.pos = 0;
   }
@@ -198,7 +198,7 @@ export class ByteSink {
   /** The whole output (without `emit`), or nothing after handing out the rest (with it). */
   end(): Uint8Array {
     if (this.emit === null) return this.buf.subarray(0, this.pos);
-    this.flush();
+    this.flush(this.emit);
     return new Uint8Array(0);
   }
 
