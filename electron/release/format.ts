@@ -80,10 +80,10 @@ export function jsonText(value: JsonValue): string {
   return out.join('');
 }
 
-/** Compares key tuples column by column in code-point order. */
+/** Compares key tuples column by column in code-point order (a column `b` lacks counts as empty). */
 export function compareKeys(a: readonly string[], b: readonly string[]): number {
   for (let i = 0; i < a.length; i++) {
-    const c = compareCodePoints(a[i] ?? '', b[i] ?? '');
+    const c = compareCodePoints(a[i]!, b[i] ?? '');
     if (c !== 0) return c;
   }
   return 0;
