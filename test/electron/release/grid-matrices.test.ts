@@ -182,6 +182,13 @@ describe('gridMatrices by hand', () => {
     expect(Array.from(m!.score)).toEqual([0.75, 0.25]);
   });
 
+  it("owns its ids: changing the matrix's leaves the grid's (which the writers share)", () => {
+    const g = gridOf(['a', 'b'], [column('16f_151k', 2, [0, 1])]);
+    const [m] = gridMatrices([g], SPECS);
+    m!.itemIds[0] = 'changed';
+    expect(g.sampleIds).toEqual(['a', 'b']);
+  });
+
   it("refuses a config that is not among the project's, naming it and the grid", () => {
     expect(() => gridMatrices([gridOf(['a'], [column('16f_151k', 1, [0]), column('8f', 1, [0])])], SPECS)).toThrow('config "8f" of M / S is not among the project\'s configs');
   });
