@@ -254,7 +254,7 @@ describe('generationsCsv', () => {
       [
         column('16f_151k', [open('first, "quoted"'), { correct: 1, score: 0.9, pred: 'mcqa with score' }, open('')]),
         column('32f_151k', [open('line\nbreak', 0), undefined, { correct: -1, score: NaN, pred: 'no score' }]),
-        column('textonly', [open(null), open('b text'), { correct: 0, score: NaN, pred: 'A' }]),
+        column('textonly', [open(null), open('b text'), { correct: 0, score: 0.25, pred: 'wrong, with a score' }]),
       ],
     );
     const g2 = gridOf('M2', 'S', ['z'], [column('16f_151k', [open('z text')]), column('32f_151k', [open('no score column')], false)]);
