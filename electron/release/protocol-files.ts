@@ -36,16 +36,19 @@ export function mainGridOf(g: ReleaseGrid, specs: ReadonlyMap<string, ConfigSpec
   };
 }
 
-/** A rate as the release prints its rates: a percentage rounded to four decimals, as Python rounds. */
+/**
+ * A rate as the release prints its rates: a percentage rounded to four decimals, as Python
+ * rounds; null where it is undefined (no text-only config: null; no item: 0 / 0).
+ */
 function pct(x: number | null): JsonValue {
-  if (x === null || !Number.isFinite(x)) return null;
-  return new JsonFloat(roundHalfEven4(100 * x));
+  const v = x ?? Number.NaN;
+  return Number.isFinite(v) ? new JsonFloat(roundHalfEven4(100 * v)) : null;
 }
 
 function sideJson(s: ProtocolSide): JsonValue {
   return {
     protocol: s.protocol,
-    configs: s.configs.slice(),
+    configs: s.configs,
     n: s.n,
     n_excluded: s.nExcluded,
     terminal_config: s.terminalConfig,
@@ -60,19 +63,19 @@ function sideJson(s: ProtocolSide): JsonValue {
 
 function membershipJson(x: MembershipChange | null): JsonValue {
   if (x === null) return null;
-  return { both: x.both, only_main: x.onlyMain.slice(), only_variant: x.onlyVariant.slice(), jaccard: x.jaccard === null ? null : new JsonFloat(x.jaccard) };
+  return { both: x.both, only_main: x.onlyMain, only_variant: x.onlyVariant, jaccard: x.jaccard === null ? null : new JsonFloat(x.jaccard) };
 }
 
 function recoveryJson(r: SamplingRecovery | null): JsonValue {
   if (r === null) return null;
   return {
     terminal_config: r.terminalConfig,
-    alternatives: r.alternatives.slice(),
+    alternatives: r.alternatives,
     n: r.n,
     regressions: r.regressions,
     recovered: r.recovered,
     recovery_rate: pct(r.recoveryRate),
-    recovered_items: r.recoveredItems.slice(),
+    recovered_items: r.recoveredItems,
     note: r.note,
   };
 }
@@ -90,8 +93,8 @@ export function protocolsJson(main: string, mainMatrices: readonly ResponseMatri
       split: m.split,
       main_configs: m.configs.map((c) => c.key),
       iso_compute: iso.groups.map((g) => ({
-        configs: g.configs.slice(),
-        compute: g.compute.slice(),
+        configs: g.configs,
+        compute: g.compute,
         best_config: g.bestConfig,
         best_accuracy: pct(g.bestAccuracy),
         oracle: pct(g.oracleAccuracy),
@@ -100,11 +103,11 @@ export function protocolsJson(main: string, mainMatrices: readonly ResponseMatri
       })),
       protocols: (report?.variants ?? []).map((v) => ({
         protocol: v.protocol,
-        configs: v.configs.slice(),
-        differs_in: v.differsIn.slice(),
+        configs: v.configs,
+        differs_in: v.differsIn,
         agreement: v.agreement
           ? {
-              budgets: v.agreement.budgets.slice(),
+              budgets: v.agreement.budgets,
               main: sideJson(v.agreement.main),
               variant: sideJson(v.agreement.variant),
               n_common: v.agreement.nCommon,

@@ -213,6 +213,8 @@ describe('protocolsJson', () => {
     const got = protocolsJson('', mains, all);
     const want = expected('', mains, all);
     expect(jsonText(got)).toBe(jsonText(want));
+    // The value itself, not only its text: an undefined number is null, not a float of nothing.
+    expect(got).toEqual(want);
     // The case reaches what it is meant to: variants with and without a common budget, iso-compute
     // groups, a recovery rate, an open-ended grid left out, a grid with no other protocol.
     const parsed = JSON.parse(jsonText(got)) as {
@@ -232,6 +234,18 @@ describe('protocolsJson', () => {
     expect(parsed.grids[0]!.iso_compute.length).toBeGreaterThan(0);
     expect(parsed.grids[2]!.protocols).toEqual([]);
     expect(parsed.grids[2]!.any_recovery).toBeNull();
+  });
+
+  it('without a text-only config: no text-overwrite membership, no overwrite rate', () => {
+    const whole = matrix('M', 'S', ['16f_151k', '32f_151k', '16f_151k@random', '32f_151k@random'], 40, 5, 0);
+    const all = new Map([['M\u0000S', whole]]);
+    const mains = [mainOnly(whole, '')];
+    const got = protocolsJson('', mains, all);
+    expect(got).toEqual(expected('', mains, all));
+    const a = (JSON.parse(jsonText(got)) as { grids: { protocols: { agreement: { text_overwritten: unknown; main: { overwrite_rate: unknown } } }[] }[] }).grids[0]!.protocols[0]!
+      .agreement;
+    expect(a.text_overwritten).toBeNull();
+    expect(a.main.overwrite_rate).toBeNull();
   });
 
   it('a grid without the whole matrix has no protocols and no recovery', () => {
@@ -264,5 +278,38 @@ describe('protocolsJson', () => {
     expect(text).toContain('"recovery_rate": 100.0');
     expect(text).toContain('"recovered_items": [\n');
     expect(text).toContain('"main_protocol": ""');
+  });
+
+  it('leaves a rate null where no item is complete on a grid (0 / 0), and a jaccard null where both sets are empty', () => {
+    const m = createMatrix({
+      model: 'M',
+      split: 'S',
+      kind: 'mcqa',
+      itemIds: ['i0', 'i1', 'i2'],
+      configs: ['textonly', '16f_151k', '32f_151k', '16f_151k@random', '32f_151k@random'].map((k) => makeConfigSpec(k)),
+    });
+    // Every item misses a cell of the variant's grid: its side has n = 0.
+    m.correct.set([1, 1, -1, 1, 1, /* i1 */ 0, 1, -1, 0, 1, /* i2 */ 0, 0, -1, 0, 1]);
+    const all = new Map([['M\u0000S', m]]);
+    const mains = [mainOnly(m, '')];
+    const got = protocolsJson('', mains, all);
+    expect(got).toEqual(expected('', mains, all));
+    const v = (
+      JSON.parse(jsonText(got)) as {
+        grids: {
+          protocols: {
+            agreement: {
+              main: { n: number; visual_confusion_rate: number };
+              variant: { n: number; visual_confusion_rate: null; overwrite_rate: null };
+              confused: { jaccard: null };
+            };
+          }[];
+        }[];
+      }
+    ).grids[0]!.protocols[0]!.agreement;
+    expect(v.main.n).toBe(3);
+    expect(v.main.visual_confusion_rate).toBe(33.3333);
+    expect(v.variant).toMatchObject({ n: 0, visual_confusion_rate: null, overwrite_rate: null });
+    expect(v.confused.jaccard).toBeNull();
   });
 });
