@@ -47,8 +47,8 @@ export function optionalColumnsOf(grids: readonly ReleaseGrid[]): OptionalColumn
   return OPTIONAL_COLUMNS.filter((k) => has[k]);
 }
 
-/** A string-table value as a CSV field: null and '' are both empty. */
-const field = (v: string | null): string => (v === null || v === '' ? '' : csvField(v));
+/** A string-table value as a CSV field: null and '' are both empty (csvField('') is ''). */
+const field = (v: string | null): string => (v === null ? '' : csvField(v));
 
 /** The optional columns of one cell, `,v` each (ASCII: numbers and space-separated ints). */
 function optionalSuffix(c: ReleaseColumn, k: number, optional: readonly OptionalColumn[]): string {
@@ -175,7 +175,6 @@ function writeGrid(
   answerAt: Int8Array | null,
   optional: readonly OptionalColumn[],
 ): void {
-  if (g.columns.length === 0 || g.sampleIds.length === 0) return;
   // The grid's segments: the correct flag's three, then per column its head, the CSV fields of
   // its tables' entries (each with the comma that follows it) and its line ends.
   const texts = [',', '0,', '1,'];
@@ -222,8 +221,9 @@ const CHUNK_BYTES = 1 << 20;
  */
 function perItemCsv(sink: ByteSink, grids: readonly ReleaseGrid[], configs: readonly ConfigSpec[], items: readonly ItemMeta[]): void {
   const specs = new Map(configs.map((c) => [c.key, c]));
-  const answers = new Map<string, string>();
-  for (const it of items) if (it.answer != null && LETTER.test(it.answer)) answers.set(`${it.split}\u0000${it.sampleId}`, it.answer);
+  // The answer letter (1–8 for A–H) of each item that has one.
+  const answers = new Map<string, number>();
+  for (const it of items) if (it.answer != null && LETTER.test(it.answer)) answers.set(`${it.split}\u0000${it.sampleId}`, LETTERS.indexOf(it.answer) + 1);
   const optional = optionalColumnsOf(grids);
   sink.put(new TextEncoder().encode([...PER_ITEM_COLUMNS, ...optional].join(',') + '\n'));
   const scratch = new SegmentScratch();
@@ -232,10 +232,7 @@ function perItemCsv(sink: ByteSink, grids: readonly ReleaseGrid[], configs: read
     let answerAt: Int8Array | null = null;
     if (answers.size > 0) {
       answerAt = new Int8Array(g.sampleIds.length);
-      for (let r = 0; r < answerAt.length; r++) {
-        const a = answers.get(`${g.split}\u0000${g.sampleIds[r]}`);
-        if (a !== undefined) answerAt[r] = LETTERS.indexOf(a) + 1;
-      }
+      for (let r = 0; r < answerAt.length; r++) answerAt[r] = answers.get(`${g.split}\u0000${g.sampleIds[r]}`) ?? 0;
     }
     writeGrid(sink, scratch, g, specs, answerAt, optional);
   }
@@ -320,7 +317,7 @@ function widePredictions(c: ReleaseColumn, first: number, out: Int32Array, j: nu
   const pi = c.pred.idx;
   for (let r = 0; r < at.length; r++) {
     const k = at[r]!;
-    const open = k >= 0 && correct[k]! < 0 && score !== null && !Number.isNaN(score[k]!);
-    out[r * K + j] = first + (k < 0 || open ? 0 : pi[k]!);
+    // No cell, or an open-ended one: the bare comma.
+    out[r * K + j] = first + (k < 0 || (correct[k]! < 0 && score !== null && !Number.isNaN(score[k]!)) ? 0 : pi[k]!);
   }
 }

@@ -353,8 +353,10 @@ describe('perItemCsvBytes', () => {
       score: Float64Array.from([NaN, NaN]),
       groundTruth: none(2),
     };
-    const g: ReleaseGrid = { model: 'M', split: 'S', sampleIds: ['r1', 'r,2', 'r3'], rowItems: Int32Array.from([1, 2, 3]), columns: [c] };
-    expect(Buffer.from(wideCsvBytes(g)).toString('utf8')).toBe('sample_id,"odd,key"\nr1,A\n"r,2","say ""x"""\nr3,\n');
+    // A column without scores: a cell without correctness is not open-ended there, its prediction stands.
+    const d: ReleaseColumn = { ...c, config: 'plain', at: Int32Array.from([-1, 0, 1]), correct: Int8Array.from([-1, 1]), pred: table(['C', 'D']), score: null };
+    const g: ReleaseGrid = { model: 'M', split: 'S', sampleIds: ['r1', 'r,2', 'r3'], rowItems: Int32Array.from([1, 2, 3]), columns: [c, d] };
+    expect(Buffer.from(wideCsvBytes(g)).toString('utf8')).toBe('sample_id,"odd,key",plain\nr1,A,\n"r,2","say ""x""",C\nr3,,D\n');
     expect(Buffer.from(wideCsvBytes({ ...g, columns: [] })).toString('utf8')).toBe('sample_id\nr1\n"r,2"\nr3\n');
   });
 });
