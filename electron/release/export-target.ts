@@ -44,7 +44,7 @@ function notAnExport(rel: readonly string[], read: (p: string) => string | null)
   const allowed = new Set(FIXED);
   const table2Text = read(TABLE2);
   if (table2Text !== null) {
-    let names: string[] = [];
+    let names: string[];
     try {
       const t2 = table2Schema.parse(JSON.parse(table2Text));
       names = Object.entries(t2).flatMap(([split, byModel]) => Object.keys(byModel).map((model) => `${model}_${split}`));
