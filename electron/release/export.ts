@@ -102,24 +102,22 @@ function maxOf(a: Int32Array): number {
 
 /** Builds every file of the release in memory (paths `/`-separated), in path order. */
 export function buildReleaseFiles(data: ReleaseData, opts: ExportOptions = {}): { files: ReleaseFile[]; summary: Summary } {
-  const { files, summary } = releaseFiles(data, opts, false);
-  return { files: files.filter((f): f is ReleaseFile => 'data' in f), summary };
+  return releaseFiles(data, opts, (p) => ({ path: p, data: perItemCsvBytes(data.grids, data.configs, data.items) }));
 }
 
 /**
- * The release's files in path order; with `streamPerItem`, labels/per_item.csv (~15 MB on the
- * benchmark, the bulk of the release) as a {@link StreamedFile} that a folder export writes
- * chunk by chunk (per-item-csv.ts writePerItemCsv), else in memory like the others.
+ * The release's files in path order, labels/per_item.csv (~15 MB on the benchmark, the bulk of
+ * the release) as `perItem` makes it: in memory like the others, or as a {@link StreamedFile}
+ * that a folder export writes chunk by chunk (per-item-csv.ts writePerItemCsv).
  */
-function releaseFiles(data: ReleaseData, opts: ExportOptions, streamPerItem: boolean): { files: (ReleaseFile | StreamedFile)[]; summary: Summary } {
+function releaseFiles<F extends ReleaseFile | StreamedFile>(
+  data: ReleaseData,
+  opts: ExportOptions,
+  perItem: (path: string) => F,
+): { files: (ReleaseFile | F)[]; summary: Summary } {
   // per_item.csv is written as bytes (the bulk of the release); the other files as text.
-  const out: ({ path: string; text: string } | ReleaseFile | StreamedFile)[] = [];
-  const perItemPath = 'labels/per_item.csv';
-  out.push(
-    streamPerItem
-      ? { path: perItemPath, write: (emit) => writePerItemCsv(data.grids, data.configs, data.items, emit) }
-      : { path: perItemPath, data: perItemCsvBytes(data.grids, data.configs, data.items) },
-  );
+  const out: ({ path: string; text: string } | ReleaseFile | F)[] = [];
+  out.push(perItem('labels/per_item.csv'));
   const agg = aggregatedFiles(data);
   out.push(...agg.files);
   if (opts.includeText) {
@@ -223,8 +221,8 @@ export function pathInside(root: string, rel: string): string {
  */
 function describe(files: readonly (ReleaseFile | StreamedFile)[], written = new Map<string, { bytes: number; at: string }>()): ExportedFile[] {
   return files.map((f) => {
+    // Every streamed file is in `written`: describe is called once all of them were.
     const w = written.get(f.path);
-    if (!('data' in f) && w === undefined) throw new Error(`${f.path}: a streamed file that was not written`);
     const bytes = () => ('data' in f ? f.data : readFileSync(w!.at));
     let sha256: string | null = null;
     return {
@@ -281,7 +279,7 @@ export async function exportRelease(project: ProjectSource, outDir: string, opts
     }
     return { ...summary, path: target, zip: true, files: describe(files) };
   }
-  const { files, summary } = releaseFiles(data, opts, true);
+  const { files, summary } = releaseFiles(data, opts, (p): StreamedFile => ({ path: p, write: (emit) => writePerItemCsv(data.grids, data.configs, data.items, emit) }));
   const target = path.resolve(outDir);
   assertReplaceableFolder(target);
   removeStaleExportTemps(target);
@@ -313,12 +311,19 @@ export async function exportRelease(project: ProjectSource, outDir: string, opts
     writing = '';
     if (had) renameSync(target, old);
     renameSync(tmp, target);
-    rmSync(old, { recursive: true, force: true });
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
     // The previous export, moved aside, goes back when the new one could not take its place.
     if (had && !existsSync(target) && existsSync(old)) renameSync(old, target);
     throw exportFailure(e, target, writing || 'the folder', had);
+  }
+  // The new export is in place: the export is done even if the previous one, moved aside, cannot
+  // be removed now; named as this process's temp, a later run removes it (docs/security.md
+  // "Leftovers"). Every error is ignored here, that of a first export (no previous one) too.
+  try {
+    rmSync(old, { recursive: true });
+  } catch {
+    /* left for a later run */
   }
   return { ...summary, path: target, zip: false, files: describe(files, written) };
 }
