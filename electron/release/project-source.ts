@@ -25,8 +25,9 @@ export const MATCHED_GRID_SETTING = 'matchedGrid';
  */
 export function matchedGridOf(project: ProjectSource, matrices: readonly ResponseMatrix[], override?: readonly string[]): string[] {
   if (override) return override.slice();
+  // getSetting parses the stored JSON on every call: the list is this call's own, no copy needed.
   const v = project.getSetting<unknown>(MATCHED_GRID_SETTING);
-  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return (v as string[]).slice();
+  if (Array.isArray(v) && v.every((x): x is string => typeof x === 'string')) return v;
   return proposeMatchedGrid(matrices.map((m) => ({ model: m.model, split: m.split, configs: m.configs }))).configs;
 }
 

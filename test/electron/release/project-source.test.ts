@@ -7,7 +7,7 @@
  * proposal (docs/release-format.md "matched grid"). Expected values are worked out by hand from
  * the project built here.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ResponseRow } from '../../../shared/domain/types';
 import { makeConfigSpec } from '../../../shared/engine/config';
 import { MATCHED_GRID_SETTING, matchedGridOf, readReleaseData } from '../../../electron/release/project-source';
@@ -45,7 +45,13 @@ const CODEBOOK = {
 };
 
 let project: Project;
-let data: ReleaseData;
+/**
+ * The snapshot, read on first use inside a test rather than in beforeAll: a throw in a hook
+ * skips the file's tests instead of failing them, so a mistake that makes readReleaseData throw
+ * would pass unnoticed (docs/testing.md).
+ */
+let cached: ReleaseData | undefined;
+const release = (): ReleaseData => (cached ??= readReleaseData(project));
 beforeAll(() => {
   project = openProject(`${tempDir('flipbook-project-source-')}/p.flipbook`, { create: true });
   project.applyImport(
@@ -69,53 +75,56 @@ beforeAll(() => {
   project.annotations.apply({ op: 'addSpan', ...t, span: { startS: 1.5, endS: 3, label: 'the ball', coveredBy: ['32f_151k'] } }, 'alice');
   project.annotations.apply({ op: 'addSpan', ...t, span: { startS: 7, endS: 8.25, label: '', coveredBy: [] } }, 'alice');
   project.annotations.apply({ op: 'setStatus', model: 'N', split: 'S', sampleId: 'q2', status: 'needs_review' }, 'bob');
-  data = readReleaseData(project);
 });
 afterAll(() => project.close());
 
 describe('readReleaseData', () => {
   it('keeps every protocol in grids, and the main protocol alone in mainGrids and matrices', () => {
-    expect(data.mainProtocol).toBe('');
-    expect(data.grids.map((g) => [g.model, g.split, g.sampleIds, g.columns.map((c) => c.config).sort()])).toEqual([
+    expect(release().mainProtocol).toBe('');
+    expect(release().grids.map((g) => [g.model, g.split, g.sampleIds, g.columns.map((c) => c.config).sort()])).toEqual([
       ['M', 'S', ['q1', 'q2', 'q3'], [...KEYS].sort()],
       ['N', 'S', ['q1', 'q2'], KEYS.slice(0, 3).sort()],
       ['V', 'T', ['t1'], ['16f_151k@random']],
     ]);
     // M's main grid drops the @random column and q3 (no main cell); V has no main grid.
-    expect(data.mainGrids.map((g) => [g.model, g.split, g.sampleIds, g.columns.map((c) => c.config).sort()])).toEqual([
+    expect(release().mainGrids.map((g) => [g.model, g.split, g.sampleIds, g.columns.map((c) => c.config).sort()])).toEqual([
       ['M', 'S', ['q1', 'q2'], KEYS.slice(0, 3).sort()],
       ['N', 'S', ['q1', 'q2'], KEYS.slice(0, 3).sort()],
     ]);
-    expect(data.matrices.map((m) => [m.model, m.split, m.configs.map((c) => c.key), m.itemIds])).toEqual([
+    expect(release().matrices.map((m) => [m.model, m.split, m.configs.map((c) => c.key), m.itemIds])).toEqual([
       ['M', 'S', KEYS.slice(0, 3), ['q1', 'q2']],
       ['N', 'S', KEYS.slice(0, 3), ['q1', 'q2']],
     ]);
     // q1 is right (A) everywhere on M, q2 wrong (B).
-    const m = data.matrices[0]!;
+    const m = release().matrices[0]!;
     expect(Array.from(m.correct)).toEqual([1, 1, 1, 0, 0, 0]);
   });
 
   it('gives the other protocols a matrix only on a grid with more than one, keyed model \\0 split', () => {
-    expect([...data.protocolMatrices.keys()]).toEqual(['M\u0000S']);
-    const m = data.protocolMatrices.get('M\u0000S')!;
+    expect([...release().protocolMatrices.keys()]).toEqual(['M\u0000S']);
+    const m = release().protocolMatrices.get('M\u0000S')!;
     expect([m.model, m.split]).toEqual(['M', 'S']);
     expect(m.configs.map((c) => c.key).sort()).toEqual([...KEYS].sort());
     expect(m.itemIds).toEqual(['q1', 'q2', 'q3']);
   });
 
   it('reads configs and items as the store has them', () => {
-    expect(data.configs.map((c) => c.key).sort()).toEqual([...KEYS].sort());
-    expect(data.items.map((i) => [i.split, i.sampleId, i.question])).toEqual(
+    expect(
+      release()
+        .configs.map((c) => c.key)
+        .sort(),
+    ).toEqual([...KEYS].sort());
+    expect(release().items.map((i) => [i.split, i.sampleId, i.question])).toEqual(
       expect.arrayContaining([
         ['S', 'q1', 'Q one?'],
         ['S', 'q2', 'Q two?'],
       ]),
     );
-    expect(data.items).toEqual(project.listItems());
+    expect(release().items).toEqual(project.listItems());
   });
 
   it('writes one pathways row per annotated (item, annotator), with every field of its state', () => {
-    const byKey = new Map(data.pathways.map((p) => [`${p.model}/${p.sampleId}/${p.annotator}`, p]));
+    const byKey = new Map(release().pathways.map((p) => [`${p.model}/${p.sampleId}/${p.annotator}`, p]));
     expect([...byKey.keys()].sort()).toEqual(['M/q1/alice', 'N/q2/bob']);
     const a = byKey.get('M/q1/alice')!;
     expect(a).toMatchObject({
@@ -160,7 +169,7 @@ describe('readReleaseData', () => {
   });
 
   it('writes one span row per evidence span, naming its item and annotator', () => {
-    const spans = [...data.spans].sort((x, y) => x.startS - y.startS);
+    const spans = [...release().spans].sort((x, y) => x.startS - y.startS);
     expect(spans).toEqual([
       { sampleId: 'q1', model: 'M', split: 'S', annotator: 'alice', startS: 1.5, endS: 3, label: 'the ball', coveredBy: ['32f_151k'] },
       { sampleId: 'q1', model: 'M', split: 'S', annotator: 'alice', startS: 7, endS: 8.25, label: '', coveredBy: [] },
@@ -170,7 +179,7 @@ describe('readReleaseData', () => {
   it('carries the codebook, null where a pathway names no items or shortcut, and the event log', () => {
     // The store numbers the versions (the project starts with the default codebook, so this is 2).
     expect(project.annotations.getCodebook().version).toBe(2);
-    expect(data.codebook).toEqual({
+    expect(release().codebook).toEqual({
       id: 'test-codebook',
       version: 2,
       pathways: [
@@ -178,15 +187,15 @@ describe('readReleaseData', () => {
         { id: 'distractor', label: 'Distractor frames', description: '', appliesTo: null, shortcut: null },
       ],
     });
-    expect(data.events).toEqual(project.annotations.exportEvents());
-    expect(data.events).toHaveLength(9);
+    expect(release().events).toEqual(project.annotations.exportEvents());
+    expect(release().events).toHaveLength(9);
   });
 });
 
 describe('the matched grid', () => {
   it('is the proposal until one is set: the configs every model has on every split', () => {
     // M and N both have textonly, 16f and 32f on S; V has no main grid, so it does not count.
-    expect(data.matchedGrid).toEqual(['textonly', '16f_151k', '32f_151k']);
+    expect(release().matchedGrid).toEqual(['textonly', '16f_151k', '32f_151k']);
   });
 
   it('is the setting when it is a list of config keys, else the proposal', () => {
@@ -194,15 +203,29 @@ describe('the matched grid', () => {
     try {
       project.setSetting(MATCHED_GRID_SETTING, ['textonly', '32f_151k']);
       expect(readReleaseData(project).matchedGrid).toEqual(['textonly', '32f_151k']);
-      expect(matchedGridOf(project, data.matrices)).toEqual(['textonly', '32f_151k']);
+      expect(matchedGridOf(project, release().matrices)).toEqual(['textonly', '32f_151k']);
       project.setSetting(MATCHED_GRID_SETTING, []);
-      expect(matchedGridOf(project, data.matrices)).toEqual([]);
+      expect(matchedGridOf(project, release().matrices)).toEqual([]);
       for (const bad of ['textonly,32f_151k', ['textonly', 5], { a: 1 }, null]) {
         project.setSetting(MATCHED_GRID_SETTING, bad);
-        expect(matchedGridOf(project, data.matrices), JSON.stringify(bad)).toEqual(proposal);
+        expect(matchedGridOf(project, release().matrices), JSON.stringify(bad)).toEqual(proposal);
       }
     } finally {
       project.setSetting(MATCHED_GRID_SETTING, null);
+    }
+  });
+
+  it("is read from the setting projects store it under, 'matchedGrid'", async () => {
+    // The key is a constant of the module: loaded afresh, so that a mistake in it shows whenever
+    // this test runs (docs/testing.md, module-level code).
+    vi.resetModules();
+    const fresh = await import('../../../electron/release/project-source');
+    try {
+      project.setSetting('matchedGrid', ['32f_151k']);
+      expect(fresh.MATCHED_GRID_SETTING).toBe('matchedGrid');
+      expect(fresh.matchedGridOf(project, release().matrices)).toEqual(['32f_151k']);
+    } finally {
+      project.setSetting('matchedGrid', null);
     }
   });
 
@@ -215,9 +238,9 @@ describe('the matched grid', () => {
       got.push('x');
       expect(override).toEqual(['16f_151k']);
       // The setting's list is a copy too: changing what came back changes no later answer.
-      const fromSetting = matchedGridOf(project, data.matrices);
+      const fromSetting = matchedGridOf(project, release().matrices);
       fromSetting.push('y');
-      expect(matchedGridOf(project, data.matrices)).toEqual(['textonly', '32f_151k']);
+      expect(matchedGridOf(project, release().matrices)).toEqual(['textonly', '32f_151k']);
     } finally {
       project.setSetting(MATCHED_GRID_SETTING, null);
     }
