@@ -116,6 +116,22 @@ describe('readmeText', () => {
     expect(intro).toContain("Flipbook's annotations are in `annotations/`");
   });
 
+  it('sets the title, the date line and each heading apart by one blank line', () => {
+    const mixed = readmeText({ ...BASE, mixedResolution: [{ model: 'Q', split: 'S', configs: 3, visualConfusionRate: 1 }] });
+    for (const text of [plain, withText, bare, mixed]) {
+      const lines = text.split('\n');
+      const date = lines.findIndex((l) => l.startsWith(README_DATE_PREFIX));
+      expect([lines[date - 1], lines[date + 1]]).toEqual(['', '']);
+      lines.forEach((l, i) => {
+        if (l.startsWith('#')) {
+          expect(lines[i + 1], `after ${l}`).toBe('');
+          if (i > 0) expect(lines[i - 1], `before ${l}`).toBe('');
+        }
+        if (l === '' && i > 0) expect(lines[i - 1], `line ${i + 1}`).not.toBe('');
+      });
+    }
+  });
+
   it('lists the layout in its contents table, benchmark-text files only with --include-text', () => {
     const rows = contentsRows(plain);
     expect(rows.map((r) => r.path)).toEqual(LISTED);
