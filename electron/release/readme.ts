@@ -47,9 +47,11 @@ export function readmeText(f: ReadmeFacts): string {
     L.push("| `labels/items.csv` | benchmark question, options (JSON array), answer, metadata and a generation item's context (dialogue history) per (split, sample_id) |");
     L.push('| `labels/generations.csv` | the text each config generated for an open-ended item (written when there is any) |');
   }
+  L.push('| `labels/aggregated/protocols.json` | the other protocols against the main grid, iso-compute groups |');
   L.push('| `annotations/codebook.json` | the evidence-pathway codebook used |');
   L.push('| `annotations/pathways.csv` | one row per (sample_id, model, split, annotator) |');
   L.push('| `annotations/evidence_spans.csv` | one row per marked evidence span |');
+  L.push('| `annotations/events.jsonl` | the annotation event log (every edit, undo and redo), one JSON object per line: what makes a merge lossless |');
   L.push('| `provenance/configs.json` | every config: frames, pixels, sampling, pipeline |');
   L.push(
     "| `provenance/videos.csv` | each item's video id, video file name and duration (no benchmark text): a project importing this release finds the videos under its own media root |",

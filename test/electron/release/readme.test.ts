@@ -6,6 +6,8 @@
  * the release's on a mixed-resolution grid (docs/metrics.md §2), and the licence note. Each
  * expectation is a fact of those docs or of the hand-made facts below.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { README_DATE_PREFIX, readmeText, type ReadmeFacts } from '../../../electron/release/readme';
 
@@ -28,20 +30,19 @@ const BASE: ReadmeFacts = {
   mixedResolution: [],
 };
 
-/** docs/release-format.md's layout, as the contents table names it (with --include-text: items.csv and generations.csv too). */
-const LISTED = [
-  'labels/per_item.csv',
-  'labels/derived.csv',
-  'labels/aggregated/<model>_<split>.json',
-  'labels/aggregated/<model>_<split>_predictions_wide.csv',
-  'labels/aggregated/table2_metrics.json',
-  'labels/aggregated/release_manifest.json',
-  'annotations/codebook.json',
-  'annotations/pathways.csv',
-  'annotations/evidence_spans.csv',
-  'provenance/configs.json',
-  'provenance/videos.csv',
-];
+/**
+ * docs/release-format.md's layout (its first code block, one path per line), in its order, less
+ * README.md itself: what the contents table must name (the two --include-text files only then).
+ */
+function specLayout(): string[] {
+  const doc = fs.readFileSync(path.join(__dirname, '../../../docs/release-format.md'), 'utf8');
+  const block = /```\n<release>\/\n([\s\S]*?)```/.exec(doc);
+  if (!block) throw new Error('docs/release-format.md: no layout block');
+  return block[1]!
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/)[0]!)
+    .filter((p) => p !== '' && p !== 'README.md');
+}
 const TEXT_ONLY = ['labels/items.csv', 'labels/generations.csv'];
 
 /** The lines of the `## title` section (up to the next `## `), blank lines dropped. */
@@ -133,13 +134,15 @@ describe('readmeText', () => {
   });
 
   it('lists the layout in its contents table, benchmark-text files only with --include-text', () => {
+    const layout = specLayout();
+    expect(layout).toContain('annotations/events.jsonl');
     const rows = contentsRows(plain);
-    expect(rows.map((r) => r.path)).toEqual(LISTED);
+    expect(rows.map((r) => r.path)).toEqual(layout.filter((p) => !TEXT_ONLY.includes(p)));
     for (const r of rows) expect(r.holds.length, r.path).toBeGreaterThan(10);
     expect(rows.find((r) => r.path === 'labels/per_item.csv')!.holds).toContain('(model, split, sample_id, config)');
     expect(rows.find((r) => r.path === 'provenance/videos.csv')!.holds).toContain('no benchmark text');
     const withRows = contentsRows(withText);
-    expect(withRows.map((r) => r.path).sort()).toEqual([...LISTED, ...TEXT_ONLY].sort());
+    expect(withRows.map((r) => r.path)).toEqual(layout);
     expect(withRows.find((r) => r.path === 'labels/items.csv')!.holds).toContain('benchmark question');
     expect(withRows.find((r) => r.path === 'labels/generations.csv')!.holds).toContain('generated');
   });
