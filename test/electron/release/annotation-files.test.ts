@@ -165,6 +165,9 @@ describe('annotations/evidence_spans.csv', () => {
       ) as string[][]
     ).slice(1);
     expect(body.map((r) => `${r[4]}-${r[5]}:${r[6]}:${r[7]}`)).toEqual(['20-300:a:', '20-1000::', '20-1000::f8', '20-1000:a:', '100-200:a:']);
+    // covered_by compares as the file writes it, `;`-joined: ['x', 'z'] ('x;z') before ['xy'].
+    const covered = (parse(spansCsv([span('001', 1, 2, 'a', ['xy']), span('001', 1, 2, 'a', ['x', 'z'])])) as string[][]).slice(1);
+    expect(covered.map((r) => r[7])).toEqual(['x;z', 'xy']);
     // The store's array is not reordered.
     const rows = [span('002', 1, 2, 'a', []), span('001', 1, 2, 'a', [])];
     spansCsv(rows);

@@ -84,5 +84,7 @@ describe('zipRelease (docs/release-format.md: a byte-stable zip)', () => {
       { path: 'a.csv', data: text('a') },
     ];
     expect(zipRelease(files.slice().reverse())).toEqual(zipRelease(files));
+    // The caller's list is left in its order.
+    expect(files.map((f) => f.path)).toEqual(['b.csv', 'a.csv']);
   });
 });
