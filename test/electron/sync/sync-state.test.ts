@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -5,7 +6,10 @@ import { createProjectWith, openProject } from '../../../electron/store/index';
 import type { Project } from '../../../electron/store/project';
 import { describeReleaseDifference, releaseIdentity, type ReleaseIdentity } from '../../../electron/sync/release-identity';
 import { deviceOf, getCursor, pendingCount, putCursor } from '../../../electron/sync/sync-cursors';
-import { tempDir } from '../store/helpers';
+import { buildReleaseFiles } from '../../../electron/release/export';
+import { readReleaseData } from '../../../electron/release/project-source';
+import { makeConfigSpec } from '../../../shared/engine/config';
+import { batch, response, tempDir } from '../store/helpers';
 import { addBacklog } from './helpers';
 
 // docs/team-sync.md: what a project keeps of each (server, space), and how a space tells
@@ -95,6 +99,15 @@ describe('describeReleaseDifference', () => {
     ]);
   });
 
+  it('joins several names with commas', () => {
+    expect(describeReleaseDifference(identity({ splits: ['S', 'T', 'U'] }), identity({ sha256: 'd'.repeat(64), splits: ['S'] }))[0]).toBe(
+      'splits the space has and this project lacks: T, U',
+    );
+    expect(describeReleaseDifference(identity(), identity({ sha256: 'd'.repeat(64), models: ['m1', 'm2', 'm3', 'm4'] }))[0]).toBe(
+      'models this project has and the space lacks: m3, m4',
+    );
+  });
+
   it('says the responses differ when everything else is the same', () => {
     expect(describeReleaseDifference(identity(), identity({ sha256: 'c'.repeat(64) }))).toEqual([
       'the same models, splits, configs and row count, but different responses (predictions, correctness or provenance)',
@@ -104,6 +117,35 @@ describe('describeReleaseDifference', () => {
 });
 
 describe('releaseIdentity', () => {
+  it('is the sha256 of the per_item.csv an export writes, with its models, splits and configs once each in code-point order', () => {
+    const file = path.join(tempDir('flipbook-identity-'), 'p.flipbook');
+    const keys = ['textonly', '32f_151k', '16f_151k'];
+    let line = 1;
+    const grids: [string, string, string[]][] = [
+      ['m2', 'S', ['q1', 'q2']],
+      ['m1', 'T', ['q1']],
+      ['m1', 'S', ['q1', 'q2', 'q3']],
+    ];
+    const responses = grids.flatMap(([model, split, ids]) =>
+      ids.flatMap((sampleId) => keys.map((config) => response({ model, split, sampleId, config, pred: 'A', groundTruth: 'A', line: line++ }))),
+    );
+    createProjectWith(file, (p) => p.applyImport(batch('f.csv', { configs: keys.map((k) => makeConfigSpec(k)), responses })));
+    const p = openProject(file);
+    try {
+      const id = releaseIdentity(p);
+      const perItem = buildReleaseFiles(readReleaseData(p)).files.find((f) => f.path === 'labels/per_item.csv')!;
+      expect(id).toEqual({
+        sha256: createHash('sha256').update(perItem.data).digest('hex'),
+        rows: 18,
+        models: ['m1', 'm2'],
+        splits: ['S', 'T'],
+        configs: ['16f_151k', '32f_151k', 'textonly'],
+      });
+    } finally {
+      p.close();
+    }
+  });
+
   it('hashes the project once per inputs version, and again after an import', () => {
     let version = 1;
     let scans = 0;
