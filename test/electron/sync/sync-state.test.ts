@@ -121,13 +121,15 @@ describe('releaseIdentity', () => {
     const file = path.join(tempDir('flipbook-identity-'), 'p.flipbook');
     const keys = ['textonly', '32f_151k', '16f_151k'];
     let line = 1;
-    const grids: [string, string, string[]][] = [
-      ['m2', 'S', ['q1', 'q2']],
-      ['m1', 'T', ['q1']],
-      ['m1', 'S', ['q1', 'q2', 'q3']],
+    // Grids come back in (model, split) order: m1/T before m2/S, so the splits (T, S) and the
+    // configs (textonly, then 16f and 32f) are met out of code-point order.
+    const grids: [string, string, string[], string[]][] = [
+      ['m2', 'S', ['q1', 'q2'], ['32f_151k', '16f_151k']],
+      ['m1', 'T', ['q1'], ['textonly']],
+      ['m1', 'U', ['q1', 'q2', 'q3'], ['textonly', '16f_151k']],
     ];
-    const responses = grids.flatMap(([model, split, ids]) =>
-      ids.flatMap((sampleId) => keys.map((config) => response({ model, split, sampleId, config, pred: 'A', groundTruth: 'A', line: line++ }))),
+    const responses = grids.flatMap(([model, split, ids, configs]) =>
+      ids.flatMap((sampleId) => configs.map((config) => response({ model, split, sampleId, config, pred: 'A', groundTruth: 'A', line: line++ }))),
     );
     createProjectWith(file, (p) => p.applyImport(batch('f.csv', { configs: keys.map((k) => makeConfigSpec(k)), responses })));
     const p = openProject(file);
@@ -136,9 +138,9 @@ describe('releaseIdentity', () => {
       const perItem = buildReleaseFiles(readReleaseData(p)).files.find((f) => f.path === 'labels/per_item.csv')!;
       expect(id).toEqual({
         sha256: createHash('sha256').update(perItem.data).digest('hex'),
-        rows: 18,
+        rows: 11,
         models: ['m1', 'm2'],
-        splits: ['S', 'T'],
+        splits: ['S', 'T', 'U'],
         configs: ['16f_151k', '32f_151k', 'textonly'],
       });
     } finally {

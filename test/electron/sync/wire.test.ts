@@ -87,6 +87,22 @@ describe('describeCodebookDifference', () => {
         ]),
       ),
     ).toBe('the same pathways in another order, or other fields differ');
+    // Several names are joined with commas.
+    const space = cb(1, [
+      ['a', 'A'],
+      ['b', 'B'],
+      ['c', 'C'],
+      ['d', 'D'],
+    ]);
+    const mine = cb(1, [
+      ['a', 'A*'],
+      ['b', 'B*'],
+      ['e', 'E'],
+      ['f', 'F'],
+    ]);
+    expect(describeCodebookDifference(space, mine)).toBe(
+      'pathways the space has and this project lacks: c, d; pathways this project has and the space lacks: e, f; pathways defined differently: a, b',
+    );
   });
 });
 
