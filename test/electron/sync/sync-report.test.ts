@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseServerUrl, SYNC_TIMEOUTS } from '../../../electron/sync/connect';
 import { CLOCK_SKEW_BOUND_MS, describeAhead } from '../../../electron/sync/event-rules';
-import { describeSyncError, syncNotes, type SyncReport } from '../../../electron/sync/sync-report';
+import { codebookRefusal, describeSyncError, SyncRefusedError, syncNotes, type SyncReport } from '../../../electron/sync/sync-report';
 
 // docs/team-sync.md §9 (Troubleshooting): what a failed or partial sync says, in words.
 
@@ -42,6 +42,22 @@ describe('describeSyncError', () => {
     expect(describeSyncError(new Error('query read TIMEOUT'))).toContain(`within ${(SYNC_TIMEOUTS.statementMs + 15_000) / 1000} s`);
     expect(describeSyncError(new Error('Connection terminated due to connection timeout'), addr)).toBe(
       'the connection to db.lab:6543 timed out: offline or the server is unreachable',
+    );
+  });
+
+  it('falls back to the server and the default limits when it knows no address', () => {
+    expect(describeSyncError(pgError('3D000'))).toBe('the database  does not exist on the server');
+    expect(describeSyncError(pgError('55P03'))).toContain(`within ${SYNC_TIMEOUTS.lockMs / 1000} s (lock timeout): another session holds it;`);
+    expect(describeSyncError(pgError('57014'))).toContain(`within ${SYNC_TIMEOUTS.statementMs / 1000} s (statement timeout)`);
+  });
+
+  it('refuses a codebook conflict before anything moves, naming each version and what to do', () => {
+    const e = codebookRefusal('team', ['version 2: pathways defined differently: a', 'version 3: x']);
+    expect(e).toBeInstanceOf(SyncRefusedError);
+    expect(e.message).toBe(
+      "this project's codebook conflicts with space 'team''s (the same version number with other content); nothing was synced:\n" +
+        '  - version 2: pathways defined differently: a\n  - version 3: x\n' +
+        "Save the codebook change as a new version in a project that holds the space's codebook, or start from a copy of the release project that has it.",
     );
   });
 
