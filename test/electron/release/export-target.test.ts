@@ -13,24 +13,10 @@ import { strToU8, zipSync, type Zippable } from 'fflate';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { assertReplaceableFolder, assertReplaceableZip, removeStaleExportTemps } from '../../../electron/release/export-target';
 import { tempDir } from '../../temp-dir';
+import { specLayout } from './spec-layout';
 
 /** docs/release-format.md's layout: every file an export may write whatever the project holds. */
-const FIXED = [
-  'README.md',
-  'labels/per_item.csv',
-  'labels/derived.csv',
-  'labels/items.csv',
-  'labels/generations.csv',
-  'labels/aggregated/table2_metrics.json',
-  'labels/aggregated/release_manifest.json',
-  'labels/aggregated/protocols.json',
-  'annotations/codebook.json',
-  'annotations/pathways.csv',
-  'annotations/evidence_spans.csv',
-  'annotations/events.jsonl',
-  'provenance/configs.json',
-  'provenance/videos.csv',
-];
+const FIXED = specLayout().filter((p) => !p.includes('<model>_<split>'));
 
 const README = '# Flipbook release export\n\nExported by Flipbook on 2026-03-04.\n\n## Contents\n';
 /** table2_metrics.json is `{split: {model: metrics}}`: grids M_S and N_S, and M_T. */

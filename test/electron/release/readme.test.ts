@@ -6,10 +6,9 @@
  * the release's on a mixed-resolution grid (docs/metrics.md §2), and the licence note. Each
  * expectation is a fact of those docs or of the hand-made facts below.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { README_DATE_PREFIX, readmeText, type ReadmeFacts } from '../../../electron/release/readme';
+import { specLayout } from './spec-layout';
 
 const BASE: ReadmeFacts = {
   // Late on 4 March in UTC: already 5 March east of Greenwich; the README prints the UTC date.
@@ -30,19 +29,6 @@ const BASE: ReadmeFacts = {
   mixedResolution: [],
 };
 
-/**
- * docs/release-format.md's layout (its first code block, one path per line), in its order, less
- * README.md itself: what the contents table must name (the two --include-text files only then).
- */
-function specLayout(): string[] {
-  const doc = fs.readFileSync(path.join(__dirname, '../../../docs/release-format.md'), 'utf8');
-  const block = /```\n<release>\/\n([\s\S]*?)```/.exec(doc);
-  if (!block) throw new Error('docs/release-format.md: no layout block');
-  return block[1]!
-    .split('\n')
-    .map((l) => l.trim().split(/\s+/)[0]!)
-    .filter((p) => p !== '' && p !== 'README.md');
-}
 const TEXT_ONLY = ['labels/items.csv', 'labels/generations.csv'];
 
 /** The lines of the `## title` section (up to the next `## `), blank lines dropped. */
@@ -134,7 +120,7 @@ describe('readmeText', () => {
   });
 
   it('lists the layout in its contents table, benchmark-text files only with --include-text', () => {
-    const layout = specLayout();
+    const layout = specLayout().filter((p) => p !== 'README.md');
     expect(layout).toContain('annotations/events.jsonl');
     const rows = contentsRows(plain);
     expect(rows.map((r) => r.path)).toEqual(layout.filter((p) => !TEXT_ONLY.includes(p)));
