@@ -13,6 +13,7 @@ import { aggregatedFiles, type AggregatedFiles } from '../../../electron/release
 import { compareCodePoints } from '../../../electron/release/format';
 import { gridMatrices } from '../../../electron/release/grid-matrices';
 import type { ReleaseColumn, ReleaseData, ReleaseGrid, StringTable } from '../../../electron/release/release-data';
+import type { ManifestCell } from '../../../shared/release/aggregate';
 
 /** One cell: its outcome and its provenance (null = none). */
 interface Cell {
@@ -97,17 +98,8 @@ function textOf(out: AggregatedFiles, path: string): string {
   return 'text' in f ? f.text : new TextDecoder().decode(f.data);
 }
 
-interface ManifestCellJson {
-  model: string;
-  split: string;
-  config: string;
-  total: number;
-  correct: number;
-  source_tag: string;
-  protocol_note: string;
-}
 interface Manifest {
-  cells: ManifestCellJson[];
+  cells: ManifestCell[];
   wide_sources: { source_tag: string; cells: Record<string, { total: number; correct: number }> }[];
 }
 
@@ -201,7 +193,7 @@ describe('aggregatedFiles: mixed-resolution grids', () => {
 });
 
 describe('aggregatedFiles: manifest cells take each column’s most common source tag and note', () => {
-  let cells: ManifestCellJson[];
+  let cells: ManifestCell[];
 
   beforeAll(() => {
     const y: (0 | 1)[] = [1, 0, 1, 1];

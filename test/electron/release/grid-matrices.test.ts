@@ -14,6 +14,7 @@ import { gridMatrices } from '../../../electron/release/grid-matrices';
 import { openProject, type Project } from '../../../electron/store/project';
 import { batch, response } from '../store/helpers';
 import { tempDir } from '../../temp-dir';
+import { column } from './columns';
 
 const CONFIGS: ConfigSpec[] = ['textonly', '16f_151k', '32f_151k', '64f_151k', '32f_302k'].map((k) => makeConfigSpec(k));
 
@@ -101,29 +102,6 @@ describe('gridMatrices', () => {
     expect(m!.score).toBe(score);
   });
 });
-
-/** A column with cells at the given rows (cell k of row rows[k]) and the given per-cell arrays. */
-function column(config: string, nRows: number, rows: number[], o: Partial<ReleaseColumn> = {}): ReleaseColumn {
-  const at = new Int32Array(nRows).fill(-1);
-  rows.forEach((r, k) => (at[r] = k));
-  const none = { idx: new Uint8Array(rows.length), dict: [null] };
-  return {
-    config,
-    at,
-    length: rows.length,
-    correct: new Int8Array(rows.length).fill(-1),
-    pred: none,
-    groundTruth: none,
-    score: null,
-    confidence: null,
-    margin: null,
-    latencyMs: null,
-    frames: null,
-    sourceTag: none,
-    protocolNote: none,
-    ...o,
-  };
-}
 
 const gridOf = (ids: string[], columns: ReleaseColumn[]): ReleaseGrid => ({ model: 'M', split: 'S', sampleIds: ids, rowItems: Int32Array.from(ids, (_, i) => i + 1), columns });
 const SPECS = ['textonly', '16f_151k', '128f_151k', '32f_151k'].map((k) => makeConfigSpec(k));

@@ -13,29 +13,9 @@ import { createMatrix } from '../../../shared/engine/matrix';
 import { compareProtocols, type MembershipChange, type ProtocolSide, type SamplingRecovery } from '../../../shared/engine/protocols';
 import { JsonFloat, jsonText, type JsonValue } from '../../../electron/release/format';
 import { mainGridOf, protocolsJson } from '../../../electron/release/protocol-files';
-import type { ReleaseColumn, ReleaseGrid } from '../../../electron/release/release-data';
-
-/** A column with a cell in the rows given (cell k of row rows[k]); only `at` and `length` matter here. */
-function column(config: string, nRows: number, rows: number[]): ReleaseColumn {
-  const at = new Int32Array(nRows).fill(-1);
-  rows.forEach((r, k) => (at[r] = k));
-  const none = { idx: new Uint8Array(rows.length), dict: [null] };
-  return {
-    config,
-    at,
-    length: rows.length,
-    correct: new Int8Array(rows.length),
-    pred: none,
-    groundTruth: none,
-    score: null,
-    confidence: null,
-    margin: null,
-    latencyMs: null,
-    frames: null,
-    sourceTag: none,
-    protocolNote: none,
-  };
-}
+import type { ReleaseGrid } from '../../../electron/release/release-data';
+// Only a column's `at` and `length` matter to the protocol files.
+import { column } from './columns';
 
 const specsOf = (keys: string[]): Map<string, ConfigSpec> => new Map(keys.map((k) => [k, makeConfigSpec(k)]));
 

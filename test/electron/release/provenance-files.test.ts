@@ -5,6 +5,8 @@
  * compared with rows built here from the rules — which items or cells get a row, in which
  * order, and which columns.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import type { ConfigSpec, ItemMeta } from '../../../shared/domain/types';
@@ -116,21 +118,13 @@ function items(): ItemMeta[] {
   ];
 }
 
-const ITEM_HEADER = [
-  'split',
-  'sample_id',
-  'question',
-  'options',
-  'answer',
-  'references',
-  'task_type',
-  'duration_s',
-  'duration_bucket',
-  'domain',
-  'sub_category',
-  'video_id',
-  'video_file',
-];
+/** items.csv's columns as docs/release-format.md lists them ("one row per item, `split, …`"). */
+const ITEM_HEADER = (() => {
+  const doc = fs.readFileSync(path.join(__dirname, '../../../docs/release-format.md'), 'utf8');
+  const m = /`items\.csv`: one row per item, `([^`]+)`/.exec(doc);
+  if (!m) throw new Error('docs/release-format.md: no items.csv columns');
+  return m[1]!.split(/,\s*/);
+})();
 
 describe('itemsCsv', () => {
   it('writes one row per item sorted by (split, sample_id), options and references as JSON, no context column without contexts', () => {
