@@ -70,47 +70,27 @@ function text(v: unknown): string | null {
 }
 
 /**
- * ExcelJS's streaming reader stops quietly where a worksheet's XML ends: a sheet cut short
- * (a truncated write, a damaged copy) would import its first rows as if they were all. Each
- * worksheet and the shared strings must end with their root's closing tag, and the zip itself
- * must be readable, before a row is read.
+ * A sheet cut short (a truncated write, a damaged copy) must be refused naming the part, before
+ * ExcelJS sees it: its reader fails on one with a message about its own internals, and its
+ * streaming reader used to stop quietly where the XML ended (29 of 60 rows). Each worksheet and
+ * the shared strings must end with their root's closing tag, and the zip must be readable.
  */
-async function checkXlsxComplete(path: string, file: string): Promise<void> {
+function checkXlsxComplete(bytes: Uint8Array, file: string): void {
   const isPart = (n: string): boolean => /^xl\/worksheets\/[^/]+\.xml$/.test(n) || n === 'xl/sharedStrings.xml';
   let parts: Record<string, Uint8Array>;
   try {
-    parts = unzipSync(await readFile(path), { filter: (f) => isPart(f.name) });
+    parts = unzipSync(bytes, { filter: (f) => isPart(f.name) });
   } catch (e) {
     throw new ImportError(file, 0, '', `damaged xlsx (not a readable zip): ${(e as Error).message}`);
   }
   if (!Object.keys(parts).some((n) => n.startsWith('xl/worksheets/'))) throw new ImportError(file, 0, '', 'damaged xlsx: no worksheet');
-  for (const [name, bytes] of Object.entries(parts)) {
-    const xml = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8');
+  for (const [name, part] of Object.entries(parts)) {
+    const xml = Buffer.from(part.buffer, part.byteOffset, part.length).toString('utf8');
     const root = /<([A-Za-z_][\w:.-]*)[\s>/]/.exec(xml.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->/g, ''))?.[1];
     const end = xml.trimEnd();
     if (!root || !(end.endsWith(`</${root}>`) || (end.endsWith('/>') && end.indexOf(`<${root}`) === end.lastIndexOf('<')))) {
       throw new ImportError(file, 0, '', `damaged xlsx: ${name} is cut short${root ? ` (no closing </${root}>)` : ''}; re-export the file`);
     }
-  }
-}
-
-/**
- * Runs ExcelJS's streaming reader to its end, reading no more rows. It copies a worksheet stored
- * before the shared strings (its own writer stores them so) into a temp file in os.tmpdir() and
- * deletes it only when asked for the next sheet: a reader left after the first sheet or at a
- * refused row left that copy behind until the process exited (every xlsx import, in the app).
- * What ExcelJS fails on past the first sheet (it cannot read some entry orders) is no concern of
- * the import, which has its rows.
- */
-async function finishReading(sheets: AsyncIterator<AsyncIterable<unknown>>): Promise<void> {
-  try {
-    for (let s = await sheets.next(); !s.done; s = await sheets.next()) {
-      for await (const _row of s.value) {
-        // consumed unread: a spooled sheet's file stream is closed only once read to its end
-      }
-    }
-  } catch {
-    // see above
   }
 }
 
@@ -134,47 +114,36 @@ function checkJsonPrediction(rec: Rec, file: string, line: number): void {
 async function forEachRow(path: string, file: string, onRow: (rec: Rec, line: number) => void): Promise<void> {
   const ext = extname(path).toLowerCase();
   if (ext === '.xlsx') {
-    await checkXlsxComplete(path, file);
+    const bytes = await readFile(path);
+    checkXlsxComplete(bytes, file);
     // Loaded here, not at the top: exceljs costs ~0.4 s of start-up that every other CLI call
     // and import would pay (docs/architecture.md, "CLI start-up").
     const { default: ExcelJS } = await import('exceljs');
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, { sharedStrings: 'cache', worksheets: 'emit' });
-    // A zip may store a worksheet after the shared strings but before xl/workbook.xml (writers
-    // order entries as they finish). The reader then reads the sheet at once and looks its name
-    // up in the workbook model it has not read yet, which throws. Only the first sheet's rows
-    // matter here, not its name: an empty model until xl/workbook.xml replaces it.
-    const model = reader as unknown as { model?: { sheets: unknown[] } };
-    model.model ??= { sheets: [] };
-    const sheets = reader[Symbol.asyncIterator]();
-    const unreadable = (e: unknown): ImportError => (e instanceof ImportError ? e : new ImportError(file, 0, '', `unreadable xlsx: ${(e as Error).message}`));
-    let header: Header | null = null;
-    let refused: unknown = null;
+    // The whole-file reader, which finds the parts through the zip's directory. ExcelJS's
+    // streaming reader reads them in stored order, and when its temp copy of a worksheet stored
+    // before the shared strings took longer to create than the rest of the zip took to arrive,
+    // it read that sheet with no shared strings: every text cell came back as an index
+    // (docs/formats.md, "xlsx").
+    const wb = new ExcelJS.Workbook();
     try {
-      const first = await sheets.next(); // predictions live on the first sheet
-      // A refused row does not end the loop: the sheet is read to its end (see finishReading).
-      if (!first.done) {
-        for await (const row of first.value) {
-          if (refused !== null) continue;
-          try {
-            const values = (row.values as unknown[]).slice(1);
-            if (!header) {
-              header = new Header(
-                values.map((v) => text(v) ?? ''),
-                file,
-              );
-              continue;
-            }
-            onRow(header.record(values, row.number), row.number);
-          } catch (e) {
-            refused = e;
-          }
-        }
-      }
+      // ExcelJS declares its own `Buffer` (an ArrayBuffer); it reads Node's at run time.
+      await wb.xlsx.load(bytes as unknown as Parameters<typeof wb.xlsx.load>[0]);
     } catch (e) {
-      throw unreadable(e);
+      throw new ImportError(file, 0, '', `unreadable xlsx: ${(e as Error).message}`);
     }
-    await finishReading(sheets);
-    if (refused !== null) throw unreadable(refused);
+    const sheet = wb.worksheets[0]; // predictions live on the first sheet
+    let header: Header | null = null;
+    sheet?.eachRow((row, n) => {
+      const values = (row.values as unknown[]).slice(1);
+      if (!header) {
+        header = new Header(
+          values.map((v) => text(v) ?? ''),
+          file,
+        );
+        return;
+      }
+      onRow(header.record(values, n), n);
+    });
     return;
   }
   if (ext === '.tsv') {

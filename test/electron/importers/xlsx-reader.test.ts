@@ -1,15 +1,14 @@
 /**
- * Reading a VLMEvalKit xlsx leaves nothing in os.tmpdir(), whether the import is taken or
- * refused. ExcelJS's streaming reader copies a worksheet stored before the shared strings (as
- * its own writer stores them) into a temp file and deletes it only when asked for the next
- * sheet; the importer used to stop at the end of the first sheet or at a refused row, and the
- * copy stayed until the process exited (in the app: every import, for the whole session).
+ * How a VLMEvalKit xlsx is read: every row of the first sheet with its shared strings resolved,
+ * whatever order the zip stores its parts in and however slow the machine is, and nothing left
+ * in os.tmpdir(), whether the import is taken or refused.
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { unzipSync, zipSync } from 'fflate';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readImport } from '../../../electron/importers/index';
 import { tempDir } from '../../temp-dir';
 import { expectImportError } from './helpers';
@@ -111,5 +110,50 @@ describe('xlsx entry order', () => {
       ['001-2', 'B', 3],
       ['001-3', 'B', 4],
     ]);
+  });
+});
+
+describe('xlsx on a slow machine', () => {
+  it('resolves the shared strings when a temp file is slow to create', async () => {
+    // ExcelJS's streaming reader copied a worksheet stored before the shared strings (its own
+    // writer's order) into a temp file; when creating it took longer than the rest of the zip
+    // took to arrive (a loaded machine), the sheet was read with no shared strings and every
+    // text cell came back as {sharedString: i}. A 20 ms delay made that happen every time.
+    const tmp = createRequire(createRequire(import.meta.url).resolve('exceljs'))('tmp') as { file: (...a: unknown[]) => void };
+    const file = tmp.file;
+    const slow = vi.spyOn(tmp, 'file').mockImplementation((...a: unknown[]) => {
+      setTimeout(() => file(...a), 20);
+    });
+    try {
+      const p = await xlsx('M_Video-MME_8frame.xlsx', [[COLUMNS, ...ROWS]]);
+      for (let i = 0; i < 3; i++) {
+        const [b] = await readImport(p);
+        expect(b!.items.map((it) => [it.sampleId, it.question, it.answer])).toEqual([
+          ['001-1', 'How many?', 'C'],
+          ['001-2', "What's written?", 'A'],
+          ['001-3', 'Which?', 'B'],
+        ]);
+        expect(b!.responses.map((r) => [r.sampleId, r.pred, r.line])).toEqual([
+          ['001-1', 'C', 2],
+          ['001-2', 'B', 3],
+          ['001-3', 'B', 4],
+        ]);
+      }
+    } finally {
+      slow.mockRestore();
+    }
+  });
+
+  it('reads the first sheet of several, all of its rows', async () => {
+    const many = Array.from({ length: 400 }, (_, i) => [i, `vid${i}`, 'short', `${i}`, 'OCR', `Question ${i}?`, "['A. x', 'B. y']", 'A', i % 3 ? 'A' : 'B']);
+    const p = await xlsx('M_Video-MME_8frame.xlsx', [
+      [COLUMNS, ...many],
+      [COLUMNS, ...ROWS],
+    ]);
+    const [b] = await readImport(p);
+    expect(b!.responses.length).toBe(400);
+    expect(b!.items[399]).toMatchObject({ sampleId: '399', question: 'Question 399?' });
+    expect(b!.responses[398]).toMatchObject({ sampleId: '398', pred: 'A', line: 400 });
+    expect(await leftInTmp()).toEqual([]);
   });
 });
