@@ -12,13 +12,19 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-/** Each folder, the tests that judge it (test/mutation.vitest.config.ts), and the share of mutants they must kill. */
+/**
+ * Each folder, the tests that judge it (test/mutation.vitest.config.ts) less any it skips, and
+ * the share of mutants they must kill. A skipped test can only lower a score, never raise it.
+ */
 const FOLDERS = [
   { folder: 'shared/engine', tests: 'test/shared/engine', threshold: 90 },
   { folder: 'shared/samplers', tests: 'test/shared/samplers', threshold: 90 },
   { folder: 'electron/store', tests: 'test/electron/store', threshold: 80 },
   { folder: 'electron/sync', tests: 'test/electron/sync', threshold: 80 },
-  { folder: 'electron/importers', tests: 'test/electron/importers', threshold: 80 },
+  // The seeded fuzz test is left out: it imports every fixture in a top-level hook, which makes
+  // most of the folder's mutants "static" (each then runs all 171 tests), and its random trials
+  // reach nearly every line, so each mutant would wait for them (docs/testing.md).
+  { folder: 'electron/importers', tests: 'test/electron/importers', skip: ['test/electron/importers/fuzz.test.ts'], threshold: 80 },
   { folder: 'electron/release', tests: 'test/electron/release', threshold: 80 },
 ];
 // Arguments name folders, or single source files inside them (to rerun one file while
@@ -101,7 +107,7 @@ function runFile(f, file, dir) {
   fs.rmSync(report, { force: true });
   const r = spawnSync('nice', ['-n', '15', process.execPath, path.join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'), 'run', configFile], {
     cwd: root,
-    env: { ...process.env, FLIPBOOK_MUTATION_TESTS: f.tests },
+    env: { ...process.env, FLIPBOOK_MUTATION_TESTS: f.tests, FLIPBOOK_MUTATION_SKIP: (f.skip ?? []).join(',') },
     stdio: ['ignore', 2, 2],
   });
   if (r.status !== 0) return { error: `stryker exited ${r.status} on ${file}` };
