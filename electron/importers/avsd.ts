@@ -124,19 +124,21 @@ function readReference(file: string, src: JsonSource, into: AvsdReferences): voi
 
 function readMultiref(file: string, src: JsonSource, into: AvsdReferences): void {
   const m = parseWith(Multiref, src.value, file, 1);
+  // Lines are known for the parsed document's own objects, not zod's copies.
+  const raw = src.value as { images: unknown[]; annotations: unknown[] };
   const nameOf = new Map<string, string>();
-  m.images.forEach((img) => {
+  m.images.forEach((img, i) => {
     const key = String(img.id);
-    if (nameOf.has(key)) throw new ImportError(file, src.lineOf(img), 'images.id', `image id ${key} is listed twice`);
+    if (nameOf.has(key)) throw new ImportError(file, src.lineOf(raw.images[i]), 'images.id', `image id ${key} is listed twice`);
     nameOf.set(key, img.name);
   });
-  for (const a of m.annotations) {
+  m.annotations.forEach((a, i) => {
     const name = nameOf.get(String(a.image_id));
-    if (name === undefined) throw new ImportError(file, src.lineOf(a), 'annotations.image_id', `no image with id ${String(a.image_id)}`);
+    if (name === undefined) throw new ImportError(file, src.lineOf(raw.annotations[i]), 'annotations.image_id', `no image with id ${String(a.image_id)}`);
     const list = into.multiref.get(name);
     if (list) list.push(a.caption);
     else into.multiref.set(name, [a.caption]);
-  }
+  });
   into.multirefFiles.push(file);
 }
 
