@@ -4,6 +4,7 @@
  * per (model, split, item, annotator) whose ids are hashes of their content, so that merging the
  * same bundle twice adds nothing. Every refusal names the file, line and field.
  */
+import { mkdirSync } from 'node:fs';
 import { zipSync, strToU8 } from 'fflate';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventsFromJsonl, eventsFromRows, readBundle } from '../../../electron/importers/annotation-bundle';
@@ -238,6 +239,42 @@ describe('pathways.csv and evidence_spans.csv rows', () => {
   });
 });
 
+describe('what a row may hold', () => {
+  it('every status, a codebook version of several digits, seconds of several digits and exponents', () => {
+    const statuses = ['todo', 'in_progress', 'done', 'skipped', 'needs_review'];
+    const events = eventsFromRows(pathways(...statuses.map((status, i) => ({ status, sample_id: `s${i}`, codebook_version: '12' }))), null, NAMES);
+    expect(events.map((e) => [e.payload.status, e.codebookVersion])).toEqual(statuses.map((st) => [st, 12]));
+    const [e] = eventsFromRows(null, spans({ start_s: '12.25', end_s: '1.5e12' }, { start_s: '10', end_s: '2E+10', label: 'b' }), NAMES);
+    expect((e!.payload.spans as { startS: number; endS: number }[]).map((x) => [x.startS, x.endS]).sort((a, b) => a[0]! - b[0]!)).toEqual([
+      [10, 2e10],
+      [12.25, 1.5e12],
+    ]);
+  });
+
+  it("sorts an item's spans by id whatever their order in the file, and pins a repeated span's id", () => {
+    const rows = Array.from({ length: 8 }, (_, i) => ({ start_s: String(i), end_s: String(i + 1), label: `s${i}` }));
+    const ids = (events: ReturnType<typeof eventsFromRows>): string[] => (events[0]!.payload.spans as { id: string }[]).map((x) => x.id);
+    const forward = ids(eventsFromRows(null, spans(...rows), NAMES));
+    const backward = ids(eventsFromRows(null, spans(...rows.reverse()), NAMES));
+    expect(forward).toEqual([...forward].sort());
+    expect(backward).toEqual(forward);
+    // The file's order is not already the ids' order (else this test would prove nothing).
+    const inFileOrder = rows.map((r) => ids(eventsFromRows(null, spans(r), NAMES))[0]!);
+    expect(inFileOrder).not.toEqual([...inFileOrder].sort());
+    // Three identical spans: three ids, the later ones pinned like the first (see above).
+    const three = ids(eventsFromRows(null, spans({}, {}, {}), NAMES));
+    expect(new Set(three).size).toBe(3);
+    expect(three).toContain('c47d50c6-5b40-4fe5-7b4d-0a9fee281e34');
+    expect(three.sort()).toMatchInlineSnapshot(`
+      [
+        "1e097580-7956-5421-80f6-484e00dba7fc",
+        "c47d50c6-5b40-4fe5-7b4d-0a9fee281e34",
+        "ed8aa804-f798-80cb-3a7c-06744089d141",
+      ]
+    `);
+  });
+});
+
 describe('events.jsonl', () => {
   const event = {
     uuid: '11111111-2222-3333-4444-555555555555',
@@ -330,6 +367,7 @@ describe('readBundle', () => {
   it("reads a zip, preferring annotations/'s files over others of the same name, else the shallowest", async () => {
     const other = pathways({ sample_id: 'deep' });
     const zip = zipSync({
+      'pathways.csv': strToU8(other),
       'release/labels/pathways.csv': strToU8(other),
       'release/annotations/pathways.csv': strToU8(pathways({})),
       'x/y/z/evidence_spans.csv': strToU8(spans({ label: 'deepest' })),
@@ -368,6 +406,17 @@ describe('readBundle', () => {
     scratch.write('emptycb/events.jsonl', events);
     scratch.write('emptycb/codebook.json', '{}');
     await expectImportError(readBundle(scratch.path('emptycb')), { file: 'emptycb/codebook.json', line: 0, field: 'id' });
+  });
+
+  it('refuses a bundle file that is there but cannot be read, rather than reading the bundle without it', async () => {
+    scratch.write('unreadable/annotations/events.jsonl', '');
+    mkdirSync(scratch.path('unreadable/annotations/pathways.csv/inside'), { recursive: true });
+    scratch.write('unreadable/annotations/evidence_spans.csv', spans({}));
+    const caught = await readBundle(scratch.path('unreadable')).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(String(caught)).toMatch(/EISDIR|directory/i);
   });
 
   it('refuses what holds no annotations, what cannot be read, and what is neither a folder nor a zip', async () => {
