@@ -32,9 +32,6 @@ beforeAll(async () => {
   files = copies(makeReleaseProject(tempDir('flipbook-app-sync-'), 12), ['lead', 'ann', 'ben']);
   await server.createRole('ann', 'annotator');
   await server.createRole('ben', 'annotator');
-  const lead = openProject(files.lead!);
-  await runSync(lead, { server: server.url(ADMIN), space: 'app', password: server.password });
-  lead.close();
   backend = createBackend({ emit: (name, payload) => events.push({ name, payload }), mediaUrl: (id) => `/media/${id}` });
   await call('project:open', { path: files.ann! });
 }, 120_000);
@@ -44,8 +41,28 @@ afterAll(() => {
   server?.stop();
 });
 
+/**
+ * The space, made by its owner's first sync. Run at the start of each test rather than in
+ * beforeAll so that the mutation run sees which tests reach the sync code, and a failure fails
+ * a test instead of skipping them all (docs/testing.md, "Mutation testing").
+ */
+let ready: Promise<void> | undefined;
+const spaceReady = (): Promise<void> =>
+  (ready ??= (async () => {
+    const lead = openProject(files.lead!);
+    try {
+      await runSync(lead, { server: server.url(ADMIN), space: 'app', password: server.password });
+    } finally {
+      lead.close();
+    }
+  })());
+
+/** Ann's Sync settings as the first test leaves them, so that each later test may run alone. */
+const online = (): Promise<SyncStatus> => call<SyncStatus>('sync:configure', { server: server.url('ann'), space: 'app', intervalMinutes: 5, password: server.password });
+
 describe('the Sync panel operations', () => {
   it('offline: edits are counted as not yet synced and the error is in words; back online they are pushed', async () => {
+    await spaceReady();
     const edit = { op: 'setPrimary', model: 'm1', split: 'S', sampleId: 'q1', pathway: 'evidence-missed' };
     await call('annotation:apply', { edit, annotator: 'ann' });
     const down = await call<SyncStatus>('sync:configure', { server: 'postgresql://ann@127.0.0.1:1/lab', space: 'app', intervalMinutes: 0, password: server.password });
@@ -65,9 +82,12 @@ describe('the Sync panel operations', () => {
   });
 
   it("a colleague's labels pulled by a sync reach the Team view's operations with data:changed", async () => {
+    await spaceReady();
+    await online();
+    await call('annotation:apply', { edit: { op: 'setPrimary', model: 'm1', split: 'S', sampleId: 'q2', pathway: 'evidence-missed' }, annotator: 'ann' });
     const ben = openProject(files.ben!);
     try {
-      annotate(ben, [{ row: { model: 'm1', split: 'S', item: 'q1', annotator: 'ben', primary: 'resolution-loss' }, where: 'test' }]);
+      annotate(ben, [{ row: { model: 'm1', split: 'S', item: 'q2', annotator: 'ben', primary: 'resolution-loss' }, where: 'test' }]);
       await runSync(ben, { server: server.url('ben'), space: 'app', password: server.password });
     } finally {
       ben.close();
@@ -76,7 +96,7 @@ describe('the Sync panel operations', () => {
     const r = await call<SyncStatus>('sync:run', {});
     expect(r.last).toMatchObject({ pulled: 1, conflicts: 1, openConflicts: 1 });
     expect(events).toContainEqual({ name: 'data:changed', payload: { scope: 'annotations', item: null } });
-    const item = await call<{ labels: { annotator: string; primaryPathway: string | null }[] }>('team:item', { model: 'm1', split: 'S', sampleId: 'q1' });
+    const item = await call<{ labels: { annotator: string; primaryPathway: string | null }[] }>('team:item', { model: 'm1', split: 'S', sampleId: 'q2' });
     expect(item.labels.map((l) => [l.annotator, l.primaryPathway])).toEqual([
       ['ann', 'evidence-missed'],
       ['ben', 'resolution-loss'],
@@ -86,6 +106,8 @@ describe('the Sync panel operations', () => {
   });
 
   it('a codebook version pulled by a sync reaches the app (codebook:get) with data:changed for the project', async () => {
+    await spaceReady();
+    await online();
     const lead = openProject(files.lead!);
     try {
       const cb = lead.annotations.getCodebook();
@@ -104,6 +126,7 @@ describe('the Sync panel operations', () => {
   });
 
   it('refuses a URL with a password and never stores one', async () => {
+    await spaceReady();
     const r = await dispatch(backend.handlers, 'sync:configure', { server: 'postgresql://ann:secret@127.0.0.1/lab', space: 'app', intervalMinutes: 0 });
     expect(r).toMatchObject({ ok: false, error: { code: 'bad-request' } });
     const p = backend.project()!;

@@ -15,7 +15,7 @@ import { runSync } from '../../../electron/sync/sync';
 import type { SyncReport } from '../../../electron/sync/sync-report';
 import { annotate } from '../../../electron/jobs/annotate';
 import { tempDir } from '../store/helpers';
-import { cliAs, copies, eventUuids, makeReleaseProject } from './helpers';
+import { cliAs, copies, eventUuids, makeReleaseProject, step } from './helpers';
 import { ADMIN, startPgServer, type PgServer } from './pg-server';
 
 let server: PgServer;
@@ -82,72 +82,78 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 describe('codebook versions in a team space (real PostgreSQL)', () => {
-  it("a space made before the codebooks migration gets the project's versions on its next sync", async () => {
-    // What an older Flipbook left: schema version 10 and a space with its release, no codebooks.
-    const c = await server.client();
-    try {
-      await migrateServer(
-        c,
-        SERVER_MIGRATIONS.filter((m) => m.version === 10),
-      );
-      const release = withProject(files.lead!, (p) => releaseIdentity(p));
-      await c.query('INSERT INTO flipbook.spaces (name, release) VALUES ($1, $2)', [SPACE, JSON.stringify(release)]);
-    } finally {
-      await c.end();
-    }
-    const r = cli(ADMIN, 'sync', '--project', files.lead!, '--server', server.url(ADMIN), '--space', SPACE);
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`Updated Flipbook's schema on \\S+ from version 10 to ${SERVER_SCHEMA_VERSION}`));
-    expect(r.stdout).toMatch(/Codebook versions: 1 stored in the space, 0 added to this project/);
-    const mine = history(files.lead!);
-    expect(mine.map((v) => v.version)).toEqual([1]);
-    expect(await serverCodebooks()).toEqual(mine.map((v) => ({ version: v.version, definition: v.codebook })));
-    // Again: nothing more to store.
-    expect((await syncIn(ADMIN, files.lead!)).codebooks).toEqual({ pushed: 0, pulled: 0 });
-  });
+  // Each step builds on the ones before it, so they are steps of one test: run alone (as the
+  // mutation run runs only the tests that reach a mutant) a later step would fail for want
+  // of the earlier ones (docs/testing.md, "Mutation testing").
+  it('codebook versions move through one space, step by step', async () => {
+    await step("a space made before the codebooks migration gets the project's versions on its next sync", async () => {
+      // What an older Flipbook left: schema version 10 and a space with its release, no codebooks.
+      const c = await server.client();
+      try {
+        await migrateServer(
+          c,
+          SERVER_MIGRATIONS.filter((m) => m.version === 10),
+        );
+        const release = withProject(files.lead!, (p) => releaseIdentity(p));
+        await c.query('INSERT INTO flipbook.spaces (name, release) VALUES ($1, $2)', [SPACE, JSON.stringify(release)]);
+      } finally {
+        await c.end();
+      }
+      const r = cli(ADMIN, 'sync', '--project', files.lead!, '--server', server.url(ADMIN), '--space', SPACE);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`Updated Flipbook's schema on \\S+ from version 10 to ${SERVER_SCHEMA_VERSION}`));
+      expect(r.stdout).toMatch(/Codebook versions: 1 stored in the space, 0 added to this project/);
+      const mine = history(files.lead!);
+      expect(mine.map((v) => v.version)).toEqual([1]);
+      expect(await serverCodebooks()).toEqual(mine.map((v) => ({ version: v.version, definition: v.codebook })));
+      // Again: nothing more to store.
+      expect((await syncIn(ADMIN, files.lead!)).codebooks).toEqual({ pushed: 0, pulled: 0 });
+    });
 
-  it('a new version reaches a project that lacks it, whose annotator can then use its pathways', async () => {
-    expect(addPathway(files.lead!, 'audio-needed').version).toBe(2);
-    expect((await syncIn(ADMIN, files.lead!)).codebooks).toEqual({ pushed: 1, pulled: 0 });
-    expect((await serverCodebooks()).map((v) => v.version)).toEqual([1, 2]);
+    await step('a new version reaches a project that lacks it, whose annotator can then use its pathways', async () => {
+      expect(addPathway(files.lead!, 'audio-needed').version).toBe(2);
+      expect((await syncIn(ADMIN, files.lead!)).codebooks).toEqual({ pushed: 1, pulled: 0 });
+      expect((await serverCodebooks()).map((v) => v.version)).toEqual([1, 2]);
 
-    const use = () => withProject(files.alice!, (p) => annotate(p, [{ row: { model: 'm1', split: 'S', item: 'q1', annotator: 'alice', primary: 'audio-needed' }, where: 'test' }]));
-    expect(use).toThrow(/primary: 'audio-needed' is not a pathway of the codebook/);
-    const r = await syncIn('alice', files.alice!);
-    expect(r.codebooks).toEqual({ pushed: 0, pulled: 1 });
-    expect(history(files.alice!).map((v) => [v.version, v.codebook])).toEqual(history(files.lead!).map((v) => [v.version, v.codebook]));
-    expect(withProject(files.alice!, (p) => p.annotations.getCodebook().version)).toBe(2);
-    use();
-    expect(await syncIn('alice', files.alice!)).toMatchObject({ pushed: 1, codebooks: { pushed: 0, pulled: 0 } });
-    const c = await server.client();
-    try {
-      // The pushed edit names the version it was made under, which the space holds.
-      const r2 = await c.query<{ v: number }>("SELECT codebook_version AS v FROM flipbook.events WHERE space = $1 AND annotator = 'alice'", [SPACE]);
-      expect(r2.rows).toEqual([{ v: 2 }]);
-    } finally {
-      await c.end();
-    }
+      const use = () =>
+        withProject(files.alice!, (p) => annotate(p, [{ row: { model: 'm1', split: 'S', item: 'q1', annotator: 'alice', primary: 'audio-needed' }, where: 'test' }]));
+      expect(use).toThrow(/primary: 'audio-needed' is not a pathway of the codebook/);
+      const r = await syncIn('alice', files.alice!);
+      expect(r.codebooks).toEqual({ pushed: 0, pulled: 1 });
+      expect(history(files.alice!).map((v) => [v.version, v.codebook])).toEqual(history(files.lead!).map((v) => [v.version, v.codebook]));
+      expect(withProject(files.alice!, (p) => p.annotations.getCodebook().version)).toBe(2);
+      use();
+      expect(await syncIn('alice', files.alice!)).toMatchObject({ pushed: 1, codebooks: { pushed: 0, pulled: 0 } });
+      const c = await server.client();
+      try {
+        // The pushed edit names the version it was made under, which the space holds.
+        const r2 = await c.query<{ v: number }>("SELECT codebook_version AS v FROM flipbook.events WHERE space = $1 AND annotator = 'alice'", [SPACE]);
+        expect(r2.rows).toEqual([{ v: 2 }]);
+      } finally {
+        await c.end();
+      }
 
-    // A reviewer's role pulls versions too (and stores none).
-    expect((await syncIn('rita', files.rita!)).codebooks).toEqual({ pushed: 0, pulled: 1 });
-    expect(withProject(files.rita!, (p) => p.annotations.getCodebook().pathways.some((x) => x.id === 'audio-needed'))).toBe(true);
-  });
+      // A reviewer's role pulls versions too (and stores none).
+      expect((await syncIn('rita', files.rita!)).codebooks).toEqual({ pushed: 0, pulled: 1 });
+      expect(withProject(files.rita!, (p) => p.annotations.getCodebook().pathways.some((x) => x.id === 'audio-needed'))).toBe(true);
+    });
 
-  it('refuses a project with other content under a version the space has, saying what differs; nothing moves', async () => {
-    addPathway(files.carol!, 'carols-own');
-    withProject(files.carol!, (p) => annotate(p, [{ row: { model: 'm1', split: 'S', item: 'q2', annotator: 'carol', status: 'done' }, where: 'test' }]));
-    const eventsBefore = await serverEventCount();
-    const carolBefore = eventUuids(files.carol!);
+    await step('refuses a project with other content under a version the space has, saying what differs; nothing moves', async () => {
+      addPathway(files.carol!, 'carols-own');
+      withProject(files.carol!, (p) => annotate(p, [{ row: { model: 'm1', split: 'S', item: 'q2', annotator: 'carol', status: 'done' }, where: 'test' }]));
+      const eventsBefore = await serverEventCount();
+      const carolBefore = eventUuids(files.carol!);
 
-    const r = cli('carol', 'sync', '--project', files.carol!, '--server', server.url('carol'), '--space', SPACE);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/this project's codebook conflicts with space 'cb''s \(the same version number with other content\); nothing was synced/);
-    expect(r.stderr).toMatch(/version 2: pathways the space has and this project lacks: audio-needed; pathways this project has and the space lacks: carols-own/);
+      const r = cli('carol', 'sync', '--project', files.carol!, '--server', server.url('carol'), '--space', SPACE);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/this project's codebook conflicts with space 'cb''s \(the same version number with other content\); nothing was synced/);
+      expect(r.stderr).toMatch(/version 2: pathways the space has and this project lacks: audio-needed; pathways this project has and the space lacks: carols-own/);
 
-    expect(await serverEventCount()).toBe(eventsBefore);
-    expect((await serverCodebooks()).map((v) => v.version)).toEqual([1, 2]);
-    expect(eventUuids(files.carol!)).toEqual(carolBefore);
-    expect(withProject(files.carol!, (p) => p.annotations.getCodebook().pathways.map((x) => x.id))).toContain('carols-own');
-  });
+      expect(await serverEventCount()).toBe(eventsBefore);
+      expect((await serverCodebooks()).map((v) => v.version)).toEqual([1, 2]);
+      expect(eventUuids(files.carol!)).toEqual(carolBefore);
+      expect(withProject(files.carol!, (p) => p.annotations.getCodebook().pathways.map((x) => x.id))).toContain('carols-own');
+    });
+  }, 600_000);
 });

@@ -21,12 +21,6 @@ beforeAll(async () => {
   server = await startPgServer();
   files = copies(makeReleaseProject(tempDir('flipbook-rules-'), 12), ['owner', 'una']);
   await server.createRole('una', 'annotator');
-  const p = openProject(files.owner!);
-  try {
-    await runSync(p, { server: server.url(ADMIN), space: 'rules', password: server.password });
-  } finally {
-    p.close();
-  }
 }, 120_000);
 afterAll(() => server?.stop());
 
@@ -124,8 +118,25 @@ const bad: Partial<WireEvent>[] = [
   { kind: 'snapshot', payload: { status: 'done', pathways: [], spans: null } },
 ];
 
+/**
+ * The space, made by its owner's first sync. Run at the start of each test rather than in
+ * beforeAll so that the mutation run sees which tests reach the sync code, and a failure fails
+ * a test instead of skipping them all (docs/testing.md, "Mutation testing").
+ */
+let ready: Promise<void> | undefined;
+const spaceReady = (): Promise<void> =>
+  (ready ??= (async () => {
+    const p = openProject(files.owner!);
+    try {
+      await runSync(p, { server: server.url(ADMIN), space: 'rules', password: server.password });
+    } finally {
+      p.close();
+    }
+  })());
+
 describe('the event rules: server and client agree', () => {
   it('judges every event of the corpus alike, with the same reason', async () => {
+    await spaceReady();
     const corpus: WireEvent[] = [...kinds.map(([kind, payload]) => ({ ...base, kind, payload })), ...bad.map((b) => ({ ...base, ...b }))];
     const c = await server.client();
     let verdicts: (string | null)[];
@@ -171,6 +182,7 @@ describe('the event rules: server and client agree', () => {
   });
 
   it('takes an edit, its undo and its redo pushed in one statement', async () => {
+    await spaceReady();
     const p = openProject(files.una!);
     try {
       const item = { model: 'm1', split: 'S', sampleId: 'q2' };

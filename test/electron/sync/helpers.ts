@@ -104,3 +104,17 @@ export function cliAs(server: PgServer, user: string, ...args: string[]): { code
   });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
+
+/**
+ * One step of a test whose steps build on each other: a failure names the step. Such steps are
+ * one test rather than several, because a test run alone (as the mutation run runs only the
+ * tests that reach a mutant) must not fail for want of the tests before it (docs/testing.md).
+ */
+export async function step(name: string, f: () => unknown): Promise<void> {
+  try {
+    await f();
+  } catch (e) {
+    if (e instanceof Error) e.message = `${name}: ${e.message}`;
+    throw e;
+  }
+}

@@ -22,17 +22,31 @@ beforeAll(async () => {
   files = copies(makeReleaseProject(tempDir('flipbook-sync-paging-'), 12), ['lead', 'kim', 'lou']);
   await server.createRole('kim', 'annotator');
   await server.createRole('lou', 'annotator');
-  const lead = openProject(files.lead!);
-  await runSync(lead, { server: server.url(ADMIN), space: 'paging', password: server.password });
-  lead.close();
   // Kim's backlog of EVENTS edits.
   addBacklog(files.kim!, 'kim', EVENTS);
 }, 180_000);
 
 afterAll(() => server?.stop());
 
+/**
+ * The space, made by its owner's first sync. Run at the start of each test rather than in
+ * beforeAll so that the mutation run sees which tests reach the sync code, and a failure fails
+ * a test instead of skipping them all (docs/testing.md, "Mutation testing").
+ */
+let ready: Promise<void> | undefined;
+const spaceReady = (): Promise<void> =>
+  (ready ??= (async () => {
+    const lead = openProject(files.lead!);
+    try {
+      await runSync(lead, { server: server.url(ADMIN), space: 'paging', password: server.password });
+    } finally {
+      lead.close();
+    }
+  })());
+
 describe('sync of a backlog longer than one page', () => {
   it('pushes it once, and a colleague pulls every event across pages', async () => {
+    await spaceReady();
     const kim = openProject(files.kim!);
     const opts = { server: server.url('kim'), space: 'paging', password: server.password };
     expect(pendingCount(kim, opts.server, 'paging')).toBe(EVENTS);
