@@ -56,6 +56,19 @@ const spans = (...rows: SpanCells[]): string =>
 /** eventsFromRows as a promise, so that a refusal can be checked like readBundle's. */
 const rowsOf = async (p: string | null, s: string | null): Promise<ReturnType<typeof eventsFromRows>> => eventsFromRows(p, s, NAMES);
 
+/** One event of an event log, as events.jsonl holds it. */
+const event = {
+  uuid: '11111111-2222-3333-4444-555555555555',
+  at: '2024-05-02T08:30:00.000Z',
+  annotator: 'ann',
+  model: 'M',
+  split: 'short',
+  sampleId: '001-1',
+  kind: 'setStatus',
+  payload: { status: 'done' },
+  codebookVersion: null,
+};
+
 describe('pathways.csv and evidence_spans.csv rows', () => {
   it('make one snapshot per row: lists split on ";" and trimmed, pathways sorted, numbers read, empty cells null', () => {
     const [e, ...rest] = eventsFromRows(pathways({}), null, NAMES);
@@ -276,18 +289,6 @@ describe('what a row may hold', () => {
 });
 
 describe('events.jsonl', () => {
-  const event = {
-    uuid: '11111111-2222-3333-4444-555555555555',
-    at: '2024-05-02T08:30:00.000Z',
-    annotator: 'ann',
-    model: 'M',
-    split: 'short',
-    sampleId: '001-1',
-    kind: 'setStatus',
-    payload: { status: 'done' },
-    codebookVersion: null,
-  };
-
   it('keeps every event as it is, blank lines skipped', () => {
     const text = [JSON.stringify(event), '', '  ', JSON.stringify({ ...event, uuid: 'abcdefgh-2', targetUuid: event.uuid, kind: 'undo', payload: {} })].join('\n');
     const events = eventsFromJsonl(text, 'e.jsonl');
@@ -315,17 +316,7 @@ describe('events.jsonl', () => {
 });
 
 describe('readBundle', () => {
-  const events = JSON.stringify({
-    uuid: '11111111-2222-3333-4444-555555555555',
-    at: '2024-05-02T08:30:00.000Z',
-    annotator: 'ann',
-    model: 'M',
-    split: 'short',
-    sampleId: '001-1',
-    kind: 'setStatus',
-    payload: { status: 'done' },
-    codebookVersion: null,
-  });
+  const events = JSON.stringify(event);
   const codebook = { id: 'lab', version: 3, pathways: [] };
 
   it('reads a release folder through its annotations/, or an annotations folder itself', async () => {

@@ -13,7 +13,7 @@ import { openProject } from '../../../electron/store/index';
 import { runSync } from '../../../electron/sync/sync';
 import { annotate } from '../../../electron/jobs/annotate';
 import { tempDir } from '../store/helpers';
-import { copies, makeReleaseProject } from './helpers';
+import { copies, makeReleaseProject, firstTime } from './helpers';
 import { ADMIN, startPgServer, type PgServer } from './pg-server';
 
 let server: PgServer;
@@ -41,21 +41,15 @@ afterAll(() => {
   server?.stop();
 });
 
-/**
- * The space, made by its owner's first sync. Run at the start of each test rather than in
- * beforeAll so that the mutation run sees which tests reach the sync code, and a failure fails
- * a test instead of skipping them all (docs/testing.md, "Mutation testing").
- */
-let ready: Promise<void> | undefined;
-const spaceReady = (): Promise<void> =>
-  (ready ??= (async () => {
-    const lead = openProject(files.lead!);
-    try {
-      await runSync(lead, { server: server.url(ADMIN), space: 'app', password: server.password });
-    } finally {
-      lead.close();
-    }
-  })());
+/** The space, made by its owner's first sync (`firstTime`). */
+const spaceReady = firstTime(async () => {
+  const lead = openProject(files.lead!);
+  try {
+    await runSync(lead, { server: server.url(ADMIN), space: 'app', password: server.password });
+  } finally {
+    lead.close();
+  }
+});
 
 /** Ann's Sync settings as the first test leaves them, so that each later test may run alone. */
 const online = (): Promise<SyncStatus> => call<SyncStatus>('sync:configure', { server: server.url('ann'), space: 'app', intervalMinutes: 5, password: server.password });

@@ -11,7 +11,7 @@ import { openProject } from '../../../electron/store/index';
 import { checkEvent, type WireEvent } from '../../../electron/sync/event-rules';
 import { runSync } from '../../../electron/sync/sync';
 import { tempDir } from '../store/helpers';
-import { copies, makeReleaseProject } from './helpers';
+import { copies, makeReleaseProject, firstTime } from './helpers';
 import { ADMIN, startPgServer, type PgServer } from './pg-server';
 
 let server: PgServer;
@@ -118,21 +118,15 @@ const bad: Partial<WireEvent>[] = [
   { kind: 'snapshot', payload: { status: 'done', pathways: [], spans: null } },
 ];
 
-/**
- * The space, made by its owner's first sync. Run at the start of each test rather than in
- * beforeAll so that the mutation run sees which tests reach the sync code, and a failure fails
- * a test instead of skipping them all (docs/testing.md, "Mutation testing").
- */
-let ready: Promise<void> | undefined;
-const spaceReady = (): Promise<void> =>
-  (ready ??= (async () => {
-    const p = openProject(files.owner!);
-    try {
-      await runSync(p, { server: server.url(ADMIN), space: 'rules', password: server.password });
-    } finally {
-      p.close();
-    }
-  })());
+/** The space, made by its owner's first sync (`firstTime`). */
+const spaceReady = firstTime(async () => {
+  const p = openProject(files.owner!);
+  try {
+    await runSync(p, { server: server.url(ADMIN), space: 'rules', password: server.password });
+  } finally {
+    p.close();
+  }
+});
 
 describe('the event rules: server and client agree', () => {
   it('judges every event of the corpus alike, with the same reason', async () => {

@@ -118,3 +118,14 @@ export async function step(name: string, f: () => unknown): Promise<void> {
     throw e;
   }
 }
+
+/**
+ * Shared setup that is itself sync code under test (a space's first sync): run by the first
+ * test that calls it, once. In a top-level beforeAll instead, the mutation run could not tell
+ * which tests reach it, so each of its mutants ran every test file of the folder, and a throw
+ * there skipped the tests (docs/testing.md, "Mutation testing").
+ */
+export function firstTime(f: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  return () => (done ??= f());
+}

@@ -14,7 +14,7 @@ import { pendingCount } from '../../../electron/sync/sync-cursors';
 import type { SyncReport } from '../../../electron/sync/sync-report';
 import { annotate } from '../../../electron/jobs/annotate';
 import { tempDir } from '../store/helpers';
-import { cliAs, copies, makeReleaseProject } from './helpers';
+import { cliAs, copies, makeReleaseProject, firstTime } from './helpers';
 import { ADMIN, startPgServer, type PgServer } from './pg-server';
 
 const SPACE = 'team';
@@ -120,22 +120,16 @@ beforeAll(async () => {
 
 afterAll(() => server?.stop());
 
-/**
- * The space, made by its owner's first sync. Run at the start of each test rather than in
- * beforeAll so that the mutation run sees which tests reach the sync code, and a failure fails
- * a test instead of skipping them all (docs/testing.md, "Mutation testing").
- */
-let ready: Promise<void> | undefined;
-const spaceReady = (): Promise<void> =>
-  (ready ??= (async () => {
-    const p = openProject(files.owner!);
-    try {
-      await runSync(p, { server: server.url(ADMIN), space: SPACE, password: server.password });
-    } finally {
-      p.close();
-    }
-    for (const n of ['lead', 'alice', 'bob', 'carol', 'mallory', 'rita']) await syncIn(n);
-  })());
+/** The space, made by its owner's first sync (`firstTime`). */
+const spaceReady = firstTime(async () => {
+  const p = openProject(files.owner!);
+  try {
+    await runSync(p, { server: server.url(ADMIN), space: SPACE, password: server.password });
+  } finally {
+    p.close();
+  }
+  for (const n of ['lead', 'alice', 'bob', 'carol', 'mallory', 'rita']) await syncIn(n);
+});
 
 describe('a team space no single member can break (real PostgreSQL)', () => {
   it('the server refuses malformed events, naming the event and the broken rule', async () => {

@@ -13,7 +13,7 @@ import { runSync } from '../../../electron/sync/sync';
 import { pendingCount } from '../../../electron/sync/sync-cursors';
 import { repoRoot } from '../cli/cli-helpers';
 import { tempDir } from '../store/helpers';
-import { addBacklog, copies, eventUuids, exportedAnnotations, makeReleaseProject } from './helpers';
+import { addBacklog, copies, eventUuids, exportedAnnotations, makeReleaseProject, firstTime } from './helpers';
 import { ADMIN, startPgServer, type PgServer } from './pg-server';
 import { mulberry32 } from '../../../shared/engine/prng';
 
@@ -84,21 +84,15 @@ function localEvents(project: string): number {
   }
 }
 
-/**
- * The space, made by its owner's first sync. Run at the start of each test rather than in
- * beforeAll so that the mutation run sees which tests reach the sync code, and a failure fails
- * a test instead of skipping them all (docs/testing.md, "Mutation testing").
- */
-let ready: Promise<void> | undefined;
-const spaceReady = (): Promise<void> =>
-  (ready ??= (async () => {
-    const lead = openProject(files.lead!);
-    try {
-      await runSync(lead, { server: server.url(ADMIN), space: 'kill', password: server.password });
-    } finally {
-      lead.close();
-    }
-  })());
+/** The space, made by its owner's first sync (`firstTime`). */
+const spaceReady = firstTime(async () => {
+  const lead = openProject(files.lead!);
+  try {
+    await runSync(lead, { server: server.url(ADMIN), space: 'kill', password: server.password });
+  } finally {
+    lead.close();
+  }
+});
 
 describe('sync killed with SIGKILL', () => {
   it('mid-push: the server keeps nothing of the half-done push; the next sync pushes it all', async () => {

@@ -9,7 +9,7 @@ import { runSync } from '../../../electron/sync/sync';
 import { pendingCount } from '../../../electron/sync/sync-cursors';
 import { PULL_PAGE } from '../../../electron/sync/sync-server';
 import { tempDir } from '../store/helpers';
-import { addBacklog, copies, eventUuids, makeReleaseProject } from './helpers';
+import { addBacklog, copies, eventUuids, makeReleaseProject, firstTime } from './helpers';
 import { ADMIN, startPgServer, type PgServer } from './pg-server';
 
 /** One page and a part: the pull must ask for the second page. */
@@ -28,21 +28,15 @@ beforeAll(async () => {
 
 afterAll(() => server?.stop());
 
-/**
- * The space, made by its owner's first sync. Run at the start of each test rather than in
- * beforeAll so that the mutation run sees which tests reach the sync code, and a failure fails
- * a test instead of skipping them all (docs/testing.md, "Mutation testing").
- */
-let ready: Promise<void> | undefined;
-const spaceReady = (): Promise<void> =>
-  (ready ??= (async () => {
-    const lead = openProject(files.lead!);
-    try {
-      await runSync(lead, { server: server.url(ADMIN), space: 'paging', password: server.password });
-    } finally {
-      lead.close();
-    }
-  })());
+/** The space, made by its owner's first sync (`firstTime`). */
+const spaceReady = firstTime(async () => {
+  const lead = openProject(files.lead!);
+  try {
+    await runSync(lead, { server: server.url(ADMIN), space: 'paging', password: server.password });
+  } finally {
+    lead.close();
+  }
+});
 
 describe('sync of a backlog longer than one page', () => {
   it('pushes it once, and a colleague pulls every event across pages', async () => {
