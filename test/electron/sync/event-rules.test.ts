@@ -118,6 +118,36 @@ const bad: Partial<WireEvent>[] = [
   { kind: 'snapshot', payload: { status: 'done', pathways: [], spans: null } },
 ];
 
+/**
+ * On either side of each bound and at each pattern's ends: some taken, some refused, alike on
+ * both sides (only values the server's columns can hold: its integer and text columns coerce).
+ */
+const edges: Partial<WireEvent>[] = [
+  { uuid: `x${U}` },
+  { at: `${base.at as string}x` },
+  { at: 'x2024-06-01T12:00:00.000Z' },
+  { at: '2000-01-01T00:00:00.000Z' },
+  { annotator: 'a'.repeat(1000) },
+  { kind: 'x'.repeat(40) },
+  { payload: { status: 'done', pad: 'x'.repeat(65_536 - JSON.stringify({ status: 'done', pad: '' }).length) } },
+  { payload: { status: 'done', pad: 'x'.repeat(65_537 - JSON.stringify({ status: 'done', pad: '' }).length) } },
+  { codebookVersion: 0 },
+  { codebookVersion: 2_147_483_647 },
+  { kind: 'undo', payload: {}, targetUuid: `${U}x` },
+  { kind: 'setStatus', payload: { status: 3 } },
+  { kind: 'setConfidence', payload: { confidence: 1 } },
+  { kind: 'setConfidence', payload: { confidence: 0 } },
+  { kind: 'addSpan', payload: { span: { id: 5, startS: 0, endS: 1 } } },
+  { kind: 'addSpan', payload: { span: { id: '', startS: 0, endS: 1 } } },
+  { kind: 'addSpan', payload: { span: { id: 's', startS: 0, endS: 0 } } },
+  { kind: 'addSpan', payload: { span: { id: 's', startS: 1, endS: -0.5 } } },
+  { kind: 'addSpan', payload: { span: { id: 's', startS: '0', endS: 1 } } },
+  { kind: 'updateSpan', payload: { spanId: '', patch: {} } },
+  { kind: 'updateSpan', payload: { spanId: 3, patch: {} } },
+  { kind: 'deleteSpan', payload: { spanId: 3 } },
+  { kind: 'snapshot', payload: { status: 3, pathways: [], spans: [] } },
+];
+
 /** The space, made by its owner's first sync (`firstTime`). */
 const spaceReady = firstTime(async () => {
   const p = openProject(files.owner!);
@@ -131,7 +161,7 @@ const spaceReady = firstTime(async () => {
 describe('the event rules: server and client agree', () => {
   it('judges every event of the corpus alike, with the same reason', async () => {
     await spaceReady();
-    const corpus: WireEvent[] = [...kinds.map(([kind, payload]) => ({ ...base, kind, payload })), ...bad.map((b) => ({ ...base, ...b }))];
+    const corpus: WireEvent[] = [...kinds.map(([kind, payload]) => ({ ...base, kind, payload })), ...[...bad, ...edges].map((b) => ({ ...base, ...b }))];
     const c = await server.client();
     let verdicts: (string | null)[];
     try {
