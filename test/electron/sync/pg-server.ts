@@ -46,8 +46,8 @@ export interface PgServer {
   /** Every role made by the tests gets this password. */
   password: string;
   url(user: string): string;
-  /** A connection as `user` (admin by default); the caller ends it. */
-  client(user?: string): Promise<pg.Client>;
+  /** A connection as `user` (admin by default) to `database` (the lab's by default); the caller ends it. */
+  client(user?: string, database?: string): Promise<pg.Client>;
   /** A login role in group `flipbook_annotator` or `flipbook_reviewer`. */
   createRole(name: string, group: 'annotator' | 'reviewer'): Promise<void>;
   /** `pg_ctl stop -m immediate` (a power cut for the clients), without blocking the event loop. */
