@@ -11,6 +11,7 @@ import { openProject } from '../../../electron/store/index';
 import type { Project } from '../../../electron/store/project';
 import { getCursor, putCursor } from '../../../electron/sync/sync-cursors';
 import { runSync } from '../../../electron/sync/sync';
+import { pushCodebooks } from '../../../electron/sync/sync-server';
 import type { SyncReport } from '../../../electron/sync/sync-report';
 import { tempDir } from '../store/helpers';
 import { copies, makeReleaseProject } from './helpers';
@@ -22,6 +23,7 @@ beforeAll(async () => {
   server = await startPgServer();
   source = makeReleaseProject(tempDir('flipbook-push-round-'));
   await server.createRole('ann', 'annotator');
+  await server.createRole('rev', 'reviewer');
 }, 120_000);
 afterAll(() => server?.stop());
 
@@ -188,6 +190,57 @@ describe('a push', () => {
         [fresh, 'setStatus', null],
         [expect.any(String), 'undo', fresh],
       ]);
+    } finally {
+      ann.close();
+    }
+  });
+});
+
+describe('codebook versions at push', () => {
+  const spaceVersions = async (space: string): Promise<number[]> => {
+    const c = await server.client();
+    try {
+      return (await c.query<{ version: number }>('SELECT version FROM flipbook.codebooks WHERE space = $1 ORDER BY version', [space])).rows.map((r) => r.version);
+    } finally {
+      await c.end();
+    }
+  };
+
+  it("a reviewer's new version stays in the project: a reviewer may not store codebooks", async () => {
+    const { space, ann } = await freshSpace();
+    ann.close();
+    const before = await spaceVersions(space);
+    const rev = openProject(copies(source, [`rev${n}`])[`rev${n}`]!);
+    try {
+      const cb = rev.annotations.getCodebook();
+      rev.annotations.setCodebook({ ...cb, pathways: [...cb.pathways, { id: 'reviewers-own', label: 'Reviewer', description: '' }] });
+      const r = await runSync(rev, { server: server.url('rev'), space, password: server.password });
+      expect(r.codebooks.pushed).toBe(0);
+      expect(await spaceVersions(space)).toEqual(before);
+    } finally {
+      rev.close();
+    }
+  });
+
+  it('a version another client stored meanwhile with other content is refused, naming it; the same content is no conflict', async () => {
+    const { space, ann } = await freshSpace();
+    try {
+      const [v] = await spaceVersions(space);
+      const stored = ann.annotations.codebookHistory().find((x) => x.version === v)!;
+      const c = await server.client();
+      try {
+        expect(await pushCodebooks(c, space, [stored])).toBe(0);
+        const other = { ...stored, codebook: { ...stored.codebook, pathways: [...stored.codebook.pathways, { id: 'late', label: 'Late', description: '' }] } };
+        await expect(pushCodebooks(c, space, [other])).rejects.toThrow(
+          new RegExp(
+            `space '${space}''s \\(the same version number with other content\\); nothing was synced:\\n  - version ${v}: pathways this project has and the space lacks: late`,
+          ),
+        );
+        const next = { ...stored, version: v! + 1, codebook: { ...stored.codebook, version: v! + 1 } };
+        expect(await pushCodebooks(c, space, [stored, next])).toBe(1);
+      } finally {
+        await c.end();
+      }
     } finally {
       ann.close();
     }
