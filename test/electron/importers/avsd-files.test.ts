@@ -4,10 +4,10 @@
  * each naming the file, line and field. test/electron/importers/avsd.test.ts imports a whole
  * generated run; this file checks the rules one at a time.
  */
-import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { utimesSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { avsdRole, readAvsd } from '../../../electron/importers/avsd';
-import { Scratch, expectImportError } from './helpers';
+import { Scratch, expectImportError, lineOf } from './helpers';
 
 const scratch = new Scratch();
 afterAll(() => scratch.cleanup());
@@ -52,13 +52,6 @@ function files(docs: Record<string, unknown>, pretty = true): Record<string, str
   const out: Record<string, string> = {};
   for (const [name, doc] of Object.entries(docs)) out[name] = scratch.write(`${dir}/${name}`, typeof doc === 'string' ? doc : JSON.stringify(doc, null, pretty ? 2 : undefined));
   return out;
-}
-/** The 1-based line of the `nth` line of `file` holding `needle`. */
-function lineOf(file: string, needle: string, nth = 0): number {
-  const lines = readFileSync(file, 'utf8').split('\n');
-  let seen = 0;
-  for (let i = 0; i < lines.length; i++) if (lines[i]!.includes(needle) && seen++ === nth) return i + 1;
-  throw new Error(`${needle} not in ${file}`);
 }
 const REF = 'test_set4DSTC7-AVSD.json';
 const MR = 'test_set4DSTC7-AVSD_multiref.json';

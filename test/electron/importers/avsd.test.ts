@@ -13,7 +13,7 @@ import { applyImportFiles, readImportFiles } from '../../../electron/jobs/import
 import { openProject } from '../../../electron/store/project';
 import { AVSD_MODEL, expectedAvsd, writeAvsdRun, type AvsdRun } from '../../avsd-run';
 import { f1Independent } from '../../independent-f1';
-import { expectImportError, Scratch } from './helpers';
+import { expectImportError, lineOf, Scratch } from './helpers';
 import { flipbook } from '../cli/cli-helpers';
 
 const scratch = new Scratch();
@@ -70,13 +70,6 @@ describe('AVSD: a DSTC7 test set, its multi-references and three budgets', () =>
       scratch.write(`${name}/${path.basename(run.results[0]!.path)}`, JSON.stringify(d, null, 4));
       return p;
     };
-    const lineOf = (file: string, needle: string, nth = 0): number => {
-      const lines = readFileSync(file, 'utf8').split('\n');
-      let seen = 0;
-      for (let i = 0; i < lines.length; i++) if (lines[i]!.includes(needle) && seen++ === nth) return i + 1;
-      throw new Error(`${needle} not in ${file}`);
-    };
-
     it('a missing dialog', async () => {
       const f = damaged('missing', (d) => d.dialogs.splice(2, 1));
       await expectImportError(readAll(run, [f]), { file: path.basename(f), line: 1, field: 'dialogs', reason: /1 of the 5 dialogs of test_set4DSTC7-AVSD\.json missing: SYN02/ });

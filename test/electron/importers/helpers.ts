@@ -1,4 +1,4 @@
-import { copyFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
@@ -62,4 +62,12 @@ export async function expectImportError(p: Promise<unknown>, where: { file: stri
   expect(err.message).toContain(where.field);
   if (where.reason) expect(err.reason).toMatch(where.reason);
   return err;
+}
+
+/** The 1-based number of the `nth` line of `file` holding `needle` (where a refusal should point). */
+export function lineOf(file: string, needle: string, nth = 0): number {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  let seen = 0;
+  for (let i = 0; i < lines.length; i++) if (lines[i]!.includes(needle) && seen++ === nth) return i + 1;
+  throw new Error(`${needle} not in ${file}`);
 }
