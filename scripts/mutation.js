@@ -107,7 +107,10 @@ function runFile(f, file, dir) {
   fs.rmSync(report, { force: true });
   const r = spawnSync('nice', ['-n', '15', process.execPath, path.join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'), 'run', configFile], {
     cwd: root,
-    env: { ...process.env, FLIPBOOK_MUTATION_TESTS: f.tests, FLIPBOOK_MUTATION_SKIP: (f.skip ?? []).join(',') },
+    // Stryker's vitest runner runs the tests in worker threads, whose process.env SQLite never
+    // reads: the store's URI filenames must be on in Stryker's own environment
+    // (electron/store/sqlite-binding.ts).
+    env: { ...process.env, SQLITE_USE_URI: '1', FLIPBOOK_MUTATION_TESTS: f.tests, FLIPBOOK_MUTATION_SKIP: (f.skip ?? []).join(',') },
     stdio: ['ignore', 2, 2],
   });
   if (r.status !== 0) return { error: `stryker exited ${r.status} on ${file}` };

@@ -11,6 +11,7 @@ import type { PickKind } from '../api/backend-session';
 import type { Handlers } from '../api/dispatch';
 import { ServiceError } from '../../shared/api/service-error';
 import type { MediaRegistry } from '../media/media-registry';
+import { enableUriFilenames } from '../store/sqlite-binding';
 
 export interface BackendClientHooks {
   emit(event: EventName, payload: unknown): void;
@@ -34,6 +35,8 @@ export function startBackendHost(start: HostStart, hooks: BackendClientHooks): B
   const paths = new Map<string, string>();
   let ended: Error | null = null;
 
+  // The store first loads in the thread; SQLite's URI setting can only come from here.
+  enableUriFilenames();
   const thread = startWorkerThread(workerEntry(import.meta.url, 'backend-host'), start, {
     message(raw) {
       const parsed = FromHost.safeParse(raw);

@@ -10,10 +10,6 @@ import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { sqliteBinding } from './sqlite-binding';
 
-// SQLite URI filenames (`file:…?immutable=1`), read once by better-sqlite3 when its first
-// connection opens (project.ts sets it too).
-process.env.SQLITE_USE_URI ??= '1';
-
 /** `PRAGMA application_id` of a Flipbook project: "FLPB". */
 export const FLIPBOOK_APPLICATION_ID = 0x464c5042;
 

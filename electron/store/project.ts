@@ -182,10 +182,6 @@ export interface Project {
   putMedia(entry: MediaEntry): void;
 }
 
-// SQLite URI filenames (`file:…?immutable=1`) for projects in folders this process cannot
-// write (openDb). better-sqlite3 reads this once, when its first connection opens.
-process.env.SQLITE_USE_URI ??= '1';
-
 /** Every file a project at `file` has beside it (the temp copies of a creation included). */
 export function projectFiles(file: string): string[] {
   return ['', '-wal', '-shm', '-journal', '.lock', '.lock.db'].map((s) => `${file}${s}`);

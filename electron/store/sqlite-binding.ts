@@ -15,6 +15,32 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { isMainThread } from 'node:worker_threads';
+
+/**
+ * SQLite URI filenames (`file:…?immutable=1`): identify.ts looks at a file through one without
+ * writing to it or beside it, and project.ts opens a project in a folder this process cannot
+ * write through one. better-sqlite3 turns them on once per process, when it first loads, if the
+ * process's environment has SQLITE_USE_URI=1 (C `getenv`). A worker thread's `process.env` is
+ * its own copy, which `getenv` never sees: only the main thread can set it, and it must do so
+ * before the first worker that loads the store starts (host/backend-client.ts calls this
+ * before the desktop app's backend thread starts). Without it a foreign SQLite file looks
+ * unreadable, so it is not refused but taken over (docs/security.md "The project file").
+ */
+export function enableUriFilenames(): void {
+  if (isMainThread) {
+    process.env.SQLITE_USE_URI ??= '1';
+    return;
+  }
+  // The copy a worker gets is its parent's environment when it started: without the setting
+  // there, this process's SQLite may already be, or be about to be, loaded without URIs.
+  if (process.env.SQLITE_USE_URI !== '1') {
+    throw new Error(
+      'the store was loaded in a worker thread whose process did not set SQLITE_USE_URI=1 first: call enableUriFilenames() (electron/store/sqlite-binding.ts) in the main thread before starting it',
+    );
+  }
+}
+enableUriFilenames();
 
 let nodeBuild: string | null | undefined;
 
