@@ -19,7 +19,15 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FOLDERS = [
   { folder: 'shared/engine', tests: 'test/shared/engine', threshold: 90 },
   { folder: 'shared/samplers', tests: 'test/shared/samplers', threshold: 90 },
-  { folder: 'electron/store', tests: 'test/electron/store', threshold: 80 },
+  // The fault tests kill CLI processes or fill a disk under one: the code they test runs in
+  // the CLI's build in a child, which no mutant reaches; here they only open the result, 15 s
+  // for each mutant of the store's reads (docs/testing.md).
+  {
+    folder: 'electron/store',
+    tests: 'test/electron/store',
+    skip: ['test/electron/store/fault-injection.test.ts', 'test/electron/store/disk-full.test.ts'],
+    threshold: 80,
+  },
   { folder: 'electron/sync', tests: 'test/electron/sync', threshold: 80 },
   // The seeded fuzz test is left out: it imports every fixture in a top-level hook, which makes
   // most of the folder's mutants "static" (each then runs all 171 tests), and its random trials
