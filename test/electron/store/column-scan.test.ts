@@ -1,0 +1,135 @@
+/**
+ * Every stored cell, column-wise (electron/store/column-scan.ts, `project.scanColumns()`):
+ * grids in (model, split) code-point order, rows in sample_id and columns in config-key
+ * code-point order, each cell where `at` says and each field decoded — checked against the
+ * rows that were imported, sorted here by plain string comparison.
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openProject, type ScannedGrid, type StringTable } from '../../../electron/store/index';
+import type { ResponseRow } from '../../../shared/domain/types';
+import { batch, config, response, tempDir } from './helpers';
+
+const CONFIGS = [config('textonly', 0), config('8f', 8), config('16f', 16)];
+const MODELS = ['b-model', 'Z', 'a-model'];
+const SPLITS = ['s2', 's1'];
+const ITEMS = ['q2', 'é', 'Q1', 'q10'];
+
+/** A varied cell for each (model, split, item, config), with some left out so rows have holes. */
+function rows(): ResponseRow[] {
+  const out: ResponseRow[] = [];
+  let line = 1;
+  let n = 0;
+  for (const model of MODELS)
+    for (const split of SPLITS)
+      for (const sampleId of ITEMS)
+        for (const c of CONFIGS) {
+          n++;
+          // Holes: one item never seen by one config of each grid, one grid without textonly.
+          if (sampleId === 'é' && c.key === '8f') continue;
+          if (model === 'Z' && split === 's1' && c.key === 'textonly') continue;
+          const pred = n % 5 === 0 ? null : 'ABCD'[n % 4]!;
+          // One answer per item (the store checks), stated in most of its rows.
+          const answer = 'ABCD'[(ITEMS.indexOf(sampleId) + SPLITS.indexOf(split)) % 4]!;
+          const groundTruth = n % 7 === 0 ? null : answer;
+          out.push(
+            response({
+              model,
+              split,
+              sampleId,
+              config: c.key,
+              line: line++,
+              pred,
+              groundTruth,
+              // As the answers say (the store checks; no prediction is a wrong one).
+              correct: pred === answer,
+              score: n % 4 === 0 ? n / 100 : null,
+              // Only 16f columns carry a confidence, latency, frames or a margin.
+              confidence: c.key === '16f' && n % 2 === 0 ? n / 1000 : null,
+              margin: c.key === '16f' && n % 3 === 1 ? -n / 10 : null,
+              latencyMs: c.key === '16f' ? n * 10 : null,
+              frameIndices: c.key === '16f' && n % 2 === 1 ? [n, n + 1, n + 2] : null,
+              sourceTag: `tag-${model}`,
+              protocolNote: n % 6 === 0 ? 'fallback, note' : null,
+            }),
+          );
+        }
+  return out;
+}
+
+const text = (t: StringTable, k: number): string | null => t.dict[t.idx[k]!]!;
+const num = (a: Float64Array | null, k: number): number | null => (a === null || Number.isNaN(a[k]!) ? null : a[k]!);
+
+/** The scan read back as the rows it holds, in its own order. */
+function cellsOf(grids: ScannedGrid[]): unknown[] {
+  const out: unknown[] = [];
+  for (const g of grids)
+    for (let i = 0; i < g.sampleIds.length; i++)
+      for (const c of g.columns) {
+        const k = c.at[i]!;
+        if (k < 0) continue;
+        out.push({
+          model: g.model,
+          split: g.split,
+          sampleId: g.sampleIds[i],
+          config: c.config,
+          pred: text(c.pred, k),
+          groundTruth: text(c.groundTruth, k),
+          correct: c.correct[k] === -1 ? null : c.correct[k] === 1,
+          score: num(c.score, k),
+          confidence: num(c.confidence, k),
+          margin: num(c.margin, k),
+          latencyMs: num(c.latencyMs, k),
+          frameIndices: c.frames?.[k] ? Array.from(c.frames[k]) : null,
+          sourceTag: text(c.sourceTag, k),
+          protocolNote: text(c.protocolNote, k),
+        });
+      }
+  return out;
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+describe('scanning every cell column-wise', () => {
+  it('holds every imported cell, in release order, each field as imported', () => {
+    const p = openProject(path.join(tempDir('flipbook-scan-'), 'p.flipbook'), { create: true });
+    const input = rows();
+    p.applyImport(batch('run.csv', { configs: CONFIGS, responses: input }));
+    const grids = p.scanColumns();
+    expect(grids.map((g) => `${g.model}/${g.split}`)).toEqual(['Z/s1', 'Z/s2', 'a-model/s1', 'a-model/s2', 'b-model/s1', 'b-model/s2']);
+    for (const g of grids) {
+      expect(g.sampleIds).toEqual(['Q1', 'q10', 'q2', 'é']);
+      expect(g.rowItems).toHaveLength(4);
+      expect(g.columns.map((c) => c.config)).toEqual(g.model === 'Z' && g.split === 's1' ? ['16f', '8f'] : ['16f', '8f', 'textonly']);
+      for (const c of g.columns) expect(c.length).toBe(c.config === '8f' ? 3 : 4);
+    }
+    // An item is one item per split, whichever model answered it.
+    expect(grids[0]!.rowItems).toEqual(grids[2]!.rowItems);
+    expect(new Set([...grids[0]!.rowItems, ...grids[1]!.rowItems]).size).toBe(8);
+    // The columns with no value in any cell hold none at all.
+    const eight = grids[0]!.columns[1]!;
+    expect([eight.confidence, eight.margin, eight.latencyMs, eight.frames]).toEqual([null, null, null, null]);
+
+    const expected = input
+      .map(({ line: _line, ...r }) => r)
+      .sort((a, b) => cmp(a.model, b.model) || cmp(a.split, b.split) || cmp(a.sampleId, b.sampleId) || cmp(a.config, b.config));
+    expect(cellsOf(grids)).toEqual(expected);
+  });
+
+  it('a column of more than 255 distinct answers (two-byte indices) and an empty project', () => {
+    const p = openProject(path.join(tempDir('flipbook-scan-'), 'p.flipbook'), { create: true });
+    expect(p.scanColumns()).toEqual([]);
+    const ids = Array.from({ length: 301 }, (_, i) => `v${String(i).padStart(3, '0')}`);
+    const input = ids.map((sampleId, i) => response({ model: 'm', split: 'oe', sampleId, config: '16f', line: i + 2, pred: `answer ${i % 300} ✓`, score: i / 301 }));
+    p.applyImport(batch('oe.csv', { configs: [config('16f', 16)], responses: input }));
+    const [grid] = p.scanColumns();
+    const column = grid!.columns[0]!;
+    expect(column.pred.idx.BYTES_PER_ELEMENT).toBe(2);
+    expect(column.pred.dict).toHaveLength(301);
+    expect(grid!.sampleIds).toEqual(ids);
+    expect(ids.map((_, i) => text(column.pred, column.at[i]!))).toEqual(input.map((r) => r.pred));
+    expect(ids.map((_, i) => num(column.score, column.at[i]!))).toEqual(input.map((r) => r.score));
+    // No answer anywhere: correctness unknown in every cell.
+    expect(new Set(column.correct)).toEqual(new Set([-1]));
+  });
+});
