@@ -5,6 +5,7 @@
  * rows that were imported, sorted here by plain string comparison.
  */
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openProject, type ScannedGrid, type StringTable } from '../../../electron/store/index';
 import type { ResponseRow } from '../../../shared/domain/types';
@@ -25,8 +26,9 @@ function rows(): ResponseRow[] {
       for (const sampleId of ITEMS)
         for (const c of CONFIGS) {
           n++;
-          // Holes: one item never seen by one config of each grid, one grid without textonly.
-          if (sampleId === 'é' && c.key === '8f') continue;
+          // Holes: one item never seen by the first config of each grid (so a later column
+          // brings a row of its own), one grid without textonly.
+          if (sampleId === 'é' && c.key === '16f') continue;
           if (model === 'Z' && split === 's1' && c.key === 'textonly') continue;
           const pred = n % 5 === 0 ? null : 'ABCD'[n % 4]!;
           // One answer per item (the store checks), stated in most of its rows.
@@ -101,19 +103,40 @@ describe('scanning every cell column-wise', () => {
       expect(g.sampleIds).toEqual(['Q1', 'q10', 'q2', 'é']);
       expect(g.rowItems).toHaveLength(4);
       expect(g.columns.map((c) => c.config)).toEqual(g.model === 'Z' && g.split === 's1' ? ['16f', '8f'] : ['16f', '8f', 'textonly']);
-      for (const c of g.columns) expect(c.length).toBe(c.config === '8f' ? 3 : 4);
+      for (const c of g.columns) expect(c.length).toBe(c.config === '16f' ? 3 : 4);
     }
     // An item is one item per split, whichever model answered it.
     expect(grids[0]!.rowItems).toEqual(grids[2]!.rowItems);
     expect(new Set([...grids[0]!.rowItems, ...grids[1]!.rowItems]).size).toBe(8);
     // The columns with no value in any cell hold none at all.
     const eight = grids[0]!.columns[1]!;
+    expect(eight.config).toBe('8f');
     expect([eight.confidence, eight.margin, eight.latencyMs, eight.frames]).toEqual([null, null, null, null]);
 
     const expected = input
       .map(({ line: _line, ...r }) => r)
       .sort((a, b) => cmp(a.model, b.model) || cmp(a.split, b.split) || cmp(a.sampleId, b.sampleId) || cmp(a.config, b.config));
     expect(cellsOf(grids)).toEqual(expected);
+  });
+
+  it('rows in code-point order in a UTF-16 database too, where SQLite sorts by UTF-16 code units', () => {
+    const ids = ['\u{1D49C}', '\uFF21', 'a', 'B'];
+    const inOrder = ['B', 'a', '\uFF21', '\u{1D49C}'];
+    for (const encoding of ['UTF-8', 'UTF-16le']) {
+      const f = path.join(tempDir('flipbook-scan-'), 'p.flipbook');
+      // An empty SQLite file of that encoding, which the store initialises as a new project.
+      const raw = new Database(f);
+      raw.pragma(`encoding = '${encoding}'`);
+      raw.exec('CREATE TABLE t (x); DROP TABLE t');
+      raw.close();
+      const p = openProject(f);
+      expect(p.db.pragma('encoding', { simple: true })).toBe(encoding);
+      p.applyImport(batch('u.csv', { configs: [config('16f', 16)], responses: ids.map((sampleId, i) => response({ sampleId, config: '16f', line: i + 2, pred: sampleId })) }));
+      const [grid] = p.scanColumns();
+      expect(grid!.sampleIds).toEqual(inOrder);
+      expect(inOrder.map((_, i) => text(grid!.columns[0]!.pred, grid!.columns[0]!.at[i]!))).toEqual(inOrder);
+      p.close();
+    }
   });
 
   it('a column of more than 255 distinct answers (two-byte indices) and an empty project', () => {
