@@ -8,56 +8,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openProject, type ScannedGrid, type StringTable } from '../../../electron/store/index';
-import type { ResponseRow } from '../../../shared/domain/types';
+import { CONFIGS, gridRows } from './grid-rows';
 import { batch, config, response, tempDir } from './helpers';
-
-const CONFIGS = [config('textonly', 0), config('8f', 8), config('16f', 16)];
-const MODELS = ['b-model', 'Z', 'a-model'];
-const SPLITS = ['s2', 's1'];
-const ITEMS = ['q2', 'é', 'Q1', 'q10'];
-
-/** A varied cell for each (model, split, item, config), with some left out so rows have holes. */
-function rows(): ResponseRow[] {
-  const out: ResponseRow[] = [];
-  let line = 1;
-  let n = 0;
-  for (const model of MODELS)
-    for (const split of SPLITS)
-      for (const sampleId of ITEMS)
-        for (const c of CONFIGS) {
-          n++;
-          // Holes: one item never seen by the first config of each grid (so a later column
-          // brings a row of its own), one grid without textonly.
-          if (sampleId === 'é' && c.key === '16f') continue;
-          if (model === 'Z' && split === 's1' && c.key === 'textonly') continue;
-          const pred = n % 5 === 0 ? null : 'ABCD'[n % 4]!;
-          // One answer per item (the store checks), stated in most of its rows.
-          const answer = 'ABCD'[(ITEMS.indexOf(sampleId) + SPLITS.indexOf(split)) % 4]!;
-          const groundTruth = n % 7 === 0 ? null : answer;
-          out.push(
-            response({
-              model,
-              split,
-              sampleId,
-              config: c.key,
-              line: line++,
-              pred,
-              groundTruth,
-              // As the answers say (the store checks; no prediction is a wrong one).
-              correct: pred === answer,
-              score: n % 4 === 0 ? n / 100 : null,
-              // Only 16f columns carry a confidence, latency, frames or a margin.
-              confidence: c.key === '16f' && n % 2 === 0 ? n / 1000 : null,
-              margin: c.key === '16f' && n % 3 === 1 ? -n / 10 : null,
-              latencyMs: c.key === '16f' ? n * 10 : null,
-              frameIndices: c.key === '16f' && n % 2 === 1 ? [n, n + 1, n + 2] : null,
-              sourceTag: `tag-${model}`,
-              protocolNote: n % 6 === 0 ? 'fallback, note' : null,
-            }),
-          );
-        }
-  return out;
-}
 
 const text = (t: StringTable, k: number): string | null => t.dict[t.idx[k]!]!;
 const num = (a: Float64Array | null, k: number): number | null => (a === null || Number.isNaN(a[k]!) ? null : a[k]!);
@@ -95,7 +47,7 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 describe('scanning every cell column-wise', () => {
   it('holds every imported cell, in release order, each field as imported', () => {
     const p = openProject(path.join(tempDir('flipbook-scan-'), 'p.flipbook'), { create: true });
-    const input = rows();
+    const input = gridRows();
     p.applyImport(batch('run.csv', { configs: CONFIGS, responses: input }));
     const grids = p.scanColumns();
     expect(grids.map((g) => `${g.model}/${g.split}`)).toEqual(['Z/s1', 'Z/s2', 'a-model/s1', 'a-model/s2', 'b-model/s1', 'b-model/s2']);
