@@ -150,6 +150,50 @@ describe('column-wise import batches', () => {
     }
   });
 
+  it('new cells between stored ones bring every field the stored column lacked, or add to the ones it has, like the row path', async () => {
+    // frame_indices, latency_s and score per row; the first file's column has frames in one cell only.
+    const row = (id: string, pred: string, extra: { conf?: string; latency?: string; frames?: string; note?: string } = {}): string =>
+      `${id},M,V1_short,16f_151k,16,150528,${pred},A,${pred === 'A' ? 1 : 0},official:M,${extra.note ?? ''},${extra.conf ?? ''},${extra.latency ?? ''},${extra.frames ?? ''},`;
+    const first = await read('first', [row('v01', 'A'), row('v03', 'B', { frames: '1 2' }), row('v05', 'C')]);
+    const bare = await read('bare', [row('w01', 'A'), row('w03', 'B')]);
+    // Merged: v01, v05 (and w01); new between them: with latency, frames, notes, none at all.
+    const later = await read('later', [
+      row('v00', 'A', { latency: '1.5', frames: '0 8' }),
+      row('v01', 'A'),
+      row('v02', 'D', { note: 'fallback' }),
+      row('v04', 'B', { conf: '0.25', frames: '4' }),
+      row('v05', 'C'),
+      row('v06', 'A'),
+    ]);
+    const bareLater = await read('bare-later', [row('w00', 'B'), row('w01', 'A'), row('w02', 'C', { latency: '2', frames: '3 6 9' })]);
+    const [cols, rows] = both();
+    try {
+      for (const b of [first, bare]) {
+        cols.applyImport(b);
+        rows.applyImport(asRows(b));
+      }
+      for (const b of [later, bareLater]) expect(cols.applyImport(b)).toEqual(rows.applyImport(asRows(b)));
+      expect(stored(cols)).toEqual(stored(rows));
+      for (const g of cols.listGrids()) expect(cols.loadMatrix(g.model, g.split)).toEqual(rows.loadMatrix(g.model, g.split));
+      const cell = (id: string): unknown => {
+        const r = cols.responsesForItem('M', 'V1_short', id)[0];
+        return r && [r.pred, r.latencyMs, r.frameIndices, r.confidence, r.protocolNote];
+      };
+      expect(['v00', 'v02', 'v03', 'v04', 'v06', 'w00', 'w02'].map(cell)).toEqual([
+        ['A', 1500, [0, 8], null, null],
+        ['D', null, null, null, 'fallback'],
+        ['B', null, [1, 2], null, null],
+        ['B', null, [4], 0.25, null],
+        ['A', null, null, null, null],
+        ['B', null, null, null, null],
+        ['C', 2000, [3, 6, 9], null, null],
+      ]);
+    } finally {
+      cols.close();
+      rows.close();
+    }
+  });
+
   it('checks stored cells against an answer that arrives in a later file, like the row path', async () => {
     const first = await read('first', ['001-2,N,V1_short,16f_151k,16,150528,A,,1,official:N,,,,,']);
     const later = await read('later', ['001-2,M,V1_short,16f_151k,16,150528,C,A,0,official:M,,,,,']);
