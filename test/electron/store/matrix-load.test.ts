@@ -90,6 +90,40 @@ describe('a grid as a matrix', () => {
   });
 });
 
+describe("a grid's kind and configs", () => {
+  it('scores beside outcomes, or neither, is multiple choice; only scores is open-ended', () => {
+    const p = project();
+    const rows = (split: string, extra: Partial<ResponseRow>) => ['a', 'b'].map((sampleId, i) => response({ split, sampleId, config: '16f', line: i + 2, pred: 'A', ...extra }));
+    p.applyImport(
+      batch('k.csv', {
+        configs: [config('16f', 16)],
+        responses: [...rows('both', { groundTruth: 'A', correct: true, score: 0.5 }), ...rows('neither', {}), ...rows('scores', { score: 0.25 })],
+      }),
+    );
+    const both = p.loadMatrix('qwen', 'both');
+    expect([both.kind, Array.from(both.correct), Array.from(both.score)]).toEqual(['mcqa', [1, 1], [0.5, 0.5]]);
+    expect(p.loadMatrix('qwen', 'neither').kind).toBe('mcqa');
+    expect(p.loadMatrix('qwen', 'scores').kind).toBe('open');
+    expect(p.scanOutcomes().grids.map((g) => [g.split, g.kind])).toEqual([
+      ['both', 'mcqa'],
+      ['neither', 'mcqa'],
+      ['scores', 'open'],
+    ]);
+  });
+
+  it("each config's pipeline as stored: raw, cache, or none for anything else", () => {
+    const p = project();
+    const configs = [config('8f', 8, null, { pipeline: 'raw' }), config('16f', 16, null, { pipeline: 'cache' }), config('32f', 32)];
+    p.applyImport(batch('c.csv', { configs, responses: configs.map((c, i) => response({ sampleId: 'a', config: c.key, line: i + 2, pred: 'A' })) }));
+    p.db.prepare("UPDATE configs SET pipeline = 'other' WHERE key = '32f'").run();
+    expect(p.loadMatrix('qwen', 'V1_short').configs.map((c) => [c.key, c.pipeline])).toEqual([
+      ['8f', 'raw'],
+      ['16f', 'cache'],
+      ['32f', null],
+    ]);
+  });
+});
+
 describe('the main protocol', () => {
   function protocols(): Project {
     const p = project();
