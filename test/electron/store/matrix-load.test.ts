@@ -5,6 +5,7 @@
  * two against each other; the main protocol decides which configs either reads.
  */
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openProject, type Project } from '../../../electron/store/index';
 import type { ResponseMatrix, ResponseRow } from '../../../shared/domain/types';
@@ -168,6 +169,32 @@ describe('the main protocol', () => {
 });
 
 describe('the outcome scan', () => {
+  it('items in code-point order in a UTF-16 project too, where SQLite sorts by UTF-16 code units', () => {
+    const ids = ['\u{1D49C}', '\uFF21', 'a', 'B'];
+    for (const encoding of ['UTF-8', 'UTF-16le']) {
+      const f = path.join(tempDir('flipbook-matrix-'), 'p.flipbook');
+      const raw = new Database(f);
+      raw.pragma(`encoding = '${encoding}'`);
+      raw.exec('CREATE TABLE t (x); DROP TABLE t');
+      raw.close();
+      const p = openProject(f);
+      p.applyImport(
+        batch('u.csv', {
+          configs: [config('16f', 16)],
+          responses: ids.map((sampleId, i) => response({ split: i % 2 ? 'T' : 'S', sampleId, config: '16f', line: i + 2, pred: 'A' })),
+        }),
+      );
+      const { items, grids } = p.scanOutcomes();
+      expect(items.sampleId).toEqual(['B', 'a', '\uFF21', '\u{1D49C}']);
+      expect(items.sampleId.map((_, i) => items.splits[items.split[i]!])).toEqual(['T', 'S', 'T', 'S']);
+      expect(grids.map((g) => [g.split, g.itemIds])).toEqual([
+        ['S', ['a', '\u{1D49C}']],
+        ['T', ['B', '\uFF21']],
+      ]);
+      p.close();
+    }
+  });
+
   it('every item once, in sample_id order (ties by split id), with what the queue shows of it', () => {
     const p = project();
     p.applyImport(
@@ -194,10 +221,20 @@ describe('the outcome scan', () => {
     const p = project();
     const input = gridRows();
     p.applyImport(batch('run.csv', { configs: CONFIGS, responses: input }));
-    const oe = ITEMS.map((sampleId, i) => response({ model: 'gen', split: 'oe', sampleId, config: '16f', line: i + 2, pred: 'free text', score: i / 8 }));
-    p.applyImport(batch('oe.csv', { configs: [config('16f', 16)], responses: oe }));
+    // Open-ended, two budgets, one item seen by one of them only.
+    const oe = ITEMS.flatMap((sampleId, i) =>
+      ['8f', '16f']
+        .filter((c) => !(sampleId === 'q2' && c === '8f'))
+        .map((c, j) => response({ model: 'gen', split: 'oe', sampleId, config: c, line: 2 + i * 2 + j, pred: 'free text', score: (i + j) / 8 })),
+    );
+    p.applyImport(batch('oe.csv', { configs: [config('8f', 8), config('16f', 16)], responses: oe }));
+    // A grid of another protocol only: not the main grid of anything.
+    p.applyImport(
+      batch('rand.csv', { configs: [config('16f@random', 16)], responses: [response({ model: 'rnd', split: 's1', sampleId: 'q1', config: '16f@random', line: 2, pred: 'A' })] }),
+    );
     const { items, grids } = p.scanOutcomes();
     expect(grids.map((g) => `${g.model}/${g.split}`)).toEqual(['Z/s1', 'Z/s2', 'a-model/s1', 'a-model/s2', 'b-model/s1', 'b-model/s2', 'gen/oe']);
+    expect(grids.at(-1)!.configs.map((c) => c.key)).toEqual(['8f', '16f']);
     for (const g of grids) {
       const m = p.loadMatrix(g.model, g.split);
       expect(g.kind).toBe(m.kind);
