@@ -107,8 +107,14 @@ describe('runs and response records', () => {
     return p;
   }
 
-  it('runs in import order, with their counts', () => {
-    const runs = withResponses().listRuns();
+  it('runs in import order, with their counts, toolkit and model arguments', () => {
+    const p = withResponses();
+    p.applyImport({
+      ...batch('runs/c.jsonl', { responses: [response({ model: 'third', sampleId: 'q1', config: '8f', line: 2, pred: 'A' })] }),
+      run: { ...batch('runs/c.jsonl', {}).run, sourcePath: 'runs/c.jsonl', toolkit: 'lmms-eval', modelArgs: 'max_pixels=151200' },
+    });
+    expect(p.listRuns().at(-1)).toMatchObject({ sourcePath: 'runs/c.jsonl', toolkit: 'lmms-eval', modelArgs: 'max_pixels=151200' });
+    const runs = p.listRuns().slice(0, 2);
     expect(runs.map((r) => [r.id, r.sourcePath, r.format, r.nItems, r.nResponses, r.nConfigs, r.toolkit, r.modelArgs])).toEqual([
       // Items counted are those the file describes (metadata), not those its rows name.
       [1, 'runs/a.csv', 'test', 0, 3, 3, null, null],
@@ -182,6 +188,38 @@ describe('the grid list', () => {
     ]);
     const all = p.listGrids({ allProtocols: true }).find((g) => g.model === 'qwen')!;
     expect([all.configs.map((c) => c.key), all.nItems, all.nCells]).toEqual([['textonly', '16f', '16f@random'], 3, 3]);
+    // A grid with scores beside outcomes, or with neither, is multiple choice; a note that
+    // names no score source adds none.
+    p.applyImport(
+      batch('c.csv', {
+        configs: [config('16f', 16)],
+        responses: [
+          response({
+            model: 'mc',
+            split: 'both',
+            sampleId: 'm1',
+            config: '16f',
+            line: 2,
+            pred: 'A',
+            groundTruth: 'A',
+            correct: true,
+            score: 1,
+            protocolNote: 'score: exact_match',
+          }),
+          response({ model: 'mc', split: 'both', sampleId: 'm2', config: '16f', line: 3, pred: 'B', groundTruth: 'A', correct: false, protocolNote: 'fallback, note' }),
+          response({ model: 'mc', split: 'neither', sampleId: 'm1', config: '16f', line: 4, pred: 'B', protocolNote: 'fallback, note' }),
+        ],
+      }),
+    );
+    expect(
+      p
+        .listGrids({ allProtocols: true })
+        .filter((g) => g.model === 'mc')
+        .map((g) => [g.split, g.kind, g.score]),
+    ).toEqual([
+      ['both', 'mcqa', 'correct (exact_match)'],
+      ['neither', 'mcqa', 'correct'],
+    ]);
     // A protocol with no grid in a (model, split) leaves it out of that protocol's list.
     expect(p.listGrids({ protocol: 'random' }).map((g) => `${g.model}/${g.split}`)).toEqual(['qwen/V1_short']);
   });
