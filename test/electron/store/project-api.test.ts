@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { ProjectReadOnlyError } from '../../../electron/store/errors';
 import { openProject, type Project } from '../../../electron/store/index';
@@ -112,5 +113,25 @@ describe('the project object', () => {
     expect(fs.existsSync(`${f}.lock`)).toBe(false);
     // Closing twice is harmless.
     p.close();
+  });
+
+  it('the WAL is folded back at close even while another connection keeps the file open; not for a read-only project', () => {
+    const f = file();
+    const p = withGrid(f);
+    const other = new Database(f, { readonly: true });
+    expect(other.prepare('SELECT count(*) FROM models').pluck().get()).toBe(2);
+    expect(fs.statSync(`${f}-wal`).size).toBeGreaterThan(0);
+    p.close();
+    expect(fs.statSync(`${f}-wal`).size).toBe(0);
+    const w = openProject(f);
+    w.setSetting('k', 1);
+    const ro = openProject(f, { readOnly: true });
+    // The writer's edit is in the WAL; closing the reader leaves it there.
+    const before = fs.statSync(`${f}-wal`).size;
+    expect(before).toBeGreaterThan(0);
+    ro.close();
+    expect(fs.statSync(`${f}-wal`).size).toBe(before);
+    w.close();
+    other.close();
   });
 });
