@@ -7,7 +7,7 @@
 
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConfigSpec, ResponseMatrix, ResponseRow } from '../../../shared/domain/types';
+import type { ConfigSpec, ResponseRow } from '../../../shared/domain/types';
 import type { ReleaseColumn, ReleaseGrid } from '../../../electron/release/release-data';
 import { makeConfigSpec } from '../../../shared/engine/config';
 import { gridMatrices } from '../../../electron/release/grid-matrices';
@@ -15,6 +15,7 @@ import { openProject, type Project } from '../../../electron/store/project';
 import { batch, response } from '../store/helpers';
 import { tempDir } from '../../temp-dir';
 import { column } from './columns';
+import { plainMatrix } from '../../plain-matrix';
 
 const CONFIGS: ConfigSpec[] = ['textonly', '16f_151k', '32f_151k', '64f_151k', '32f_302k'].map((k) => makeConfigSpec(k));
 
@@ -60,23 +61,6 @@ function rows(): ResponseRow[] {
   return out;
 }
 
-/** Every field of a matrix as plain data (frame lists as arrays, undefined as null). */
-function plain(m: ResponseMatrix): unknown {
-  return {
-    model: m.model,
-    split: m.split,
-    kind: m.kind,
-    itemIds: m.itemIds,
-    configs: m.configs.map((c) => c.key),
-    correct: Array.from(m.correct),
-    score: Array.from(m.score),
-    confidence: Array.from(m.confidence),
-    margin: Array.from(m.margin),
-    latencyMs: Array.from(m.latencyMs),
-    frameIndices: Array.from(m.frameIndices, (f) => (f ? Array.from(f) : null)),
-  };
-}
-
 describe('gridMatrices', () => {
   let dir: string;
   let project: Project;
@@ -92,7 +76,7 @@ describe('gridMatrices', () => {
   it("equals the store's loadMatrix for every grid, every array", () => {
     const ms = gridMatrices(project.scanColumns(), project.listConfigs());
     expect(ms.map((m) => `${m.model}/${m.split}/${m.kind}`)).toEqual(['M1/OPEN/open', 'M1/S1/mcqa', 'M1/S2/mcqa', 'M2/S1/mcqa', 'M2/S2/mcqa']);
-    for (const m of ms) expect(plain(m)).toEqual(plain(project.loadMatrix(m.model, m.split)));
+    for (const m of ms) expect(plainMatrix(m)).toEqual(plainMatrix(project.loadMatrix(m.model, m.split)));
   });
 
   it('keeps what a caller assigns', () => {

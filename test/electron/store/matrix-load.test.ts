@@ -11,6 +11,7 @@ import { openProject, type Project } from '../../../electron/store/index';
 import type { ResponseMatrix, ResponseRow } from '../../../shared/domain/types';
 import { CONFIGS, gridRows, ITEMS, MODELS, SPLITS } from './grid-rows';
 import { batch, config, response, tempDir } from './helpers';
+import { plainMatrix } from '../../plain-matrix';
 
 function project(): Project {
   return openProject(path.join(tempDir('flipbook-matrix-'), 'p.flipbook'), { create: true });
@@ -41,16 +42,11 @@ function expectedMatrix(rows: ResponseRow[], configKeys: string[]) {
   }
   return { itemIds, configs: configKeys, correct, ...fields, frames };
 }
-const asPlain = (m: ResponseMatrix) => ({
-  itemIds: m.itemIds,
-  configs: m.configs.map((c) => c.key),
-  correct: Array.from(m.correct),
-  score: Array.from(m.score),
-  confidence: Array.from(m.confidence),
-  margin: Array.from(m.margin),
-  latencyMs: Array.from(m.latencyMs),
-  frames: Array.from({ length: m.correct.length }, (_, k) => (m.frameIndices[k] ? Array.from(m.frameIndices[k]) : null)),
-});
+/** The matrix's cells as plain data (test/plain-matrix.ts), without its names and kind. */
+const asPlain = (m: ResponseMatrix) => {
+  const { model: _m, split: _s, kind: _k, frameIndices: frames, ...cells } = plainMatrix(m);
+  return { ...cells, frames };
+};
 
 describe('a grid as a matrix', () => {
   it('every cell of every grid, each field where its row and budget put it; absent cells missing', () => {
