@@ -80,7 +80,7 @@ describe('a config stored, then met again', () => {
       pixel_count: 151000,
       width: 448,
       height: 336,
-      sampling_policy: 'uniform',
+      sampling_policy: 'uniform-center',
       sampling_seed: 7,
       pipeline: 'raw',
       notes: 'n',
