@@ -2,6 +2,7 @@
 // position index (a dense array over neighbouring item ids, a Map once ids spread far apart)
 // must answer right however the cells arrived (appended in blocks, pushed one by one, decoded).
 import { describe, expect, it } from 'vitest';
+import { StringCells } from '../../../electron/store/column-blobs';
 import { Column, decodeColumn, encodeColumn, COLUMN_COLUMNS, floatAt, type ColumnRow } from '../../../electron/store/response-columns';
 
 /** Every id's position by a plain scan: what find must answer. */
@@ -116,5 +117,48 @@ describe('Column frames', () => {
     const d = roundTrip(c);
     const byId = new Map(Array.from(d.itemIds.subarray(0, d.length), (id, k) => [id, d.frames?.[k] ? Array.from(d.frames[k]!) : null]));
     expect(Object.fromEntries(byId)).toEqual({ 3: null, 4: null, 5: [1, 2], 9: [4] });
+  });
+});
+
+// Column.adopt takes a batch's arrays as an empty column's cells, as they are: each must be
+// exactly as long as the cells, and the column must be empty.
+describe('Column.adopt', () => {
+  const cells = (n: number, short: string | null = null) => {
+    const len = (name: string) => (name === short ? n - 1 : n);
+    const strings = (name: string) => new StringCells(new Int32Array(len(name)).fill(-1));
+    return {
+      itemIds: Int32Array.from({ length: len('itemIds') }, (_, k) => k + 1),
+      correct: new Int8Array(len('correct')).fill(-1),
+      runId: new Int32Array(len('runId')),
+      line: new Int32Array(len('line')),
+      score: short === 'score' ? new Float64Array(n - 1) : null,
+      confidence: new Float64Array(len('confidence')).fill(NaN),
+      margin: short === 'margin' ? new Float64Array(n - 1) : null,
+      latencyMs: null,
+      pred: strings('pred'),
+      groundTruth: strings('groundTruth'),
+      sourceTag: strings('sourceTag'),
+      protocolNote: strings('protocolNote'),
+    };
+  };
+
+  it('holds the cells as given, and finds them', () => {
+    const c = new Column(1, 1, 1);
+    const given = cells(3);
+    c.adopt(3, given);
+    expect([c.length, c.itemIds, c.confidence, c.dirty]).toEqual([3, given.itemIds, given.confidence, true]);
+    expectFinds(c, [0, 4]);
+    // The first cell appended grows it into arrays of its own.
+    c.push(9);
+    expect(c.itemIds).not.toBe(given.itemIds);
+    expectFinds(c, [0, 4]);
+  });
+
+  it('refuses any array not as long as the cells, and a column that has cells', () => {
+    for (const short of ['itemIds', 'correct', 'runId', 'line', 'score', 'confidence', 'margin', 'pred', 'groundTruth', 'sourceTag', 'protocolNote'])
+      expect(() => new Column(1, 1, 1).adopt(3, cells(3, short)), short).toThrow('Column.adopt: an array is not as long as the cells');
+    const c = new Column(1, 1, 1);
+    c.push(1);
+    expect(() => c.adopt(3, cells(3))).toThrow('Column.adopt: the column has cells');
   });
 });
