@@ -72,7 +72,14 @@ describe('a config stored, then met again', () => {
   it('a new one is stored whole; a key whose frames contradict its name is refused', () => {
     const d = db();
     const upsert = createConfigUpserter(d);
-    const spec: ConfigSpec = { ...config('16f_151k', 16, 151000), width: 448, height: 336, sampling: { policy: 'uniform-center', seed: 7, fps: null }, pipeline: 'raw', notes: 'n' };
+    const spec: ConfigSpec = {
+      ...config('16f_151k', 16, 151000),
+      width: 448,
+      height: 336,
+      sampling: { policy: 'uniform-center', seed: 7, fps: null },
+      pipeline: 'raw',
+      notes: 'n',
+    };
     const id = upsert(spec, 'a.csv', 2);
     expect(stored(d, '16f_151k')).toMatchObject({
       id,
