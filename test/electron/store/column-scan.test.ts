@@ -5,11 +5,10 @@
  * rows that were imported, sorted here by plain string comparison.
  */
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openProject, type ScannedGrid, type StringTable } from '../../../electron/store/index';
 import { CONFIGS, gridRows } from './grid-rows';
-import { batch, config, response, tempDir } from './helpers';
+import { batch, config, emptySqliteFile, response, tempDir } from './helpers';
 
 const text = (t: StringTable, k: number): string | null => t.dict[t.idx[k]!]!;
 const num = (a: Float64Array | null, k: number): number | null => (a === null || Number.isNaN(a[k]!) ? null : a[k]!);
@@ -75,13 +74,7 @@ describe('scanning every cell column-wise', () => {
     const ids = ['\u{1D49C}', '\uFF21', 'a', 'B'];
     const inOrder = ['B', 'a', '\uFF21', '\u{1D49C}'];
     for (const encoding of ['UTF-8', 'UTF-16le']) {
-      const f = path.join(tempDir('flipbook-scan-'), 'p.flipbook');
-      // An empty SQLite file of that encoding, which the store initialises as a new project.
-      const raw = new Database(f);
-      raw.pragma(`encoding = '${encoding}'`);
-      raw.exec('CREATE TABLE t (x); DROP TABLE t');
-      raw.close();
-      const p = openProject(f);
+      const p = openProject(emptySqliteFile(path.join(tempDir('flipbook-scan-'), 'p.flipbook'), encoding));
       expect(p.db.pragma('encoding', { simple: true })).toBe(encoding);
       p.applyImport(batch('u.csv', { configs: [config('16f', 16)], responses: ids.map((sampleId, i) => response({ sampleId, config: '16f', line: i + 2, pred: sampleId })) }));
       const [grid] = p.scanColumns();

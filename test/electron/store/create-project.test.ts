@@ -4,16 +4,14 @@
  * place in WAL mode with nothing beside it; refused over an existing file; a failing fill
  * leaves nothing; a killed run's temp is removed first, a live one's kept.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { ProjectOpenError } from '../../../electron/store/errors';
 import { createProjectWith, openProject, projectFiles } from '../../../electron/store/project';
-import { batch, config, response, tempDir } from './helpers';
+import { batch, config, deadPid, response, tempDir } from './helpers';
 
-const deadPid = (): number => Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
 const fill = (p: Parameters<Parameters<typeof createProjectWith>[1]>[0]) =>
   p.applyImport(batch('a.csv', { configs: [config('8f', 8)], responses: [response({ sampleId: 'q1', config: '8f', line: 2, pred: 'A' })] }));
 

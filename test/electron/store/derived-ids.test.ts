@@ -7,11 +7,10 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ImportError } from '../../../electron/importers/errors';
 import { checkDerivedIds } from '../../../electron/store/derived-ids';
 import { openProject, type Project } from '../../../electron/store/index';
 import type { DerivedId, ImportBatch, ItemMeta } from '../../../shared/domain/types';
-import { batch, tempDir } from './helpers';
+import { batch, importRefusal, tempDir } from './helpers';
 
 /** A project whose items q1 and q2 of split `vmme` have question text (q2 a video too); q3 has none. */
 function project(): Project {
@@ -38,15 +37,6 @@ const row = (sampleId: string, question: string | null, line: number, extra: Par
 });
 const derived = (file: string, rows: DerivedId[]): ImportBatch => ({ ...batch(file, {}), derivedIds: { how: 'row order', rows } });
 const named = (file: string, items: ItemMeta[]): ImportBatch => batch(file, { items });
-function refusal(f: () => unknown): ImportError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof ImportError) return e;
-    throw e;
-  }
-  throw new Error('not refused');
-}
 
 describe('derived item ids', () => {
   it('no derived ids, or none in a batch: nothing checked and no note', () => {
@@ -78,7 +68,9 @@ describe('derived item ids', () => {
 
   it('another question is refused, naming the file, the row and the field it was derived from', () => {
     const p = project();
-    const e = refusal(() => checkDerivedIds(p.db, [derived('runs/M.tsv', [row('q1', 'How many cubes are there?', 2), row('q2', 'What is the dog doing?', 3, { field: 'row' })])]));
+    const e = importRefusal(() =>
+      checkDerivedIds(p.db, [derived('runs/M.tsv', [row('q1', 'How many cubes are there?', 2), row('q2', 'What is the dog doing?', 3, { field: 'row' })])]),
+    );
     expect([e.file, e.line, e.field]).toEqual(['runs/M.tsv', 3, 'row']);
     expect(e.reason).toBe(
       'derived item id q2 (split vmme) is a different question in the project: "What colour is the car?", not this row\'s "What is the dog doing?"; the rows are not in the benchmark\'s order — add a question_id column',
@@ -87,7 +79,7 @@ describe('derived item ids', () => {
 
   it('another video is refused; a row or an item without a video is not', () => {
     const p = project();
-    const e = refusal(() => checkDerivedIds(p.db, [derived('M.tsv', [row('q2', 'What colour is the car?', 4, { videoId: 'vid-9' })])]));
+    const e = importRefusal(() => checkDerivedIds(p.db, [derived('M.tsv', [row('q2', 'What colour is the car?', 4, { videoId: 'vid-9' })])]));
     expect([e.line, e.reason]).toEqual([4, "derived item id q2 (split vmme) is of video vid-2 in the project, not this row's vid-9; add a question_id column"]);
     expect(checkDerivedIds(p.db, [derived('M.tsv', [row('q2', 'What colour is the car?', 4)])])).toHaveLength(1);
     expect(checkDerivedIds(p.db, [derived('M.tsv', [row('q1', 'How many cubes are there?', 4, { videoId: 'vid-1' })])])).toHaveLength(1);
@@ -99,7 +91,7 @@ describe('derived item ids', () => {
       { split: 'raw', sampleId: 'q1', question: 'Which hand moves first?', videoId: 'vid-1' },
       { split: 'raw', sampleId: 'q4', question: null },
     ]);
-    const e = refusal(() => checkDerivedIds(p.db, [parquet, derived('M.tsv', [row('q1', 'How many cubes are there?', 2, { split: 'other' })])], { split: 'vmme' }));
+    const e = importRefusal(() => checkDerivedIds(p.db, [parquet, derived('M.tsv', [row('q1', 'How many cubes are there?', 2, { split: 'other' })])], { split: 'vmme' }));
     expect(e.reason).toBe(
       'derived item id q1 (split vmme) is a different question in meta/other.parquet: "Which hand moves first?", not this row\'s "How many cubes are there?"; the rows are not in the benchmark\'s order — add a question_id column',
     );

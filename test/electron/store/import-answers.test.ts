@@ -6,23 +6,14 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ImportError } from '../../../electron/importers/errors';
 import { openProject, type Project } from '../../../electron/store/index';
 import type { ImportBatch } from '../../../shared/domain/types';
-import { batch, config, response, tempDir } from './helpers';
+import { batch, config, importRefusal, response, tempDir } from './helpers';
 
 const configs = [config('textonly', 0), config('16f', 16)];
 const project = (): Project => openProject(path.join(tempDir('flipbook-answers-'), 'p.flipbook'), { create: true });
 const meta = (file: string, answer: string | null, line = 2) => batch(file, { items: [{ split: 'S', sampleId: 'q1', answer, line }] });
-function refusal(p: Project, b: ImportBatch): ImportError {
-  try {
-    p.applyImport(b);
-  } catch (e) {
-    if (e instanceof ImportError) return e;
-    throw e;
-  }
-  throw new Error('not refused');
-}
+const refusal = (p: Project, b: ImportBatch) => importRefusal(() => p.applyImport(b));
 const cells = (p: Project) => p.responsesForItem('m', 'S', 'q1').map((r) => [r.config, r.pred, r.correct, r.score]);
 
 describe('answers and outcomes', () => {

@@ -6,22 +6,13 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ImportError } from '../../../electron/importers/errors';
 import { createConfigUpserter, framesFromKey, nearDuplicateConfigWarnings, specFromKey } from '../../../electron/store/import-configs';
 import { openProject } from '../../../electron/store/index';
 import type { ConfigSpec } from '../../../shared/domain/types';
-import { config, tempDir } from './helpers';
+import { config, importRefusal, tempDir } from './helpers';
 
 const db = () => openProject(path.join(tempDir('flipbook-configs-'), 'p.flipbook'), { create: true }).db;
-function refusal(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof ImportError) return e.message;
-    throw e;
-  }
-  throw new Error('not refused');
-}
+const refusal = (f: () => unknown): string => importRefusal(f).message;
 const stored = (d: ReturnType<typeof db>, key: string) => d.prepare('SELECT * FROM configs WHERE key = ?').get(key);
 
 describe('frames from a key', () => {

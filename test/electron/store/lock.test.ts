@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lockHolder, openProject, ProjectLockedError, ProjectReadOnlyError } from '../../../electron/store/index';
-import { tempDir } from './helpers';
+import { deadPid, tempDir } from './helpers';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -42,12 +42,6 @@ function startChild(): Child {
       });
     },
   };
-}
-
-/** The pid of a process that has exited (so it is certainly not alive). */
-function deadPid(): number {
-  const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
-  return Number(r.stdout);
 }
 
 describe('project lock', () => {

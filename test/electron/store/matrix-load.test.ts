@@ -5,12 +5,11 @@
  * two against each other; the main protocol decides which configs either reads.
  */
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openProject, type Project } from '../../../electron/store/index';
 import type { ResponseMatrix, ResponseRow } from '../../../shared/domain/types';
 import { CONFIGS, gridRows, ITEMS, MODELS, SPLITS } from './grid-rows';
-import { batch, config, response, tempDir } from './helpers';
+import { batch, config, emptySqliteFile, response, tempDir } from './helpers';
 import { plainMatrix } from '../../plain-matrix';
 
 function project(): Project {
@@ -168,12 +167,7 @@ describe('the outcome scan', () => {
   it('items in code-point order in a UTF-16 project too, where SQLite sorts by UTF-16 code units', () => {
     const ids = ['\u{1D49C}', '\uFF21', 'a', 'B'];
     for (const encoding of ['UTF-8', 'UTF-16le']) {
-      const f = path.join(tempDir('flipbook-matrix-'), 'p.flipbook');
-      const raw = new Database(f);
-      raw.pragma(`encoding = '${encoding}'`);
-      raw.exec('CREATE TABLE t (x); DROP TABLE t');
-      raw.close();
-      const p = openProject(f);
+      const p = openProject(emptySqliteFile(path.join(tempDir('flipbook-matrix-'), 'p.flipbook'), encoding));
       p.applyImport(
         batch('u.csv', {
           configs: [config('16f', 16)],

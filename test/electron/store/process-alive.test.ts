@@ -4,15 +4,11 @@
  * does a pid that cannot be one; stale temps are removed by their owner's pid, a live
  * owner's and this process's kept, other names left alone.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { processAlive, removeStaleTemps } from '../../../electron/store/process-alive';
-import { tempDir } from './helpers';
-
-/** The pid of a process that has exited. */
-const deadPid = (): number => Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+import { deadPid, tempDir } from './helpers';
 
 describe('a process alive', () => {
   it('this one, its parent and init run; an exited one and impossible pids do not', () => {
