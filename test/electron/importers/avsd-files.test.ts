@@ -316,3 +316,102 @@ describe('a result', () => {
     expect((await readAvsd(f[RES]!, opts)).responses.map((r) => r.score)).toEqual([1, 0]);
   });
 });
+
+describe('a result, turn by turn', () => {
+  /** A reference dialog `id` of `n` turns, the ones in `undisclosed` still __UNDISCLOSED__. */
+  const dialog = (id: string, n: number, undisclosed: number[] = []) => ({
+    image_id: id,
+    caption: `video ${id}`,
+    dialog: Array.from({ length: n }, (_, t) => turn(` q${t} ?`, undisclosed.includes(t) ? U : `a${t}`)),
+  });
+  /** The multi-reference captions of `names` (`<image_id>_<turn>`), one each. */
+  const multiref = (names: string[]) => ({
+    images: names.map((name, id) => ({ name, id })),
+    annotations: names.map((name, id) => ({ image_id: id, caption: `ref ${name}` })),
+  });
+  /** A result answering `turns` of each dialog with "ans<turn>", questions as the reference has them. */
+  const answers = (ids: string[], turns: number[]) => ({ dialogs: ids.map((id) => ({ image_id: id, dialog: turns.map((t) => turn(` q${t} ?`, `ans${t}`)) })) });
+
+  it('names the first five missing dialogs, and an ellipsis only past five', async () => {
+    const ids = ['V1', 'V2', 'V3', 'V4', 'V5', 'V6', 'V7'];
+    const f = files({ [REF]: { dialogs: ids.map((id) => dialog(id, 1)) }, [RES]: answers(['V1'], [0]), 'Toy-7B_AVSD_16frame.json': answers(['V1', 'V2'], [0]) });
+    await expectImportError(readAvsd(f[RES]!, { companions: [f[REF]!] }), {
+      file: RES,
+      line: 1,
+      field: 'dialogs',
+      reason: /^6 of the 7 dialogs of test_set4DSTC7-AVSD\.json missing: V2, V3, V4, V5, V6, … \(a result answers every dialog of its reference\)$/,
+    });
+    await expectImportError(readAvsd(f['Toy-7B_AVSD_16frame.json']!, { companions: [f[REF]!] }), {
+      file: 'Toy-7B_AVSD_16frame.json',
+      line: 1,
+      field: 'dialogs',
+      reason: /^5 of the 7 dialogs of test_set4DSTC7-AVSD\.json missing: V3, V4, V5, V6, V7 \(a result answers every dialog of its reference\)$/,
+    });
+  });
+
+  it("compares questions without their surrounding spaces, and names the reference's question when they differ", async () => {
+    const f = files({ [REF]: { dialogs: [dialog('V1', 2)] }, [RES]: { dialogs: [{ image_id: 'V1', dialog: [turn('q0 ?  ', 'x'), turn('\tq1 ?', 'y')] }] } });
+    const ok = await readAvsd(f[RES]!, { companions: [f[REF]!] });
+    expect(ok.responses.map((r) => [r.sampleId, r.pred])).toEqual([
+      ['V1_0', 'x'],
+      ['V1_1', 'y'],
+    ]);
+    const g = files({ [REF]: { dialogs: [dialog('V1', 2)] }, [RES]: { dialogs: [{ image_id: 'V1', dialog: [turn('q0 ?', 'x'), turn('q1 ?!', 'y')] }] } });
+    await expectImportError(readAvsd(g[RES]!, { companions: [g[REF]!] }), {
+      file: RES,
+      line: lineOf(g[RES]!, '"question": "q1 ?!"') - 1,
+      field: 'dialogs[0].dialog[1].question',
+      reason: /^"q1 \?!" is not the reference's question at turn 1 of V1 \(" q1 \?"\)$/,
+    });
+  });
+
+  it('takes only the evaluated turns when they are the last ones, else the whole dialog', async () => {
+    // Turns 2 and 3 of 4 evaluated: a result may hold those two alone.
+    const last = files({ [REF]: { dialogs: [dialog('V1', 4, [2, 3])] }, [MR]: multiref(['V1_2', 'V1_3']), [RES]: answers(['V1'], [2, 3]) });
+    const a = await readAvsd(last[RES]!, { companions: [last[REF]!, last[MR]!] });
+    expect(a.responses.map((r) => [r.sampleId, r.pred])).toEqual([
+      ['V1_2', 'ans2'],
+      ['V1_3', 'ans3'],
+    ]);
+    // Turns 0 and 2 of 3: not the last ones, so two turns are not enough.
+    const gap = files({ [REF]: { dialogs: [dialog('V1', 3, [0, 2])] }, [MR]: multiref(['V1_0', 'V1_2']), [RES]: answers(['V1'], [0, 2]) });
+    await expectImportError(readAvsd(gap[RES]!, { companions: [gap[REF]!, gap[MR]!] }), {
+      file: RES,
+      line: 3,
+      field: 'dialogs[0].dialog',
+      reason:
+        /^2 turn\(s\); the reference dialog V1 \(test_set4DSTC7-AVSD\.json:3\) has 3, of which turn\(s\) 0, 2 are evaluated: a result holds every turn, or only the evaluated ones$/,
+    });
+    const whole = files({ [REF]: { dialogs: [dialog('V1', 3, [0, 2])] }, [MR]: multiref(['V1_0', 'V1_2']), [RES]: answers(['V1'], [0, 1, 2]) });
+    const b = await readAvsd(whole[RES]!, { companions: [whole[REF]!, whole[MR]!] });
+    expect(b.responses.map((r) => [r.sampleId, r.pred])).toEqual([
+      ['V1_0', 'ans0'],
+      ['V1_2', 'ans2'],
+    ]);
+    // A prototype set evaluates every turn: the result must hold them all.
+    const proto = files({ [REF]: { dialogs: [dialog('V1', 2)] }, [RES]: answers(['V1'], [1]) });
+    await expectImportError(readAvsd(proto[RES]!, { companions: [proto[REF]!] }), {
+      file: RES,
+      line: 3,
+      field: 'dialogs[0].dialog',
+      reason: /^1 turn\(s\); the reference dialog V1 \(test_set4DSTC7-AVSD\.json:3\) has 2, all of them evaluated: a result holds every turn, or only the evaluated ones$/,
+    });
+  });
+
+  it('reads multi-references of turns past the ninth', async () => {
+    const f = files({ [REF]: { dialogs: [dialog('V1', 11, [10])] }, [MR]: multiref(['V1_10']), [RES]: answers(['V1'], [10]) });
+    const a = await readAvsd(f[RES]!, { companions: [f[REF]!, f[MR]!] });
+    expect(a.items.map((i) => [i.sampleId, i.references])).toEqual([['V1_10', ['ref V1_10']]]);
+    expect(a.responses.map((r) => [r.sampleId, r.score])).toEqual([['V1_10', 0]]);
+  });
+
+  it('names the reference files when a dialog is in none of them', async () => {
+    const f = files({ [REF]: { dialogs: [dialog('V1', 1)] }, 'valid_set4DSTC7-AVSD.json': { dialogs: [dialog('V2', 1)] }, [RES]: answers(['V3'], [0]) });
+    await expectImportError(readAvsd(f[RES]!, { companions: [f[REF]!, f['valid_set4DSTC7-AVSD.json']!] }), {
+      file: RES,
+      line: 3,
+      field: 'dialogs[0].image_id',
+      reason: /^dialog V3 is not in the reference \(test_set4DSTC7-AVSD\.json, valid_set4DSTC7-AVSD\.json\)$/,
+    });
+  });
+});
