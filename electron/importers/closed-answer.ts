@@ -39,9 +39,12 @@ export function extractYesNo(text: string | null): 'yes' | 'no' | null {
 
 export const yesNoLetter = (v: 'yes' | 'no'): string => LETTER[v];
 
-/** Fields that never hold a per-sample outcome (the record's own plumbing and the dataset row). */
-const NOT_OUTCOMES = new Set(['doc', 'doc_id', 'doc_hash', 'target', 'filtered_resps', 'resps', 'input', 'arguments', 'token_counts']);
-/** Names of an outcome: `score`, `rating`, `accuracy`, `acc`, and `<task>_score` / `_accuracy` / `_acc` / `_rating`. */
+/**
+ * Names of an outcome: `score`, `rating`, `accuracy`, `acc`, and `<task>_score` / `_accuracy` /
+ * `_acc` / `_rating`. No field of the record's own plumbing (`doc`, `doc_id`, `target`,
+ * `filtered_resps`, `resps`, `arguments`, …) has such a name, so the dataset row under `doc` is
+ * never read as an outcome.
+ */
 const OUTCOME_NAME = /^(score|rating|accuracy|acc)$|_(score|accuracy|acc|rating)$/;
 /** Inside a metric object (lmms-eval's `process_results` values): its numeric outcome. */
 const INNER = ['score', 'rating', 'accuracy', 'acc'] as const;
@@ -54,13 +57,13 @@ const INNER = ['score', 'rating', 'accuracy', 'acc'] as const;
  */
 export function givenOutcome(rec: Record<string, unknown>, file: string, line: number): { value: number; field: string } | null {
   for (const [k, v] of Object.entries(rec)) {
-    if (NOT_OUTCOMES.has(k) || !OUTCOME_NAME.test(k)) continue;
+    if (!OUTCOME_NAME.test(k)) continue;
     if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') {
       const n = parseScore(v, file, line, k);
       if (n !== null) return { value: n, field: k };
-    } else if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+    } else if (v !== null && typeof v === 'object') {
+      // An absent or empty one is null, and the next is tried (a list has none of them).
       for (const f of INNER) {
-        if (!(f in v)) continue;
         const n = parseScore((v as Record<string, unknown>)[f], file, line, `${k}.${f}`);
         if (n !== null) return { value: n, field: `${k}.${f}` };
       }
