@@ -109,10 +109,12 @@ function optionsOf(v: string | null, file: string, line: number, column: string)
     if (!list) throw new ImportError(file, line, column, 'not a list of options');
     return list.map((o, k) => stripOptionPrefix(o, k));
   }
+  // Blank lines are dropped before the letters are counted: "A. red", "", "B. blue" is two options.
   return t
     .split('\n')
-    .map((o, k) => stripOptionPrefix(o.trim(), k))
-    .filter((o) => o !== '');
+    .map((o) => o.trim())
+    .filter((o) => o !== '')
+    .map((o, k) => stripOptionPrefix(o, k));
 }
 
 export async function readColumns(path: string, opts: ImportOptions & { columns: string }): Promise<ImportBatch> {
@@ -190,12 +192,17 @@ export async function readColumns(path: string, opts: ImportOptions & { columns:
       if (!Number.isFinite(n) || n < 0) throw new ImportError(file, line, col('latency_ms')!, `expected milliseconds ≥ 0, got ${JSON.stringify(lat)}`);
       row.latencyMs = n;
     }
-    const video = get('video');
+    // An empty cell is no value: an item without a question has none, not "".
+    const filled = (role: ColumnRole): string | null => {
+      const v = get(role);
+      return v === null || v.trim() === '' ? null : v;
+    };
+    const video = filled('video');
     const item = {
       split,
       sampleId,
-      question: get('question'),
-      taskType: get('task_type'),
+      question: filled('question'),
+      taskType: filled('task_type'),
       videoId: video,
       videoFile: video ? (/\.\w{2,4}$/.test(video) ? video : `${video}.mp4`) : null,
     };
@@ -222,7 +229,8 @@ export async function readColumns(path: string, opts: ImportOptions & { columns:
       const a = answer.trim();
       if (isOptionLetter(a)) letter = a;
       else {
-        const i = options ? options.findIndex((o) => o.trim() === a || o.trim() === stripOptionPrefix(a, 0)) : -1;
+        // The option's text, bare or behind its own letter ("B. blue" is option B's "blue").
+        const i = options ? options.findIndex((o, k) => o.trim() === a || o.trim() === stripOptionPrefix(a, k)) : -1;
         if (i < 0 || i >= 8)
           throw new ImportError(file, line, col('answer')!, `${JSON.stringify(answer)} is neither an option letter A–H, a 0-based index, nor one of the options`);
         letter = letterOf(i);
