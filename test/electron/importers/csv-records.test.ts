@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { readCsvRecords } from '../../../electron/importers/csv-records';
@@ -48,6 +49,23 @@ describe('readCsvRecords', () => {
     expect(await records(p, '\t')).toEqual([
       [['a', 'b'], 1],
       [['1\t2', '3'], 2],
+    ]);
+  });
+
+  it("resolves to the sha256 of the file's bytes, and takes only a one-character ASCII delimiter", async () => {
+    const text = '\uFEFFa;b\n1;2\n';
+    const p = scratch.write('semi.csv', text);
+    expect(await records(p, ';')).toEqual([
+      [['a', 'b'], 1],
+      [['1', '2'], 2],
+    ]);
+    expect(await readCsvRecords(p, p, () => undefined, ';')).toBe(createHash('sha256').update(Buffer.from(text, 'utf8')).digest('hex'));
+    for (const d of ['', ',,', '\u00a7']) {
+      await expect(readCsvRecords(p, p, () => undefined, d)).rejects.toThrow(`readCsvRecords: the delimiter must be one ASCII character, got ${JSON.stringify(d)}`);
+    }
+    expect(await records(p, '\u007f')).toEqual([
+      [['a;b'], 1],
+      [['1;2'], 2],
     ]);
   });
 
