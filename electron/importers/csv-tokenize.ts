@@ -64,8 +64,10 @@ function readQuoted(buf: Buffer, at: Cursor, file: string, delimiter: number): s
   const parts: string[] = [];
   let p = at.p + 1;
   let s = p;
+  // Named where it opens: the end of the file, where it is found, says nothing to a reader.
+  const opened = at.line;
   for (;;) {
-    if (p >= n) throw new ImportError(file, at.line, '', 'malformed CSV: a quoted field is not closed before the end of the file');
+    if (p >= n) throw new ImportError(file, opened, '', 'malformed CSV: the quoted field opened on this line is not closed before the end of the file');
     const c = buf[p]!;
     if (c === QUOTE) {
       parts.push(buf.toString('utf8', s, p));
