@@ -5,7 +5,6 @@
  */
 export function parseListLiteral(text: string): string[] | null {
   const t = text.trim();
-  if (!t) return null;
   if (t.startsWith('[')) {
     try {
       const v: unknown = JSON.parse(t);

@@ -27,6 +27,6 @@ export function pixelsFromArgs(args: Map<string, string>): number | null {
   const v = args.get('max_pixels');
   if (v === undefined) return null;
   // max_pixels may be written as an expression like 602112 or 768*28*28.
-  if (/^\d+(\s*\*\s*\d+)*$/.test(v)) return v.split('*').reduce((a, b) => a * Number(b.trim()), 1);
+  if (/^\d+(\s*\*\s*\d+)*$/.test(v)) return v.split('*').reduce((a, b) => a * Number(b), 1); // Number() ignores the spaces
   return null;
 }
