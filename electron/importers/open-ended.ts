@@ -106,10 +106,6 @@ export class OpenScorer {
     this.computed++;
   }
 
-  get rows(): number {
-    return this.computed + this.kept;
-  }
-
   warnings(): string[] {
     const name = basename(this.file);
     const out: string[] = [];
