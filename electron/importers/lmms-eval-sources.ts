@@ -104,6 +104,14 @@ async function findResults(samplesPath: string): Promise<string | null> {
   return other ? join(dir, other) : null;
 }
 
+/**
+ * A model's name from `pretrained`: the last part of a Hub id or a path, a Windows path too
+ * (`C:\models\LLaVA-7B\` → `LLaVA-7B`; node's basename splits only at `/` here).
+ */
+function modelNameOf(pretrained: string): string {
+  return basename(pretrained.replace(/\\/g, '/').replace(/\/+$/, ''));
+}
+
 export async function readResults(samplesPath: string): Promise<ResultsInfo | null> {
   const path = await findResults(samplesPath);
   if (!path) return null;
@@ -121,7 +129,7 @@ export async function readResults(samplesPath: string): Promise<ResultsInfo | nu
   const name = r.model_name ?? args.get('pretrained') ?? null;
   return {
     path,
-    model: name ? basename(name.replace(/[\\/]+$/, '')) : null,
+    model: name ? modelNameOf(name) : null,
     modelArgs,
     frames: fr ? fr.frames : null,
     pixels: pixelsFromArgs(args),
@@ -172,7 +180,7 @@ export async function legacySource(path: string): Promise<LogSource> {
     task: doc.model_configs.task ?? basename(path, extname(path)),
     results: {
       path,
-      model: pretrained ? basename(pretrained.replace(/[\\/]+$/, '')) : (doc.args.model ?? null),
+      model: pretrained ? modelNameOf(pretrained) : (doc.args.model ?? null),
       modelArgs,
       frames: fr ? fr.frames : null,
       pixels: pixelsFromArgs(args),
