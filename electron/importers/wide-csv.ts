@@ -44,7 +44,8 @@ const ManifestSchema = z.object({
 
 export function modelSplitFromWideName(name: string): { model: string; split: string } | null {
   const m = /^([^_]+)_(.+)_predictions_wide\.csv$/i.exec(name);
-  return m?.[1] && m[2] ? { model: m[1], split: m[2] } : null;
+  // Both groups match at least one character.
+  return m ? { model: m[1]!, split: m[2]! } : null;
 }
 
 interface ManifestTags {
