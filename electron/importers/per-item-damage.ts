@@ -27,10 +27,7 @@ export function refuseDamaged(buf: Buffer, display: string): void {
  */
 export function refuseTruncated(buf: Buffer, file: string): void {
   if (buf.length === 0 || buf[buf.length - 1] === LF) return;
-  const lines = buf
-    .toString('utf8')
-    .replace(/^\uFEFF/, '')
-    .split('\n');
+  const lines = buf.toString('utf8').split('\n');
   const cut = lines[lines.length - 1] ?? '';
   if (cut.trim() === '') return;
   let fields = 1;
@@ -40,7 +37,8 @@ export function refuseTruncated(buf: Buffer, file: string): void {
     if (c === 34) quoted = !quoted;
     else if (c === 44 && !quoted) fields++;
   }
-  const header = lines.length > 1 ? (lines[0] ?? '').replace(/\r$/, '').split(',') : [];
+  // trim() drops a byte-order mark before the first name and a CR after the last.
+  const header = lines.length > 1 ? (lines[0] ?? '').split(',') : [];
   const field = header.length > 0 ? (header[Math.min(fields, header.length) - 1] ?? '').trim() : '';
   throw new ImportError(file, lines.length, field, 'the file ends inside this row (no line break after it): a truncated copy? Nothing was imported; copy or export the file again');
 }
