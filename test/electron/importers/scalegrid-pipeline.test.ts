@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectFormat, readImport } from '../../../electron/importers/index';
+import { budgetFromFileName } from '../../../electron/importers/scalegrid-pipeline';
 import { openProject } from '../../../electron/store/project';
 import { Scratch, expectImportError } from './helpers';
 import { flipbook } from '../cli/cli-helpers';
@@ -125,6 +126,23 @@ describe("the release pipeline's run_inference*.py rows", () => {
     expect((await read('qwen25_textonly_short.jsonl', jsonl([text]))).configs.map((c) => c.key)).toEqual(['textonly']);
     const subs = { ...text, subtitle_mode: 'only', prompt_style: 'videomme_v2' };
     expect((await read('qwen25_textonly_subs.jsonl', jsonl([subs]))).configs.map((c) => c.key)).toEqual(['textonly@subs_v2prompt']);
+    // Each protocol field in the tag, in one order; uniform sampling and text without subtitles add none.
+    const all = {
+      ...OK_QWEN('001-1', '001', 'A', 'A', PROBS_A, [0, 5, 10]),
+      frame_sampling: 'dense_start',
+      subtitle_mode: 'interleave',
+      prompt_style: 'videomme_v2',
+      inference_mode: 'generate',
+    };
+    expect((await read('qwen25_64f_all.jsonl', jsonl([all]))).configs.map((c) => [c.key, c.sampling.policy])).toEqual([
+      ['64f_151k@dense_start_subs_interleave_v2prompt_generate', 'scalegrid-dense-start'],
+    ]);
+    const plain = { ...OK_QWEN('001-1', '001', 'A', 'A', PROBS_A, [0, 5, 10]), subtitle_mode: 'none', prompt_style: 'cached', inference_mode: 'prob' };
+    expect((await read('qwen25_64f_plain.jsonl', jsonl([plain]))).configs.map((c) => [c.key, c.sampling.policy, c.sampling.seed])).toEqual([
+      ['64f_151k', 'scalegrid-uniform', null],
+    ]);
+    const concat = { ...OK_QWEN('001-1', '001', 'A', 'A', PROBS_A, [0, 5, 10]), subtitle_mode: 'concat' };
+    expect((await read('qwen25_64f_concat.jsonl', jsonl([concat]))).configs[0]!.key).toBe('64f_151k@subs');
   });
 
   it('run_inference_internvl.py: generated text, a pred that may be None, input_size in the key unless the default 448', async () => {
@@ -203,6 +221,24 @@ describe("the release pipeline's run_inference*.py rows", () => {
       ['128f_151k', 4500, false],
       ['textonly', 310, false],
     ]);
+  });
+});
+
+describe('budgetFromFileName', () => {
+  it("reads the budget from a pipeline file name's parts, and a pixel label after it", () => {
+    expect(budgetFromFileName('runs/qwen25_16f_v2_medium.jsonl')).toEqual({ frames: 16, pixelLabel: null });
+    expect(budgetFromFileName('qwen25_16f_151k_short.JSONL')).toEqual({ frames: 16, pixelLabel: '151k' });
+    expect(budgetFromFileName('internvl_32f_input224.jsonl')).toEqual({ frames: 32, pixelLabel: 'input224' });
+    expect(budgetFromFileName('qwen25_8f')).toEqual({ frames: 8, pixelLabel: null });
+    expect(budgetFromFileName('qwen25_textonly_short.jsonl')).toEqual({ frames: 0, pixelLabel: null });
+    expect(budgetFromFileName('qwen25_0f_short.jsonl')).toEqual({ frames: 0, pixelLabel: null });
+    // Text only has no pixel budget, whatever follows.
+    expect(budgetFromFileName('qwen25_0f_151k.jsonl')).toEqual({ frames: 0, pixelLabel: null });
+    // The first budget part wins; a part that is no pixel label is none.
+    expect(budgetFromFileName('m_4f_8f_x.jsonl')).toEqual({ frames: 4, pixelLabel: null });
+    expect(budgetFromFileName('m_4f_@@.jsonl')).toEqual({ frames: 4, pixelLabel: null });
+    for (const name of ['qwen25_short.jsonl', 'qwen25_16frames.jsonl', 'f_x.jsonl', '16f.jsonl.bak']) expect(budgetFromFileName(name), name).toBeNull();
+    expect(budgetFromFileName('16f.jsonl')).toEqual({ frames: 16, pixelLabel: null });
   });
 });
 
