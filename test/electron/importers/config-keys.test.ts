@@ -58,10 +58,10 @@ describe('parseKey, keyFor, pixelLabelFor, specFor', () => {
       modelArgs: null,
       notes: null,
     });
-    expect(specFor('8f', { toolkit: 'avsd', sampling: { policy: 'uniform', seed: 1, fps: null } })).toMatchObject({
+    expect(specFor('8f', { toolkit: 'avsd', sampling: { policy: 'random', seed: 1, fps: null } })).toMatchObject({
       key: '8f',
       toolkit: 'avsd',
-      sampling: { policy: 'uniform', seed: 1, fps: null },
+      sampling: { policy: 'random', seed: 1, fps: null },
     });
   });
 });
