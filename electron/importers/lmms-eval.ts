@@ -274,7 +274,6 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
       `${basename(file)}: ${textIdsWithoutVideo} line(s) use the question text as question_id and the log has no doc (video): keyed by doc_id, so they do not join MLVU metadata`,
     );
   }
-  if (!results && !opts.config && !legacy) b.warnings.push(`${basename(file)}: no *_results.json beside it`);
   return b.finish({
     sourcePath: path,
     sha256: await sha256File(path),
