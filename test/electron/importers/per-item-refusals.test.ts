@@ -34,6 +34,21 @@ describe('per_item.csv rows', () => {
     await refused(['q2,N,T,,8,,A,A,1,t,'], { line: 3, field: 'config', reason: /^empty$/ });
   });
 
+  it('refuses a name holding a control character and free text holding NUL, at the row that brings it', async () => {
+    const cases: [string, string, RegExp][] = [
+      ['q\t2,M,S,8f,8,,A,A,1,t,', 'sample_id', /^holds the control character U\+0009 at character 2/],
+      ['q2,M\u0001,S,8f,8,,A,A,1,t,', 'model', /^holds the control character U\+0001 at character 2/],
+      ['q2,M,S\u007f,8f,8,,A,A,1,t,', 'split', /^holds the control character U\+007F at character 2/],
+      ['q2,M,S,8f,8,,A,A,1,t\u0000x,', 'source_tag', /^holds a NUL byte at character 2$/],
+      ['q2,M,S,8f,8,,A,A,1,t,n\u0000', 'protocol_note', /^holds a NUL byte at character 2$/],
+    ];
+    for (const [row, field, reason] of cases) await refused([row], { line: 3, field, reason });
+    // The config is checked as a key first: a control character makes it none.
+    await refused(['q2,M,S,8f\u0001,8,,A,A,1,t,'], { line: 3, field: 'config', reason: /./ });
+    // Also when the name was met before in the file: only new names are checked, and this one is new.
+    await refused(['q2,M,S,8f,8,,A,A,1,t,', 'q3,M,S,8f,8,,A,A,1,t,\u0000'], { line: 4, field: 'protocol_note', reason: /^holds a NUL byte/ });
+  });
+
   it('refuses a correct that is not 0 or 1, and a row with neither a correct nor a score', async () => {
     for (const v of ['2', 'yes', '01', 'true']) await refused([`q2,M,S,8f,8,,A,A,${v},t,`], { line: 3, field: 'correct', reason: new RegExp(`^expected 0 or 1, got "${v}"$`) });
     await refused(['q2,M,S,8f,8,,A,A,,t,'], { line: 3, field: 'correct', reason: /^empty, and no score: a row needs 0\/1 \(MCQA\) or a score \(open-ended\)$/ });
