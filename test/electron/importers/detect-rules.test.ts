@@ -4,7 +4,7 @@
  * word on what to import instead, and the ground-truth source of a wide CSV. detect-format.test.ts
  * has the first cases; this file walks every rule.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FORMATS, classifyJson, detectFormat, readImport } from '../../../electron/importers/index';
 import { Scratch, expectImportError } from './helpers';
@@ -202,6 +202,20 @@ describe('readImport', () => {
       ['q1', 'A', true],
       ['q2', 'C', false],
     ]);
+    // The source is read again when it changes, also to the same size (its time tells), and a failed read is not kept.
+    writeFileSync(truth, `${PER_ITEM}\nq1,X,S,8f,8,,A,B,0,t,\nq2,X,S,8f,8,,A,C,0,t,\n`);
+    utimesSync(truth, new Date(), new Date(Date.now() + 5000));
+    const [again] = await readImport(wide, { groundTruth: truth });
+    expect(again!.responses.map((r) => r.groundTruth)).toEqual(['B', 'C']);
+    writeFileSync(truth, `${PER_ITEM}\nq1,X,S,8f,8,,A,B,zero,t,\n`);
+    utimesSync(truth, new Date(), new Date(Date.now() + 10000));
+    await expectImportError(readImport(wide, { groundTruth: truth }), { file: 'per_item.csv', line: 2, field: 'correct' });
+    await expectImportError(readImport(wide, { groundTruth: truth }), { file: 'per_item.csv', line: 2, field: 'correct' });
+    writeFileSync(truth, `${PER_ITEM}\nq1,X,S,8f,8,,A,D,0,t,\n`);
+    utimesSync(truth, new Date(), new Date(Date.now() + 15000));
+    expect((await readImport(wide, { groundTruth: truth }))[0]!.responses.map((r) => r.groundTruth)).toEqual(['D', null]);
+    writeFileSync(truth, `${PER_ITEM}\nq1,X,S,8f,8,,A,A,1,t,\nq2,X,S,8f,8,,A,C,0,t,\n`);
+    utimesSync(truth, new Date(), new Date(Date.now() + 20000));
     const [m] = await readImport(wide, { groundTruth: truth, groundTruthSplit: 'S=T' });
     expect(m!.responses.map((r) => r.groundTruth)).toEqual(['A', 'C']);
     await expectImportError(readImport(wide, { groundTruth: truth, groundTruthSplit: 'S' }), {
@@ -211,6 +225,14 @@ describe('readImport', () => {
       reason: /^expected <source split>=<target split or template>, got "S"$/,
     });
     await expectImportError(readImport(wide, { groundTruth: scratch.path('nope.csv') }), { file: 'nope.csv', line: 0, field: '', reason: /^no such file or folder$/ });
+    // An lmms-eval log without its results file (model and budget unknown) still gives answers.
+    const log = scratch.lmmsEvalLog('videomme', `log${++n}`);
+    rmSync(log.replace('samples_videomme.jsonl', 'results.json'));
+    const v = file('M_videomme_predictions_wide.csv', 'sample_id,8f\n001-1,C\n001-2,B\n');
+    expect((await readImport(v, { groundTruth: log }))[0]!.responses.map((r) => [r.sampleId, r.groundTruth, r.correct])).toEqual([
+      ['001-1', 'C', true],
+      ['001-2', 'A', false],
+    ]);
     // Another wide file has predictions and no answers.
     const none = file('X_S_predictions_wide.csv', 'sample_id,8f\nq1,A\n');
     await expectImportError(readImport(wide, { groundTruth: none }), {
