@@ -8,20 +8,9 @@ import { describe, expect, it } from 'vitest';
 import type { ItemMeta, ResponseRow } from '../../../shared/domain/types';
 import { BatchBuilder, emptyResponse, expandSplit, splitFor } from '../../../electron/importers/batch-builder';
 import { specFor } from '../../../electron/importers/config-keys';
-import { ImportError } from '../../../electron/importers/errors';
+import { refusalOf } from './helpers';
 
 const FILE = 'runs/m.jsonl';
-
-/** The ImportError `f` throws (fails the test if it throws none or another error). */
-function refusal(f: () => unknown): ImportError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ImportError);
-    return e as ImportError;
-  }
-  throw new Error('expected an ImportError, none was thrown');
-}
 
 const row = (over: Partial<ResponseRow> = {}): ResponseRow => ({ ...emptyResponse('M', 'S', 'q1', '8f', 2), pred: 'A', correct: true, ...over });
 
@@ -79,7 +68,7 @@ describe('addResponse', () => {
     for (const [f, v] of fields) {
       const b = new BatchBuilder(FILE);
       b.addResponse(row());
-      const e = refusal(() => b.addResponse(row({ [f]: v, line: 9 })));
+      const e = refusalOf(() => b.addResponse(row({ [f]: v, line: 9 })));
       expect([e.file, e.line, e.field]).toEqual([FILE, 9, f]);
       expect(e.reason).toBe(`duplicate key (model M, split S, sample q1, config 8f) with a different value: ${JSON.stringify(v)} here, ${JSON.stringify(row()[f])} at line 2`);
     }
@@ -94,9 +83,9 @@ describe('addResponse', () => {
     const b = new BatchBuilder(FILE);
     b.fieldName = (f) => (f === 'pred' ? 'resps' : f === 'sampleId' ? 'doc_id' : `x_${f}`);
     b.addResponse(row());
-    expect(refusal(() => b.addResponse(row({ pred: 'B', line: 3 }))).field).toBe('resps');
-    expect(refusal(() => b.addResponse(row({ sampleId: 'a\u0001b', line: 4 }))).field).toBe('doc_id');
-    expect(refusal(() => b.addResponse(row({ model: 'M\n', line: 5 }))).field).toBe('x_model');
+    expect(refusalOf(() => b.addResponse(row({ pred: 'B', line: 3 }))).field).toBe('resps');
+    expect(refusalOf(() => b.addResponse(row({ sampleId: 'a\u0001b', line: 4 }))).field).toBe('doc_id');
+    expect(refusalOf(() => b.addResponse(row({ model: 'M\n', line: 5 }))).field).toBe('x_model');
   });
 
   it('refuses a name that is not printable and free text holding NUL, naming the field and the line', () => {
@@ -114,7 +103,7 @@ describe('addResponse', () => {
       // Each on a builder that already holds a row of another cell, so that names are checked anew.
       const b = new BatchBuilder(FILE);
       b.addResponse(row({ model: 'Other', split: 'Other', config: 'other' }));
-      const e = refusal(() => b.addResponse(row({ ...over, line: 12 })));
+      const e = refusalOf(() => b.addResponse(row({ ...over, line: 12 })));
       expect([e.line, e.field], JSON.stringify(over)).toEqual([12, field]);
       expect(e.reason).toMatch(reason);
     }
@@ -127,15 +116,15 @@ describe('addResponse', () => {
   it('checks the names of every row, also after a row of the same cell', () => {
     const b = new BatchBuilder(FILE);
     b.addResponse(row());
-    expect(refusal(() => b.addResponse(row({ model: 'M\u0001', line: 3 }))).field).toBe('model');
-    expect(refusal(() => b.addResponse(row({ split: 'S\u0001', line: 3 }))).field).toBe('split');
-    expect(refusal(() => b.addResponse(row({ config: '8f\u0001', line: 3 }))).field).toBe('config');
+    expect(refusalOf(() => b.addResponse(row({ model: 'M\u0001', line: 3 }))).field).toBe('model');
+    expect(refusalOf(() => b.addResponse(row({ split: 'S\u0001', line: 3 }))).field).toBe('split');
+    expect(refusalOf(() => b.addResponse(row({ config: '8f\u0001', line: 3 }))).field).toBe('config');
   });
 
   it('refuses frame indices on a text-only config, and takes them on any other', () => {
     for (const config of ['textonly', 'textonly@cached']) {
       const b = new BatchBuilder(FILE);
-      const e = refusal(() => b.addResponse(row({ config, frameIndices: [0, 5, 9], line: 4 })));
+      const e = refusalOf(() => b.addResponse(row({ config, frameIndices: [0, 5, 9], line: 4 })));
       expect([e.line, e.field, e.reason]).toEqual([4, 'frameIndices', `config ${config} sees no frames but the row lists 3 frame indices`]);
     }
     const b = new BatchBuilder(FILE);
@@ -163,9 +152,9 @@ describe('addItem', () => {
       { split: 'S', sampleId: 'q2', question: 'Q?', line: 5 },
       { split: 'T', sampleId: 'q1', question: 'Q?', line: 6 },
     ]);
-    const e = refusal(() => b.addItem(item({ answer: 'C' }), 7, { answer: 'gt' }));
+    const e = refusalOf(() => b.addItem(item({ answer: 'C' }), 7, { answer: 'gt' }));
     expect([e.line, e.field, e.reason]).toEqual([7, 'gt', 'duplicate item (split S, sample q1) with a different answer: "C" here, "B" at line 2']);
-    const o = refusal(() => b.addItem(item({ options: ['a', 'c'] }), 8));
+    const o = refusalOf(() => b.addItem(item({ options: ['a', 'c'] }), 8));
     expect([o.field, o.reason]).toEqual(['options', 'duplicate item (split S, sample q1) with a different options: ["a","c"] here, ["a","b"] at line 2']);
     // The same values again are no conflict.
     b.addItem(item({ options: ['a', 'b'], answer: 'B' }), 9);
@@ -202,11 +191,11 @@ describe('addItem', () => {
       [{ context: { history: [{ question: 'q', answer: 'a\u0000' }], caption: null, summary: null, prompt: null } }, 'history'],
     ];
     for (const [over, field] of bad) {
-      const e = refusal(() => new BatchBuilder(FILE).addItem(item(over), 14, names));
+      const e = refusalOf(() => new BatchBuilder(FILE).addItem(item(over), 14, names));
       expect([e.file, e.line, e.field], JSON.stringify(over)).toEqual([FILE, 14, field]);
     }
     // Without names given, the field's own; ids may be absent, and text may hold line breaks.
-    expect(refusal(() => new BatchBuilder(FILE).addItem(item({ videoFile: 'v\u0003' }), 1)).field).toBe('videoFile');
+    expect(refusalOf(() => new BatchBuilder(FILE).addItem(item({ videoFile: 'v\u0003' }), 1)).field).toBe('videoFile');
     const b = new BatchBuilder(FILE);
     b.addItem(
       item({ videoId: null, videoFile: undefined, question: 'two\nlines', context: { history: [{ question: 'q', answer: 'a' }], caption: null, summary: null, prompt: null } }),
@@ -245,7 +234,7 @@ describe('splits', () => {
     expect(splitFor('V1_{duration}', 'medium', FILE, 3, 'duration')).toBe('V1_medium');
     expect(splitFor('V1', null, FILE, 3, 'duration')).toBe('V1');
     for (const d of [null, undefined, '', '  ']) {
-      const e = refusal(() => splitFor('V1_{duration}', d, FILE, 3, 'duration'));
+      const e = refusalOf(() => splitFor('V1_{duration}', d, FILE, 3, 'duration'));
       expect([e.line, e.field, e.reason]).toEqual([3, 'duration', '--split V1_{duration} needs a duration bucket (short/medium/long) and this row has none']);
     }
   });

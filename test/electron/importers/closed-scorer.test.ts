@@ -7,18 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { ClosedScorer, extractYesNo, givenOutcome, YES_NO_OPTIONS, yesNoAnswer, yesNoLetter } from '../../../electron/importers/closed-answer';
 import { emptyResponse } from '../../../electron/importers/batch-builder';
-import { ImportError } from '../../../electron/importers/errors';
-
-/** The ImportError `f` throws (fails the test if it throws none or another error). */
-function refusal(f: () => unknown): ImportError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ImportError);
-    return e as ImportError;
-  }
-  throw new Error('expected an ImportError, none was thrown');
-}
+import { refusalOf } from './helpers';
 
 describe('yes/no answers', () => {
   it('an answer is yes or no in any case, with spaces and one final full stop ignored', () => {
@@ -70,9 +59,9 @@ describe('givenOutcome', () => {
   });
 
   it('refuses an outcome outside [0, 1], naming the line and the field', () => {
-    const top = refusal(() => givenOutcome({ doc_id: 1, gpt_score: 3 }, 'runs/s.jsonl', 7));
+    const top = refusalOf(() => givenOutcome({ doc_id: 1, gpt_score: 3 }, 'runs/s.jsonl', 7));
     expect([top.file, top.line, top.field]).toEqual(['runs/s.jsonl', 7, 'gpt_score']);
-    const inner = refusal(() => givenOutcome({ avg_accuracy: { rating: -1 } }, 'runs/s.jsonl', 8));
+    const inner = refusalOf(() => givenOutcome({ avg_accuracy: { rating: -1 } }, 'runs/s.jsonl', 8));
     expect([inner.file, inner.line, inner.field]).toEqual(['runs/s.jsonl', 8, 'avg_accuracy.rating']);
     expect(inner.message).toMatch(/outside \[0, 1\]/);
   });
@@ -127,7 +116,7 @@ describe('ClosedScorer', () => {
   it('refuses an outcome that is not 0 or 1, naming its line and field', () => {
     const s = new ClosedScorer('runs/tc.jsonl');
     for (const value of [0.5, 0.999, 2, -1]) {
-      const e = refusal(() => s.apply(row(), { pred: 'A', answer: 'A', given: { value, field: 'avg_accuracy.rating' }, line: 9 }));
+      const e = refusalOf(() => s.apply(row(), { pred: 'A', answer: 'A', given: { value, field: 'avg_accuracy.rating' }, line: 9 }));
       expect([e.file, e.line, e.field, e.reason]).toEqual([
         'runs/tc.jsonl',
         9,

@@ -5,19 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { guessWarning, keyFor, parseKey, pixelLabelFor, resolveConfigKey, specFor, withVariant } from '../../../electron/importers/config-keys';
-import { ImportError } from '../../../electron/importers/errors';
-
-/** The ImportError `f` throws (fails the test if it throws none or another error). */
-function refusal(f: () => unknown): ImportError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ImportError);
-    return e as ImportError;
-  }
-  throw new Error('expected an ImportError, none was thrown');
-}
-const where = (e: ImportError) => [e.file, e.line, e.field, e.reason];
+import { refusalOf, whereOf } from './helpers';
 
 describe('parseKey, keyFor, pixelLabelFor, specFor', () => {
   it('parses a key into frames and pixels, and gives null for what is not one', () => {
@@ -81,25 +69,25 @@ describe('resolveConfigKey', () => {
   });
 
   it('refuses a --config that is no key or says other frames, and a file without frames and --config', () => {
-    expect(where(refusal(() => resolveConfigKey('runs/r.json', { frames: 32, pixels: null, line: 4 }, 'lots')))).toEqual([
+    expect(whereOf(refusalOf(() => resolveConfigKey('runs/r.json', { frames: 32, pixels: null, line: 4 }, 'lots')))).toEqual([
       'runs/r.json',
       4,
       'config',
       '--config lots is not textonly, <frames>f or <frames>f_<pixels>',
     ]);
-    expect(where(refusal(() => resolveConfigKey('runs/r.json', { frames: 32, pixels: null, line: 4, field: 'nframes', what: 'its nframes' }, '16f_151k')))).toEqual([
+    expect(whereOf(refusalOf(() => resolveConfigKey('runs/r.json', { frames: 32, pixels: null, line: 4, field: 'nframes', what: 'its nframes' }, '16f_151k')))).toEqual([
       'runs/r.json',
       4,
       'nframes',
       'config 16f_151k means 16 frames but its nframes says 32',
     ]);
-    expect(where(refusal(() => resolveConfigKey('runs/r.json', { frames: 0, pixels: null }, '8f')))).toEqual([
+    expect(whereOf(refusalOf(() => resolveConfigKey('runs/r.json', { frames: 0, pixels: null }, '8f')))).toEqual([
       'runs/r.json',
       0,
       'config',
       'config 8f means 8 frames but the source says 0',
     ]);
-    expect(where(refusal(() => resolveConfigKey('runs/r.json', { frames: null, pixels: 100, line: 2, field: 'x' }, undefined)))).toEqual([
+    expect(whereOf(refusalOf(() => resolveConfigKey('runs/r.json', { frames: null, pixels: 100, line: 2, field: 'x' }, undefined)))).toEqual([
       'runs/r.json',
       2,
       'config',
@@ -117,7 +105,7 @@ describe('withVariant and guessWarning', () => {
       withVariant('f', '8f@x', 'subs'),
       withVariant('f', 'textonly', 'subs'),
     ]).toEqual(['8f@subs', '8f', '8f', '8f@x', 'textonly@subs']);
-    expect(where(refusal(() => withVariant('runs/M_X_8frame_a b.xlsx', '8f', 'a b')))).toEqual([
+    expect(whereOf(refusalOf(() => withVariant('runs/M_X_8frame_a b.xlsx', '8f', 'a b')))).toEqual([
       'runs/M_X_8frame_a b.xlsx',
       0,
       'config',

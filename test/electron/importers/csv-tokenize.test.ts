@@ -8,8 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { CHUNK_ROWS, bomLength, recordStrings, recordsEnd, tokenize, type Cursor } from '../../../electron/importers/csv-tokenize';
-import { ImportError } from '../../../electron/importers/errors';
 import { mulberry32 } from '../../../shared/engine/prng';
+import { refusalOf } from './helpers';
 
 /** Every record by `tokenize` (fields past `width` counted, not read), with the line it ends on. */
 function tokenized(buf: Buffer, width: number, start = 0): { fields: string[]; count: number; line: number }[] {
@@ -69,17 +69,6 @@ function exact(text: string): Buffer {
   const buf = Buffer.alloc(Buffer.byteLength(text));
   buf.write(text, 0, 'utf8');
   return buf;
-}
-
-/** The ImportError `f` throws. */
-function refusal(f: () => unknown): ImportError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ImportError);
-    return e as ImportError;
-  }
-  throw new Error('expected an ImportError, none was thrown');
 }
 
 /** A seeded random CSV: fields of 0–9 characters, some quoted (quotes, commas, line breaks inside), CRLF or LF, empty lines. */
@@ -187,9 +176,9 @@ describe('tokenize', () => {
     ];
     for (const [text, line, reason] of cases) {
       const buf = Buffer.from(text);
-      const e = refusal(() => tokenized(buf, 2));
+      const e = refusalOf(() => tokenized(buf, 2));
       expect([e.file, e.line, e.field, e.reason], text).toEqual(['f.csv', line, '', reason]);
-      const s = refusal(() => strings(buf));
+      const s = refusalOf(() => strings(buf));
       expect([s.line, s.reason], text).toEqual([line, reason]);
     }
     // A closing quote before CRLF, at the end of the text, or before a comma is fine.

@@ -8,8 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ImportBatch, ItemMeta, ResponseColumnBatch } from '../../../shared/domain/types';
 import { emptyResponse } from '../../../electron/importers/batch-builder';
-import { ImportError } from '../../../electron/importers/errors';
 import { GroundTruth, groundTruthCoverage, parseSplitMap } from '../../../electron/importers/ground-truth';
+import { refusalOf } from './helpers';
 
 const run = (format = 'lmms-eval') => ({ sourcePath: 'src', sha256: 'x', format, toolkit: null, modelArgs: null });
 const item = (split: string, sampleId: string, answer: string | null, over: Partial<ItemMeta> = {}): ItemMeta & { line: number } => ({
@@ -29,17 +29,6 @@ const batch = (items: ItemMeta[], responses: [string, string, string | null, num
   configs: [],
   warnings: [],
 });
-
-/** The ImportError `f` throws. */
-function refusal(f: () => unknown): ImportError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ImportError);
-    return e as ImportError;
-  }
-  throw new Error('expected an ImportError, none was thrown');
-}
 
 describe('parseSplitMap', () => {
   it('reads source=target pairs, spaces and empty parts ignored, the same pair twice once', () => {
@@ -89,7 +78,7 @@ describe('GroundTruth', () => {
       ]),
     );
     expect([gt.answer('V1x_long', '001-1'), gt.answer('V1_long', '001-1'), gt.answer('V2_medium', 'v2-1'), gt.answer('videomme_v2', 'v2-1')]).toEqual(['A', null, 'D', 'D']);
-    const e = refusal(() => new GroundTruth([batch(items)], 'runs/src.jsonl', new Map([['V1', 'V1_short']])));
+    const e = refusalOf(() => new GroundTruth([batch(items)], 'runs/src.jsonl', new Map([['V1', 'V1_short']])));
     expect([e.file, e.line, e.field, e.reason]).toEqual(['runs/src.jsonl', 0, 'ground-truth-split', 'the ground-truth source has no split "V1" (it has: videomme, videomme_v2)']);
   });
 
@@ -114,9 +103,9 @@ describe('GroundTruth', () => {
     const gt = new GroundTruth([rows, colBatch, batch([item('U', 'u1', null)])], 'src');
     expect([gt.answer('S', 'q1'), gt.answer('S', 'q2'), gt.answer('S', 'q3'), gt.answer('T', 'c1'), gt.answer('T', 'c2')]).toEqual(['A', null, null, null, 'B']);
     // A column's cell is refused at its own line.
-    const clash = refusal(() => new GroundTruth([colBatch, batch([], [['T', 'c2', 'C', 3]])], 'runs/src.csv'));
+    const clash = refusalOf(() => new GroundTruth([colBatch, batch([], [['T', 'c2', 'C', 3]])], 'runs/src.csv'));
     expect([clash.line, clash.reason]).toEqual([3, 'sample c2 gets two answers in split T: "C" from source split T, "B" from T']);
-    const clash2 = refusal(() => new GroundTruth([batch([], [['T', 'c2', 'C', 3]]), colBatch], 'runs/src.csv'));
+    const clash2 = refusalOf(() => new GroundTruth([batch([], [['T', 'c2', 'C', 3]]), colBatch], 'runs/src.csv'));
     expect([clash2.line, clash2.reason]).toEqual([8, 'sample c2 gets two answers in split T: "B" from source split T, "C" from T']);
     expect([...gt.sourceSplits]).toEqual(['S', 'T', 'U']);
     expect(gt.targetSplits).toEqual(['S', 'T']);
@@ -148,7 +137,9 @@ describe('GroundTruth', () => {
       'src',
     );
     expect(first.item('V1_short', '001-1')?.taskType).toBe('OCR');
-    const e = refusal(() => new GroundTruth([batch([item('videomme', '001-1', 'A', { durationBucket: 'short' })]), batch([], [['V1_short', '001-1', 'B', 12]])], 'runs/src.jsonl'));
+    const e = refusalOf(
+      () => new GroundTruth([batch([item('videomme', '001-1', 'A', { durationBucket: 'short' })]), batch([], [['V1_short', '001-1', 'B', 12]])], 'runs/src.jsonl'),
+    );
     expect([e.file, e.line, e.field, e.reason]).toEqual([
       'runs/src.jsonl',
       12,

@@ -41,6 +41,20 @@ export class Scratch {
   }
 }
 
+/** The ImportError `f` throws (fails the test if it throws none, or another error). */
+export function refusalOf(f: () => unknown): ImportError {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(ImportError);
+    return e as ImportError;
+  }
+  throw new Error('expected an ImportError, none was thrown');
+}
+
+/** An ImportError's file, line, field and reason, to compare in one expectation. */
+export const whereOf = (e: ImportError): [string, number, string, string] => [e.file, e.line, e.field, e.reason];
+
 /** Asserts the promise rejects with an ImportError and returns it. */
 export async function refusal(p: Promise<unknown>): Promise<ImportError> {
   const caught = await p.then(

@@ -5,7 +5,7 @@
  * import whole logs of each task; this file checks each rule by itself.
  */
 import { describe, expect, it } from 'vitest';
-import { ImportError } from '../../../electron/importers/errors';
+import { refusalOf, whereOf } from './helpers';
 import {
   answerLetterOf,
   docOptions,
@@ -21,17 +21,6 @@ import {
   taskParsedLetter,
   videoOfMetrics,
 } from '../../../electron/importers/lmms-eval-fields';
-
-/** The ImportError `f` throws. */
-function refusal(f: () => unknown): ImportError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ImportError);
-    return e as ImportError;
-  }
-  throw new Error('expected an ImportError, none was thrown');
-}
 
 describe('the prompt', () => {
   it('is `input`, else the first string of a pre-0.3 `arguments`, searched depth first', () => {
@@ -137,27 +126,26 @@ describe('options and answers', () => {
   });
 
   it('refuses an index past the options, an answer that is none of them, and any other value', () => {
-    const where = (e: ImportError) => [e.file, e.line, e.field, e.reason];
-    expect(where(refusal(() => resolveAnswer(3, ['red', 'blue', 'green'], null, 'runs/s.jsonl', 4, 'doc.correct_choice')))).toEqual([
+    expect(whereOf(refusalOf(() => resolveAnswer(3, ['red', 'blue', 'green'], null, 'runs/s.jsonl', 4, 'doc.correct_choice')))).toEqual([
       'runs/s.jsonl',
       4,
       'doc.correct_choice',
       'option index 3 is past the 3 options (0-based: 0 = A, 1 = B, 2 = C)',
     ]);
-    expect(where(refusal(() => resolveAnswer('8', null, null, 'f', 1, 'a')))[3]).toBe(
+    expect(whereOf(refusalOf(() => resolveAnswer('8', null, null, 'f', 1, 'a')))[3]).toBe(
       'option index 8 is past the 8 options (0-based: 0 = A, 1 = B, 2 = C, 3 = D, 4 = E, 5 = F, 6 = G, 7 = H)',
     );
-    expect(where(refusal(() => resolveAnswer('purple', ['red', 'blue'], null, 'runs/s.jsonl', 5, 'target')))).toEqual([
+    expect(whereOf(refusalOf(() => resolveAnswer('purple', ['red', 'blue'], null, 'runs/s.jsonl', 5, 'target')))).toEqual([
       'runs/s.jsonl',
       5,
       'target',
       'the answer "purple" is neither an option letter nor one of the options (A. red; B. blue)',
     ]);
-    expect(where(refusal(() => resolveAnswer('purple', null, null, 'f', 6, 'target')))[3]).toBe('expected an option letter A–H, got "purple"');
-    expect(where(refusal(() => resolveAnswer(true, ['x'], null, 'f', 6, 'target')))[3]).toBe('expected an option letter A–H, got true');
+    expect(whereOf(refusalOf(() => resolveAnswer('purple', null, null, 'f', 6, 'target')))[3]).toBe('expected an option letter A–H, got "purple"');
+    expect(whereOf(refusalOf(() => resolveAnswer(true, ['x'], null, 'f', 6, 'target')))[3]).toBe('expected an option letter A–H, got true');
     // The ninth option's text has no letter.
     const nine = Array.from({ length: 9 }, (_, i) => `o${i}`);
-    expect(where(refusal(() => resolveAnswer('o8', nine, null, 'f', 7, 'target')))[3]).toMatch(/^the answer "o8" is neither an option letter nor one of the options/);
+    expect(whereOf(refusalOf(() => resolveAnswer('o8', nine, null, 'f', 7, 'target')))[3]).toMatch(/^the answer "o8" is neither an option letter nor one of the options/);
     expect(resolveAnswer('o7', nine, null, 'f', 7, 'target')).toBe('H');
   });
 });

@@ -6,20 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { emptyResponse } from '../../../electron/importers/batch-builder';
-import { ImportError } from '../../../electron/importers/errors';
 import { OpenScorer, TOKEN_F1_NOTE, checkKind, parseScore, referencesOf } from '../../../electron/importers/open-ended';
-
-/** The ImportError `f` throws (fails the test if it throws none or another error). */
-function refusal(f: () => unknown): ImportError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ImportError);
-    return e as ImportError;
-  }
-  throw new Error('expected an ImportError, none was thrown');
-}
-const where = (e: ImportError) => [e.file, e.line, e.field, e.reason];
+import { refusalOf, whereOf } from './helpers';
 
 describe('parseScore', () => {
   it('takes a number or a decimal numeric string in [0, 1], a boolean as 1 or 0, and nothing as none', () => {
@@ -42,7 +30,7 @@ describe('parseScore', () => {
 
   it('refuses a value outside [0, 1], a string that is not a decimal number, and any other type', () => {
     for (const v of [1.5, -0.1, Number.NaN, Number.POSITIVE_INFINITY, '2', '-1', '0x1', '1/2', 'NaN', 'Infinity', '.', 'e1', '1e', '50%', '0.5 0.5']) {
-      expect(where(refusal(() => parseScore(v, 'runs/r.jsonl', 3, 'gpt_score'))), JSON.stringify(v)).toEqual([
+      expect(whereOf(refusalOf(() => parseScore(v, 'runs/r.jsonl', 3, 'gpt_score'))), JSON.stringify(v)).toEqual([
         'runs/r.jsonl',
         3,
         'gpt_score',
@@ -50,7 +38,12 @@ describe('parseScore', () => {
       ]);
     }
     for (const v of [[0.5], { s: 1 }]) {
-      expect(where(refusal(() => parseScore(v, 'runs/r.jsonl', 3, 'gpt_score')))).toEqual(['runs/r.jsonl', 3, 'gpt_score', `expected a score in [0, 1], got ${JSON.stringify(v)}`]);
+      expect(whereOf(refusalOf(() => parseScore(v, 'runs/r.jsonl', 3, 'gpt_score')))).toEqual([
+        'runs/r.jsonl',
+        3,
+        'gpt_score',
+        `expected a score in [0, 1], got ${JSON.stringify(v)}`,
+      ]);
     }
   });
 });
@@ -77,7 +70,7 @@ describe('referencesOf', () => {
       [Number.NaN, 'null'],
       [['a', [null]], 'null'],
     ] as const) {
-      expect(where(refusal(() => referencesOf(v, 'runs/r.json', 5, 'answer')))).toEqual([
+      expect(whereOf(refusalOf(() => referencesOf(v, 'runs/r.json', 5, 'answer')))).toEqual([
         'runs/r.json',
         5,
         'answer',
@@ -128,7 +121,7 @@ describe('OpenScorer', () => {
 
   it('refuses a row with neither a score nor a reference, naming the reference field', () => {
     const s = new OpenScorer('runs/o.jsonl');
-    expect(where(refusal(() => s.apply(row(), { pred: 'x', references: null, given: null, givenField: 'score', referenceField: 'doc.answer', line: 8 })))).toEqual([
+    expect(whereOf(refusalOf(() => s.apply(row(), { pred: 'x', references: null, given: null, givenField: 'score', referenceField: 'doc.answer', line: 8 })))).toEqual([
       'runs/o.jsonl',
       8,
       'doc.answer',
@@ -143,7 +136,7 @@ describe('checkKind', () => {
     checkKind(a, 'open', 'f.jsonl', 3, 'answer');
     checkKind(a, 'open', 'f.jsonl', 4, 'answer');
     expect(a).toEqual({ kind: 'open', line: 3 });
-    expect(where(refusal(() => checkKind(a, 'mcqa', 'f.jsonl', 5, 'options')))).toEqual([
+    expect(whereOf(refusalOf(() => checkKind(a, 'mcqa', 'f.jsonl', 5, 'options')))).toEqual([
       'f.jsonl',
       5,
       'options',
@@ -151,7 +144,7 @@ describe('checkKind', () => {
     ]);
     const b = { kind: null as 'mcqa' | 'open' | null, line: 0 };
     checkKind(b, 'mcqa', 'f.jsonl', 2, 'answer');
-    expect(where(refusal(() => checkKind(b, 'open', 'f.jsonl', 9, 'answer')))[3]).toBe(
+    expect(whereOf(refusalOf(() => checkKind(b, 'open', 'f.jsonl', 9, 'answer')))[3]).toBe(
       'a open-ended (free-text answer, no options) record in a file whose records are multiple-choice (from line 2); import the two kinds as separate files',
     );
   });

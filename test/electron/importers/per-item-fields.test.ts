@@ -4,20 +4,8 @@
  * pixel counts checked against its key and its earlier rows, each refusal as file:line: field.
  */
 import { describe, expect, it } from 'vitest';
-import { ImportError } from '../../../electron/importers/errors';
 import { configError, countBytes, parseCount, parseFrameIndices, parseUnit } from '../../../electron/importers/per-item-fields';
-
-/** The ImportError `f` throws. */
-function refusal(f: () => unknown): ImportError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ImportError);
-    return e as ImportError;
-  }
-  throw new Error('expected an ImportError, none was thrown');
-}
-const where = (e: ImportError) => [e.file, e.line, e.field, e.reason];
+import { refusalOf, whereOf } from './helpers';
 
 describe('counts', () => {
   it('reads up to 12 decimal digits, from text and from bytes alike', () => {
@@ -48,7 +36,7 @@ describe('parseUnit', () => {
     expect([parseUnit('f', 1, 'confidence', '0', 0, 1), parseUnit('f', 1, 'confidence', '1', 0, 1), parseUnit('f', 1, 'margin', '-0.5', -1, 1)]).toEqual([0, 1, -0.5]);
     expect(parseUnit('f', 1, 'confidence', '', 0, 1)).toBeNaN();
     for (const s of ['1.01', '-0.01', 'x', 'Infinity', 'NaN']) {
-      expect(where(refusal(() => parseUnit('runs/per_item.csv', 4, 'confidence', s, 0, 1))), s).toEqual([
+      expect(whereOf(refusalOf(() => parseUnit('runs/per_item.csv', 4, 'confidence', s, 0, 1))), s).toEqual([
         'runs/per_item.csv',
         4,
         'confidence',
@@ -63,13 +51,13 @@ describe('parseFrameIndices', () => {
     expect(parseFrameIndices('f', 1, '0 8  16 ')).toEqual([0, 8, 16]);
     expect(parseFrameIndices('f', 1, ' ')).toEqual([]);
     expect(parseFrameIndices('f', 1, '')).toBeNull();
-    expect(where(refusal(() => parseFrameIndices('runs/per_item.csv', 5, '0 8,16')))).toEqual([
+    expect(whereOf(refusalOf(() => parseFrameIndices('runs/per_item.csv', 5, '0 8,16')))).toEqual([
       'runs/per_item.csv',
       5,
       'frame_indices',
       'expected space-separated integers, got "8,16"',
     ]);
-    expect(refusal(() => parseFrameIndices('f', 5, '0 -1')).reason).toBe('expected space-separated integers, got "-1"');
+    expect(refusalOf(() => parseFrameIndices('f', 5, '0 -1')).reason).toBe('expected space-separated integers, got "-1"');
   });
 });
 
@@ -82,7 +70,8 @@ describe('configError', () => {
   });
 
   it('refuses counts that are no counts, a key that is none, and counts that contradict the key or an earlier row', () => {
-    const at = (seen: Parameters<typeof configError>[2], config: string, fc: string, pc: string) => where(refusal(() => configError('runs/per_item.csv', 7, seen, config, fc, pc)));
+    const at = (seen: Parameters<typeof configError>[2], config: string, fc: string, pc: string) =>
+      whereOf(refusalOf(() => configError('runs/per_item.csv', 7, seen, config, fc, pc)));
     expect(at(undefined, '8f', 'eight', '')).toEqual(['runs/per_item.csv', 7, 'frame_count', 'expected a non-negative integer, got "eight"']);
     expect(at(undefined, '8f', '8', '1.5')).toEqual(['runs/per_item.csv', 7, 'pixel_count', 'expected a non-negative integer or empty, got "1.5"']);
     expect(at(undefined, 'eight', '8', '')).toEqual(['runs/per_item.csv', 7, 'config', 'config "eight" is not textonly, <frames>f or <frames>f_<pixels>']);

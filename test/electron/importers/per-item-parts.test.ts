@@ -4,25 +4,13 @@
  * non-UTF-8 file as a whole, and the byte comparison and growable arrays of its row code.
  */
 import { describe, expect, it } from 'vitest';
-import { ImportError } from '../../../electron/importers/errors';
 import { Header } from '../../../electron/importers/header';
 import { dataView, grow32, grow8, growF64, same } from '../../../electron/importers/per-item-bytes';
 import { refuseDamaged, refuseTruncated } from '../../../electron/importers/per-item-damage';
 import { PER_ITEM_OPTIONAL, PER_ITEM_REQUIRED, readHeader } from '../../../electron/importers/per-item-header';
+import { refusalOf, whereOf } from './helpers';
 
 const REQUIRED = 'sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note';
-
-/** The ImportError `f` throws. */
-function refusal(f: () => unknown): ImportError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ImportError);
-    return e as ImportError;
-  }
-  throw new Error('expected an ImportError, none was thrown');
-}
-const where = (e: ImportError) => [e.file, e.line, e.field, e.reason];
 
 describe('readHeader', () => {
   it('places each column, the optional ones at -1 when absent, a repeated one at its first copy', () => {
@@ -50,7 +38,7 @@ describe('readHeader', () => {
   });
 
   it('refuses an unknown column, naming it and its position, and a missing required one', () => {
-    expect(where(refusal(() => readHeader('runs/per_item.csv', new Header([...REQUIRED.split(','), 'extra'], 'f'))))).toEqual([
+    expect(whereOf(refusalOf(() => readHeader('runs/per_item.csv', new Header([...REQUIRED.split(','), 'extra'], 'f'))))).toEqual([
       'runs/per_item.csv',
       1,
       'extra',
@@ -58,7 +46,7 @@ describe('readHeader', () => {
     ]);
     for (const missing of REQUIRED.split(',')) {
       const cols = REQUIRED.split(',').filter((c) => c !== missing);
-      expect(where(refusal(() => readHeader('runs/per_item.csv', new Header(cols, 'f')))), missing).toEqual([
+      expect(whereOf(refusalOf(() => readHeader('runs/per_item.csv', new Header(cols, 'f')))), missing).toEqual([
         'runs/per_item.csv',
         1,
         missing,
@@ -76,7 +64,7 @@ describe('refuseTruncated and refuseDamaged', () => {
   });
 
   it('refuses a file cut inside its last row, naming the row and the column it stops in', () => {
-    const cut = (rest: string) => where(refusal(() => refuseTruncated(Buffer.from(`${header}r1,M\n${rest}`), 'runs/per_item.csv')));
+    const cut = (rest: string) => whereOf(refusalOf(() => refuseTruncated(Buffer.from(`${header}r1,M\n${rest}`), 'runs/per_item.csv')));
     const reason = 'the file ends inside this row (no line break after it): a truncated copy? Nothing was imported; copy or export the file again';
     expect(cut('r2,M,V1_short,16f_1')).toEqual(['runs/per_item.csv', 3, 'config', reason]);
     expect(cut('r2')).toEqual(['runs/per_item.csv', 3, 'sample_id', reason]);
@@ -85,14 +73,14 @@ describe('refuseTruncated and refuseDamaged', () => {
     expect(cut('r2,"M, x",V1')[2]).toBe('split');
     expect(cut('r2,"M, x"",y",V1,c,1,2,A,A,1,t,note,9,9,9')[2]).toBe('protocol_note');
     // Only a header, cut: its own columns name it.
-    expect(where(refusal(() => refuseTruncated(Buffer.from('sample_id,mod'), 'p.csv')))).toEqual(['p.csv', 1, '', reason]);
+    expect(whereOf(refusalOf(() => refuseTruncated(Buffer.from('sample_id,mod'), 'p.csv')))).toEqual(['p.csv', 1, '', reason]);
   });
 
   it('refuses a truncated file before one that is not UTF-8, and names the bad byte otherwise', () => {
     const bad = Buffer.concat([Buffer.from(`${REQUIRED}\nr1,M`), Buffer.from([0xff]), Buffer.from(',V1\n')]);
-    expect(where(refusal(() => refuseDamaged(bad, 'p.csv'))).slice(0, 3)).toEqual(['p.csv', 2, 'model']);
+    expect(whereOf(refusalOf(() => refuseDamaged(bad, 'p.csv'))).slice(0, 3)).toEqual(['p.csv', 2, 'model']);
     const both = bad.subarray(0, bad.length - 1);
-    expect(refusal(() => refuseDamaged(both, 'p.csv')).reason).toMatch(/^the file ends inside this row/);
+    expect(refusalOf(() => refuseDamaged(both, 'p.csv')).reason).toMatch(/^the file ends inside this row/);
     expect(() => refuseDamaged(Buffer.from(`${REQUIRED}\nr1\n`), 'p.csv')).not.toThrow();
   });
 });
