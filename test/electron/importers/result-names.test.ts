@@ -9,6 +9,54 @@ import { parseResultName, type ResultName } from '../../../electron/importers/fi
 const name = (over: Partial<ResultName>): ResultName => ({ frames: null, fps: null, model: null, dataset: null, variant: null, guess: null, ...over });
 
 describe('parseResultName', () => {
+  it("knows each dataset name the field's tools write, in any case, also when the model's name has underscores", () => {
+    const datasets = [
+      'Video-MME-v2',
+      'Video-MME',
+      'videomme_v2',
+      'videomme',
+      'MLVU_MCQ',
+      'MLVU_OpenEnded',
+      'mlvu_dev',
+      'mlvu_test',
+      'MLVU',
+      'AVSD',
+      'MVBench_MP4',
+      'MVBench',
+      'LongVideoBench',
+      'MMBench_Video',
+      'TempCompass_MCQ',
+      'TempCompass_YorN',
+      'TempCompass_Captioning',
+      'TempCompass',
+      'EgoSchema',
+      'VideoMMMU',
+      'WorldSense',
+      'Video_Holmes',
+      'Video_MMLU_CAP',
+      'Video_MMLU_QA',
+      'Video_TT',
+      'CGBench_MCQ_Grounding_Mini',
+      'CGBench_MCQ_Grounding',
+      'CGBench_OpenEnded_Mini',
+      'CGBench_OpenEnded',
+      'QBench_Video',
+      'MVTamperBench',
+      'DREAM-1K',
+      'VDC',
+      'EgoExoBench',
+      'MEGABench_core',
+      'MEGABench_open',
+      'MVU-Eval',
+      'V2PBench',
+      'VCRBench',
+    ];
+    for (const ds of datasets) {
+      expect(parseResultName(`llava_video_7b_${ds}_8frame`), ds).toEqual(name({ frames: 8, model: 'llava_video_7b', dataset: ds }));
+      expect(parseResultName(`m_${ds.toUpperCase()}_16f_subs`), ds).toEqual(name({ frames: 16, model: 'm', dataset: ds.toUpperCase(), variant: 'subs' }));
+    }
+  });
+
   it.each([
     // <model>_<dataset>_<budget>: the longest known dataset wins, any case.
     ['llava_video_7b_MLVU_MCQ_16frame', name({ frames: 16, model: 'llava_video_7b', dataset: 'MLVU_MCQ' })],
