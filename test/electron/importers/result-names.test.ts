@@ -57,6 +57,13 @@ describe('parseResultName', () => {
     }
   });
 
+  it('keeps each config-variant word before an evaluation suffix, and drops a judge name there', () => {
+    for (const word of ['subs', 'interleave', 'reasoning', 'resize', 'nopack', 'pack', 'SUBS']) {
+      expect(parseResultName(`M_MLVU_8frame_${word}_score`).variant, word).toBe(word);
+    }
+    expect(parseResultName('M_MLVU_8frame_gpt4_score').variant).toBeNull();
+  });
+
   it.each([
     // <model>_<dataset>_<budget>: the longest known dataset wins, any case.
     ['llava_video_7b_MLVU_MCQ_16frame', name({ frames: 16, model: 'llava_video_7b', dataset: 'MLVU_MCQ' })],
