@@ -4,11 +4,14 @@
  * warning, and the default splits. mlvu-scorer.test.ts and real-formats.test.ts import whole
  * files; this file checks each rule by itself.
  */
-import { describe, expect, it } from 'vitest';
-import { MlvuQuirks, answerLetter, mlvuSplit, sampleIdOf } from '../../../electron/importers/mlvu';
+import { afterAll, describe, expect, it } from 'vitest';
+import { MlvuQuirks, answerLetter, mlvuSplit, readMlvuMeta, sampleIdOf } from '../../../electron/importers/mlvu';
+import { Scratch } from './helpers';
 import { mlvuSampleId } from '../../../electron/importers/mlvu-id';
 
 const FIELDS = { question: 'question', answer: 'answer', candidates: 'candidates' };
+const scratch = new Scratch();
+afterAll(() => scratch.cleanup());
 
 describe('sampleIdOf', () => {
   it('is question_id, else id, else the video and question', () => {
@@ -99,5 +102,20 @@ describe('MlvuQuirks', () => {
 describe('mlvuSplit', () => {
   it('is --split, else MLVU for multiple choice and MLVU_gen for generation', () => {
     expect([mlvuSplit('mcqa', undefined), mlvuSplit('open', undefined), mlvuSplit('open', 'Mine'), mlvuSplit('mcqa', '')]).toEqual(['MLVU', 'MLVU_gen', 'Mine', 'MLVU']);
+  });
+});
+
+describe('generation tasks', () => {
+  it('read each generation task type as open-ended, a letter-like answer too; other types by their answer', async () => {
+    const types = ['subPlot', 'summary', 'sub_scene', 'subscene', 'sub_plot'];
+    const rows = [
+      ...types.map((t, i) => ({ video: `v${i}.mp4`, question: `Describe ${t}.`, answer: 'A', question_type: t })),
+      { video: 'w.mp4', question: 'Sum up.', answer: 'the man cooks, then leaves', question_type: 'plotQA' },
+    ];
+    const b = await readMlvuMeta(scratch.write('meta/gen.json', JSON.stringify(rows)));
+    expect(b.items.map((i) => [i.taskType, i.kind, i.split, i.references])).toEqual([
+      ...types.map((t) => [t, 'open', 'MLVU_gen', ['A']]),
+      ['plotQA', 'open', 'MLVU_gen', ['the man cooks, then leaves']],
+    ]);
   });
 });
