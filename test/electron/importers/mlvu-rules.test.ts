@@ -117,5 +117,10 @@ describe('generation tasks', () => {
       ...types.map((t) => [t, 'open', 'MLVU_gen', ['A']]),
       ['plotQA', 'open', 'MLVU_gen', ['the man cooks, then leaves']],
     ]);
+    // With candidates a record is multiple-choice, whatever its type.
+    const mc = await readMlvuMeta(
+      scratch.write('meta/mc.json', JSON.stringify([{ video: 'v.mp4', question: 'Which?', candidates: ['a', 'b'], answer: 'b', question_type: 'summary' }])),
+    );
+    expect(mc.items.map((i) => [i.kind, i.split, i.answer])).toEqual([['mcqa', 'MLVU', 'B']]);
   });
 });
