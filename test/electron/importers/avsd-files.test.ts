@@ -241,6 +241,19 @@ describe('a result', () => {
     ]);
   });
 
+  it('warns when the model is a guess from a name with an unknown dataset part, not when --model names it', async () => {
+    const f = files({ [REF]: REFERENCE, [MR]: MULTIREF, 'Foo_Bar_Baz_8frame.json': result('a', 'b') });
+    const a = await readAvsd(f['Foo_Bar_Baz_8frame.json']!, { companions: [f[REF]!, f[MR]!] });
+    expect(a.responses[0]!.model).toBe('Foo');
+    expect(a.warnings.filter((w) => w.includes('first "_" part'))).toHaveLength(1);
+    const b = await readAvsd(f['Foo_Bar_Baz_8frame.json']!, { companions: [f[REF]!, f[MR]!], model: 'Foo_Bar' });
+    expect(b.warnings.filter((w) => w.includes('first "_" part'))).toEqual([]);
+    // The budget's fps, when the name gives one, is the config's.
+    const c = files({ [REF]: REFERENCE, [MR]: MULTIREF, 'Toy-7B_AVSD_2fps.json': result('a', 'b') });
+    const d = await readAvsd(c['Toy-7B_AVSD_2fps.json']!, { companions: [c[REF]!, c[MR]!], config: '8f' });
+    expect(d.configs).toEqual([expect.objectContaining({ key: '8f', toolkit: 'avsd', sampling: { policy: null, seed: null, fps: 2 } })]);
+  });
+
   it('without a model in its name needs --model', async () => {
     const f = files({ [REF]: REFERENCE, [MR]: MULTIREF, '8frame.json': result('a', 'b') });
     await expectImportError(readAvsd(f['8frame.json']!, { companions: [f[REF]!, f[MR]!], config: '8f' }), {
