@@ -5,8 +5,8 @@
  * files; this file checks each rule by itself.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { MlvuQuirks, answerLetter, mlvuSplit, readMlvuMeta, sampleIdOf } from '../../../electron/importers/mlvu';
-import { Scratch } from './helpers';
+import { MlvuQuirks, answerLetter, mlvuSplit, readMlvuMeta, readMlvuResults, sampleIdOf } from '../../../electron/importers/mlvu';
+import { Scratch, expectImportError } from './helpers';
 import { mlvuSampleId } from '../../../electron/importers/mlvu-id';
 
 const FIELDS = { question: 'question', answer: 'answer', candidates: 'candidates' };
@@ -122,5 +122,60 @@ describe('generation tasks', () => {
       scratch.write('meta/mc.json', JSON.stringify([{ video: 'v.mp4', question: 'Which?', candidates: ['a', 'b'], answer: 'b', question_type: 'summary' }])),
     );
     expect(mc.items.map((i) => [i.kind, i.split, i.answer])).toEqual([['mcqa', 'MLVU', 'B']]);
+  });
+});
+
+describe('MLVU results', () => {
+  const mc = (over: object = {}) => ({ question_id: 'q1', video: 'v.mp4', question: 'Which?', candidates: ['a', 'b', 'c'], answer: 'b', question_type: 'plotQA', ...over });
+
+  it('reads the prediction from option, pred, prediction or response, letters up to the candidates', async () => {
+    const rows = [
+      mc({ question_id: 'q1', option: 'B', pred: 'A' }),
+      mc({ question_id: 'q2', pred: '(B) b' }),
+      mc({ question_id: 'q3', prediction: 'C' }),
+      mc({ question_id: 'q4', response: 'The answer is B' }),
+      mc({ question_id: 'q5', pred: 'D' }),
+      mc({ question_id: 'q6', candidates: [], answer: 'E', pred: 'E' }),
+    ];
+    const b = await readMlvuResults(scratch.write('res/Toy-7B_MLVU_16frame.json', JSON.stringify(rows)));
+    expect(b.responses.map((r) => [r.sampleId, r.model, r.config, r.pred, r.groundTruth, r.correct, r.sourceTag])).toEqual([
+      ['q1', 'Toy-7B', '16f', 'B', 'B', true, 'mlvu-results'],
+      ['q2', 'Toy-7B', '16f', 'B', 'B', true, 'mlvu-results'],
+      ['q3', 'Toy-7B', '16f', 'C', 'B', false, 'mlvu-results'],
+      ['q4', 'Toy-7B', '16f', 'B', 'B', true, 'mlvu-results'],
+      // Three candidates: D is no answer.
+      ['q5', 'Toy-7B', '16f', null, 'B', false, 'mlvu-results'],
+      ['q6', 'Toy-7B', '16f', 'E', 'E', true, 'mlvu-results'],
+    ]);
+    expect(b.run).toMatchObject({ format: 'mlvu-results', toolkit: 'mlvu', modelArgs: null });
+  });
+
+  it("scores an open-ended answer by Token-F1 of the first prediction field given, or by the record's own score", async () => {
+    const rows = [
+      { video_name: 'v.mp4', Q: 'What happens?', A: 'a man cooks eggs', pred: 'a man cooks', question_type: 'summary' },
+      { video_name: 'w.mp4', Q: 'And then?', A: 'he leaves', prediction: 'he leaves', question_type: 'summary', score: 0.25 },
+    ];
+    const b = await readMlvuResults(scratch.write('res2/Toy-7B_MLVU_8frame.json', JSON.stringify(rows)));
+    expect(b.responses.map((r) => [r.pred, r.score, r.protocolNote, r.split])).toEqual([
+      // Articles dropped: {man, cooks} against {man, cooks, eggs}, precision 1, recall 2/3.
+      ['a man cooks', 0.8, 'score: token_f1', 'MLVU_gen'],
+      ['he leaves', 0.25, 'score: score', 'MLVU_gen'],
+    ]);
+  });
+
+  it('needs a model and a budget from the name or the options, and warns when the model is a guess', async () => {
+    const rows = JSON.stringify([mc({ pred: 'B' })]);
+    await expectImportError(readMlvuResults(scratch.write('res3/results.json', rows)), {
+      file: 'results.json',
+      line: 0,
+      field: 'model',
+      reason: /^model unknown from the file name; pass --model$/,
+    });
+    const g = scratch.write('res3/Foo_Bar_Baz_4fps.json', rows);
+    const b = await readMlvuResults(g, { config: '8f' });
+    expect(b.responses[0]!.model).toBe('Foo');
+    expect(b.warnings.filter((w) => w.includes('first "_" part'))).toHaveLength(1);
+    expect(b.configs).toEqual([expect.objectContaining({ key: '8f', toolkit: 'mlvu', sampling: { policy: null, seed: null, fps: 4 } })]);
+    expect((await readMlvuResults(g, { config: '8f', model: 'Foo_Bar' })).warnings.filter((w) => w.includes('first "_" part'))).toEqual([]);
   });
 });
