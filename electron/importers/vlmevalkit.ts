@@ -501,7 +501,8 @@ export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Pr
       else {
         const i = options ? options.findIndex((o, k) => o.trim() === ansText.trim() || stripOptionPrefix(o, k) === ansText.trim()) : -1;
         const lettered = /^([A-H])[.)]\s/.exec(ansText.trim());
-        const letter = i >= 0 ? letterOf(i) : lettered?.[1];
+        // Letters stop at H: a ninth option's text is no answer.
+        const letter = i >= 0 && i < 8 ? letterOf(i) : lettered?.[1];
         if (!letter) throw new ImportError(file, line, ansField, `answer ${JSON.stringify(ansText)} is neither a letter nor one of the options`);
         answer = letter;
       }
