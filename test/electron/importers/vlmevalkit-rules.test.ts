@@ -130,3 +130,47 @@ describe('VLMEvalKit tables', () => {
     });
   });
 });
+
+describe("VLMEvalKit's Video-MME rows without question ids", () => {
+  const VM = 'Toy-7B_Video-MME_8frame.tsv';
+  const head = ['index', 'video', 'question', 'candidates', 'answer', 'prediction'];
+  const row = (index: string, video: string) => [index, video, `q${index}`, "['A. x', 'B. y']", 'A', 'A'];
+
+  it("derives <video>-<question> from the row number of Video-MME's table, three questions per video", async () => {
+    const b = await readVlmEvalKit(tsv(VM, [head, row('0', 'vidA'), row('2', 'vidA'), row('3', 'vidB'), row('11', 'vidD')]));
+    expect(b.responses.map((r) => [r.sampleId, r.split])).toEqual([
+      ['001-1', 'videomme'],
+      ['001-3', 'videomme'],
+      ['002-1', 'videomme'],
+      ['004-3', 'videomme'],
+    ]);
+    expect(b.derivedIds?.rows.map((d) => [d.sampleId, d.videoId, d.line, d.field])).toEqual([
+      ['001-1', 'vidA', 2, 'index'],
+      ['001-3', 'vidA', 3, 'index'],
+      ['002-1', 'vidB', 4, 'index'],
+      ['004-3', 'vidD', 5, 'index'],
+    ]);
+  });
+
+  it('refuses an index that is no row number, and rows whose videos contradict the table order', async () => {
+    await expectImportError(readVlmEvalKit(tsv(VM, [head, row('x1', 'vidA')])), {
+      file: VM,
+      line: 2,
+      field: 'index',
+      reason: /^expected the row number of Video-MME's table, got "x1"$/,
+    });
+    // Each names the first line that placed the video.
+    await expectImportError(readVlmEvalKit(tsv(VM, [head, row('0', 'vidA'), row('1', 'vidA'), row('2', 'vidB')])), {
+      file: VM,
+      line: 4,
+      field: 'index',
+      reason: /^index 2 makes this video vidB Video-MME video 001, but line 2 put video vidA there: the rows are not Video-MME's table order; add a question_id column$/,
+    });
+    await expectImportError(readVlmEvalKit(tsv(VM, [head, row('0', 'vidA'), row('1', 'vidA'), row('3', 'vidA')])), {
+      file: VM,
+      line: 4,
+      field: 'index',
+      reason: /^index 3 makes video vidA Video-MME video 002, but line 2 made it 001: the rows are not Video-MME's table order; add a question_id column$/,
+    });
+  });
+});
