@@ -5,6 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { readLmmsEval } from '../../../electron/importers/lmms-eval';
+import { mlvuSampleId } from '../../../electron/importers/mlvu-id';
 import { Scratch } from './helpers';
 
 const scratch = new Scratch();
@@ -67,5 +68,24 @@ describe('lmms-eval warnings', () => {
       ['5', 'mytask', false],
     ]);
     expect(b.warnings).toContain('20260301_101500_samples_mytask.jsonl: 2 line(s) have no question_id; keyed by doc_id');
+  });
+
+  it("keys a record whose question_id is the question's text by its video, or, with no video, by doc_id with a word", async () => {
+    const q = 'How many people appear?\n(A) one\n(B) two';
+    const recs = [
+      {
+        doc_id: 0,
+        target: 'B',
+        filtered_resps: ['B'],
+        mlvu_percetion_score: { question_id: q, answer: 'B' },
+        doc: { video_name: 'clip.mp4', question: q, candidates: ['one', 'two'] },
+      },
+      { doc_id: 1, target: 'A', filtered_resps: ['B'], mlvu_percetion_score: { question_id: q, answer: 'A' }, input: q },
+    ];
+    const b = await readLmmsEval(log('mlvu_dev', recs), OPTS);
+    expect(b.responses.map((r) => r.sampleId)).toEqual([mlvuSampleId('clip.mp4', 'How many people appear?'), '1']);
+    expect(b.warnings).toContain(
+      '20260301_101500_samples_mlvu_dev.jsonl: 1 line(s) use the question text as question_id and the log has no doc (video): keyed by doc_id, so they do not join MLVU metadata',
+    );
   });
 });
