@@ -29,6 +29,9 @@ describe('lmms-eval warnings', () => {
     recs.push({ doc_id: 7, target: 'A', filtered_resps: ['no idea'], videomme_perception_score: { question_id: '007-1', answer: 'A', pred_answer: '' } });
     const b = await readLmmsEval(log('videomme', recs), OPTS);
     expect(b.warnings.filter((x) => x.includes('parsed answer'))).toEqual([]);
+    // lmms-eval's own spelling `_percetion_score` is the score object too, with or without an id.
+    const typo = await readLmmsEval(log('mlvu_dev', [{ doc_id: 0, target: 'B', filtered_resps: ['B'], mlvu_percetion_score: { answer: 'B', pred_answer: 'A' } }]), OPTS);
+    expect(typo.warnings.filter((x) => x.includes('pred_answer'))).toHaveLength(1);
     const w = b.warnings.filter((x) => x.includes('pred_answer'));
     expect(w).toEqual([
       "20260301_101500_samples_videomme.jsonl: re-extracted letter differs from lmms-eval's pred_answer on 6 line(s): " +
