@@ -24,7 +24,7 @@ import { readLines } from './line-reader';
 import { parseListLiteral } from './list-literal';
 import { stripOptionPrefix } from './mcq-text';
 import { OpenScorer, checkKind, parseScore, referencesOf } from './open-ended';
-import { extractOptionLetter, isOptionLetter, letterOf } from './option-letter';
+import { extractOptionLetter, isOptionLetter, optionLetterAt, lastOptionLetter } from './option-letter';
 import { parsePythonJson } from './py-json';
 
 export const COLUMN_ROLES = [
@@ -222,22 +222,20 @@ export async function readColumns(path: string, opts: ImportOptions & { columns:
     }
     let letter: string | null = null;
     if (ansIndex !== null) {
-      if (ansIndex >= options!.length || ansIndex >= 8)
-        throw new ImportError(file, line, col('answer')!, `option index ${ansIndex} is past the ${options!.length} options (0-based)`);
-      letter = letterOf(ansIndex);
+      letter = ansIndex < options!.length ? optionLetterAt(ansIndex) : null;
+      if (letter === null) throw new ImportError(file, line, col('answer')!, `option index ${ansIndex} is past the ${options!.length} options (0-based)`);
     } else if (answer !== null && answer.trim() !== '') {
       const a = answer.trim();
       if (isOptionLetter(a)) letter = a;
       else {
         // The option's text, bare or behind its own letter ("B. blue" is option B's "blue").
         const i = options ? options.findIndex((o, k) => o.trim() === a || o.trim() === stripOptionPrefix(a, k)) : -1;
-        if (i < 0 || i >= 8)
+        letter = optionLetterAt(i);
+        if (letter === null)
           throw new ImportError(file, line, col('answer')!, `${JSON.stringify(answer)} is neither an option letter A–H, a 0-based index, nor one of the options`);
-        letter = letterOf(i);
       }
     }
-    const maxLetter = options && options.length > 0 ? letterOf(Math.min(options.length, 8) - 1) : 'H';
-    row.pred = extractOptionLetter(prediction, maxLetter);
+    row.pred = extractOptionLetter(prediction, lastOptionLetter(options));
     row.groundTruth = letter;
     const own = get('correct');
     if (own !== null && own.trim() !== '') {

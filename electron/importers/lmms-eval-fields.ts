@@ -9,7 +9,7 @@ import * as z from 'zod';
 import type { ItemContext } from '../../shared/domain/types';
 import { ImportError } from './errors';
 import { splitMcqPrompt, stripOptionPrefix } from './mcq-text';
-import { isOptionLetter } from './option-letter';
+import { isOptionLetter, optionLetterAt } from './option-letter';
 
 export function firstString(list: unknown[] | string): string | null {
   if (typeof list === 'string') return list;
@@ -185,7 +185,8 @@ export function resolveAnswer(
   }
   if (typeof raw === 'string' && options) {
     const at = options.findIndex((o) => o.trim() === raw.trim());
-    if (at >= 0 && at < LETTERS.length) return LETTERS[at]!;
+    const letter = optionLetterAt(at);
+    if (letter !== null) return letter;
     throw new ImportError(
       file,
       line,
@@ -211,7 +212,7 @@ export function taskParsedLetter(rec: Record<string, unknown>): string | null | 
   const sc = rec.score;
   if (sc && typeof sc === 'object' && !Array.isArray(sc) && 'ground_truth' in sc) {
     const p = (sc as Record<string, unknown>).pred;
-    if (typeof p === 'number') return p >= 0 && p < LETTERS.length ? LETTERS[p]! : null;
+    if (typeof p === 'number') return optionLetterAt(p);
   }
   return undefined;
 }

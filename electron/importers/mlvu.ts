@@ -9,7 +9,7 @@ import { sha256File } from './file-hash';
 import { readJsonSource } from './json-source';
 import { mlvuSampleId } from './mlvu-id';
 import { OpenScorer, checkKind, parseScore, referencesOf } from './open-ended';
-import { extractOptionLetter, isOptionLetter, letterOf } from './option-letter';
+import { extractOptionLetter, isOptionLetter, letterOf, optionLetterAt, lastOptionLetter } from './option-letter';
 
 /**
  * MLVU: its task JSON files (metadata: `video, duration, question, candidates, answer,
@@ -96,12 +96,13 @@ export function answerLetter(answer: string | null | undefined, candidates: stri
   const cands = candidates ?? [];
   if (answer === '') {
     const blank = cands.lastIndexOf('');
-    return blank >= 0 && blank < 8 ? letterOf(blank) : null;
+    return optionLetterAt(blank);
   }
   if (isOptionLetter(answer)) return answer;
   let i = cands.lastIndexOf(answer);
   if (i < 0) i = cands.map((c) => c.trim()).lastIndexOf(answer.trim());
-  if (i >= 0 && i < 8) return letterOf(i);
+  const letter = optionLetterAt(i);
+  if (letter !== null) return letter;
   const l = /^\(?([A-H])[).]?$/.exec(answer.trim()) ?? /^\(([A-H])\)\s/.exec(answer.trim());
   return l?.[1] ?? undefined; // undefined = not understood
 }
@@ -319,8 +320,7 @@ export async function readMlvuResults(path: string, opts: ImportOptions = {}): P
     const answer = answerLetter(gtValue, r.candidates);
     if (answer === undefined) throw new ImportError(file, line, `[${i}].${gtField}`, `answer ${JSON.stringify(gtValue)} is neither a letter nor one of the candidates`);
     const raw = r.option ?? r.pred ?? r.prediction ?? r.response ?? null;
-    const maxLetter = r.candidates && r.candidates.length > 0 ? letterOf(Math.min(r.candidates.length, 8) - 1) : 'H';
-    const pred = extractOptionLetter(raw, maxLetter);
+    const pred = extractOptionLetter(raw, lastOptionLetter(r.candidates));
     const row = emptyResponse(model, split, id, config, line);
     row.pred = pred;
     row.groundTruth = answer;

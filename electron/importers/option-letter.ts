@@ -73,6 +73,22 @@ export function letterOf(index: number): string {
   return String.fromCharCode(65 + index);
 }
 
+/** Options an answer may have: the letters A–H. */
+const MAX_OPTIONS = 8;
+
+/**
+ * The letter of option `index` (0 → A), or null when no letter names it (below 0, past H): the
+ * readers' one bound on an answer found among the options.
+ */
+export function optionLetterAt(index: number): string | null {
+  return index >= 0 && index < MAX_OPTIONS ? letterOf(index) : null;
+}
+
+/** The last letter a response may give for these options; H when they are not known. */
+export function lastOptionLetter(options: readonly string[] | null | undefined): string {
+  return options && options.length > 0 ? letterOf(Math.min(options.length, MAX_OPTIONS) - 1) : 'H';
+}
+
 /** True for a single capital option letter A–H. */
 export function isOptionLetter(s: string): boolean {
   return s.length === 1 && s >= 'A' && s <= 'H';

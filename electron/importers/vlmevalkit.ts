@@ -16,7 +16,7 @@ import { stripOptionPrefix } from './mcq-text';
 import { MlvuQuirks, answerLetter, mlvuSplit, sampleIdOf } from './mlvu';
 import { OpenScorer, checkKind, parseScore, referencesOf } from './open-ended';
 import { ClosedScorer, extractYesNo, YES_NO_OPTIONS, yesNoAnswer, yesNoLetter } from './closed-answer';
-import { extractOptionLetter, isOptionLetter, letterOf } from './option-letter';
+import { extractOptionLetter, isOptionLetter, optionLetterAt, lastOptionLetter } from './option-letter';
 
 /**
  * VLMEvalKit prediction files (docs/formats.md "VLMEvalKit"): `<model>_<dataset>[_<N>frame |
@@ -489,8 +489,8 @@ export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Pr
     if (index !== null) {
       // LongVideoBench's correct_choice: 0-based over the candidates.
       const count = options?.length ?? 8;
-      if (index >= count || index >= 8) throw new ImportError(file, line, ansField, `option index ${index} is past the ${count} candidates (0-based)`);
-      answer = letterOf(index);
+      answer = index < count ? optionLetterAt(index) : null;
+      if (answer === null) throw new ImportError(file, line, ansField, `option index ${index} is past the ${count} candidates (0-based)`);
     } else if (bench === 'mlvu') {
       // MLVU's own letter (mlvu.ts answerLetter): the last equal candidate, a blank answer's blank candidate.
       const letter = answerLetter(ansText ?? '', options);
@@ -502,13 +502,12 @@ export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Pr
         const i = options ? options.findIndex((o, k) => o.trim() === ansText.trim() || stripOptionPrefix(o, k) === ansText.trim()) : -1;
         const lettered = /^([A-H])[.)]\s/.exec(ansText.trim());
         // Letters stop at H: a ninth option's text is no answer.
-        const letter = i >= 0 && i < 8 ? letterOf(i) : lettered?.[1];
+        const letter = optionLetterAt(i) ?? lettered?.[1];
         if (!letter) throw new ImportError(file, line, ansField, `answer ${JSON.stringify(ansText)} is neither a letter nor one of the options`);
         answer = letter;
       }
     }
-    const maxLetter = options && options.length > 0 ? letterOf(Math.min(options.length, 8) - 1) : 'H';
-    const pred = extractOptionLetter(text(predText), maxLetter);
+    const pred = extractOptionLetter(text(predText), lastOptionLetter(options));
     if (answer !== null && given !== null) mcqClosed.apply(row, { pred, answer, given, line });
     else {
       row.pred = pred;
