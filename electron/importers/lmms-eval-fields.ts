@@ -181,7 +181,10 @@ export function resolveAnswer(
           .map((l, i) => `${i} = ${l}`)
           .join(', ')})`,
       );
-    return LETTERS[n]!;
+    // A ninth option has no letter: such an answer cannot be scored as one.
+    const letter = optionLetterAt(n);
+    if (letter === null) throw new ImportError(file, line, field, `option index ${n} names the ${n + 1}th option, and options are lettered A–H`);
+    return letter;
   }
   if (typeof raw === 'string' && options) {
     const at = options.findIndex((o) => o.trim() === raw.trim());

@@ -147,6 +147,9 @@ describe('options and answers', () => {
     const nine = Array.from({ length: 9 }, (_, i) => `o${i}`);
     expect(whereOf(refusalOf(() => resolveAnswer('o8', nine, null, 'f', 7, 'target')))[3]).toMatch(/^the answer "o8" is neither an option letter nor one of the options/);
     expect(resolveAnswer('o7', nine, null, 'f', 7, 'target')).toBe('H');
+    // An index of the ninth option names no letter either.
+    expect(resolveAnswer(7, nine, null, 'f', 7, 'target')).toBe('H');
+    expect(whereOf(refusalOf(() => resolveAnswer(8, nine, null, 'f', 7, 'correct_choice')))[3]).toBe('option index 8 names the 9th option, and options are lettered A–H');
   });
 });
 
