@@ -12,8 +12,6 @@ import { Scratch, expectImportError } from './helpers';
 const scratch = new Scratch();
 afterAll(() => scratch.cleanup());
 
-let n = 0;
-const file = (name: string, content: string | Uint8Array): string => scratch.write(`d${++n}/${name}`, content);
 const PER_ITEM = 'sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note';
 
 describe('classifyJson', () => {
@@ -54,51 +52,58 @@ describe('classifyJson', () => {
 
 describe('detectFormat', () => {
   it('reads a folder as a release, or as a frame cache when it holds <video>/metadata.json and no labels', async () => {
-    const release = scratch.path(`d${++n}`);
-    mkdirSync(`${release}/labels`, { recursive: true });
-    scratch.write(`d${n}/labels/per_item.csv`, `${PER_ITEM}\n`);
-    scratch.write(`d${n}/v1/metadata.json`, '{}');
+    const r = scratch.freshDir();
+    const release = scratch.path(r);
+    scratch.write(`${r}/labels/per_item.csv`, `${PER_ITEM}\n`);
+    scratch.write(`${r}/v1/metadata.json`, '{}');
     expect(await detectFormat(release)).toBe('release');
-    const cache = scratch.path(`d${++n}`);
-    scratch.write(`d${n}/v1/metadata.json`, '{}');
+    const c = scratch.freshDir();
+    const cache = scratch.path(c);
+    scratch.write(`${c}/v1/metadata.json`, '{}');
     expect(await detectFormat(cache)).toBe('scalegrid-cache');
-    const empty = scratch.path(`d${++n}`);
+    const e = scratch.freshDir();
+    const empty = scratch.path(e);
     mkdirSync(`${empty}/sub`, { recursive: true });
-    scratch.write(`d${n}/metadata.json`, '{}');
+    scratch.write(`${e}/metadata.json`, '{}');
     expect(await detectFormat(empty)).toBe('release');
   });
 
   it('tells zips, workbooks, parquet and TSV by name or magic bytes', async () => {
     const pk = Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0]);
-    expect(await detectFormat(file('r.ZIP', 'x'))).toBe('release');
-    expect(await detectFormat(file('r.bin', pk))).toBe('release');
-    expect(await detectFormat(file('r.xlsx', pk))).toBe('vlmevalkit');
-    await expectImportError(detectFormat(file('r.bin', Buffer.from([0x50, 0x4b, 0x03, 0x05]))), { file: 'r.bin', line: 0, field: '', reason: /^cannot tell the format of \.bin/ });
-    expect(await detectFormat(file('t.parquet', 'x'))).toBe('videomme-parquet');
-    expect(await detectFormat(file('t.bin', 'PAR1xxxx'))).toBe('videomme-parquet');
-    expect(await detectFormat(file('r.TSV', 'x'))).toBe('vlmevalkit');
+    expect(await detectFormat(scratch.freshFile('r.ZIP', 'x'))).toBe('release');
+    expect(await detectFormat(scratch.freshFile('r.bin', pk))).toBe('release');
+    expect(await detectFormat(scratch.freshFile('r.xlsx', pk))).toBe('vlmevalkit');
+    await expectImportError(detectFormat(scratch.freshFile('r.bin', Buffer.from([0x50, 0x4b, 0x03, 0x05]))), {
+      file: 'r.bin',
+      line: 0,
+      field: '',
+      reason: /^cannot tell the format of \.bin/,
+    });
+    expect(await detectFormat(scratch.freshFile('t.parquet', 'x'))).toBe('videomme-parquet');
+    expect(await detectFormat(scratch.freshFile('t.bin', 'PAR1xxxx'))).toBe('videomme-parquet');
+    expect(await detectFormat(scratch.freshFile('r.TSV', 'x'))).toBe('vlmevalkit');
   }, 5000);
 
   it("reads a CSV's header, quoted or not, in any order, after a byte-order mark", async () => {
-    expect(await detectFormat(file('p.csv', `${PER_ITEM}\n`))).toBe('per-item-csv');
-    expect(await detectFormat(file('p.csv', '\uFEFF"config","split", model ,sample_id,x\r\n'))).toBe('per-item-csv');
-    expect(await detectFormat(file('w.csv', 'sample_id,16f,textonly\n'))).toBe('wide-csv');
-    await expectImportError(detectFormat(file('u.csv', 'id,16f\n')), {
+    expect(await detectFormat(scratch.freshFile('p.csv', `${PER_ITEM}\n`))).toBe('per-item-csv');
+    expect(await detectFormat(scratch.freshFile('p.csv', '\uFEFF"config","split", model ,sample_id,x\r\n'))).toBe('per-item-csv');
+    expect(await detectFormat(scratch.freshFile('w.csv', 'sample_id,16f,textonly\n'))).toBe('wide-csv');
+    await expectImportError(detectFormat(scratch.freshFile('u.csv', 'id,16f\n')), {
       file: 'u.csv',
       line: 1,
       field: 'id',
       reason: /^unknown CSV: expected a per_item\.csv or a \*_predictions_wide\.csv header$/,
     });
     // A header that is no CSV record is split at its commas.
-    await expectImportError(detectFormat(file('q.csv', 'a"b,c\n')), { file: 'q.csv', line: 1, field: 'a"b' });
+    await expectImportError(detectFormat(scratch.freshFile('q.csv', 'a"b,c\n')), { file: 'q.csv', line: 1, field: 'a"b' });
   });
 
   it("reads a JSONL's first line: an lmms-eval log, the pipeline's rows, or its timed rows", async () => {
-    expect(await detectFormat(file('s.jsonl', '{"doc_id" : 0, "resps": ["A"]}\n'))).toBe('lmms-eval');
-    expect(await detectFormat(file('s.jsonl', '{"sample_id": "001-1", "correct_letter": "A"}\n'))).toBe('scalegrid-jsonl');
-    expect(await detectFormat(file('s.jsonl', '{"config_key": "16f", "wall_clock_s": 1.5}\n'))).toBe('scalegrid-jsonl');
+    expect(await detectFormat(scratch.freshFile('s.jsonl', '{"doc_id" : 0, "resps": ["A"]}\n'))).toBe('lmms-eval');
+    expect(await detectFormat(scratch.freshFile('s.jsonl', '{"sample_id": "001-1", "correct_letter": "A"}\n'))).toBe('scalegrid-jsonl');
+    expect(await detectFormat(scratch.freshFile('s.jsonl', '{"config_key": "16f", "wall_clock_s": 1.5}\n'))).toBe('scalegrid-jsonl');
     for (const first of ['{"doc_id": 0}', '{"sample_id": "x"}', '{"config_key": "16f"}', '{"filtered_resps": []}']) {
-      await expectImportError(detectFormat(file('s.jsonl', `${first}\n`)), {
+      await expectImportError(detectFormat(scratch.freshFile('s.jsonl', `${first}\n`)), {
         file: 's.jsonl',
         line: 1,
         field: '',
@@ -106,8 +111,8 @@ describe('detectFormat', () => {
       });
     }
     // Without the extension: two records on two lines.
-    expect(await detectFormat(file('s.log', '  {"doc_id": 0, "filtered_resps": ["A"]}\n{"doc_id": 1}\n'))).toBe('lmms-eval');
-    await expectImportError(detectFormat(file('s.log', '{"doc_id": 0, "filtered_resps": ["A"]}')), {
+    expect(await detectFormat(scratch.freshFile('s.log', '  {"doc_id": 0, "filtered_resps": ["A"]}\n{"doc_id": 1}\n'))).toBe('lmms-eval');
+    await expectImportError(detectFormat(scratch.freshFile('s.log', '{"doc_id": 0, "filtered_resps": ["A"]}')), {
       file: 's.log',
       line: 0,
       field: '',
@@ -116,40 +121,45 @@ describe('detectFormat', () => {
   });
 
   it('reads a JSON document, and refuses the files that come beside results with a word on what to import', async () => {
-    expect(await detectFormat(file('r.json', JSON.stringify({ dialogs: [{ image_id: 'v', dialog: [] }] })))).toBe('avsd');
-    expect(await detectFormat(file('metadata.json', JSON.stringify({ video_id: 'v', extracted_fps: 2, frame_count: 3 })))).toBe('scalegrid-cache');
+    expect(await detectFormat(scratch.freshFile('r.json', JSON.stringify({ dialogs: [{ image_id: 'v', dialog: [] }] })))).toBe('avsd');
+    expect(await detectFormat(scratch.freshFile('metadata.json', JSON.stringify({ video_id: 'v', extracted_fps: 2, frame_count: 3 })))).toBe('scalegrid-cache');
     for (const partial of [
       { video_id: 'v', frame_count: 3 },
       { video_id: 'v', extracted_fps: 2 },
       { extracted_fps: 2, frame_count: 3 },
     ]) {
-      await expectImportError(detectFormat(file('metadata.json', JSON.stringify(partial))), { file: 'metadata.json', line: 0, field: '', reason: /^unknown JSON layout/ });
+      await expectImportError(detectFormat(scratch.freshFile('metadata.json', JSON.stringify(partial))), {
+        file: 'metadata.json',
+        line: 0,
+        field: '',
+        reason: /^unknown JSON layout/,
+      });
     }
-    await expectImportError(detectFormat(file('m.json', JSON.stringify({ cache_dir: '/c', target_fps: 2, results: [] }))), {
+    await expectImportError(detectFormat(scratch.freshFile('m.json', JSON.stringify({ cache_dir: '/c', target_fps: 2, results: [] }))), {
       file: 'm.json',
       line: 0,
       field: '',
       reason: /^a cache_frames\.py manifest: import its cache folder \(\/c\) or the metadata\.json files in it$/,
     });
-    await expectImportError(detectFormat(file('m.json', JSON.stringify({ cache_dir: '/c', target_fps: 2, results: {} }))), {
+    await expectImportError(detectFormat(scratch.freshFile('m.json', JSON.stringify({ cache_dir: '/c', target_fps: 2, results: {} }))), {
       file: 'm.json',
       line: 0,
       field: '',
       reason: /^unknown JSON layout/,
     });
-    await expectImportError(detectFormat(file('s.json', JSON.stringify({ results: {}, config: {} }))), {
+    await expectImportError(detectFormat(scratch.freshFile('s.json', JSON.stringify({ results: {}, config: {} }))), {
       file: 's.json',
       line: 0,
       field: '',
       reason: /^an lmms-eval results summary: import the \*_samples_<task>\.jsonl beside it$/,
     });
-    await expectImportError(detectFormat(file('s.json', JSON.stringify({ method: 'qwen', base_correct: 3, total: 9 }))), {
+    await expectImportError(detectFormat(scratch.freshFile('s.json', JSON.stringify({ method: 'qwen', base_correct: 3, total: 9 }))), {
       file: 's.json',
       line: 0,
       field: '',
       reason: /^a run_inference summary \(no per-item rows\): import the \.jsonl beside it$/,
     });
-    await expectImportError(detectFormat(file('s.json', JSON.stringify({ method: 'qwen', total: 9 }))), {
+    await expectImportError(detectFormat(scratch.freshFile('s.json', JSON.stringify({ method: 'qwen', total: 9 }))), {
       file: 's.json',
       line: 0,
       field: '',
@@ -158,13 +168,13 @@ describe('detectFormat', () => {
   });
 
   it('names the formats when nothing tells, and names the file of a failure a reader did not word', async () => {
-    await expectImportError(detectFormat(file('noext', 'hello')), {
+    await expectImportError(detectFormat(scratch.freshFile('noext', 'hello')), {
       file: 'noext',
       line: 0,
       field: '',
       reason: new RegExp(`^cannot tell the format of this file; pass --format \\(${FORMATS.join(', ')}\\)$`),
     });
-    await expectImportError(detectFormat(file('deep.json', `${'['.repeat(200_000)}${']'.repeat(200_000)}`)), {
+    await expectImportError(detectFormat(scratch.freshFile('deep.json', `${'['.repeat(200_000)}${']'.repeat(200_000)}`)), {
       file: 'deep.json',
       line: 0,
       field: '',
@@ -176,27 +186,27 @@ describe('detectFormat', () => {
 describe('readImport', () => {
   it('refuses a missing path, an empty file, an unknown format, and --format columns without --columns', async () => {
     await expectImportError(readImport(scratch.path('none.csv')), { file: 'none.csv', line: 0, field: '', reason: /^no such file or folder$/ });
-    await expectImportError(readImport(file('e.csv', '')), { file: 'e.csv', line: 0, field: '', reason: /^empty file \(0 bytes\)$/ });
-    await expectImportError(readImport(file('e.csv', 'x'), { format: 'excel' }), {
+    await expectImportError(readImport(scratch.freshFile('e.csv', '')), { file: 'e.csv', line: 0, field: '', reason: /^empty file \(0 bytes\)$/ });
+    await expectImportError(readImport(scratch.freshFile('e.csv', 'x'), { format: 'excel' }), {
       file: 'e.csv',
       line: 0,
       field: 'format',
       reason: new RegExp(`^unknown format "excel"; one of ${FORMATS.join(', ')}$`),
     });
-    await expectImportError(readImport(file('e.csv', 'x'), { format: 'columns' }), {
+    await expectImportError(readImport(scratch.freshFile('e.csv', 'x'), { format: 'columns' }), {
       file: 'e.csv',
       line: 0,
       field: 'columns',
       reason: /^--format columns needs --columns role=column,…$/,
     });
     // --columns alone chooses the reader.
-    const [b] = await readImport(file('c.csv', 'id,p\nq1,A\n'), { columns: 'sample_id=id,prediction=p', model: 'M', split: 'S', config: '8f' });
+    const [b] = await readImport(scratch.freshFile('c.csv', 'id,p\nq1,A\n'), { columns: 'sample_id=id,prediction=p', model: 'M', split: 'S', config: '8f' });
     expect(b!.run.format).toBe('columns');
   });
 
   it('reads a wide CSV against a ground truth, refusing a bad mapping, a missing source and one without answers', async () => {
-    const wide = file('M_S_predictions_wide.csv', 'sample_id,8f\nq1,A\nq2,B\n');
-    const truth = file('per_item.csv', `${PER_ITEM}\nq1,X,S,8f,8,,A,A,1,t,\nq2,X,S,8f,8,,A,C,0,t,\n`);
+    const wide = scratch.freshFile('M_S_predictions_wide.csv', 'sample_id,8f\nq1,A\nq2,B\n');
+    const truth = scratch.freshFile('per_item.csv', `${PER_ITEM}\nq1,X,S,8f,8,,A,A,1,t,\nq2,X,S,8f,8,,A,C,0,t,\n`);
     const [b] = await readImport(wide, { groundTruth: truth });
     expect(b!.responses.map((r) => [r.sampleId, r.groundTruth, r.correct])).toEqual([
       ['q1', 'A', true],
@@ -226,15 +236,15 @@ describe('readImport', () => {
     });
     await expectImportError(readImport(wide, { groundTruth: scratch.path('nope.csv') }), { file: 'nope.csv', line: 0, field: '', reason: /^no such file or folder$/ });
     // An lmms-eval log without its results file (model and budget unknown) still gives answers.
-    const log = scratch.lmmsEvalLog('videomme', `log${++n}`);
+    const log = scratch.lmmsEvalLog('videomme', scratch.freshDir());
     rmSync(log.replace('samples_videomme.jsonl', 'results.json'));
-    const v = file('M_videomme_predictions_wide.csv', 'sample_id,8f\n001-1,C\n001-2,B\n');
+    const v = scratch.freshFile('M_videomme_predictions_wide.csv', 'sample_id,8f\n001-1,C\n001-2,B\n');
     expect((await readImport(v, { groundTruth: log }))[0]!.responses.map((r) => [r.sampleId, r.groundTruth, r.correct])).toEqual([
       ['001-1', 'C', true],
       ['001-2', 'A', false],
     ]);
     // Another wide file has predictions and no answers.
-    const none = file('X_S_predictions_wide.csv', 'sample_id,8f\nq1,A\n');
+    const none = scratch.freshFile('X_S_predictions_wide.csv', 'sample_id,8f\nq1,A\n');
     await expectImportError(readImport(wide, { groundTruth: none }), {
       file: 'X_S_predictions_wide.csv',
       line: 0,

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { ImportBatch, ItemMeta, ResponseColumnBatch } from '../../../shared/domain/types';
 import { emptyResponse } from '../../../electron/importers/batch-builder';
 import { GroundTruth, groundTruthCoverage, parseSplitMap } from '../../../electron/importers/ground-truth';
-import { refusalOf } from './helpers';
+import { refusalOf, errorMessage } from './helpers';
 
 const run = (format = 'lmms-eval') => ({ sourcePath: 'src', sha256: 'x', format, toolkit: null, modelArgs: null });
 const item = (split: string, sampleId: string, answer: string | null, over: Partial<ItemMeta> = {}): ItemMeta & { line: number } => ({
@@ -40,14 +40,7 @@ describe('parseSplitMap', () => {
   });
 
   it('refuses a part without both sides, a split mapped to two targets, and no pair at all', () => {
-    const message = (v: string): string => {
-      try {
-        parseSplitMap(v);
-      } catch (e) {
-        return (e as Error).message;
-      }
-      return 'accepted';
-    };
+    const message = (v: string): string => errorMessage(() => parseSplitMap(v));
     expect(message('videomme')).toBe('expected <source split>=<target split or template>, got "videomme"');
     expect(message('=V1')).toBe('expected <source split>=<target split or template>, got "=V1"');
     expect(message('videomme= ')).toBe('expected <source split>=<target split or template>, got "videomme="');

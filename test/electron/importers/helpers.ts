@@ -21,6 +21,20 @@ export class Scratch {
   path(name: string): string {
     return join(this.dir, name);
   }
+  private freshCount = 0;
+  /** The name of a new folder under this one, another on each call: for files that must not meet. */
+  freshDir(): string {
+    return `fresh${++this.freshCount}`;
+  }
+  /** `content` written as `name` in a new folder of its own; its path. */
+  freshFile(name: string, content: string | Uint8Array): string {
+    return this.write(`${this.freshDir()}/${name}`, content);
+  }
+  /** The files (name → content) written into one new folder; the path of each by name. */
+  freshFolder(files: Record<string, string | Uint8Array>): Record<string, string> {
+    const dir = this.freshDir();
+    return Object.fromEntries(Object.entries(files).map(([name, content]) => [name, this.write(`${dir}/${name}`, content)]));
+  }
   /**
    * Lays out the synthetic lmms-eval ≥ 0.7 log of test/fixtures/formats/ under the names
    * lmms-eval gives its files (`<datetime>_samples_<task>.jsonl` beside `<datetime>_results.json`;
@@ -50,6 +64,16 @@ export function refusalOf(f: () => unknown): ImportError {
     return e as ImportError;
   }
   throw new Error('expected an ImportError, none was thrown');
+}
+
+/** The message of the error `f` throws, or 'accepted' when it throws none. */
+export function errorMessage(f: () => unknown): string {
+  try {
+    f();
+  } catch (e) {
+    return (e as Error).message;
+  }
+  return 'accepted';
 }
 
 /** An ImportError's file, line, field and reason, to compare in one expectation. */

@@ -11,12 +11,6 @@ import { Scratch, expectImportError, lineOf } from './helpers';
 const scratch = new Scratch();
 afterAll(() => scratch.cleanup());
 
-let n = 0;
-/** Files written into a fresh folder; the path of each by name. */
-function folder(files: Record<string, string>): Record<string, string> {
-  const dir = `f${++n}`;
-  return Object.fromEntries(Object.entries(files).map(([name, text]) => [name, scratch.write(`${dir}/${name}`, text)]));
-}
 const SAMPLES = '20251106_202956_samples_videomme.jsonl';
 const results = (over: object = {}) =>
   JSON.stringify({ config: { model: 'qwen2_5_vl', model_args: 'pretrained=Qwen/Qwen2.5-VL-7B-Instruct/,max_num_frames=32,max_pixels=768*28*28' }, ...over });
@@ -29,7 +23,7 @@ async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
 
 describe('readResults', () => {
   it('reads model, model_args, frames and pixels from the results file of the same timestamp', async () => {
-    const f = folder({ [SAMPLES]: '', '20251106_202956_results.json': results(), '20251106_202957_results.json': results({ model_name: 'wrong' }) });
+    const f = scratch.freshFolder({ [SAMPLES]: '', '20251106_202956_results.json': results(), '20251106_202957_results.json': results({ model_name: 'wrong' }) });
     expect(await readResults(f[SAMPLES]!)).toEqual({
       path: f['20251106_202956_results.json'],
       model: 'Qwen2.5-VL-7B-Instruct',
@@ -40,38 +34,42 @@ describe('readResults', () => {
   });
 
   it('takes model_name over pretrained, and another results file of the same timestamp when the exact name is missing', async () => {
-    const f = folder({ [SAMPLES]: '', '20251106_202956_videomme_results.json': results({ model_name: 'My-Model' }) });
+    const f = scratch.freshFolder({ [SAMPLES]: '', '20251106_202956_videomme_results.json': results({ model_name: 'My-Model' }) });
     expect(await readResults(f[SAMPLES]!)).toMatchObject({ path: f['20251106_202956_videomme_results.json'], model: 'My-Model', frames: 32 });
     // The exact name wins over another of the same timestamp.
-    const both = folder({ [SAMPLES]: '', '20251106_202956_a_results.json': results({ model_name: 'A' }), '20251106_202956_results.json': results({ model_name: 'Exact' }) });
+    const both = scratch.freshFolder({
+      [SAMPLES]: '',
+      '20251106_202956_a_results.json': results({ model_name: 'A' }),
+      '20251106_202956_results.json': results({ model_name: 'Exact' }),
+    });
     expect(await readResults(both[SAMPLES]!)).toMatchObject({ model: 'Exact' });
-    const bare = folder({ [SAMPLES]: '', '20251106_202956_results.json': JSON.stringify({}) });
+    const bare = scratch.freshFolder({ [SAMPLES]: '', '20251106_202956_results.json': JSON.stringify({}) });
     expect(await readResults(bare[SAMPLES]!)).toEqual({ path: bare['20251106_202956_results.json'], model: null, modelArgs: null, frames: null, pixels: null });
-    const windows = folder({ [SAMPLES]: '', '20251106_202956_results.json': results({ config: { model_args: 'pretrained=C:\\models\\LLaVA-7B\\,nframes=abc' } }) });
+    const windows = scratch.freshFolder({ [SAMPLES]: '', '20251106_202956_results.json': results({ config: { model_args: 'pretrained=C:\\models\\LLaVA-7B\\,nframes=abc' } }) });
     expect(await readResults(windows[SAMPLES]!)).toMatchObject({ model: 'LLaVA-7B', frames: null });
   });
 
   it('finds none for a samples file without a timestamp or without a results file', async () => {
-    const f = folder({ 'samples_videomme.jsonl': '', '20251106_202956_results.json': results(), [`x${SAMPLES}`]: '' });
+    const f = scratch.freshFolder({ 'samples_videomme.jsonl': '', '20251106_202956_results.json': results(), [`x${SAMPLES}`]: '' });
     expect(await readResults(f['samples_videomme.jsonl']!)).toBeNull();
     expect(await readResults(f[`x${SAMPLES}`]!)).toBeNull();
-    const g = folder({ [SAMPLES]: '', '20251106_202957_results.json': results(), '20251106_202956_results.txt': '' });
+    const g = scratch.freshFolder({ [SAMPLES]: '', '20251106_202957_results.json': results(), '20251106_202956_results.txt': '' });
     expect(await readResults(g[SAMPLES]!)).toBeNull();
   });
 
   it('refuses a results file that is not JSON or not its shape, naming it', async () => {
-    const f = folder({ [SAMPLES]: '', '20251106_202956_results.json': '{"config": ' });
+    const f = scratch.freshFolder({ [SAMPLES]: '', '20251106_202956_results.json': '{"config": ' });
     await expectImportError(readResults(f[SAMPLES]!), { file: '20251106_202956_results.json', line: 0, field: '', reason: /^malformed JSON: / });
     // Invalid UTF-8 is refused as such, at its line and key.
     const bytes = Buffer.concat([Buffer.from('{"config": {\n"model": "caf'), Buffer.from([0xe9]), Buffer.from('"}}')]);
-    const u = scratch.write(`f${++n}/20251106_202956_results.json`, bytes);
+    const u = scratch.freshFile('20251106_202956_results.json', bytes);
     await expectImportError(readResults(u.replace('20251106_202956_results.json', SAMPLES)), {
       file: '20251106_202956_results.json',
       line: 2,
       field: 'model',
       reason: /^invalid UTF-8/,
     });
-    const g = folder({ [SAMPLES]: '', '20251106_202956_results.json': JSON.stringify({ config: { model_args: 7 } }) });
+    const g = scratch.freshFolder({ [SAMPLES]: '', '20251106_202956_results.json': JSON.stringify({ config: { model_args: 7 } }) });
     await expectImportError(readResults(g[SAMPLES]!), { file: '20251106_202956_results.json', line: 0, field: 'config.model_args' });
   });
 });
@@ -102,7 +100,7 @@ describe('taskVariant', () => {
 
 describe('jsonlRecords', () => {
   it('gives each non-blank line parsed (bare NaN as null) with its line number', async () => {
-    const f = folder({ 's.jsonl': '{"doc_id": 0, "x": NaN}\n\n   \n{"doc_id": 1}\n' });
+    const f = scratch.freshFolder({ 's.jsonl': '{"doc_id": 0, "x": NaN}\n\n   \n{"doc_id": 1}\n' });
     expect(await all(jsonlRecords(f['s.jsonl']!))).toEqual([
       { line: 1, json: { doc_id: 0, x: null } },
       { line: 4, json: { doc_id: 1 } },
@@ -110,7 +108,7 @@ describe('jsonlRecords', () => {
   });
 
   it('refuses a malformed line and a truncated last line at their lines', async () => {
-    const f = folder({ 's.jsonl': '{"doc_id": 0}\n{"doc_id": \n', 't.jsonl': '{"doc_id": 0}\n{"doc_id": 1' });
+    const f = scratch.freshFolder({ 's.jsonl': '{"doc_id": 0}\n{"doc_id": \n', 't.jsonl': '{"doc_id": 0}\n{"doc_id": 1' });
     await expectImportError(all(jsonlRecords(f['s.jsonl']!)), { file: 's.jsonl', line: 2, field: '', reason: /^malformed JSON: / });
     await expectImportError(all(jsonlRecords(f['t.jsonl']!)), { file: 't.jsonl', line: 2, field: '', reason: /^truncated JSONL line \(the file ends mid-record\)$/ });
   });
@@ -130,7 +128,7 @@ describe('legacySource', () => {
     );
 
   it("reads task, model and budget from the file's own args, and each log with its line", async () => {
-    const f = folder({ 'videomme.json': legacy() });
+    const f = scratch.freshFolder({ 'videomme.json': legacy() });
     const src = await legacySource(f['videomme.json']!);
     expect([src.task, src.results]).toEqual([
       'videomme',
@@ -143,18 +141,18 @@ describe('legacySource', () => {
   });
 
   it('falls back to the file name for the task, to args.model for the model, and to the position for a log that is no object', async () => {
-    const f = folder({ 'mlvu_dev.json': legacy({ args: { model: 'llava', model_args: 'max_frames_num=8' }, model_configs: {}, logs: [7, { doc_id: 1 }] }) });
+    const f = scratch.freshFolder({ 'mlvu_dev.json': legacy({ args: { model: 'llava', model_args: 'max_frames_num=8' }, model_configs: {}, logs: [7, { doc_id: 1 }] }) });
     const src = await legacySource(f['mlvu_dev.json']!);
     expect([src.task, src.results?.model, src.results?.frames]).toEqual(['mlvu_dev', 'llava', 8]);
     expect((await all(src.records)).map((r) => r.line)).toEqual([1, lineOf(f['mlvu_dev.json']!, '"doc_id": 1') - 1]);
-    const g = folder({ 'x.json': legacy({ args: { model_args: null } }) });
+    const g = scratch.freshFolder({ 'x.json': legacy({ args: { model_args: null } }) });
     expect((await legacySource(g['x.json']!)).results).toMatchObject({ model: null, modelArgs: null, frames: null });
-    const w = folder({ 'y.json': legacy({ args: { model_args: 'pretrained=D:\\ckpt\\InternVL2-8B\\' } }) });
+    const w = scratch.freshFolder({ 'y.json': legacy({ args: { model_args: 'pretrained=D:\\ckpt\\InternVL2-8B\\' } }) });
     expect((await legacySource(w['y.json']!)).results?.model).toBe('InternVL2-8B');
   });
 
   it('refuses a document without its parts, naming the field', async () => {
-    const f = folder({ 'videomme.json': JSON.stringify({ args: {}, model_configs: {} }) });
+    const f = scratch.freshFolder({ 'videomme.json': JSON.stringify({ args: {}, model_configs: {} }) });
     await expectImportError(legacySource(f['videomme.json']!), { file: 'videomme.json', line: 1, field: 'logs' });
   });
 });

@@ -11,8 +11,7 @@ import { Scratch } from './helpers';
 const scratch = new Scratch();
 afterAll(() => scratch.cleanup());
 
-let n = 0;
-const log = (task: string, records: object[]): string => scratch.write(`l${++n}/20260301_101500_samples_${task}.jsonl`, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+const log = (task: string, records: object[]): string => scratch.freshFile(`20260301_101500_samples_${task}.jsonl`, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
 const OPTS = { model: 'M', config: '8f' };
 
 describe('lmms-eval warnings', () => {

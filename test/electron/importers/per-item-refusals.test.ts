@@ -16,9 +16,8 @@ const HEADER = 'sample_id,model,split,config,frame_count,pixel_count,predicted_o
 const OPTIONAL = `${HEADER},confidence,margin,latency_s,frame_indices,score`;
 const GOOD = 'q1,M,S,8f,8,,A,A,1,t,';
 
-let n = 0;
 /** A per_item.csv of the given rows after one good row; its path. */
-const file = (rows: string[], header = HEADER): string => scratch.write(`p${++n}/per_item.csv`, `${header}\n${[header === HEADER ? GOOD : `${GOOD},,,,,`, ...rows].join('\n')}\n`);
+const file = (rows: string[], header = HEADER): string => scratch.freshFile('per_item.csv', `${header}\n${[header === HEADER ? GOOD : `${GOOD},,,,,`, ...rows].join('\n')}\n`);
 const refused = (rows: string[], where: { line: number; field: string; reason: RegExp }, header = HEADER) => {
   const p = file(rows, header);
   return expectImportError(readPerItemCsv(p, {}, p), { file: 'per_item.csv', ...where });

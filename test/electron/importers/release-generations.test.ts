@@ -22,9 +22,8 @@ const PER_ITEM =
   ].join('\n') + '\n';
 const HEADER = 'sample_id,model,split,config,text';
 
-let n = 0;
 function release(generations: string): string {
-  const dir = `rel${++n}`;
+  const dir = scratch.freshDir();
   scratch.write(`${dir}/labels/per_item.csv`, PER_ITEM);
   scratch.write(`${dir}/labels/generations.csv`, `${HEADER}\n${generations}`);
   return scratch.path(dir);

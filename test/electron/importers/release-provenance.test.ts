@@ -14,9 +14,8 @@ const PER_ITEM =
   'sample_id,model,split,config,frame_count,pixel_count,predicted_option,ground_truth_option,correct,source_tag,protocol_note\n' +
   'q1,M,S,16f_151k,16,151000,A,A,1,t,\nq1,M,S,textonly,0,0,B,A,0,t,\n';
 
-let n = 0;
 function release(files: Record<string, string | Uint8Array>): string {
-  const dir = `r${++n}`;
+  const dir = scratch.freshDir();
   scratch.write(`${dir}/labels/per_item.csv`, PER_ITEM);
   for (const [name, text] of Object.entries(files)) scratch.write(`${dir}/${name}`, text);
   return scratch.path(dir);

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cacheMetadataFiles, readScalegridCache } from '../../../electron/importers/scalegrid-cache';
 import { Scratch, expectImportError } from './helpers';
@@ -12,10 +13,9 @@ import { Scratch, expectImportError } from './helpers';
 const scratch = new Scratch();
 afterAll(() => scratch.cleanup());
 
-let n = 0;
 /** A cache folder: per video folder its metadata (JSON, indented) and how many frame_*.jpg. */
 function cache(videos: Record<string, { meta: object; jpgs?: number }>): string {
-  const dir = `cache${++n}`;
+  const dir = scratch.freshDir();
   for (const [folder, v] of Object.entries(videos)) {
     scratch.write(`${dir}/${folder}/metadata.json`, JSON.stringify(v.meta, null, 2));
     for (let i = 1; i <= (v.jpgs ?? 0); i++) scratch.write(`${dir}/${folder}/frame_${String(i).padStart(6, '0')}.jpg`, 'x');
@@ -41,7 +41,7 @@ describe('readScalegridCache', () => {
       notes: { meta: {} },
     });
     // A folder without metadata.json is not a video's.
-    scratch.write(`cache${n}/empty/readme.txt`, 'x');
+    scratch.write(`${relative(scratch.dir, dir)}/empty/readme.txt`, 'x');
     expect(cacheMetadataFiles(dir)).toEqual([`${dir}/notes/metadata.json`, `${dir}/vidA/metadata.json`, `${dir}/vidB/metadata.json`].sort());
     // Written out of name order: the folder's listing order is not the result's.
     const only = cache({
@@ -81,7 +81,7 @@ describe('readScalegridCache', () => {
 
   it('refuses a folder holding no video, and a video cached twice at one frame rate', async () => {
     const empty = cache({});
-    scratch.write(`cache${n}/x/readme.txt`, 'x');
+    scratch.write(`${relative(scratch.dir, empty)}/x/readme.txt`, 'x');
     await expectImportError(readScalegridCache(empty, {}), {
       file: empty,
       line: 0,
@@ -120,8 +120,8 @@ describe('readScalegridCache', () => {
     });
     // Other files beside the frames are not frames.
     const extra = cache({ v1: { meta: meta('v1'), jpgs: 3 } });
-    scratch.write(`cache${n}/v1/frame_x.jpg`, 'x');
-    scratch.write(`cache${n}/v1/frame_000004.png`, 'x');
+    scratch.write(`${relative(scratch.dir, extra)}/v1/frame_x.jpg`, 'x');
+    scratch.write(`${relative(scratch.dir, extra)}/v1/frame_000004.png`, 'x');
     expect((await readScalegridCache(extra, {})).videoCaches).toHaveLength(1);
   });
 

@@ -11,8 +11,7 @@ import { Scratch, expectImportError, lineOf } from './helpers';
 const scratch = new Scratch();
 afterAll(() => scratch.cleanup());
 
-let n = 0;
-const write = (name: string, doc: unknown): string => scratch.write(`v${++n}/${name}`, typeof doc === 'string' ? doc : JSON.stringify(doc, null, 2));
+const write = (name: string, doc: unknown): string => scratch.freshFile(name, typeof doc === 'string' ? doc : JSON.stringify(doc, null, 2));
 const NAME = 'Qwen2-VL_Video-MME_16frame.json';
 const question = (id: string, answer: string | null, response: string | null, over: object = {}) => ({
   question_id: id,

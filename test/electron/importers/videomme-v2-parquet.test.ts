@@ -12,9 +12,8 @@ const scratch = new Scratch();
 afterAll(() => scratch.cleanup());
 
 type Col = { name: string; data: unknown[]; type?: 'STRING' | 'INT32' };
-let n = 0;
 function table(cols: Col[]): string {
-  return scratch.write(`v2-${++n}/test.parquet`, new Uint8Array(parquetWriteBuffer({ columnData: cols as Parameters<typeof parquetWriteBuffer>[0]['columnData'] })));
+  return scratch.freshFile('test.parquet', new Uint8Array(parquetWriteBuffer({ columnData: cols as Parameters<typeof parquetWriteBuffer>[0]['columnData'] })));
 }
 const base = (options: Col, videoIds: Col = { name: 'video_id', data: [1, 12], type: 'INT32' }): Col[] => [
   videoIds,

@@ -10,9 +10,8 @@ import { Scratch, expectImportError, lineOf } from './helpers';
 const scratch = new Scratch();
 afterAll(() => scratch.cleanup());
 
-let n = 0;
 const NAME = 'Qwen2-VL_MVBench_8frame.json';
-const write = (doc: unknown): string => scratch.write(`j${++n}/${NAME}`, JSON.stringify(doc, null, 2));
+const write = (doc: unknown): string => scratch.freshFile(NAME, JSON.stringify(doc, null, 2));
 const row = (index: number, prediction: unknown) => ({ index, question: `q${index}?`, candidates: "['red', 'blue']", answer: 'blue', prediction });
 
 describe('VLMEvalKit JSON', () => {

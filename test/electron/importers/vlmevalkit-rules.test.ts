@@ -10,8 +10,7 @@ import { Scratch, expectImportError } from './helpers';
 const scratch = new Scratch();
 afterAll(() => scratch.cleanup());
 
-let n = 0;
-const tsv = (name: string, rows: string[][]): string => scratch.write(`t${++n}/${name}`, rows.map((r) => r.join('\t')).join('\n') + '\n');
+const tsv = (name: string, rows: string[][]): string => scratch.freshFile(name, rows.map((r) => r.join('\t')).join('\n') + '\n');
 const NAME = 'Toy-7B_MVBench_8frame.tsv';
 const HEAD = ['index', 'question', 'candidates', 'answer', 'prediction'];
 const CANDS = "['red', 'blue', 'green']";

@@ -13,12 +13,6 @@ import { Scratch, expectImportError } from './helpers';
 const scratch = new Scratch();
 afterAll(() => scratch.cleanup());
 
-let n = 0;
-/** Files written into a fresh folder; the path of each by name. */
-function folder(files: Record<string, string>): Record<string, string> {
-  const dir = `w${++n}`;
-  return Object.fromEntries(Object.entries(files).map(([name, text]) => [name, scratch.write(`${dir}/${name}`, text)]));
-}
 const WIDE = 'M_V1_short_predictions_wide.csv';
 const cells = (b: ImportBatch) => b.responses.map((r) => [r.sampleId, r.config, r.pred, r.groundTruth, r.correct, r.sourceTag, r.protocolNote, r.line]);
 
@@ -43,7 +37,7 @@ describe('modelSplitFromWideName', () => {
 
 describe('readWideCsv', () => {
   it('reads one cell per sample and config, an empty cell as no letter, without a ground truth correct unknown', async () => {
-    const f = folder({ [WIDE]: 'sample_id,16f,textonly\n001-1,A,\n001-2,,C\n' });
+    const f = scratch.freshFolder({ [WIDE]: 'sample_id,16f,textonly\n001-1,A,\n001-2,,C\n' });
     const b = await readWideCsv(f[WIDE]!, {}, null, 'shown/wide.csv');
     expect(cells(b)).toEqual([
       ['001-1', '16f', 'A', null, null, null, null, 2],
@@ -59,7 +53,7 @@ describe('readWideCsv', () => {
   });
 
   it('takes --model and --split over the name, and needs both from one or the other', async () => {
-    const f = folder({ 'grid.csv': 'sample_id,8f\nq1,B\n' });
+    const f = scratch.freshFolder({ 'grid.csv': 'sample_id,8f\nq1,B\n' });
     const b = await readWideCsv(f['grid.csv']!, { model: 'X', split: 'Y' }, null);
     expect(b.responses.map((r) => [r.model, r.split])).toEqual([['X', 'Y']]);
     const reason = /^cannot tell model\/split from the file name <model>_<split>_predictions_wide\.csv; pass --model and --split$/;
@@ -69,7 +63,7 @@ describe('readWideCsv', () => {
   });
 
   it('answers each sample from the ground truth, brings its item, and says how many had none', async () => {
-    const f = folder({ [WIDE]: 'sample_id,16f\n001-1,A\n001-2,B\n001-3,\n' });
+    const f = scratch.freshFolder({ [WIDE]: 'sample_id,16f\n001-1,A\n001-2,B\n001-3,\n' });
     const b = await readWideCsv(f[WIDE]!, {}, truth('V1_short', { '001-1': 'A', '001-3': 'C' }));
     expect(cells(b).map((c) => c.slice(0, 5))).toEqual([
       ['001-1', '16f', 'A', 'A', true],
@@ -98,7 +92,7 @@ describe('readWideCsv', () => {
         { source_tag: 'short:M', cells: {} },
       ],
     };
-    const f = folder({ 'release_manifest.json': `\uFEFF${JSON.stringify(manifest)}`, [WIDE]: 'sample_id,16f,8f,4f\nq1,A,B,C\n' });
+    const f = scratch.freshFolder({ 'release_manifest.json': `\uFEFF${JSON.stringify(manifest)}`, [WIDE]: 'sample_id,16f,8f,4f\nq1,A,B,C\n' });
     const b = await readWideCsv(f[WIDE]!, {}, null);
     expect(b.responses.map((r) => [r.config, r.sourceTag, r.protocolNote])).toEqual([
       ['16f', 'official:M:V1_short:16f', 'cached'],
@@ -107,22 +101,23 @@ describe('readWideCsv', () => {
     ]);
     expect(b.warnings).toEqual([`${WIDE}: release_manifest.json's wide source legacy:M:V1_short:per_item lists configs 16f,32f,8f, the file has 16f,4f,8f`]);
     // The same configs in another order: no warning.
-    const g = folder({ 'release_manifest.json': JSON.stringify(manifest), [WIDE]: 'sample_id,8f,32f,16f\nq1,A,B,C\n' });
+    const g = scratch.freshFolder({ 'release_manifest.json': JSON.stringify(manifest), [WIDE]: 'sample_id,8f,32f,16f\nq1,A,B,C\n' });
     expect((await readWideCsv(g[WIDE]!, {}, null)).warnings).toEqual([]);
     // An export before the corrected format wrote wide_sources as {name: path}: nothing to take.
-    const h = folder({ 'release_manifest.json': JSON.stringify({ cells: [], wide_sources: { a: 'b.csv' } }), [WIDE]: 'sample_id,8f\nq1,A\n' });
+    const h = scratch.freshFolder({ 'release_manifest.json': JSON.stringify({ cells: [], wide_sources: { a: 'b.csv' } }), [WIDE]: 'sample_id,8f\nq1,A\n' });
     expect((await readWideCsv(h[WIDE]!, {}, null)).responses.map((r) => r.sourceTag)).toEqual([null]);
   });
 
   it('refuses a manifest that is not JSON or not its shape, naming it', async () => {
-    const f = folder({ 'release_manifest.json': '{"cells": [', [WIDE]: 'sample_id,8f\nq1,A\n' });
+    const f = scratch.freshFolder({ 'release_manifest.json': '{"cells": [', [WIDE]: 'sample_id,8f\nq1,A\n' });
     await expectImportError(readWideCsv(f[WIDE]!, {}, null), { file: 'release_manifest.json', line: 0, field: '', reason: /^malformed JSON: / });
-    const g = folder({ 'release_manifest.json': JSON.stringify({ cells: [{ model: 'M' }] }), [WIDE]: 'sample_id,8f\nq1,A\n' });
+    const g = scratch.freshFolder({ 'release_manifest.json': JSON.stringify({ cells: [{ model: 'M' }] }), [WIDE]: 'sample_id,8f\nq1,A\n' });
     await expectImportError(readWideCsv(g[WIDE]!, {}, null), { file: 'release_manifest.json', line: 0, field: 'cells.0.split' });
   });
 
   it('refuses a header that does not start with sample_id or names no config, and an empty file', async () => {
-    const bad = async (text: string, where: Parameters<typeof expectImportError>[1]) => expectImportError(readWideCsv(folder({ [WIDE]: text })[WIDE]!, {}, null), where);
+    const bad = async (text: string, where: Parameters<typeof expectImportError>[1]) =>
+      expectImportError(readWideCsv(scratch.freshFolder({ [WIDE]: text })[WIDE]!, {}, null), where);
     await bad('id,8f\nq1,A\n', { file: WIDE, line: 1, field: 'id', reason: /^unknown header "id": the first column must be sample_id$/ });
     await bad('sample_id,8f,frames\n', {
       file: WIDE,
@@ -134,15 +129,16 @@ describe('readWideCsv', () => {
   });
 
   it('refuses an empty sample id, a cell that is no letter, and a repeated sample that differs; takes one that agrees once', async () => {
-    const bad = async (text: string, where: Parameters<typeof expectImportError>[1]) => expectImportError(readWideCsv(folder({ [WIDE]: text })[WIDE]!, {}, null), where);
+    const bad = async (text: string, where: Parameters<typeof expectImportError>[1]) =>
+      expectImportError(readWideCsv(scratch.freshFolder({ [WIDE]: text })[WIDE]!, {}, null), where);
     await bad('sample_id,8f\n,A\n', { file: WIDE, line: 2, field: 'sample_id', reason: /^empty$/ });
     await bad('sample_id,8f\nq1,a\n', { file: WIDE, line: 2, field: '8f', reason: /^expected an option letter A–H or empty, got "a"$/ });
     await bad('sample_id,8f\nq1,I\n', { file: WIDE, line: 2, field: '8f' });
     await bad('sample_id,8f,16f\nq1,A,B\nq1,A,\n', { file: WIDE, line: 3, field: '16f', reason: /^duplicate sample_id q1 with a different value: "" here, "B" at line 2$/ });
-    const f = folder({ [WIDE]: 'sample_id,8f\nq1,A\nq1,A\n' });
+    const f = scratch.freshFolder({ [WIDE]: 'sample_id,8f\nq1,A\nq1,A\n' });
     expect((await readWideCsv(f[WIDE]!, {}, null)).responses).toHaveLength(1);
     // A config column given twice is read once, when both copies agree.
-    const twice = folder({ [WIDE]: 'sample_id,8f,8f\nq1,A,A\n' });
+    const twice = scratch.freshFolder({ [WIDE]: 'sample_id,8f,8f\nq1,A,A\n' });
     expect(cells(await readWideCsv(twice[WIDE]!, {}, null))).toEqual([['q1', '8f', 'A', null, null, null, null, 2]]);
     await bad('sample_id,8f,8f\nq1,A,B\n', { file: WIDE, line: 2, field: '8f', reason: /^duplicated column "8f"/ });
   });

@@ -15,8 +15,7 @@ afterAll(() => scratch.cleanup());
 
 const NAME = 'M_Video-MME_8frame.xlsx';
 let parts: Record<string, Uint8Array> = {};
-let n = 0;
-const write = (p: Record<string, Uint8Array>): string => scratch.write(`x${++n}/${NAME}`, zipSync(p));
+const write = (p: Record<string, Uint8Array>): string => scratch.freshFile(NAME, zipSync(p));
 const text = (s: string) => strToU8(s);
 
 // Written once; each test takes a copy of its parts (the fixture, not the code under test).
@@ -37,7 +36,7 @@ describe('a damaged xlsx', () => {
   });
 
   it('refuses a file that is no zip, and a workbook without a worksheet', async () => {
-    await expectImportError(readVlmEvalKit(scratch.write(`x${++n}/${NAME}`, 'not a zip at all')), {
+    await expectImportError(readVlmEvalKit(scratch.freshFile(NAME, 'not a zip at all')), {
       file: NAME,
       line: 0,
       field: '',
