@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { guessWarning, keyFor, parseKey, pixelLabelFor, resolveConfigKey, specFor, withVariant } from '../../../electron/importers/config-keys';
 import { refusalOf, whereOf } from './helpers';
+import { config } from '../../config-spec';
 
 describe('parseKey, keyFor, pixelLabelFor, specFor', () => {
   it('parses a key into frames and pixels, and gives null for what is not one', () => {
@@ -34,18 +35,7 @@ describe('parseKey, keyFor, pixelLabelFor, specFor', () => {
   });
 
   it('fills a spec from its key, unknown fields null', () => {
-    expect(specFor('16f_151k')).toEqual({
-      key: '16f_151k',
-      frames: 16,
-      pixelCount: 151000,
-      width: null,
-      height: null,
-      sampling: { policy: null, seed: null, fps: null },
-      pipeline: null,
-      toolkit: null,
-      modelArgs: null,
-      notes: null,
-    });
+    expect(specFor('16f_151k')).toEqual(config('16f_151k', 16, 151000));
     expect(specFor('8f', { toolkit: 'avsd', sampling: { policy: 'random', seed: 1, fps: null } })).toMatchObject({
       key: '8f',
       toolkit: 'avsd',

@@ -8,22 +8,7 @@ import type { ConfigSpec, ImportBatch, ItemMeta, ResponseRow } from '../../../sh
 
 // The store tests' temp folders come from the suite-wide helper (removed after each file).
 export { tempDir } from '../../temp-dir';
-
-export function config(key: string, frames: number, pixelCount: number | null = frames === 0 ? 0 : 150528, extra: Partial<ConfigSpec> = {}): ConfigSpec {
-  return {
-    key,
-    frames,
-    pixelCount,
-    width: null,
-    height: null,
-    sampling: { policy: null, seed: null, fps: null },
-    pipeline: null,
-    toolkit: null,
-    modelArgs: null,
-    notes: null,
-    ...extra,
-  };
-}
+export { config } from '../../config-spec';
 
 export function response(p: Partial<ResponseRow> & Pick<ResponseRow, 'sampleId' | 'config' | 'line'>): ResponseRow {
   return {
