@@ -1,5 +1,5 @@
 /**
- * What the parquet decoding thread (parquet-rows-worker.ts) and the Video-MME table reader
+ * What the parquet decoding thread (parquet-rows-thread.ts) and the Video-MME table reader
  * (videomme-parquet.ts) send each other. The reader posts the file and the slice size; the thread
  * posts the table's column names and row count, then the rows slice by slice (structured
  * clones of hyparquet's row objects), then `end` — or why it could not.

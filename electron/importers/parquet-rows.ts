@@ -1,5 +1,5 @@
 /**
- * A parquet table's rows, decoded on a thread of their own (parquet-rows-worker.ts) so that a
+ * A parquet table's rows, decoded on a thread of their own (parquet-rows-thread.ts) so that a
  * damaged file is refused within a deadline instead of holding the import: hyparquet trusts the
  * run lengths a page declares, and one flipped byte can make it loop for minutes. A thread that
  * sends nothing for ROWS_DEADLINE_MS — far longer than a healthy slice of rows takes — is

@@ -1,5 +1,5 @@
 /**
- * What the per_item.csv scan thread (per-item-scan-worker.ts) and the reader's thread
+ * What the per_item.csv scan thread (per-item-scan-thread.ts) and the reader's thread
  * (per-item-scan.ts) pass to each other. The bulk — the file's bytes and each chunk's field
  * offsets — is in shared memory; messages carry only what is small: the header, which ring
  * slot holds the next chunk (and that chunk's quoted fields, decoded), the file's length, an error.

@@ -1,6 +1,6 @@
 /**
  * A large per_item.csv on two threads (docs/architecture.md "Import at lab scale"): the scan
- * thread (per-item-scan-worker.ts) reads the file into shared memory and tokenizes it chunk by
+ * thread (per-item-scan-thread.ts) reads the file into shared memory and tokenizes it chunk by
  * chunk, while this thread interns each chunk's rows as it arrives and hashes the bytes they
  * end — the same tokenizer and the same row code as a small file, which this thread tokenizes
  * itself. At 1.45M rows that takes reading and tokenizing (~0.6 s of the reader's ~1.5 s) off
