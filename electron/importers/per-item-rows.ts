@@ -68,7 +68,7 @@ export class Rows {
   private readonly iTag: number;
   private readonly iNote: number;
   private readonly optional: boolean;
-  /** model and split are neighbours (and not overridden): the previous row's bytes of both. */
+  /** model and split are neighbours: the previous row's bytes of both. */
   private readonly msAdjacent: boolean;
   private msStart = 0;
   private msLen = -1;
@@ -108,7 +108,9 @@ export class Rows {
     this.iCorrect = at(x.correct);
     this.iTag = at(x.source_tag);
     this.iNote = at(x.protocol_note);
-    this.msAdjacent = x.split === x.model + 1 && overrideModel === null && overrideSplit === null;
+    // With --model or --split the bytes still tell when the row's own pair changes: the pair
+    // looked up is then the override, whichever bytes the row holds.
+    this.msAdjacent = x.split === x.model + 1;
     this.cfgAdjacent = x.frame_count === x.config + 1 && x.pixel_count === x.frame_count + 1;
     this.configSpans = new Table(buf, true);
     this.optional = x.score >= 0 || x.confidence >= 0 || x.margin >= 0 || x.latency_s >= 0 || x.frame_indices >= 0;
