@@ -86,6 +86,11 @@ describe('per_item.csv rows', () => {
   it('refuses a repeated cell that differs in any value, naming the column', async () => {
     const rows: [string, string, RegExp][] = [
       ['q1,M,S,8f,8,,B,A,0,t,,,,,,', 'predicted_option', /"B" here, "A" at line 2$/],
+      ['q1,M,S,8f,8,,A,A,0,t,,,,,,', 'correct', /false here, true at line 2$/],
+      ['q1,M,S,8f,8,,A,A,,t,,,,,,0.5', 'correct', /null here, true at line 2$/],
+      ['q1,M,S,8f,8,,A,A,1,t,,,,,,0.5', 'score', /0\.5 here, null at line 2$/],
+      // A repeat without the ground truth: the item's is known, this cell's is not.
+      ['q1,M,S,8f,8,,A,,1,t,,,,,,', 'ground_truth_option', /null here, "A" at line 2$/],
       ['q1,M,S,8f,8,,A,A,1,t,,0.5,,,,', 'confidence', /0\.5 here, null at line 2$/],
       ['q1,M,S,8f,8,,A,A,1,t,,,0.5,,,', 'margin', /0\.5 here, null at line 2$/],
       ['q1,M,S,8f,8,,A,A,1,t,,,,2,,', 'latency_s', /2000 here, null at line 2$/],

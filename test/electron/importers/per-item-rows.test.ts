@@ -288,6 +288,41 @@ describe('per_item.csv row code', () => {
     expect(b.responses.map((r) => r.sourceTag)).toEqual(['aa', 'aa', 'ab', 'ab', 'ba', 'ba', null, 'ba', 'ba', 'aa', null]);
   });
 
+  it('a column of more cells than its first arrays hold keeps every optional value', async () => {
+    const header = [...COLUMNS, 'score', 'confidence', 'margin', 'latency_s', 'frame_indices'];
+    const rows = Array.from({ length: 40 }, (_, i) => [
+      `q${i}`,
+      'M',
+      'S',
+      '8f',
+      '8',
+      '',
+      'A',
+      'A',
+      '1',
+      't',
+      '',
+      `${i / 100}`,
+      `${i / 200}`,
+      `${i / 400}`,
+      `${i}`,
+      `${i} ${i + 1}`,
+    ]);
+    const b = await read(csv(header, rows));
+    expect(b.responses.map((r) => [r.score, r.confidence, r.margin, r.latencyMs, r.frameIndices])).toEqual(rows.map((_, i) => [i / 100, i / 200, i / 400, i * 1000, [i, i + 1]]));
+  });
+
+  it("a column's first source tag of one character, the file's first byte", async () => {
+    // The file starts with `s` (sample_id): a tag `s` is still a tag of its own.
+    const b = await read(
+      csv(COLUMNS, [
+        ['q1', 'M', 'S', '8f', '8', '', 'A', 'A', '1', 's', ''],
+        ['q2', 'M', 'S', '8f', '8', '', 'A', 'A', '1', 's', ''],
+      ]),
+    );
+    expect(b.responses.map((r) => r.sourceTag)).toEqual(['s', 's']);
+  });
+
   it('items past the first arrays, and configs met out of order, keep their cells', async () => {
     const rows: string[][] = [];
     for (let i = 0; i < 600; i++) {
