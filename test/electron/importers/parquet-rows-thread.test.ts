@@ -33,6 +33,11 @@ describe("the parquet decoding thread's work", () => {
     expect(got[1]!.t === 'rows' && got[1]!.rows[0]).toMatchObject({ question_id: '001-1', options: ['A. one', 'B. two', 'C. three', 'D. four'] });
   });
 
+  it('a slice of one row is a slice', async () => {
+    const got = await decoded(table, 1);
+    expect(got.filter((m) => m.t === 'rows').map(answers)).toEqual([['A'], ['B'], ['C'], ['D'], ['A'], ['B'], ['C']]);
+  });
+
   it('one slice when the slice is the table or larger', async () => {
     for (const slice of [7, 100]) {
       const got = await decoded(table, slice);
