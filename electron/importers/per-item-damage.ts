@@ -28,7 +28,7 @@ export function refuseDamaged(buf: Buffer, display: string): void {
 export function refuseTruncated(buf: Buffer, file: string): void {
   if (buf.length === 0 || buf[buf.length - 1] === LF) return;
   const lines = buf.toString('utf8').split('\n');
-  const cut = lines[lines.length - 1] ?? '';
+  const cut = lines[lines.length - 1]!;
   if (cut.trim() === '') return;
   let fields = 1;
   let quoted = false;
@@ -38,7 +38,8 @@ export function refuseTruncated(buf: Buffer, file: string): void {
     else if (c === 44 && !quoted) fields++;
   }
   // trim() drops a byte-order mark before the first name and a CR after the last.
-  const header = lines.length > 1 ? (lines[0] ?? '').split(',') : [];
-  const field = header.length > 0 ? (header[Math.min(fields, header.length) - 1] ?? '').trim() : '';
+  // No header (the cut row is the first line): no field to name.
+  const header = lines.length > 1 ? lines[0]!.split(',') : [];
+  const field = (header[Math.min(fields, header.length) - 1] ?? '').trim();
   throw new ImportError(file, lines.length, field, 'the file ends inside this row (no line break after it): a truncated copy? Nothing was imported; copy or export the file again');
 }

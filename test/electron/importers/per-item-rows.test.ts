@@ -5,6 +5,7 @@
  * shortcuts for repeated bytes (model and split, config and its counts, the source tag), which
  * must give what the file says whether its fields are quoted, reordered or overridden.
  */
+import { existsSync, readdirSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readPerItemCsv } from '../../../electron/importers/per-item-csv';
 import type { ImportBatch, ResponseRow } from '../../../shared/domain/types';
@@ -321,6 +322,28 @@ describe('per_item.csv row code', () => {
       ]),
     );
     expect(b.responses.map((r) => r.sourceTag)).toEqual(['s', 's']);
+  });
+
+  it('header names are read trimmed of spaces', async () => {
+    const b = await read(
+      csv(
+        COLUMNS.map((c, i) => (i % 2 === 0 ? ` ${c}` : `${c}  `)),
+        [['q1', 'M', 'S', '8f', '8', '', 'A', 'A', '1', 't', '']],
+      ),
+    );
+    expect(cells(b)).toEqual([['M', 'S', 'q1', '8f', 'A', 'A', true, null, 't', null]]);
+  });
+
+  it.skipIf(!existsSync('/proc/self/fd'))('closes the file however the read ends', async () => {
+    const open = (): number => readdirSync('/proc/self/fd').length;
+    const good = csv(COLUMNS, [['q1', 'M', 'S', '8f', '8', '', 'A', 'A', '1', 't', '']]);
+    const bad = csv(COLUMNS, [['q1', 'M', 'S', '8f', '8', '', 'Z', 'A', '1', 't', '']]);
+    const before = open();
+    for (let i = 0; i < 10; i++) {
+      await readPerItemCsv(good, {}, 'per_item.csv', INLINE);
+      await readPerItemCsv(bad, {}, 'per_item.csv', INLINE).catch(() => undefined);
+    }
+    expect(open()).toBe(before);
   });
 
   it('items past the first arrays, and configs met out of order, keep their cells', async () => {
