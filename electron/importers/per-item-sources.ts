@@ -50,7 +50,8 @@ export function windowRows(fd: number, file: string, hash: Hash, windowBytes: nu
 
   /** The next window: false when the file has no more bytes. */
   function advance(): boolean {
-    if (eof && at.p >= held) return false;
+    // Only called once the window's records are all tokenized: at the end of the file, none is left.
+    if (eof) return false;
     if (at.p > 0) {
       buf.copy(buf, 0, at.p, held);
       held -= at.p;
