@@ -410,7 +410,8 @@ export async function unzipTo(zipPath: string, dest: string, limits: ZipLimits =
     if (failure) return;
     current = file.name;
     const rel = normalize(file.name);
-    if (rel.startsWith('..') || rel.startsWith(sep) || /^[A-Za-z]:/.test(rel)) {
+    // `..` as a whole path part: an entry named `..x/…` stays inside.
+    if (rel === '..' || rel.startsWith(`..${sep}`) || rel.startsWith(sep) || /^[A-Za-z]:/.test(rel)) {
       fail(file.name, 'zip entry points outside the archive');
       return;
     }
