@@ -69,6 +69,21 @@ function rowsOf(run: Run): (string | number)[][] {
 
 const kinds = (run: Run): string[] => run.messages.map((m) => m.t);
 
+/**
+ * A thread that sets control word `word` to 1 a moment after it starts, and wakes a scan that
+ * waits for a slot: the reader's side, while the scan blocks this thread.
+ */
+async function soonOnAnotherThread(ctrl: SharedArrayBuffer, word: number): Promise<Worker> {
+  const thread = new Worker(
+    `const { workerData } = require('node:worker_threads');
+     const c = new Int32Array(workerData.ctrl);
+     setTimeout(() => { Atomics.store(c, workerData.word, 1); Atomics.notify(c, ${CTRL_RELEASED}); }, 300);`,
+    { eval: true, workerData: { ctrl, word } },
+  );
+  await new Promise((resolve) => thread.once('online', resolve));
+  return thread;
+}
+
 describe("the scan thread's work", () => {
   const text = '\ufeffid,model,note\r\n1,M1,plain\r\n\r\n2,M2,"two\r\nlines, quoted ""here"""\r\n3,M3,\r\n4,"M4"\r\n';
   const small = scratch.write('small/per_item.csv', text);
@@ -141,14 +156,8 @@ describe("the scan thread's work", () => {
     const body = Array.from({ length: n }, (_, i) => `${i % 10}`).join('\n');
     const p = scratch.write('ring/per_item.csv', `a\n${body}\n`);
     const ctrl = new SharedArrayBuffer(CTRL_WORDS * 4);
-    // The reader's side, on a thread of its own: releases one chunk a moment after it starts.
-    const reader = new Worker(
-      `const { workerData } = require('node:worker_threads');
-       const c = new Int32Array(workerData);
-       setTimeout(() => { Atomics.store(c, ${CTRL_RELEASED}, 1); Atomics.notify(c, ${CTRL_RELEASED}); }, 300);`,
-      { eval: true, workerData: ctrl },
-    );
-    await new Promise((resolve) => reader.once('online', resolve));
+    // The reader's side: releases one chunk a moment after the scan starts waiting.
+    const reader = await soonOnAnotherThread(ctrl, CTRL_RELEASED);
     const run = scanOf(p, { ctrl });
     await reader.terminate();
     expect(run.releasedAt).toHaveLength(RING_SLOTS + 1);
@@ -167,13 +176,7 @@ describe("the scan thread's work", () => {
     const n = CHUNK_ROWS * RING_SLOTS + 1;
     const p = scratch.write('ring-stop/per_item.csv', `a\n${'1\n'.repeat(n)}`);
     const ctrl = new SharedArrayBuffer(CTRL_WORDS * 4);
-    const reader = new Worker(
-      `const { workerData } = require('node:worker_threads');
-       const c = new Int32Array(workerData);
-       setTimeout(() => { Atomics.store(c, ${CTRL_STOP}, 1); Atomics.notify(c, ${CTRL_RELEASED}); }, 300);`,
-      { eval: true, workerData: ctrl },
-    );
-    await new Promise((resolve) => reader.once('online', resolve));
+    const reader = await soonOnAnotherThread(ctrl, CTRL_STOP);
     const run = scanOf(p, { ctrl });
     await reader.terminate();
     expect(run.messages.filter((m) => m.t === 'chunk')).toHaveLength(RING_SLOTS);
