@@ -112,6 +112,64 @@ describe("a release's annotations", () => {
   });
 });
 
+describe("a release folder's other rules", () => {
+  it('an annotation file missing a column, or a row of another width, is refused naming where', async () => {
+    const noStatus = pathway({}).replace(',status,', ',').replace(',done,', ',');
+    await expectImportError(readRelease(release({ 'annotations/pathways.csv': noStatus })), {
+      file: 'pathways.csv',
+      line: 1,
+      field: 'status',
+      reason: /^missing required header "status"$/,
+    });
+    await expectImportError(readRelease(release({ 'annotations/pathways.csv': pathway({}).replace(/\n$/, ',extra\n') })), {
+      file: 'pathways.csv',
+      line: 2,
+      field: '',
+      reason: /^malformed row: 14 fields, header has 13$/,
+    });
+  });
+
+  it('names a file by the folder, or by the zip with `!`', async () => {
+    const bad = { 'annotations/pathways.csv': pathway({ status: 'x' }) };
+    const dir = release(bad);
+    const inFolder = await refusal(readRelease(dir));
+    expect(inFolder.file).toBe(`${dir}/annotations/pathways.csv`);
+    const zip = zipOf({ 'labels/per_item.csv': PER_ITEM, ...bad });
+    expect((await refusal(readRelease(zip))).file).toBe(`${zip}!annotations/pathways.csv`);
+  });
+
+  it('an annotations folder with no files gives empty annotations; no folder gives none', async () => {
+    const empty = release({ 'annotations/readme.txt': 'nothing yet' });
+    expect((await readRelease(empty)).annotations).toEqual({ pathways: [], evidenceSpans: [] });
+    expect((await readRelease(release({}))).annotations).toBeUndefined();
+  });
+
+  it('configs.json: an entry without frames or pixel_count takes them from per_item.csv; an explicit null is kept', async () => {
+    const perItem = PER_ITEM.replace('001-1,M,S,16f,16,,B,B,1,t,', '001-1,M,S,16f_151k,16,150528,B,B,1,t,');
+    const configs = (entry: object): string => JSON.stringify({ '16f_151k': entry });
+    const read = async (entry: object) =>
+      (await readRelease(release({ 'labels/per_item.csv': perItem, 'provenance/configs.json': configs(entry) }))).configs.find((c) => c.key === '16f_151k');
+    expect(await read({ toolkit: 'lmms-eval' })).toMatchObject({ frames: 16, pixelCount: 150528, toolkit: 'lmms-eval' });
+    expect(await read({ pixel_count: null })).toMatchObject({ frames: 16, pixelCount: null });
+    expect(await read({ frames: 16, pixel_count: 150528, sampling: { policy: 'uniform-linspace', seed: 3, fps: 2 } })).toMatchObject({
+      sampling: { policy: 'uniform-linspace', seed: 3, fps: 2 },
+    });
+  });
+
+  it('items.csv: a context that does not parse is refused naming the column; the column may be absent', async () => {
+    const header = 'split,sample_id,question,options,answer,references,task_type,duration_s,duration_bucket,domain,sub_category,video_id,video_file';
+    const row = 'S,001-1,Q?,"[""a"",""b""]",B,,t,12.5,short,d,s,v,v.mp4';
+    const b = await readRelease(release({ 'labels/items.csv': `${header}\n${row}\n` }));
+    expect(b.items.find((i) => i.sampleId === '001-1')).toMatchObject({ question: 'Q?', options: ['a', 'b'], durationS: 12.5 });
+    await expectImportError(readRelease(release({ 'labels/items.csv': `${header},context\n${row},not json\n` })), {
+      file: 'items.csv',
+      line: 2,
+      field: 'context',
+      reason: /./,
+    });
+  });
+});
+
 const LIMITS: ZipLimits = { maxEntryBytes: 1000, maxRatio: 10, ratioFloorBytes: 500, maxTotalBytes: 2500 };
 /** A zip of the files given, stored (level 0) or deflated. */
 const zipOf = (files: Record<string, string | Uint8Array>, level: 0 | 9 = 0): string =>
