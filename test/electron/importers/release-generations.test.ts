@@ -46,6 +46,15 @@ describe('labels/generations.csv', () => {
     // Only some cells of a column: the others keep no text.
     const [c] = await readImport(release('q2,M,MLVU_gen,16f,two\n'));
     expect(c!.responses.map((r) => r.pred)).toEqual([null, 'two', 'A', 'B', 'B']);
+    // The table and index the store reads: each distinct text once, -1 for a cell without one.
+    const tables = (x: typeof b, config: string, split: string) => {
+      const col = x!.columns!.find((k) => k.config === config && k.split === split)!;
+      return { table: col.tables.pred.table, index: [...col.tables.pred.index] };
+    };
+    expect(tables(b, '16f', 'MLVU_gen')).toEqual({ table: ['two'], index: [0, 0] });
+    expect(tables(c, '16f', 'MLVU_gen')).toEqual({ table: ['two'], index: [-1, 0] });
+    const [d] = await readImport(release('q1,M,MLVU_gen,16f,one\nq2,M,MLVU_gen,16f,two\n'));
+    expect(tables(d, '16f', 'MLVU_gen')).toEqual({ table: ['one', 'two'], index: [0, 1] });
   });
 
   it('refuses a row naming no cell, a cell twice, a cell that is not open-ended, text that contradicts the cell, and empty text', async () => {
