@@ -23,7 +23,7 @@ interface Run {
 }
 
 /** Runs the scan of `path` (of `size` bytes, its own by default) and collects what it posts. */
-function scanOf(path: string, opts: { size?: number; block?: number; released?: number; stop?: boolean; ctrl?: SharedArrayBuffer } = {}): Run {
+function scanOf(path: string, opts: { size?: number; block?: number; released?: number; stop?: boolean; ctrl?: SharedArrayBuffer; posted?: SharedArrayBuffer } = {}): Run {
   const data = new SharedArrayBuffer(opts.size ?? statSync(path).size);
   const ctrlBuf = opts.ctrl ?? new SharedArrayBuffer(CTRL_WORDS * 4);
   const ctrl = new Int32Array(ctrlBuf);
@@ -32,11 +32,18 @@ function scanOf(path: string, opts: { size?: number; block?: number; released?: 
   if (opts.stop === true) ctrl[CTRL_STOP] = 1;
   const messages: ScanMessage[] = [];
   const releasedAt: number[] = [];
+  // Chunks posted so far, for a thread that waits on them (afterRingFullOnAnotherThread).
+  const posted = opts.posted === undefined ? undefined : new Int32Array(opts.posted);
   runScan(
     { data: { path, display: 'shown/per_item.csv', data, ctrl: ctrlBuf } },
     (m) => {
       messages.push(m);
-      if (m.t === 'chunk') releasedAt.push(Atomics.load(ctrl, CTRL_RELEASED));
+      if (m.t !== 'chunk') return;
+      releasedAt.push(Atomics.load(ctrl, CTRL_RELEASED));
+      if (posted !== undefined) {
+        Atomics.add(posted, 0, 1);
+        Atomics.notify(posted, 0);
+      }
     },
     opts.block,
   );
@@ -70,15 +77,22 @@ function rowsOf(run: Run): (string | number)[][] {
 const kinds = (run: Run): string[] => run.messages.map((m) => m.t);
 
 /**
- * A thread that sets control word `word` to 1 a moment after it starts, and wakes a scan that
- * waits for a slot: the reader's side, while the scan blocks this thread.
+ * The reader's side, on a thread of its own while the scan blocks this one: once the scan has
+ * posted RING_SLOTS chunks (counted in `posted`, word 0), it sets control word `word` to 1 and
+ * wakes the scan. It waits on that count, not on a clock, so a slow machine only makes the test
+ * slower; the 50 ms it lets pass before it acts are for a scan that would not wait for a slot,
+ * which would have posted its next chunk by then.
  */
-async function soonOnAnotherThread(ctrl: SharedArrayBuffer, word: number): Promise<Worker> {
+async function afterRingFullOnAnotherThread(ctrl: SharedArrayBuffer, posted: SharedArrayBuffer, word: number): Promise<Worker> {
   const thread = new Worker(
     `const { workerData } = require('node:worker_threads');
      const c = new Int32Array(workerData.ctrl);
-     setTimeout(() => { Atomics.store(c, workerData.word, 1); Atomics.notify(c, ${CTRL_RELEASED}); }, 300);`,
-    { eval: true, workerData: { ctrl, word } },
+     const p = new Int32Array(workerData.posted);
+     for (let n = Atomics.load(p, 0); n < ${RING_SLOTS}; n = Atomics.load(p, 0)) Atomics.wait(p, 0, n);
+     Atomics.wait(p, 1, 0, 50);
+     Atomics.store(c, workerData.word, 1);
+     Atomics.notify(c, ${CTRL_RELEASED});`,
+    { eval: true, workerData: { ctrl, posted, word } },
   );
   await new Promise((resolve) => thread.once('online', resolve));
   return thread;
@@ -156,9 +170,10 @@ describe("the scan thread's work", () => {
     const body = Array.from({ length: n }, (_, i) => `${i % 10}`).join('\n');
     const p = scratch.write('ring/per_item.csv', `a\n${body}\n`);
     const ctrl = new SharedArrayBuffer(CTRL_WORDS * 4);
-    // The reader's side: releases one chunk a moment after the scan starts waiting.
-    const reader = await soonOnAnotherThread(ctrl, CTRL_RELEASED);
-    const run = scanOf(p, { ctrl });
+    // The reader's side: releases one chunk once the ring is full.
+    const posted = new SharedArrayBuffer(8);
+    const reader = await afterRingFullOnAnotherThread(ctrl, posted, CTRL_RELEASED);
+    const run = scanOf(p, { ctrl, posted });
     await reader.terminate();
     expect(run.releasedAt).toHaveLength(RING_SLOTS + 1);
     expect(run.releasedAt.slice(0, RING_SLOTS).every((r) => r === 0)).toBe(true);
@@ -176,8 +191,9 @@ describe("the scan thread's work", () => {
     const n = CHUNK_ROWS * RING_SLOTS + 1;
     const p = scratch.write('ring-stop/per_item.csv', `a\n${'1\n'.repeat(n)}`);
     const ctrl = new SharedArrayBuffer(CTRL_WORDS * 4);
-    const reader = await soonOnAnotherThread(ctrl, CTRL_STOP);
-    const run = scanOf(p, { ctrl });
+    const posted = new SharedArrayBuffer(8);
+    const reader = await afterRingFullOnAnotherThread(ctrl, posted, CTRL_STOP);
+    const run = scanOf(p, { ctrl, posted });
     await reader.terminate();
     expect(run.messages.filter((m) => m.t === 'chunk')).toHaveLength(RING_SLOTS);
     expect(run.messages.at(-1)).toEqual({ t: 'end', length: statSync(p).size });
