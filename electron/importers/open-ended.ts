@@ -134,7 +134,7 @@ export function checkKind(state: { kind: 'mcqa' | 'open' | null; line: number },
       file,
       line,
       field,
-      `a ${what(kind)} record in a file whose records are ${what(state.kind)} (from line ${state.line}); import the two kinds as separate files`,
+      `${kind === 'open' ? 'an' : 'a'} ${what(kind)} record in a file whose records are ${what(state.kind)} (from line ${state.line}); import the two kinds as separate files`,
     );
   }
 }

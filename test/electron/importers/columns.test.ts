@@ -390,7 +390,7 @@ describe('readColumns', () => {
       file: 'i.csv',
       line: 3,
       field: 'gt',
-      reason: /^a open-ended \(free-text answer, no options\) record in a file whose records are multiple-choice \(from line 2\)/,
+      reason: /^an open-ended \(free-text answer, no options\) record in a file whose records are multiple-choice \(from line 2\)/,
     });
     await expectImportError(readColumns(scratch.freshFile('i.csv', 'qid,resp,gt,o\nq1,a cat,the cat,\nq2,A,A,"[""x"", ""y""]"\n'), { columns: `${MAP},options=o`, ...CLI }), {
       file: 'i.csv',

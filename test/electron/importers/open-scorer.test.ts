@@ -145,7 +145,7 @@ describe('checkKind', () => {
     const b = { kind: null as 'mcqa' | 'open' | null, line: 0 };
     checkKind(b, 'mcqa', 'f.jsonl', 2, 'answer');
     expect(whereOf(refusalOf(() => checkKind(b, 'open', 'f.jsonl', 9, 'answer')))[3]).toBe(
-      'a open-ended (free-text answer, no options) record in a file whose records are multiple-choice (from line 2); import the two kinds as separate files',
+      'an open-ended (free-text answer, no options) record in a file whose records are multiple-choice (from line 2); import the two kinds as separate files',
     );
   });
 });
