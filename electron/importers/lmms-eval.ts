@@ -207,11 +207,9 @@ export async function readLmmsEval(path: string, opts: ImportOptions = {}): Prom
         closed.apply(row, { pred: said === null ? null : yesNoLetter(said), answer: yesNoLetter(yn), given, line });
         b.addResponse(row);
         const r = rec as Record<string, unknown>;
-        const vid = metricString(r, 'video_id');
         b.addItem(
           {
             ...meta,
-            ...(meta.videoFile === null && vid !== null && { videoId: vid, videoFile: `${vid}.mp4` }),
             taskType: meta.taskType ?? metricString(r, 'dim'),
             question: docQuestion ?? metricString(r, 'question') ?? lastLine(input),
             options: [...YES_NO_OPTIONS],
