@@ -65,6 +65,11 @@ describe('splitMcqPrompt', () => {
     expect(splitMcqPrompt("Q?\n  ['(A) x', '(B) y']  ")).toEqual({ question: 'Q?', options: ['x', 'y'] });
     expect(splitMcqPrompt("Q?\n['A. x', 'B. y'] and more")).toEqual({ question: null, options: null });
   });
+
+  it('trims the question, the options and their lines, and skips a line of spaces', () => {
+    expect(splitMcqPrompt('Q?  \n   \n  A.  x  \n  B.  y')).toEqual({ question: 'Q?', options: ['x', 'y'] });
+    expect(splitMcqPrompt("Q?\n[' A.  x', ' B.  y']")).toEqual({ question: 'Q?', options: ['x', 'y'] });
+  });
 });
 
 describe('option prefixes and letters', () => {
@@ -75,7 +80,9 @@ describe('option prefixes and letters', () => {
       stripOptionPrefix('C)green', 2),
       stripOptionPrefix('B. blue', 0),
       stripOptionPrefix('plain', 0),
-    ]).toEqual(['red', 'blue', 'green', 'B. blue', 'plain']);
+      stripOptionPrefix(' plain ', 0),
+      stripOptionPrefix('A.  two spaces ', 0),
+    ]).toEqual(['red', 'blue', 'green', 'B. blue', 'plain', 'plain', 'two spaces']);
   });
 
   it('reads a bare letter with its punctuation, and no letter past the last option', () => {
