@@ -93,6 +93,33 @@ function typesOnly(file) {
 }
 
 /**
+ * Every module some .ts/.tsx file of the tree imports (relative imports, resolved, without the
+ * extension). A file outside it is one that nothing imports: a worker thread's entry, which the
+ * thread loads by its path (electron/threads/worker-thread.ts). Vitest finds no test related to
+ * such a file, and Stryker would stop with an error; runFile runs it against its folder's whole
+ * suite instead. The thread runs where no mutant is active, so its mutants survive and count
+ * against the score.
+ */
+const imported = (() => {
+  const out = new Set();
+  const skip = new Set(['node_modules', '.git', '.stryker-tmp', 'dist', 'reports', 'out']);
+  const walk = (d) => {
+    for (const e of fs.readdirSync(path.join(root, d), { withFileTypes: true })) {
+      if (skip.has(e.name)) continue;
+      const rel = d === '' ? e.name : `${d}/${e.name}`;
+      if (e.isDirectory()) walk(rel);
+      else if (/\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts')) {
+        for (const { fileName } of ts.preProcessFile(fs.readFileSync(path.join(root, rel), 'utf8')).importedFiles) {
+          if (fileName.startsWith('.')) out.add(path.posix.join(path.posix.dirname(rel), fileName).replace(/\.(js|ts|tsx)$/, ''));
+        }
+      }
+    }
+  };
+  walk('');
+  return out;
+})();
+
+/**
  * One Stryker run for one source file, with that file's own incremental and JSON reports
  * under reports/mutation/<folder>/. Per file rather than per folder because Stryker writes
  * its reports only when a run ends: a folder of thousands of mutants that is stopped part way
@@ -110,7 +137,7 @@ function runFile(f, file, dir) {
   const config = {
     ...JSON.parse(fs.readFileSync(path.join(root, 'stryker.config.json'), 'utf8')),
     mutate: [file],
-    vitest: { configFile: 'test/mutation.vitest.config.ts', related: true },
+    vitest: { configFile: 'test/mutation.vitest.config.ts', related: imported.has(file.replace(/\.ts$/, '')) },
     concurrency: Number(concurrency),
     incremental: true,
     incrementalFile: path.relative(root, `${base}.incremental.json`),
