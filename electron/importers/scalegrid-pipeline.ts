@@ -172,7 +172,8 @@ export async function readScalegridPipeline(path: string, opts: ImportOptions): 
     const s = parseWith(SummarySchema, parsePythonJson(await readTextFile(summaryPath)), summaryPath, 0);
     summaryFrames = s.num_frames ?? s.max_frames ?? null;
   }
-  const fixedFrames = opts.config !== undefined ? null : (fromName?.frames ?? summaryFrames);
+  // The budget of rows without a key of their own, when --config does not name it.
+  const fixedFrames = fromName?.frames ?? summaryFrames;
 
   /** config key → the protocol and spec fields its rows gave, to refuse a file that mixes them. */
   const seen = new Map<string, { tag: string | null; line: number; spec: ConfigSpec }>();
@@ -212,23 +213,20 @@ export async function readScalegridPipeline(path: string, opts: ImportOptions): 
       continue;
     }
 
-    // The config: the timed row's own key, else --config / the file name / the summary, with the row's pixels and protocol.
+    // The config: the timed row's own key, else --config / the file name / the summary, with the
+    // row's pixels; then the protocol its sampling fields name, for the frames that config has.
     let frames: number;
     let key: string;
-    const proto = protocolOf(r, r.config_key != null ? parseConfigKey(timedKey(r.config_key, file, line)).frames : (fixedFrames ?? 0));
     if (r.config_key != null) {
       key = timedKey(r.config_key, file, line);
       frames = parseConfigKey(key).frames;
-      if (proto.tag && !key.includes('@')) key = frames === 0 ? `textonly@${proto.tag}` : `${key}@${proto.tag}`;
     } else if (opts.config !== undefined) {
-      let p;
       try {
-        p = parseConfigKey(opts.config);
+        frames = parseConfigKey(opts.config).frames;
       } catch (e) {
         throw new ImportError(file, line, 'config', `--config ${opts.config}: ${(e as Error).message}`);
       }
-      frames = p.frames;
-      key = opts.config.includes('@') || !proto.tag ? opts.config : `${opts.config}@${proto.tag}`;
+      key = opts.config;
     } else {
       if (fixedFrames === null) {
         throw new ImportError(file, line, 'config', 'the frame budget is not in the rows, the file name (…_16f_…) or a .summary.json beside it: pass --config (e.g. 16f_151k)');
@@ -242,8 +240,10 @@ export async function readScalegridPipeline(path: string, opts: ImportOptions): 
           defaultPixels++;
         }
       }
-      key = frames === 0 ? (proto.tag ? `textonly@${proto.tag}` : 'textonly') : `${frames}f_${label}${proto.tag ? `@${proto.tag}` : ''}`;
+      key = frames === 0 ? 'textonly' : `${frames}f_${label}`;
     }
+    const proto = protocolOf(r, frames);
+    if (proto.tag && !key.includes('@')) key = frames === 0 ? `textonly@${proto.tag}` : `${key}@${proto.tag}`;
     if (r.cached_frame_count != null && r.cached_frame_count > frames) {
       throw new ImportError(file, line, 'cached_frame_count', `${r.cached_frame_count} frames were loaded but config ${key} has ${frames}`);
     }
