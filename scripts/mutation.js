@@ -67,14 +67,18 @@ if (!fs.existsSync(sharedLink) && fs.existsSync(path.join(root, '../shared'))) f
 const CAUGHT = new Set(['Killed', 'Timeout']);
 const MISSED = new Set(['Survived', 'NoCoverage']);
 
-/** Every .ts file under `dir`, sorted, as paths relative to the tree. */
-function sourceFiles(dir) {
+/** Folders that hold no source of the tree: dependencies, builds, reports, Stryker's sandboxes. */
+const NOT_SOURCE = new Set(['node_modules', '.git', '.stryker-tmp', 'dist', 'reports', 'out']);
+
+/** Every file under `dir` whose name `keep` accepts, sorted, as paths relative to the tree. */
+function sourceFiles(dir, keep = (name) => name.endsWith('.ts')) {
   const found = [];
   const walk = (d) => {
     for (const e of fs.readdirSync(path.join(root, d), { withFileTypes: true })) {
-      const rel = `${d}/${e.name}`;
+      if (NOT_SOURCE.has(e.name)) continue;
+      const rel = d === '.' ? e.name : `${d}/${e.name}`;
       if (e.isDirectory()) walk(rel);
-      else if (e.name.endsWith('.ts')) found.push(rel);
+      else if (keep(e.name)) found.push(rel);
     }
   };
   walk(dir);
@@ -100,24 +104,14 @@ function typesOnly(file) {
  * suite instead. The thread runs where no mutant is active, so its mutants survive and count
  * against the score.
  */
-const imported = (() => {
-  const out = new Set();
-  const skip = new Set(['node_modules', '.git', '.stryker-tmp', 'dist', 'reports', 'out']);
-  const walk = (d) => {
-    for (const e of fs.readdirSync(path.join(root, d), { withFileTypes: true })) {
-      if (skip.has(e.name)) continue;
-      const rel = d === '' ? e.name : `${d}/${e.name}`;
-      if (e.isDirectory()) walk(rel);
-      else if (/\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts')) {
-        for (const { fileName } of ts.preProcessFile(fs.readFileSync(path.join(root, rel), 'utf8')).importedFiles) {
-          if (fileName.startsWith('.')) out.add(path.posix.join(path.posix.dirname(rel), fileName).replace(/\.(js|ts|tsx)$/, ''));
-        }
-      }
-    }
-  };
-  walk('');
-  return out;
-})();
+const imported = new Set(
+  sourceFiles('.', (name) => /\.tsx?$/.test(name) && !name.endsWith('.d.ts')).flatMap((rel) =>
+    ts
+      .preProcessFile(fs.readFileSync(path.join(root, rel), 'utf8'))
+      .importedFiles.filter(({ fileName }) => fileName.startsWith('.'))
+      .map(({ fileName }) => path.posix.join(path.posix.dirname(rel), fileName).replace(/\.(js|ts|tsx)$/, '')),
+  ),
+);
 
 /**
  * One Stryker run for one source file, with that file's own incremental and JSON reports
