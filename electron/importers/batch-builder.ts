@@ -40,7 +40,12 @@ export function emptyResponse(model: string, split: string, sampleId: string, co
   };
 }
 
-const COMPARED: (keyof ResponseRow)[] = ['pred', 'correct', 'score', 'groundTruth', 'confidence', 'margin', 'latencyMs'];
+/**
+ * The fields a repeated key must agree on, the answer before the outcome: most formats derive
+ * `correct` from the prediction and the answer, so a repeat with another answer is named by the
+ * answer's column, which the file holds, rather than by an outcome it may not hold at all.
+ */
+const COMPARED: (keyof ResponseRow)[] = ['pred', 'groundTruth', 'correct', 'score', 'confidence', 'margin', 'latencyMs'];
 
 /**
  * Collects the rows of one file and rejects a second row for the same key that says

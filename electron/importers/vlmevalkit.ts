@@ -249,7 +249,8 @@ export async function readVlmEvalKit(path: string, opts: ImportOptions = {}): Pr
   }
   const config = withVariant(file, resolveConfigKey(file, { frames: rn.frames, pixels: null, what: 'the file name' }, opts.config), rn.variant);
   const b = new BatchBuilder(file);
-  b.fieldName = (f) => (f === 'pred' ? 'prediction' : f === 'groundTruth' ? 'answer' : f);
+  // An outcome that differs where the prediction and the answer agree came from the judge's `score`.
+  b.fieldName = (f) => (f === 'pred' ? 'prediction' : f === 'groundTruth' ? 'answer' : f === 'correct' ? 'score' : f);
   b.addConfig(
     specFor(config, {
       toolkit: 'vlmevalkit',

@@ -72,6 +72,10 @@ describe('addResponse', () => {
       expect([e.file, e.line, e.field]).toEqual([FILE, 9, f]);
       expect(e.reason).toBe(`duplicate key (model M, split S, sample q1, config 8f) with a different value: ${JSON.stringify(v)} here, ${JSON.stringify(row()[f])} at line 2`);
     }
+    // Another answer and so another outcome: the answer is named, the column the outcome comes from.
+    const both = new BatchBuilder(FILE);
+    both.addResponse(row());
+    expect(refusalOf(() => both.addResponse(row({ groundTruth: 'C', correct: false, line: 9 }))).field).toBe('groundTruth');
     // Columns that are not compared: a note or a tag may differ.
     const b = new BatchBuilder(FILE);
     b.addResponse(row());

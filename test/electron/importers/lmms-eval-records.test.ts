@@ -72,8 +72,8 @@ describe('lmms-eval records', () => {
   it("names lmms-eval's own fields when a question is logged twice with another response or answer", async () => {
     const twice = (second: object): object[] => [rec(0, { doc: { question_id: 'q1' } }), rec(1, { doc: { question_id: 'q1' }, ...second })];
     await expectImportError(read('videomme', twice({ filtered_resps: ['C.'] })), { file: 'samples_videomme.jsonl', line: 2, field: 'filtered_resps' });
-    await expectImportError(read('videomme', twice({ target: 'C' })), { file: 'samples_videomme.jsonl', line: 2, field: 'correct' });
-    // Both wrong, so only the answer differs.
+    // The answer is named whether the outcome changes with it or not (both wrong).
+    await expectImportError(read('videomme', twice({ target: 'C' })), { file: 'samples_videomme.jsonl', line: 2, field: 'answer' });
     const wrong = [rec(0, { doc: { question_id: 'q1' }, target: 'C' }), rec(1, { doc: { question_id: 'q1' }, target: 'A' })];
     await expectImportError(read('videomme', wrong), { file: 'samples_videomme.jsonl', line: 2, field: 'answer' });
   });
