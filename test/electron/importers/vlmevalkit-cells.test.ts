@@ -241,3 +241,53 @@ describe('VLMEvalKit durations, refusals and id warnings', () => {
     expect(some.warnings).toEqual([]);
   });
 });
+
+describe('VLMEvalKit under --split, multi-turn rows with a video, and JSON that holds no records', () => {
+  it("--split names MLVU's splits (its open part _gen) and each part of a concatenated dataset", async () => {
+    const head = ['index', 'video', 'question', 'candidates', 'answer', 'prediction', 'SUB_DATASET', 'scoring_points'];
+    const mlvu = await readVlmEvalKit(
+      tsv('Toy_MLVU_8frame.tsv', [
+        head,
+        ['0', 'count_1.mp4', 'How many?', "['1', '2']", '2', '(B) 2', 'MLVU_MCQ', ''],
+        ['1', 'sum_1', 'Summarise.', '', 'a dog runs', 'a dog runs', 'MLVU_OpenEnded', 'dog'],
+      ]),
+      { split: 'dev' },
+    );
+    expect(mlvu.responses.map((r) => r.split)).toEqual(['dev', 'dev_gen']);
+    expect(mlvu.items.map((i) => [i.videoId, i.videoFile])).toEqual([
+      ['count_1', 'count_1.mp4'],
+      ['sum_1', 'sum_1.mp4'],
+    ]);
+    const parts = await readVlmEvalKit(
+      tsv('Toy_TempCompass_8frame.tsv', [head.slice(0, 7), ['0', 'a.webm', 'q0', "['x', 'y']", 'B', 'B', 'MCQ'], ['1', 'b', 'q1', '', 'a dog', 'a dog', 'Captioning']]),
+      { split: 'tc' },
+    );
+    expect(parts.responses.map((r) => r.split)).toEqual(['tc_MCQ', 'tc_Captioning']);
+    expect(parts.items.map((i) => i.videoFile)).toEqual(['a.webm', 'b.mp4']);
+  });
+
+  it("a multi-turn row's video and category go to each of its turns", async () => {
+    const head = ['index', 'video', 'category', 'question', 'answer', 'prediction'];
+    const turns = (q: string): string => `['${q} one?', '${q} two?']`;
+    const b = await readVlmEvalKit(
+      tsv('Toy_MMDU_8frame.tsv', [head, ['0', 'clip.avi', 'chat', turns('a'), "['x', 'y']", "['x', 'z']"], ['1', 'clip2', 'chat', turns('b'), "['u', 'v']", "['u', 'v']"]]),
+    );
+    expect(b.items.map((i) => [i.sampleId, i.videoId, i.videoFile, i.taskType])).toEqual([
+      ['0_0', 'clip.avi', 'clip.avi', 'chat'],
+      ['0_1', 'clip.avi', 'clip.avi', 'chat'],
+      ['1_0', 'clip2', 'clip2.mp4', 'chat'],
+      ['1_1', 'clip2', 'clip2.mp4', 'chat'],
+    ]);
+  });
+
+  it('refuses a JSON document that is neither a list of records nor a table of columns', async () => {
+    for (const doc of ['7', '"predictions"', 'null']) {
+      await expectImportError(readVlmEvalKit(scratch.freshFile('Toy_MVBench_8frame.json', doc)), {
+        file: 'Toy_MVBench_8frame.json',
+        line: 1,
+        field: '',
+        reason: /^expected VLMEvalKit records$/,
+      });
+    }
+  });
+});
