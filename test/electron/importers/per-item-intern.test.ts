@@ -124,3 +124,57 @@ describe('a many-valued Table (sample ids)', () => {
     expect(lookups(t, { at: f.at.slice(1) })).toEqual(expected(values));
   });
 });
+
+/**
+ * What a lookup costs (docs/performance.md "Import at lab scale"): a value's bytes become a
+ * string (`buf.toString`) twice when it is first seen — its latin1 key and its UTF-8 text — and
+ * once more only where no shortcut finds it by its bytes: the previous lookup's, the first few
+ * values', or (many-valued) the value that followed last time. Each count below is what the
+ * shortcuts allow; a lost shortcut shows as strings made for values already known.
+ */
+describe('what a lookup costs: strings made from bytes', () => {
+  function counted(values: string[], few: boolean): { t: Table; f: ReturnType<typeof fields>; strings: () => number } {
+    const f = fields(values);
+    const t = new Table(f.buf, few);
+    let n = 0;
+    const toString = f.buf.toString.bind(f.buf);
+    f.buf.toString = ((...args: Parameters<Buffer['toString']>) => {
+      n++;
+      return toString(...args);
+    }) as Buffer['toString'];
+    return { t, f, strings: () => n };
+  }
+
+  it('few values: a known value is found among the first ones by its bytes, in any order', () => {
+    const values = ['m1', 'm2', 'm1', 'm1', 'm2', 'm3', 'm2', 'm3', 'm1'];
+    const c = counted(values, true);
+    expect(lookups(c.t, c.f)).toEqual(expected(values));
+    expect(c.strings()).toBe(2 * 3);
+  });
+
+  it('few values: past the first eight, a known value costs its latin1 key', () => {
+    const names = Array.from({ length: 10 }, (_, i) => `n${i}`);
+    const c = counted([...names, ...names], true);
+    expect(lookups(c.t, c.f)).toEqual(expected([...names, ...names]));
+    expect(c.strings()).toBe(2 * 10 + 2);
+  });
+
+  it('many values: the same order again costs nothing, a repeat of the previous value nothing', () => {
+    const ids = Array.from({ length: 50 }, (_, i) => `id-${i}`);
+    const values = [...ids, ...ids, 'id-7', 'id-7', 'id-7'];
+    const c = counted(values, false);
+    expect(lookups(c.t, c.f)).toEqual(expected(values));
+    // id-7 after id-49 is no guess (id-0 followed it), so only its first repeat costs a key.
+    expect(c.strings()).toBe(2 * 50 + 1);
+  });
+
+  it('after a move, a known value costs its key once in the new window, then is found by its bytes there', () => {
+    const ids = Array.from({ length: 20 }, (_, i) => `id-${i}`);
+    const c = counted(ids, false);
+    lookups(c.t, c.f);
+    const next = counted([...ids, ...ids], false);
+    c.t.moved(next.f.buf, dataView(next.f.buf));
+    expect(lookups(c.t, next.f)).toEqual(expected([...ids, ...ids], ids));
+    expect([c.strings(), next.strings()]).toEqual([2 * 20, 20]);
+  });
+});
