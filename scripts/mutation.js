@@ -2,13 +2,16 @@
 // `npm run mutation [-- FOLDER…]`: Stryker (its vitest runner) over each folder whose tests are
 // meant to catch mistakes, one run per source file, then ONE JSON object on stdout with each
 // folder's score against its threshold and its surviving mutants (docs/testing.md
-// "Mutation testing"). Runs are incremental (reports/mutation/<folder>/<file>.incremental.json):
-// a rerun tests only the mutants whose code or tests changed. The machine is shared, so Stryker
+// "Mutation testing"). Runs are incremental (reports/mutation/<folder>/<file>.incremental.json,
+// kept committed as test/mutation-baseline/): a rerun tests only the mutants whose code or tests
+// changed. The machine is shared, so Stryker
 // runs niced with one test process unless FLIPBOOK_MUTATION_CONCURRENCY says otherwise.
 import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
 import ts from 'typescript';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -55,6 +58,7 @@ if (unknown.length > 0) {
 }
 const concurrency = process.env.FLIPBOOK_MUTATION_CONCURRENCY ?? '1';
 const reports = path.join(root, 'reports/mutation');
+const baselines = path.join(root, 'test/mutation-baseline');
 const temp = path.join(root, '.stryker-tmp');
 fs.mkdirSync(reports, { recursive: true });
 fs.mkdirSync(temp, { recursive: true });
@@ -113,6 +117,74 @@ const imported = new Set(
   ),
 );
 
+/** Git's id of a blob holding `text` (what `git hash-object` prints for it). */
+function blobId(text) {
+  const bytes = Buffer.from(text, 'utf8');
+  return crypto.createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}
+
+/** The text of blob `id`: the file `rel` of the tree if it holds it, else git's copy, else null. */
+function blobText(rel, id) {
+  const file = path.join(root, rel);
+  if (fs.existsSync(file)) {
+    const text = fs.readFileSync(file, 'utf8');
+    if (blobId(text) === id) return text;
+  }
+  const r = spawnSync('git', ['cat-file', 'blob', id], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
+  return r.status === 0 && blobId(r.stdout) === id ? r.stdout : null;
+}
+
+/**
+ * The committed baseline (docs/testing.md "The baseline"): each file's incremental report with
+ * every source replaced by its git blob id, gzipped, under test/mutation-baseline/. A checkout
+ * has no reports/ of its own, and a folder measured from nothing takes hours; from the
+ * baseline, Stryker retests only the mutants whose code or covering tests changed.
+ */
+const baselineOf = (incremental) => path.join(baselines, path.relative(reports, incremental).replace(/\.incremental\.json$/, '.json.gz'));
+
+/** Writes the baseline of every incremental report under reports/ that is newer than it. */
+function saveBaselines() {
+  for (const rel of fs.readdirSync(reports, { recursive: true }).filter((n) => n.endsWith('.incremental.json'))) {
+    const incremental = path.join(reports, rel);
+    const baseline = baselineOf(incremental);
+    if (fs.existsSync(baseline) && fs.statSync(baseline).mtimeMs >= fs.statSync(incremental).mtimeMs) continue;
+    const report = JSON.parse(fs.readFileSync(incremental, 'utf8'));
+    for (const group of [report.files, report.testFiles ?? {}])
+      for (const entry of Object.values(group)) {
+        if (entry.source === undefined) continue;
+        entry.blob = blobId(entry.source);
+        delete entry.source;
+      }
+    // Why a test killed a mutant is not needed to reuse the result, and is most of the size.
+    for (const file of Object.values(report.files)) for (const m of file.mutants) delete m.statusReason;
+    fs.mkdirSync(path.dirname(baseline), { recursive: true });
+    fs.writeFileSync(baseline, zlib.gzipSync(JSON.stringify(report), { level: 9 }));
+  }
+}
+
+/**
+ * The incremental report of a file that has none, rebuilt from its baseline: each source is the
+ * blob's text (the tree's file, or git's copy). A source git no longer has is left out, so
+ * Stryker takes its mutants or tests as new and runs them: never a result reused unchecked.
+ */
+function restoreBaseline(incremental) {
+  const baseline = baselineOf(incremental);
+  if (fs.existsSync(incremental) || !fs.existsSync(baseline)) return;
+  const report = JSON.parse(zlib.gunzipSync(fs.readFileSync(baseline)).toString('utf8'));
+  for (const group of [report.files, report.testFiles ?? {}])
+    for (const [name, entry] of Object.entries(group)) {
+      if (entry.blob === undefined) continue;
+      const text = blobText(name, entry.blob);
+      if (text === null) delete group[name];
+      else {
+        entry.source = text;
+        delete entry.blob;
+      }
+    }
+  report.projectRoot = root;
+  fs.writeFileSync(incremental, JSON.stringify(report));
+}
+
 /**
  * One Stryker run for one source file, with that file's own incremental and JSON reports
  * under reports/mutation/<folder>/. Per file rather than per folder because Stryker writes
@@ -143,6 +215,7 @@ function runFile(f, file, dir) {
   fs.writeFileSync(configFile, JSON.stringify(config, null, 2));
   process.stderr.write(`mutation: ${file} (tests in ${f.tests}, concurrency ${concurrency})…\n`);
   fs.rmSync(report, { force: true });
+  restoreBaseline(`${base}.incremental.json`);
   const r = spawnSync('nice', ['-n', '15', process.execPath, path.join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'), 'run', configFile], {
     cwd: root,
     // Stryker's vitest runner runs the tests in worker threads, whose process.env SQLite never
@@ -152,12 +225,15 @@ function runFile(f, file, dir) {
     stdio: ['ignore', 2, 2],
   });
   if (r.status !== 0) return { error: `stryker exited ${r.status} on ${file}` };
+  saveBaselines();
   // A file with nothing to mutate (types only) ends the run without a report.
   if (!fs.existsSync(report)) return { mutants: [] };
   const json = JSON.parse(fs.readFileSync(report, 'utf8'));
   return { mutants: Object.values(json.files).flatMap((data) => data.mutants) };
 }
 
+// Reports of runs made before the baseline was (stopped runs included) become baselines too.
+saveBaselines();
 const out = {};
 let failed = false;
 for (const f of FOLDERS.filter((x) => only.length === 0 || only.some((a) => folderOf(a) === x))) {
