@@ -171,18 +171,25 @@ function restoreBaseline(incremental) {
   const baseline = baselineOf(incremental);
   if (fs.existsSync(incremental) || !fs.existsSync(baseline)) return;
   const report = JSON.parse(zlib.gunzipSync(fs.readFileSync(baseline)).toString('utf8'));
+  const left = [];
+  let sources = 0;
   for (const group of [report.files, report.testFiles ?? {}])
     for (const [name, entry] of Object.entries(group)) {
       if (entry.blob === undefined) continue;
       const text = blobText(name, entry.blob);
-      if (text === null) delete group[name];
-      else {
+      if (text === null) {
+        delete group[name];
+        left.push(name);
+      } else {
         entry.source = text;
         delete entry.blob;
+        sources++;
       }
     }
   report.projectRoot = root;
   fs.writeFileSync(incremental, JSON.stringify(report));
+  const unknown = left.length > 0 ? `; not in git, so run as new: ${left.join(', ')}` : '';
+  process.stderr.write(`mutation: report rebuilt from ${path.relative(root, baseline)} (${sources} sources${unknown})\n`);
 }
 
 /**
