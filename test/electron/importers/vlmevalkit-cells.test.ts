@@ -291,3 +291,78 @@ describe('VLMEvalKit under --split, multi-turn rows with a video, and JSON that 
     }
   });
 });
+
+describe('VLMEvalKit rows at the edges', () => {
+  it('a JSON record with no prediction, or a null one, is a row the model did not answer', async () => {
+    const recs = [
+      { index: 0, question: 'q0', candidates: CANDS, answer: 'A', prediction: 'A' },
+      { index: 1, question: 'q1', candidates: CANDS, answer: 'A' },
+      { index: 2, question: 'q2', candidates: CANDS, answer: 'A', prediction: null },
+      { index: 3, question: 'q3', answer: 'a red ball', prediction: null },
+    ];
+    const mcq = await readVlmEvalKit(scratch.freshFile('Toy_MVBench_8frame.json', JSON.stringify(recs.slice(0, 3))));
+    expect(mcq.responses.map((r) => [r.sampleId, r.pred, r.correct])).toEqual([
+      ['0', 'A', true],
+      ['1', null, false],
+      ['2', null, false],
+    ]);
+    const open = await readVlmEvalKit(scratch.freshFile('Toy_VDC_8frame.json', JSON.stringify([{ ...recs[3], index: 0, prediction: 'a ball' }, recs[3]])));
+    expect(open.responses.map((r) => [r.sampleId, r.pred])).toEqual([
+      ['0', 'a ball'],
+      ['3', null],
+    ]);
+  });
+
+  it("Video-MME's index and LongVideoBench's correct_choice may stand between spaces; other text is no number", async () => {
+    const head = ['index', 'video', 'question', 'options', 'answer', 'prediction'];
+    const b = await readVlmEvalKit(tsv('Toy_Video-MME_8frame.tsv', [head, [' 4 ', 'v2', 'q', "['A. x', 'B. y']", 'A', 'A']]));
+    expect(b.responses.map((r) => r.sampleId)).toEqual(['002-2']);
+    for (const bad of ['4x', 'x4', '4.0'])
+      await expectImportError(readVlmEvalKit(tsv('Toy_Video-MME_8frame.tsv', [head, [bad, 'v2', 'q', "['A. x', 'B. y']", 'A', 'A']])), {
+        file: 'Toy_Video-MME_8frame.tsv',
+        line: 2,
+        field: 'index',
+        reason: /^expected the row number of Video-MME's table/,
+      });
+    const lvb = ['index', 'question', 'candidates', 'correct_choice', 'prediction'];
+    const c = await readVlmEvalKit(tsv('Toy_LongVideoBench_8frame.tsv', [lvb, ['0', 'q', CANDS, ' 1 ', 'B']]));
+    expect(c.responses.map((r) => [r.groundTruth, r.correct])).toEqual([['B', true]]);
+    // Not a number: the text of an option, or no answer at all.
+    for (const bad of ['1x', 'x1'])
+      await expectImportError(readVlmEvalKit(tsv('Toy_LongVideoBench_8frame.tsv', [lvb, ['0', 'q', CANDS, bad, 'B']])), {
+        file: 'Toy_LongVideoBench_8frame.tsv',
+        line: 2,
+        field: 'correct_choice',
+        reason: /neither a letter nor one of the options/,
+      });
+  });
+
+  it('Video-MME ids are derived only for the rows that lack a question_id', async () => {
+    const head = ['index', 'question_id', 'video', 'question', 'options', 'answer', 'prediction'];
+    const b = await readVlmEvalKit(
+      tsv('Toy_Video-MME_8frame.tsv', [head, ['0', '001-1', 'v1', 'q0', "['A. x', 'B. y']", 'A', 'A'], ['1', '', 'v1', 'q1', "['A. x', 'B. y']", 'A', 'A']]),
+    );
+    expect(b.responses.map((r) => r.sampleId)).toEqual(['001-1', '001-2']);
+    expect(b.derivedIds?.rows.map((d) => [d.sampleId, d.line])).toEqual([['001-2', 3]]);
+  });
+
+  it('a question that is a list literal, with a prediction that is not, is a single-turn row', async () => {
+    const b = await readVlmEvalKit(
+      tsv('Toy_MVBench_8frame.tsv', [
+        ['index', 'question', 'candidates', 'answer', 'prediction'],
+        ['0', "['which', 'colour']", CANDS, 'B', 'B'],
+      ]),
+    );
+    expect(b.items.map((i) => [i.sampleId, i.question, i.kind])).toEqual([['0', "['which', 'colour']", 'mcqa']]);
+  });
+
+  it('a multi-turn row with no index is refused naming the column', async () => {
+    const head = ['index', 'question', 'answer', 'prediction'];
+    await expectImportError(readVlmEvalKit(tsv('Toy_MMDU_8frame.tsv', [head, ['', "['a?', 'b?']", "['x', 'y']", "['x', 'y']"]])), {
+      file: 'Toy_MMDU_8frame.tsv',
+      line: 2,
+      field: 'index',
+      reason: /^empty$/,
+    });
+  });
+});
