@@ -4,8 +4,8 @@
 // folder's score against its threshold and its surviving mutants (docs/testing.md
 // "Mutation testing"). Runs are incremental (reports/mutation/<folder>/<file>.incremental.json,
 // kept committed as test/mutation-baseline/): a rerun tests only the mutants whose code or tests
-// changed. The machine is shared, so Stryker
-// runs niced with one test process unless FLIPBOOK_MUTATION_CONCURRENCY says otherwise.
+// changed. The machine is shared, so Stryker runs niced with one test process unless
+// FLIPBOOK_MUTATION_CONCURRENCY says otherwise.
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -142,24 +142,21 @@ function blobText(rel, id) {
  */
 const baselineOf = (incremental) => path.join(baselines, path.relative(reports, incremental).replace(/\.incremental\.json$/, '.json.gz'));
 
-/** Writes the baseline of every incremental report under reports/ that is newer than it. */
-function saveBaselines() {
-  for (const rel of fs.readdirSync(reports, { recursive: true }).filter((n) => n.endsWith('.incremental.json'))) {
-    const incremental = path.join(reports, rel);
-    const baseline = baselineOf(incremental);
-    if (fs.existsSync(baseline) && fs.statSync(baseline).mtimeMs >= fs.statSync(incremental).mtimeMs) continue;
-    const report = JSON.parse(fs.readFileSync(incremental, 'utf8'));
-    for (const group of [report.files, report.testFiles ?? {}])
-      for (const entry of Object.values(group)) {
-        if (entry.source === undefined) continue;
-        entry.blob = blobId(entry.source);
-        delete entry.source;
-      }
-    // Why a test killed a mutant is not needed to reuse the result, and is most of the size.
-    for (const file of Object.values(report.files)) for (const m of file.mutants) delete m.statusReason;
-    fs.mkdirSync(path.dirname(baseline), { recursive: true });
-    fs.writeFileSync(baseline, zlib.gzipSync(JSON.stringify(report), { level: 9 }));
-  }
+/** Writes the baseline of an incremental report, unless the baseline is as new as the report. */
+function saveBaseline(incremental) {
+  const baseline = baselineOf(incremental);
+  if (!fs.existsSync(incremental) || (fs.existsSync(baseline) && fs.statSync(baseline).mtimeMs >= fs.statSync(incremental).mtimeMs)) return;
+  const report = JSON.parse(fs.readFileSync(incremental, 'utf8'));
+  for (const group of [report.files, report.testFiles ?? {}])
+    for (const entry of Object.values(group)) {
+      if (entry.source === undefined) continue;
+      entry.blob = blobId(entry.source);
+      delete entry.source;
+    }
+  // Why a test killed a mutant is not needed to reuse the result, and is most of the size.
+  for (const file of Object.values(report.files)) for (const m of file.mutants) delete m.statusReason;
+  fs.mkdirSync(path.dirname(baseline), { recursive: true });
+  fs.writeFileSync(baseline, zlib.gzipSync(JSON.stringify(report), { level: 9 }));
 }
 
 /**
@@ -232,15 +229,15 @@ function runFile(f, file, dir) {
     stdio: ['ignore', 2, 2],
   });
   if (r.status !== 0) return { error: `stryker exited ${r.status} on ${file}` };
-  saveBaselines();
+  saveBaseline(`${base}.incremental.json`);
   // A file with nothing to mutate (types only) ends the run without a report.
   if (!fs.existsSync(report)) return { mutants: [] };
   const json = JSON.parse(fs.readFileSync(report, 'utf8'));
   return { mutants: Object.values(json.files).flatMap((data) => data.mutants) };
 }
 
-// Reports of runs made before the baseline was (stopped runs included) become baselines too.
-saveBaselines();
+// Reports newer than their baselines (a stopped run's finished files) become baselines first.
+for (const rel of fs.readdirSync(reports, { recursive: true })) if (rel.endsWith('.incremental.json')) saveBaseline(path.join(reports, rel));
 const out = {};
 let failed = false;
 for (const f of FOLDERS.filter((x) => only.length === 0 || only.some((a) => folderOf(a) === x))) {
