@@ -190,6 +190,32 @@ function restoreBaseline(incremental) {
 }
 
 /**
+ * The results of `file`'s report when that run saw exactly this code: the file's text and the
+ * text of every test file the report names are the tree's, and none of those tests is now left
+ * out of the folder's run. Stryker would then reuse every result too, after a dry run of the
+ * file's tests (1.5 to 2 minutes an importer file) whose only other findings are a new test
+ * reaching a survivor (which can only raise the score) or a killing test that no longer reaches
+ * the mutant because other code changed (docs/testing.md "Reuse without a run");
+ * FLIPBOOK_MUTATION_RECHECK=1 runs Stryker anyway. Null when the run must be made.
+ */
+function unchangedResults(incremental, file, f) {
+  if (process.env.FLIPBOOK_MUTATION_RECHECK === '1' || !fs.existsSync(incremental)) return null;
+  const report = JSON.parse(fs.readFileSync(incremental, 'utf8'));
+  const entry = report.files?.[file];
+  const current = (rel) => (fs.existsSync(path.join(root, rel)) ? fs.readFileSync(path.join(root, rel), 'utf8') : null);
+  if (entry?.source === undefined || entry.source !== current(file)) return null;
+  const tests = Object.entries(report.testFiles ?? {});
+  if (tests.length === 0) return null;
+  for (const [name, test] of tests) if (test.source === undefined || (f.skip ?? []).includes(name) || test.source !== current(name)) return null;
+  // Only a finished run's results: Stryker writes the report when its run ends.
+  if (entry.mutants.some((m) => m.status === 'Pending')) return null;
+  process.stderr.write(
+    `mutation: ${file}: its code and its ${tests.length} test files are those its report measured; its ${entry.mutants.length} results reused, Stryker not run\n`,
+  );
+  return entry.mutants;
+}
+
+/**
  * One Stryker run for one source file, with that file's own incremental and JSON reports
  * under reports/mutation/<folder>/. Per file rather than per folder because Stryker writes
  * its reports only when a run ends: a folder of thousands of mutants that is stopped part way
@@ -218,8 +244,10 @@ function runFile(f, file, dir) {
   const configFile = path.join(temp, `${path.basename(dir)}__${path.basename(base)}.config.json`);
   fs.writeFileSync(configFile, JSON.stringify(config, null, 2));
   process.stderr.write(`mutation: ${file} (tests in ${f.tests}, concurrency ${concurrency})…\n`);
-  fs.rmSync(report, { force: true });
   restoreBaseline(`${base}.incremental.json`);
+  const reused = unchangedResults(`${base}.incremental.json`, file, f);
+  if (reused !== null) return { mutants: reused, reused: true };
+  fs.rmSync(report, { force: true });
   const r = spawnSync('nice', ['-n', '15', process.execPath, path.join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'), 'run', configFile], {
     cwd: root,
     // Stryker's vitest runner runs the tests in worker threads, whose process.env SQLite never
@@ -249,6 +277,7 @@ for (const f of FOLDERS.filter((x) => only.length === 0 || only.some((a) => fold
   const counts = {};
   const survivors = [];
   const errors = [];
+  let reused = 0;
   for (const file of files) {
     if (typesOnly(file)) continue;
     const r = runFile(f, file, dir);
@@ -256,6 +285,7 @@ for (const f of FOLDERS.filter((x) => only.length === 0 || only.some((a) => fold
       errors.push(r.error);
       continue;
     }
+    if (r.reused === true) reused++;
     for (const m of r.mutants) {
       counts[m.status] = (counts[m.status] ?? 0) + 1;
       if (MISSED.has(m.status))
@@ -277,6 +307,8 @@ for (const f of FOLDERS.filter((x) => only.length === 0 || only.some((a) => fold
     ...(whole ? {} : { partial: files }),
     counts,
     minutes: Math.round((Date.now() - t0) / 600) / 100,
+    // How many files' results came from their reports unrun (unchangedResults), of how many.
+    reused: `${reused} of ${files.filter((file) => !typesOnly(file)).length} files`,
     ...(errors.length > 0 ? { errors } : {}),
     survivors,
   };
