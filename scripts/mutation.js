@@ -123,13 +123,23 @@ function blobId(text) {
   return crypto.createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }
 
+/**
+ * The text of the tree's file `rel`, null if there is none. Read once per run: every report names
+ * dozens of the same test files, and the tree does not change while Stryker works in its copy.
+ */
+const treeTexts = new Map();
+function treeText(rel) {
+  if (!treeTexts.has(rel)) {
+    const file = path.join(root, rel);
+    treeTexts.set(rel, fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null);
+  }
+  return treeTexts.get(rel);
+}
+
 /** The text of blob `id`: the file `rel` of the tree if it holds it, else git's copy, else null. */
 function blobText(rel, id) {
-  const file = path.join(root, rel);
-  if (fs.existsSync(file)) {
-    const text = fs.readFileSync(file, 'utf8');
-    if (blobId(text) === id) return text;
-  }
+  const text = treeText(rel);
+  if (text !== null && blobId(text) === id) return text;
   const r = spawnSync('git', ['cat-file', 'blob', id], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
   return r.status === 0 && blobId(r.stdout) === id ? r.stdout : null;
 }
@@ -160,13 +170,15 @@ function saveBaseline(incremental) {
 }
 
 /**
- * The incremental report of a file that has none, rebuilt from its baseline: each source is the
- * blob's text (the tree's file, or git's copy). A source git no longer has is left out, so
- * Stryker takes its mutants or tests as new and runs them: never a result reused unchecked.
+ * The file's incremental report: its own, else the one rebuilt (and written) from its baseline,
+ * each source the blob's text (the tree's file, or git's copy), else null. A source git no
+ * longer has is left out, so Stryker takes its mutants or tests as new and runs them: never a
+ * result reused unchecked.
  */
-function restoreBaseline(incremental) {
+function priorReport(incremental) {
+  if (fs.existsSync(incremental)) return JSON.parse(fs.readFileSync(incremental, 'utf8'));
   const baseline = baselineOf(incremental);
-  if (fs.existsSync(incremental) || !fs.existsSync(baseline)) return;
+  if (!fs.existsSync(baseline)) return null;
   const report = JSON.parse(zlib.gunzipSync(fs.readFileSync(baseline)).toString('utf8'));
   const left = [];
   let sources = 0;
@@ -187,28 +199,24 @@ function restoreBaseline(incremental) {
   fs.writeFileSync(incremental, JSON.stringify(report));
   const unknown = left.length > 0 ? `; not in git, so run as new: ${left.join(', ')}` : '';
   process.stderr.write(`mutation: report rebuilt from ${path.relative(root, baseline)} (${sources} sources${unknown})\n`);
+  return report;
 }
 
 /**
- * The results of `file`'s report when that run saw exactly this code: the file's text and the
- * text of every test file the report names are the tree's, and none of those tests is now left
- * out of the folder's run. Stryker would then reuse every result too, after a dry run of the
- * file's tests (1.5 to 2 minutes an importer file) whose only other findings are a new test
+ * The results of `file`'s prior report when that run saw exactly this code: the file's text and
+ * the text of every test file the report names are the tree's, and none of those tests is now
+ * left out of the folder's run. Stryker would then reuse every result too, after a dry run of
+ * the file's tests (1.5 to 2 minutes an importer file) whose only other findings are a new test
  * reaching a survivor (which can only raise the score) or a killing test that no longer reaches
  * the mutant because other code changed (docs/testing.md "Reuse without a run");
  * FLIPBOOK_MUTATION_RECHECK=1 runs Stryker anyway. Null when the run must be made.
  */
-function unchangedResults(incremental, file, f) {
-  if (process.env.FLIPBOOK_MUTATION_RECHECK === '1' || !fs.existsSync(incremental)) return null;
-  const report = JSON.parse(fs.readFileSync(incremental, 'utf8'));
-  const entry = report.files?.[file];
-  const current = (rel) => (fs.existsSync(path.join(root, rel)) ? fs.readFileSync(path.join(root, rel), 'utf8') : null);
-  if (entry?.source === undefined || entry.source !== current(file)) return null;
+function unchangedResults(report, file, f) {
+  if (process.env.FLIPBOOK_MUTATION_RECHECK === '1' || report === null) return null;
+  const entry = report.files[file];
+  if (entry?.source === undefined || entry.source !== treeText(file)) return null;
   const tests = Object.entries(report.testFiles ?? {});
-  if (tests.length === 0) return null;
-  for (const [name, test] of tests) if (test.source === undefined || (f.skip ?? []).includes(name) || test.source !== current(name)) return null;
-  // Only a finished run's results: Stryker writes the report when its run ends.
-  if (entry.mutants.some((m) => m.status === 'Pending')) return null;
+  for (const [name, test] of tests) if (test.source === undefined || (f.skip ?? []).includes(name) || test.source !== treeText(name)) return null;
   process.stderr.write(
     `mutation: ${file}: its code and its ${tests.length} test files are those its report measured; its ${entry.mutants.length} results reused, Stryker not run\n`,
   );
@@ -244,8 +252,7 @@ function runFile(f, file, dir) {
   const configFile = path.join(temp, `${path.basename(dir)}__${path.basename(base)}.config.json`);
   fs.writeFileSync(configFile, JSON.stringify(config, null, 2));
   process.stderr.write(`mutation: ${file} (tests in ${f.tests}, concurrency ${concurrency})…\n`);
-  restoreBaseline(`${base}.incremental.json`);
-  const reused = unchangedResults(`${base}.incremental.json`, file, f);
+  const reused = unchangedResults(priorReport(`${base}.incremental.json`), file, f);
   if (reused !== null) return { mutants: reused, reused: true };
   fs.rmSync(report, { force: true });
   const r = spawnSync('nice', ['-n', '15', process.execPath, path.join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'), 'run', configFile], {
@@ -277,9 +284,11 @@ for (const f of FOLDERS.filter((x) => only.length === 0 || only.some((a) => fold
   const counts = {};
   const survivors = [];
   const errors = [];
+  let measured = 0;
   let reused = 0;
   for (const file of files) {
     if (typesOnly(file)) continue;
+    measured++;
     const r = runFile(f, file, dir);
     if (r.error !== undefined) {
       errors.push(r.error);
@@ -308,7 +317,7 @@ for (const f of FOLDERS.filter((x) => only.length === 0 || only.some((a) => fold
     counts,
     minutes: Math.round((Date.now() - t0) / 600) / 100,
     // How many files' results came from their reports unrun (unchangedResults), of how many.
-    reused: `${reused} of ${files.filter((file) => !typesOnly(file)).length} files`,
+    reused: `${reused} of ${measured} files`,
     ...(errors.length > 0 ? { errors } : {}),
     survivors,
   };
